@@ -1,0 +1,154 @@
+/**
+ * The one place that reads `process.env`. Every entry point calls {@link loadConfig} once and
+ * passes the parts down; nothing else reads the environment.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { DEFAULT_TASK_QUEUE } from './shared/task-queue';
+
+const durationMs = z.coerce.number().int().positive();
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+/** The environment variables this project reads, with their defaults. */
+export const EnvSchema = z.object({
+  TEMPORAL_ADDRESS: z.string().min(1).default('localhost:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
+
+  HOTEL_API_BASE_URL: z.url().default('http://127.0.0.1:8080'),
+  HOTEL_API_KEY: optionalString,
+  HOTEL_API_KEY_FILE: optionalString,
+  HOTEL_API_SECRET: optionalString,
+  HOTEL_API_SECRET_FILE: optionalString,
+  /** Timeout of `POST /booking`, ms. Bed banks advise long booking timeouts. */
+  HOTEL_API_BOOKING_TIMEOUT_MS: durationMs.default(120_000),
+  /** Timeout of every other (read) call, ms. */
+  HOTEL_API_READ_TIMEOUT_MS: durationMs.default(15_000),
+  /** Timeout of `GET /properties/availability`, ms (searches are slower than reads). */
+  HOTEL_API_SEARCH_TIMEOUT_MS: durationMs.default(30_000),
+  /** Sign with the supplier's clock (from its `Date` header) when ours drifts. */
+  HOTEL_API_CLOCK_CORRECTION: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
+  HOTEL_API_MAX_CONNECTIONS: z.coerce.number().int().positive().default(64),
+
+  /** The custom field that carries the order id to the supplier. */
+  BOOKING_ORDER_ID_FIELD: z
+    .string()
+    .regex(/^custom_field_(10|[1-9])$/, 'must be one of custom_field_1..custom_field_10')
+    .default('custom_field_10'),
+
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface HotelApiConfig {
+  readonly baseUrl: string;
+  readonly key: string;
+  readonly secret: string;
+  readonly timeouts: {
+    readonly bookingMs: number;
+    readonly readMs: number;
+    readonly searchMs: number;
+  };
+  readonly clockCorrection: boolean;
+  readonly maxConnections: number;
+}
+
+export interface TemporalConfig {
+  readonly address: string;
+  readonly namespace: string;
+  readonly taskQueue: string;
+}
+
+export interface Config {
+  readonly temporal: TemporalConfig;
+  readonly hotelApi: HotelApiConfig;
+  readonly orderIdField: string;
+  readonly logLevel: Env['LOG_LEVEL'];
+}
+
+/** A configuration problem, naming every bad or missing variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Simulator credentials used when none are configured: only valid against the local simulator. */
+export const DEV_CREDENTIALS = { key: 'demo-key', secret: 'demo-secret-change-me' } as const;
+
+function readSecret(
+  env: Env,
+  name: 'HOTEL_API_KEY' | 'HOTEL_API_SECRET',
+  problems: string[],
+): string | undefined {
+  const file = env[`${name}_FILE`];
+  if (file !== undefined) {
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch (err) {
+      problems.push(
+        `${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
+      return undefined;
+    }
+  }
+  return env[name];
+}
+
+/** Parses the environment variables only, for callers that need the raw values. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  return parsed.data;
+}
+
+/**
+ * Parses and validates the whole configuration. Credentials default to the simulator's demo
+ * company only when the base URL is a loopback address; against a real supplier they are required.
+ */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const env = parseEnv(source);
+  const problems: string[] = [];
+  let key = readSecret(env, 'HOTEL_API_KEY', problems);
+  let secret = readSecret(env, 'HOTEL_API_SECRET', problems);
+  const loopback = /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/.test(
+    env.HOTEL_API_BASE_URL,
+  );
+  if (key === undefined && secret === undefined && loopback) {
+    ({ key, secret } = DEV_CREDENTIALS);
+  }
+  if (!key) problems.push('HOTEL_API_KEY: required (or HOTEL_API_KEY_FILE)');
+  if (!secret) problems.push('HOTEL_API_SECRET: required (or HOTEL_API_SECRET_FILE)');
+  if (problems.length > 0 || !key || !secret) throw new ConfigError(problems);
+  return {
+    temporal: {
+      address: env.TEMPORAL_ADDRESS,
+      namespace: env.TEMPORAL_NAMESPACE,
+      taskQueue: env.TEMPORAL_TASK_QUEUE,
+    },
+    hotelApi: {
+      baseUrl: env.HOTEL_API_BASE_URL,
+      key,
+      secret,
+      timeouts: {
+        bookingMs: env.HOTEL_API_BOOKING_TIMEOUT_MS,
+        readMs: env.HOTEL_API_READ_TIMEOUT_MS,
+        searchMs: env.HOTEL_API_SEARCH_TIMEOUT_MS,
+      },
+      clockCorrection: env.HOTEL_API_CLOCK_CORRECTION,
+      maxConnections: env.HOTEL_API_MAX_CONNECTIONS,
+    },
+    orderIdField: env.BOOKING_ORDER_ID_FIELD,
+    logLevel: env.LOG_LEVEL,
+  };
+}
