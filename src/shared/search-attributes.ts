@@ -1,0 +1,34 @@
+/**
+ * The custom search attributes this project writes, one place for their names and types. They are
+ * never encrypted, so none of them may hold personal data: only phases, statuses, ids and dates.
+ */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+export const BookingPhaseKey = defineSearchAttributeKey(
+  'BookingPhase',
+  SearchAttributeType.KEYWORD,
+);
+export const SupplierBookingIdKey = defineSearchAttributeKey(
+  'SupplierBookingId',
+  SearchAttributeType.INT,
+);
+export const SupplierStatusKey = defineSearchAttributeKey(
+  'SupplierStatus',
+  SearchAttributeType.KEYWORD,
+);
+export const BookingOutcomeKey = defineSearchAttributeKey(
+  'BookingOutcome',
+  SearchAttributeType.KEYWORD,
+);
+export const OrderIdKey = defineSearchAttributeKey('OrderId', SearchAttributeType.KEYWORD);
+export const CheckInDateKey = defineSearchAttributeKey('CheckInDate', SearchAttributeType.DATETIME);
+
+/** Every custom search attribute, for registration on the server. */
+export const ALL_SEARCH_ATTRIBUTE_KEYS = [
+  BookingPhaseKey,
+  SupplierBookingIdKey,
+  SupplierStatusKey,
+  BookingOutcomeKey,
+  OrderIdKey,
+  CheckInDateKey,
+] as const;

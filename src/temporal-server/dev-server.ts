@@ -1,0 +1,254 @@
+/**
+ * Starts a real `temporal server start-dev` for the demo, the local stack and the test suite:
+ * persistence in SQLite (WAL) when a DB file is given, our search attributes registered (also on
+ * an existing DB), ready to serve when the promise resolves.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../shared/search-attributes';
+import { resolveTemporalCli, TemporalCliNotFoundError, type TemporalCli } from './cli-binary';
+
+/** Dynamic config the product relies on (update-with-start for idempotent starts). */
+export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
+  'frontend.enableExecuteMultiOperation': 'true',
+  'frontend.enableUpdateWorkflowExecution': 'true',
+  'frontend.enableUpdateWorkflowExecutionAsyncAccepted': 'true',
+  'system.forceSearchAttributesCacheRefreshOnRead': 'true',
+};
+
+export interface DevServerOptions {
+  /** @default a free port */
+  readonly port?: number;
+  /** @default port + 1000 when the UI is on, else none */
+  readonly uiPort?: number;
+  /** No web UI. @default false */
+  readonly headless?: boolean;
+  /** SQLite file; without it everything is in memory. */
+  readonly dbFile?: string;
+  /** @default '127.0.0.1' */
+  readonly ip?: string;
+  /** @default resolved with {@link resolveTemporalCli} */
+  readonly cli?: TemporalCli;
+  /** Where the server's own output goes. @default 'ignore' */
+  readonly stdio?: 'inherit' | 'ignore';
+  /** `--ui-codec-endpoint`, so the UI decodes payloads through our codec server. */
+  readonly uiCodecEndpoint?: string;
+  /** Extra `start-dev` arguments. */
+  readonly extraArgs?: readonly string[];
+  /** @default 90_000 */
+  readonly readyTimeoutMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface DevServer {
+  /** gRPC address, `host:port`. */
+  readonly address: string;
+  readonly uiUrl: string | undefined;
+  readonly pid: number | undefined;
+  /** Stops the server (SIGTERM, then SIGKILL after 10 s). Safe to call twice. */
+  stop(): Promise<void>;
+  /** SIGKILLs the server, for crash tests. */
+  kill(): void;
+}
+
+/** A TCP port that was free a moment ago. */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, host, () => {
+      const addr = srv.address();
+      srv.close(() =>
+        addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until the frontend answers a real RPC (the SDK's own readiness wait is only 5 s). */
+export async function waitForTemporal(address: string, timeoutMs: number, namespace = 'default') {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 2_000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (err) {
+      lastError = err;
+      await sleep(250);
+    }
+  }
+  throw new Error(
+    `Temporal at ${address} was not ready within ${timeoutMs} ms: ${String(lastError)}`,
+  );
+}
+
+/**
+ * Registers our search attributes on `namespace` when missing. `--search-attribute` only applies
+ * when the namespace is created, so an existing DB file needs this.
+ */
+export async function ensureSearchAttributes(connection: Connection, namespace = 'default') {
+  const existing = await connection.operatorService.listSearchAttributes({ namespace });
+  const have = new Set(Object.keys(existing.customAttributes ?? {}));
+  const missing = ALL_SEARCH_ATTRIBUTE_KEYS.filter((k) => !have.has(k.name));
+  if (missing.length === 0) return;
+  await connection.operatorService.addSearchAttributes({
+    namespace,
+    searchAttributes: Object.fromEntries(
+      missing.map((k) => [
+        k.name,
+        temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${k.type}`],
+      ]),
+    ),
+  });
+}
+
+/** `KEYWORD` → `Keyword`, the spelling `--search-attribute` takes. */
+function cliTypeName(type: string): string {
+  return type
+    .toLowerCase()
+    .split('_')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+}
+
+function startDevArgs(o: DevServerOptions, port: number, uiPort: number | undefined): string[] {
+  const args = ['server', 'start-dev', '--ip', o.ip ?? '127.0.0.1', '--port', String(port)];
+  if (o.headless || uiPort === undefined) args.push('--headless');
+  else args.push('--ui-port', String(uiPort));
+  if (o.dbFile) {
+    args.push('--db-filename', o.dbFile, '--sqlite-pragma', 'journal_mode=wal');
+    args.push('--sqlite-pragma', 'synchronous=normal');
+  }
+  for (const key of ALL_SEARCH_ATTRIBUTE_KEYS) {
+    args.push('--search-attribute', `${key.name}=${cliTypeName(key.type)}`);
+  }
+  for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG)) {
+    args.push('--dynamic-config-value', `${key}=${value}`);
+  }
+  if (o.uiCodecEndpoint) args.push('--ui-codec-endpoint', o.uiCodecEndpoint);
+  args.push('--log-level', 'error', ...(o.extraArgs ?? []));
+  return args;
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Starts the dev server and resolves once it serves gRPC (and the UI, when on). */
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const log = options.log ?? (() => undefined);
+  const cli = options.cli ?? (await resolveTemporalCli({ log }));
+  const port = options.port ?? (await freePort());
+  const uiPort = options.headless ? undefined : (options.uiPort ?? port + 1000);
+  const host = options.ip ?? '127.0.0.1';
+  const address = `${host}:${port}`;
+  const readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
+  if (options.dbFile) mkdirSync(dirname(options.dbFile), { recursive: true });
+
+  if (cli.kind === 'sdk-download') {
+    return startWithSdkDownload(options, cli, port, uiPort);
+  }
+
+  const child = spawn(cli.path, startDevArgs(options, port, uiPort), {
+    stdio: ['ignore', options.stdio ?? 'ignore', options.stdio ?? 'ignore'],
+  });
+  let exitInfo: string | undefined;
+  child.once('exit', (code, signal) => (exitInfo = `exited with ${signal ?? code}`));
+  try {
+    await Promise.race([
+      waitForTemporal(address, readyTimeoutMs),
+      new Promise<never>((_, reject) =>
+        child.once('exit', () =>
+          reject(
+            new Error(
+              `temporal server start-dev ${exitInfo ?? 'exited'} before it was ready (port ${port} taken?)`,
+            ),
+          ),
+        ),
+      ),
+    ]);
+    const connection = await Connection.connect({ address });
+    try {
+      await ensureSearchAttributes(connection);
+    } finally {
+      await connection.close();
+    }
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  }
+  return {
+    address,
+    uiUrl:
+      uiPort === undefined
+        ? undefined
+        : `http://${host === '0.0.0.0' ? 'localhost' : host}:${uiPort}`,
+    pid: child.pid,
+    stop: () => stopChild(child),
+    kill: () => void child.kill('SIGKILL'),
+  };
+}
+
+async function startWithSdkDownload(
+  options: DevServerOptions,
+  cli: Extract<TemporalCli, { kind: 'sdk-download' }>,
+  port: number,
+  uiPort: number | undefined,
+): Promise<DevServer> {
+  // Loaded lazily: only machines without a local binary need the testing package's downloader.
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  let env: Awaited<ReturnType<typeof TestWorkflowEnvironment.createLocal>>;
+  try {
+    env = await TestWorkflowEnvironment.createLocal({
+      server: {
+        ip: options.ip ?? '127.0.0.1',
+        port,
+        ui: uiPort !== undefined,
+        ...(uiPort !== undefined ? { uiPort } : {}),
+        ...(options.dbFile ? { dbFilename: options.dbFile } : {}),
+        extraArgs: [
+          ...Object.entries(DEV_SERVER_DYNAMIC_CONFIG).flatMap(([k, v]) => [
+            '--dynamic-config-value',
+            `${k}=${v}`,
+          ]),
+          ...(options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
+          ...(options.extraArgs ?? []),
+        ],
+        searchAttributes: [...ALL_SEARCH_ATTRIBUTE_KEYS],
+        executable: { type: 'cached-download' },
+      },
+    });
+  } catch (err) {
+    throw new TemporalCliNotFoundError([...cli.attempts, `SDK download failed: ${String(err)}`]);
+  }
+  await ensureSearchAttributes(env.connection);
+  const address = `${options.ip ?? '127.0.0.1'}:${port}`;
+  let stopped: Promise<void> | undefined;
+  return {
+    address,
+    uiUrl: uiPort === undefined ? undefined : `http://${options.ip ?? '127.0.0.1'}:${uiPort}`,
+    pid: undefined,
+    stop: () => (stopped ??= env.teardown()),
+    kill: () => {
+      throw new Error('kill() needs a local Temporal binary (set TEMPORAL_CLI_PATH)');
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * Workflow code is bundled once (webpack, by the SDK) and the bundle is shared: by every test
+ * worker of a run, by every worker in the container image (built at image build time).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+
+/** The module that exports every workflow. */
+export const WORKFLOWS_PATH = require.resolve('./workflows');
+
+/** Bundles the workflows (a few seconds: do it once per process or once per build). */
+export async function bundleWorkflows(): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+}
+
+/**
+ * The bundle to run: from `bundlePath` (or env `WORKFLOW_BUNDLE_PATH`) when that file exists,
+ * else bundled now.
+ */
+export async function loadWorkflowBundle(
+  bundlePath: string | undefined = process.env.WORKFLOW_BUNDLE_PATH,
+): Promise<WorkflowBundle> {
+  if (bundlePath && existsSync(bundlePath)) return { code: readFileSync(bundlePath, 'utf8') };
+  return bundleWorkflows();
+}
+
+const noop = () => undefined;
+const quietLogger = { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop };

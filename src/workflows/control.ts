@@ -1,0 +1,12 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { ControlActivities } from '../activities/control';
+
+const { noop } = proxyActivities<ControlActivities>({ startToCloseTimeout: '10s' });
+
+/**
+ * The benchmark's control: one workflow, one no-op activity. Measures what the engine costs with
+ * no supplier and no logic, beside `bookRoom` on the same server in the same run.
+ */
+export async function controlNoop(input: string): Promise<string> {
+  return noop(input);
+}

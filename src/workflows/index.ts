@@ -1,0 +1,3 @@
+// Every workflow the worker registers. Workflow code is deterministic: it imports only
+// @temporalio/workflow, types and pure modules (enforced by lint).
+export { controlNoop } from './control';

@@ -1,0 +1,80 @@
+/**
+ * Test access to the run's Temporal server (started by test/run.ts) and a worker per test on its
+ * own task queue, with the workflow bundle built once for the whole run.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { loadWorkflowBundle } from '../../src/workflow-bundle';
+
+let runtimeInstalled = false;
+/** Keeps the Rust core's logs out of test output unless something is wrong. */
+function installQuietRuntime() {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  Runtime.install({
+    logger: {
+      log: () => undefined,
+      trace: () => undefined,
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => undefined,
+      error: (msg, meta) => console.error('[temporal]', msg, meta ?? ''),
+    },
+  });
+}
+
+export function temporalAddress(): string {
+  const address = process.env.TEMPORAL_ADDRESS;
+  if (!address) throw new Error('TEMPORAL_ADDRESS is not set: run the suite with `npm test`.');
+  return address;
+}
+
+/** A task queue no other test uses. */
+export function uniqueTaskQueue(name: string): string {
+  return `test-${name}-${randomUUID().slice(0, 8)}`;
+}
+
+export interface TestTemporal {
+  readonly client: Client;
+  readonly connection: Connection;
+  readonly nativeConnection: NativeConnection;
+  close(): Promise<void>;
+}
+
+export async function connectTemporal(
+  clientOptions: Partial<ConstructorParameters<typeof Client>[0]> = {},
+): Promise<TestTemporal> {
+  installQuietRuntime();
+  const address = temporalAddress();
+  const connection = await Connection.connect({ address });
+  const nativeConnection = await NativeConnection.connect({ address });
+  const client = new Client({ connection, namespace: 'default', ...clientOptions });
+  return {
+    client,
+    connection,
+    nativeConnection,
+    async close() {
+      await connection.close();
+      await nativeConnection.close();
+    },
+  };
+}
+
+/**
+ * Creates a worker on `taskQueue` with the shared workflow bundle, runs `fn` while it polls,
+ * and shuts it down afterwards, even when `fn` throws.
+ */
+export async function withWorker<T>(
+  t: TestTemporal,
+  options: Omit<WorkerOptions, 'connection' | 'workflowBundle' | 'workflowsPath'>,
+  fn: (worker: Worker) => Promise<T>,
+): Promise<T> {
+  const worker = await Worker.create({
+    connection: t.nativeConnection,
+    namespace: 'default',
+    workflowBundle: await loadWorkflowBundle(),
+    ...options,
+  });
+  return worker.runUntil(() => fn(worker));
+}

@@ -1,0 +1,106 @@
+/**
+ * `npm test`: one Temporal dev server for the whole run (or `TEMPORAL_ADDRESS` when set), the
+ * workflows bundled once, then node's test runner over every `test/**\/*.test.ts` (or the files
+ * given as arguments). Everything started here is stopped here, also when a test fails or hangs.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { bundleWorkflows } from '../src/workflow-bundle';
+import { startDevServer, type DevServer } from '../src/temporal-server/dev-server';
+
+/** The whole run is stopped after this long, whatever is still running. */
+const RUN_TIMEOUT_MS = Number(process.env.TEST_RUN_TIMEOUT_MS ?? 25 * 60_000);
+/** One test that runs longer than this fails (a hung test must not hang the run). */
+const TEST_TIMEOUT_MS = Number(process.env.TEST_TIMEOUT_MS ?? 5 * 60_000);
+/** Test files run in parallel processes; the server and workers share 2 cores. */
+const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? 3);
+
+function findTests(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'helpers' ? [] : findTests(path);
+    return name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+async function main(): Promise<number> {
+  const root = join(__dirname, '..');
+  const args = process.argv.slice(2);
+  const files = (args.length > 0 ? args : findTests(join(root, 'test'))).sort();
+  const started = Date.now();
+  const log = (line: string) => console.log(`[test-run] ${line}`);
+
+  let server: DevServer | undefined;
+  const work = mkdtempSync(join(tmpdir(), 'hbo-test-'));
+  const cleanup = async () => {
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    void cleanup().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  try {
+    let address = process.env.TEMPORAL_ADDRESS;
+    if (!address) {
+      server = await startDevServer({ headless: true, log });
+      address = server.address;
+      log(`Temporal dev server on ${address} (ready in ${Date.now() - started} ms)`);
+    } else {
+      log(`Using the Temporal server at ${address}`);
+    }
+    const bundleStart = Date.now();
+    const bundlePath = join(work, 'workflow-bundle.js');
+    writeFileSync(bundlePath, (await bundleWorkflows()).code);
+    log(`Workflows bundled once in ${Date.now() - bundleStart} ms`);
+    log(`${files.length} test files, ${CONCURRENCY} at a time`);
+
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--test',
+        '--test-reporter=spec',
+        `--test-concurrency=${CONCURRENCY}`,
+        `--test-timeout=${TEST_TIMEOUT_MS}`,
+        ...files.map((f) => relative(root, f)),
+      ],
+      {
+        cwd: root,
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          TEMPORAL_ADDRESS: address,
+          WORKFLOW_BUNDLE_PATH: bundlePath,
+          TEST_WORK_DIR: work,
+          NODE_ENV: 'test',
+        },
+      },
+    );
+    const timer = setTimeout(() => {
+      console.error(`[test-run] The run exceeded ${RUN_TIMEOUT_MS} ms: stopping it.`);
+      child.kill('SIGKILL');
+    }, RUN_TIMEOUT_MS);
+    const code = await new Promise<number>((resolve) =>
+      child.once('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))),
+    );
+    clearTimeout(timer);
+    log(`Suite finished in ${((Date.now() - started) / 1000).toFixed(1)} s, exit ${code}`);
+    return code;
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
