@@ -1,0 +1,107 @@
+/**
+ * `POST /booking`: creates a booking. Not idempotent and without an idempotency key, which is
+ * why its failures are classified so carefully (see errors.ts).
+ */
+import { z } from 'zod';
+import type { EndpointSpec, PreparedRequest } from './endpoint';
+import { NonEmptyString, validateRequest } from './validation';
+
+export const CREATE_BOOKING = {
+  method: 'POST',
+  endpoint: '/booking',
+  timeout: 'booking',
+} as const satisfies EndpointSpec;
+
+export const CreateBookingQuery = z.strictObject({ option_id: NonEmptyString });
+export type CreateBookingQuery = z.infer<typeof CreateBookingQuery>;
+
+/** The ten custom field names the supplier accepts, `custom_field_1`..`custom_field_10`. */
+export const CUSTOM_FIELD_NAMES = [
+  'custom_field_1',
+  'custom_field_2',
+  'custom_field_3',
+  'custom_field_4',
+  'custom_field_5',
+  'custom_field_6',
+  'custom_field_7',
+  'custom_field_8',
+  'custom_field_9',
+  'custom_field_10',
+] as const;
+export type CustomFieldName = (typeof CUSTOM_FIELD_NAMES)[number];
+
+/** The supplier's limit of custom fields; the strict key set below enforces it. */
+export const MAX_CUSTOM_FIELDS = CUSTOM_FIELD_NAMES.length;
+
+const customFieldShape = Object.fromEntries(
+  CUSTOM_FIELD_NAMES.map((name) => [name, z.string().optional()]),
+) as Record<CustomFieldName, z.ZodOptional<z.ZodString>>;
+
+/**
+ * Up to 10 string fields named `custom_field_1`..`custom_field_10`; any other name is rejected.
+ * (The seed also allows a bare field name as a string; it carries no value, so we never send it.)
+ */
+export const CustomFields = z.strictObject(customFieldShape);
+export type CustomFields = z.infer<typeof CustomFields>;
+
+export const RoomRequest = z.strictObject({
+  lead_first_name: NonEmptyString,
+  lead_last_name: NonEmptyString,
+  /** Special requests for the room. */
+  notes: z.string().nullable().optional(),
+});
+export type RoomRequest = z.infer<typeof RoomRequest>;
+
+/** The booking body as sent; unknown keys are rejected so a typo never silently drops data. */
+export const BookingRequestBody = z.strictObject({
+  room_detail: z.array(RoomRequest).min(1, 'needs at least one room'),
+  phone_number_prefix: NonEmptyString,
+  phone_number: NonEmptyString,
+  email: z.email('must be an e-mail address').nullable().optional(),
+  custom_fields: CustomFields.optional(),
+});
+export type BookingRequestBody = z.infer<typeof BookingRequestBody>;
+
+export interface CreateBookingParams {
+  /** The `booking_id` returned by the price check. */
+  readonly optionId: string;
+  readonly body: BookingRequestBody;
+}
+
+/** Booking statuses (the seed's States and transitions). */
+export const BookingStatus = z.enum([
+  'PROCESSING',
+  'WAITING_CONFIRMATION',
+  'CONFIRMED',
+  'NOT_CONFIRMED',
+  'PENDING',
+  'CANCELLED',
+]);
+export type BookingStatus = z.infer<typeof BookingStatus>;
+
+/**
+ * The 201 answer. The status is strict: an unknown value is a CONTRACT error, which for a
+ * booking means reconciliation rather than a guess.
+ */
+export const CreateBookingResponse = z.looseObject({
+  status: BookingStatus,
+  booking_id: z.number().int(),
+});
+export type CreateBookingResponse = z.infer<typeof CreateBookingResponse>;
+
+/** Validates and builds the request; throws INVALID_REQUEST naming the field. */
+export function prepareCreateBooking(
+  params: CreateBookingParams,
+): PreparedRequest<CreateBookingResponse> {
+  const q = validateRequest(CreateBookingQuery, { option_id: params.optionId }, CREATE_BOOKING);
+  const body = validateRequest(BookingRequestBody, params.body, CREATE_BOOKING);
+  return {
+    ...CREATE_BOOKING,
+    path: CREATE_BOOKING.endpoint,
+    query: [['option_id', q.option_id]],
+    body,
+    // 201 is documented; a 200 with the same body is just as unambiguous a success, and
+    // rejecting it would push a made booking into reconciliation.
+    responses: { 201: { json: CreateBookingResponse }, 200: { json: CreateBookingResponse } },
+  };
+}

@@ -1,0 +1,167 @@
+/** `GET /properties/content/` (the paginated list) and `GET /properties/content/{hotel_id}`. */
+import { z } from 'zod';
+import type { EndpointSpec, PreparedRequest, QueryPairs } from './endpoint';
+import { CountryCode, LanguageCode, PositiveId, validateRequest } from './validation';
+
+export const PROPERTY_LIST = {
+  method: 'GET',
+  // The seed spells the list with a trailing slash; FastAPI redirects the other spelling.
+  endpoint: '/properties/content/',
+  timeout: 'read',
+} as const satisfies EndpointSpec;
+
+export const PROPERTY_DETAIL = {
+  method: 'GET',
+  endpoint: '/properties/content/{hotel_id}',
+  timeout: 'read',
+} as const satisfies EndpointSpec;
+
+/** The list's fixed page size. */
+export const PAGE_SIZE = 200;
+
+/** Number of pages for a `total` (the list reports properties, not pages). */
+export function pageCount(total: number): number {
+  if (!Number.isInteger(total) || total < 0) throw new RangeError('total must be an integer >= 0');
+  return Math.ceil(total / PAGE_SIZE);
+}
+
+export const PropertyListQuery = z.strictObject({
+  country_code: CountryCode,
+  /** @default 'en' (the supplier's default; omitted when not given) */
+  language_code: LanguageCode.optional(),
+  /** @default 1 (the supplier's default; omitted when not given) */
+  page: z.number().int('must be an integer').min(1, 'must be at least 1').optional(),
+});
+export type PropertyListQuery = z.infer<typeof PropertyListQuery>;
+
+export interface PropertyListParams {
+  /** ISO 3166-1 alpha-2, upper case. */
+  readonly countryCode: string;
+  /** @default 'en' */
+  readonly languageCode?: LanguageCode;
+  /** @default 1 */
+  readonly page?: number;
+}
+
+/**
+ * One item of the list. The seed does not show the item fields; we (and the simulator) use an
+ * `id` and a `name` and keep whatever else comes.
+ */
+export const PropertyListItem = z.looseObject({ id: z.number().int(), name: z.string() });
+export type PropertyListItem = z.infer<typeof PropertyListItem>;
+
+/** The seed shows only `total`; the items travel under `properties` (agreed with the simulator). */
+export const PropertyListResponse = z.looseObject({
+  total: z.number().int().min(0),
+  properties: z.array(PropertyListItem),
+});
+export type PropertyListResponse = z.infer<typeof PropertyListResponse>;
+
+/** `hotel_id` goes in the path, `language_code` in the query. */
+export const PropertyDetailQuery = z.strictObject({
+  hotel_id: PositiveId,
+  /** @default 'en' */
+  language_code: LanguageCode.optional(),
+});
+export type PropertyDetailQuery = z.infer<typeof PropertyDetailQuery>;
+
+export interface PropertyDetailParams {
+  readonly hotelId: number;
+  /** @default 'en' */
+  readonly languageCode?: LanguageCode;
+}
+
+const nullableString = z.string().nullable().optional();
+const nullableNumber = z.number().nullable().optional();
+
+/** Description texts; where the detail record carries them is not shown by the seed. */
+export const PropertyDescription = z.looseObject({
+  rooms: nullableString,
+  dining: nullableString,
+  headline: nullableString,
+  location: nullableString,
+  amenities: nullableString,
+  attractions: nullableString,
+  business_amenities: nullableString,
+  renovations: nullableString,
+});
+export type PropertyDescription = z.infer<typeof PropertyDescription>;
+
+export const HotelAttribute = z.looseObject({
+  id: z.number().int(),
+  name: z.string(),
+  value: z.number().int().nullable().optional(),
+});
+export type HotelAttribute = z.infer<typeof HotelAttribute>;
+
+/**
+ * The property detail record. Fields the seed lists are typed; the rest (descriptions, images,
+ * themes, attributes, amenities, rooms, whose places are not shown) pass through untyped.
+ */
+export const PropertyDetail = z.looseObject({
+  id: z.number().int(),
+  name: z.string(),
+  stars: nullableNumber,
+  pic: nullableString,
+  city: nullableString,
+  address: nullableString,
+  state_code: nullableString,
+  state_name: nullableString,
+  zipcode: nullableString,
+  category: nullableString,
+  phone_nr: nullableString,
+  coordinates: z.looseObject({ latitude: z.number(), longitude: z.number() }).nullable().optional(),
+  country: z.looseObject({ code: z.string(), name: z.string() }).nullable().optional(),
+  guest_rating_count: z.number().int().nullable().optional(),
+  guest_rating_overall: nullableNumber,
+  guest_rating_cleanliness: nullableNumber,
+  guest_rating_service: nullableNumber,
+  guest_rating_comfort: nullableNumber,
+  guest_rating_condition: nullableNumber,
+  guest_rating_location: nullableNumber,
+  guest_rating_neighborhood: nullableNumber,
+  guest_rating_amenities: nullableNumber,
+});
+export type PropertyDetail = z.infer<typeof PropertyDetail>;
+
+function languagePair(language: string | undefined): QueryPairs {
+  return language === undefined ? [] : [['language_code', language]];
+}
+
+/** Validates and builds the list request; throws INVALID_REQUEST naming the field. */
+export function preparePropertyList(
+  params: PropertyListParams,
+): PreparedRequest<PropertyListResponse> {
+  const q = validateRequest(
+    PropertyListQuery,
+    { country_code: params.countryCode, language_code: params.languageCode, page: params.page },
+    PROPERTY_LIST,
+  );
+  return {
+    ...PROPERTY_LIST,
+    path: PROPERTY_LIST.endpoint,
+    query: [
+      ['country_code', q.country_code],
+      ...languagePair(q.language_code),
+      ...(q.page === undefined ? [] : [['page', String(q.page)] as const]),
+    ],
+    responses: { 200: { json: PropertyListResponse } },
+  };
+}
+
+/** Validates and builds the detail request; throws INVALID_REQUEST naming the field. */
+export function preparePropertyDetail(
+  params: PropertyDetailParams,
+): PreparedRequest<PropertyDetail> {
+  const q = validateRequest(
+    PropertyDetailQuery,
+    { hotel_id: params.hotelId, language_code: params.languageCode },
+    PROPERTY_DETAIL,
+  );
+  return {
+    ...PROPERTY_DETAIL,
+    path: `/properties/content/${q.hotel_id}`,
+    query: languagePair(q.language_code),
+    responses: { 200: { json: PropertyDetail } },
+  };
+}

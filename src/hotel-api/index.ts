@@ -1,0 +1,23 @@
+/** The public API of the supplier client. Temporal-free: never import @temporalio/* here. */
+export * from './availability';
+export * from './booking';
+export * from './cancel';
+export * from './client';
+export * from './content';
+export type * from './endpoint';
+export * from './errors';
+export * from './price-check';
+export * from './retrieve';
+export * from './signing';
+export * from './static-content';
+export {
+  CountryCode,
+  IsoDate,
+  LanguageCode,
+  MAX_CHILD_AGE,
+  NonEmptyString,
+  Occupancy,
+  PositiveId,
+  toFieldErrors,
+  validateRequest,
+} from './validation';
