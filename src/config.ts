@@ -42,6 +42,20 @@ export const EnvSchema = z.object({
     .regex(/^custom_field_(10|[1-9])$/, 'must be one of custom_field_1..custom_field_10')
     .default('custom_field_10'),
 
+  /**
+   * Payload encryption keys, `keyId:base64(32 bytes)` separated by commas. The first encrypts; all
+   * decrypt, so retired keys stay readable while listed. Unset: a fixed development key (refused
+   * when NODE_ENV=production).
+   */
+  PAYLOAD_ENCRYPTION_KEYS: optionalString,
+  PAYLOAD_ENCRYPTION_KEYS_FILE: optionalString,
+  /** Bearer token the codec server requires. Unset: a development token (refused in production). */
+  CODEC_SERVER_TOKEN: optionalString,
+  CODEC_SERVER_PORT: z.coerce.number().int().min(0).max(65535).default(8888),
+  /** The Temporal UI origin allowed to call the codec server (CORS). */
+  CODEC_CORS_ORIGIN: z.string().default('http://localhost:8233'),
+  NODE_ENV: optionalString,
+
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

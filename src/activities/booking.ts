@@ -1,0 +1,248 @@
+/**
+ * Booking activities: one supplier call (or one poll) each, built by a factory that receives the
+ * hotel API client. They return only what the workflow needs: ids, statuses and prices, never the
+ * guest's personal data that the supplier echoes back.
+ */
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { Context } from '@temporalio/activity';
+import type { HotelApiClient } from '../hotel-api';
+import { HotelApiError } from '../hotel-api/errors';
+import {
+  PENDING_SUPPLIER_STATUSES,
+  type Polling,
+  type SupplierPrice,
+} from '../shared/booking-contract';
+import { durationToMs } from '../shared/duration';
+import { supplierCall, toApplicationFailure } from './failures';
+
+export interface BookingActivityDeps {
+  readonly hotelApi: HotelApiClient;
+  /** The custom field that carries the order id (config `BOOKING_ORDER_ID_FIELD`). */
+  readonly orderIdField: string;
+  /** Told how late each poll started against its schedule, in ms (metrics, benchmarks). */
+  readonly onPollLateness?: (lateMs: number) => void;
+  /** How often a long booking call heartbeats, so a dead worker is noticed quickly. @default 5000 */
+  readonly heartbeatIntervalMs?: number;
+}
+
+export interface PriceCheckResult {
+  readonly status: 'AVAILABLE' | 'NOT AVAILABLE' | 'PRICE CHANGE' | 'POLICY CHANGE';
+  readonly price: SupplierPrice | null;
+  /** The `booking_id` token to book with. */
+  readonly token: string | null;
+}
+
+export interface CreateBookingInput {
+  readonly orderId: string;
+  readonly token: string;
+  readonly rooms: readonly { firstName: string; lastName: string; notes?: string | undefined }[];
+  readonly contact: { phonePrefix: string; phone: string; email?: string | undefined };
+  readonly customFields?: Readonly<Record<string, string>> | undefined;
+}
+
+export interface BookingSnapshot {
+  readonly bookingId: number;
+  readonly status: string;
+  readonly price?: {
+    readonly totalAmount: string;
+    readonly currency: string;
+    readonly paymentStatus: string;
+  };
+  /** The order id read back from the booking's custom fields, when present. */
+  readonly orderId?: string;
+}
+
+/** Delay before poll `attempt + 1`: exponential from `initialInterval`, capped at `maximumInterval`. */
+export function pollDelayMs(polling: Polling, attempt: number): number {
+  const initial = durationToMs(polling.initialInterval) ?? 5_000;
+  const max = durationToMs(polling.maximumInterval) ?? 300_000;
+  return Math.min(
+    max,
+    Math.round(initial * polling.backoffCoefficient ** Math.max(0, attempt - 1)),
+  );
+}
+
+function pending(
+  type: string,
+  message: string,
+  polling: Polling,
+  details: unknown,
+): ApplicationFailure {
+  return ApplicationFailure.create({
+    type,
+    message,
+    nextRetryDelay: pollDelayMs(polling, Context.current().info.attempt),
+    // BENIGN: an expected retry, kept out of error logs and failure metrics.
+    category: ApplicationFailureCategory.BENIGN,
+    details: [details],
+  });
+}
+
+export function createBookingActivities(deps: BookingActivityDeps) {
+  const { hotelApi, orderIdField } = deps;
+
+  function signal(): AbortSignal {
+    return Context.current().cancellationSignal;
+  }
+
+  async function snapshot(bookingId: number): Promise<BookingSnapshot> {
+    const r = await hotelApi.retrieveBooking({ bookingId }, { signal: signal() });
+    const fields = r.custom_fields as Record<string, unknown> | null | undefined;
+    const orderId =
+      fields && typeof fields[orderIdField] === 'string' ? fields[orderIdField] : undefined;
+    return {
+      bookingId: r.booking_id,
+      status: r.status,
+      price: {
+        totalAmount: r.price.total_amount,
+        currency: r.price.currency,
+        paymentStatus: r.price.payment_status,
+      },
+      ...(orderId !== undefined ? { orderId } : {}),
+    };
+  }
+
+  function recordLateness() {
+    const info = Context.current().info;
+    deps.onPollLateness?.(Math.max(0, Date.now() - info.currentAttemptScheduledTimestampMs));
+  }
+
+  return {
+    /** `GET /price-check`. Retried by Temporal on retryable failures. */
+    async priceCheck(input: { optionId: string }): Promise<PriceCheckResult> {
+      const r = await supplierCall(() =>
+        hotelApi.priceCheck({ optionId: input.optionId }, { signal: signal() }),
+      );
+      return { status: r.status, price: r.price ?? null, token: r.booking_id ?? null };
+    },
+
+    /**
+     * `POST /booking`, at most once per activity (the retry policy has `maximumAttempts: 1`): a
+     * failure that does not prove the request never arrived is the workflow's to reconcile.
+     */
+    async createBooking(input: CreateBookingInput): Promise<{ bookingId: number; status: string }> {
+      if (input.customFields && orderIdField in input.customFields) {
+        throw ApplicationFailure.create({
+          type: 'INVALID_REQUEST',
+          message: `customFields.${orderIdField} is reserved for the order id`,
+          nonRetryable: true,
+          details: [{ code: 'INVALID_REQUEST', retryable: false, ambiguous: false }],
+        });
+      }
+      const ctx = Context.current();
+      // Heartbeats let Temporal notice a dead worker within the heartbeat timeout, not the 150 s
+      // start-to-close timeout; the workflow then reconciles instead of waiting.
+      const beat = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 5_000);
+      try {
+        const r = await hotelApi.createBooking(
+          {
+            optionId: input.token,
+            body: {
+              room_detail: input.rooms.map((room) => ({
+                lead_first_name: room.firstName,
+                lead_last_name: room.lastName,
+                notes: room.notes ?? null,
+              })),
+              phone_number_prefix: input.contact.phonePrefix,
+              phone_number: input.contact.phone,
+              email: input.contact.email ?? null,
+              custom_fields: { ...input.customFields, [orderIdField]: input.orderId },
+            },
+          },
+          { signal: ctx.cancellationSignal },
+        );
+        return { bookingId: r.booking_id, status: r.status };
+      } catch (err) {
+        throw toApplicationFailure(err);
+      } finally {
+        clearInterval(beat);
+      }
+    },
+
+    /** `GET /retrieve`, reduced to what the workflow needs. */
+    async retrieveBooking(input: { bookingId: number }): Promise<BookingSnapshot> {
+      return supplierCall(() => snapshot(input.bookingId));
+    },
+
+    /**
+     * Checks that an operator's booking id belongs to this order: its custom field must carry the
+     * order id. Fails `ORDER_MISMATCH` (not retryable) otherwise.
+     */
+    async verifyBookingForOrder(input: {
+      bookingId: number;
+      orderId: string;
+    }): Promise<BookingSnapshot> {
+      const snap = await supplierCall(() => snapshot(input.bookingId));
+      if (snap.orderId !== input.orderId) {
+        throw ApplicationFailure.create({
+          type: 'ORDER_MISMATCH',
+          message: `Supplier booking ${input.bookingId} does not carry order ${input.orderId} in ${orderIdField}`,
+          nonRetryable: true,
+        });
+      }
+      return snap;
+    },
+
+    /**
+     * One poll of a pending booking: returns once its status is final; while it is pending, fails
+     * with a BENIGN retryable `BOOKING_PENDING` whose `nextRetryDelay` is the next poll. Retries are
+     * not written to history, so a booking that waits for days keeps a small history.
+     */
+    async awaitFinalBookingStatus(input: {
+      bookingId: number;
+      polling: Polling;
+    }): Promise<BookingSnapshot> {
+      recordLateness();
+      const snap = await supplierCall(() => snapshot(input.bookingId));
+      if (!PENDING_SUPPLIER_STATUSES.includes(snap.status)) return snap;
+      throw pending(
+        'BOOKING_PENDING',
+        `Booking ${input.bookingId} is ${snap.status}`,
+        input.polling,
+        snap,
+      );
+    },
+
+    /** `DELETE /cancel` once: 204 is a cancellation; 202 only says the status is not known yet. */
+    async cancelBooking(input: {
+      bookingId: number;
+    }): Promise<{ outcome: 'CANCELLED' | 'PENDING' }> {
+      const r = await supplierCall(() =>
+        hotelApi.cancelBooking({ bookingId: input.bookingId }, { signal: signal() }),
+      );
+      return { outcome: r.outcome === 'CANCELLED' ? 'CANCELLED' : 'PENDING' };
+    },
+
+    /**
+     * One round of waiting for a 202 cancellation: retrieve; `CANCELLED` or 404 end it; otherwise
+     * the cancel is sent again (harmless) and a BENIGN `CANCELLATION_PENDING` asks for another round.
+     */
+    async awaitCancellation(input: {
+      bookingId: number;
+      polling: Polling;
+    }): Promise<{ outcome: 'CANCELLED' | 'NOT_FOUND' }> {
+      recordLateness();
+      let status: string;
+      try {
+        status = (await snapshot(input.bookingId)).status;
+      } catch (err) {
+        if (err instanceof HotelApiError && err.code === 'NOT_FOUND')
+          return { outcome: 'NOT_FOUND' };
+        throw toApplicationFailure(err);
+      }
+      if (status === 'CANCELLED') return { outcome: 'CANCELLED' };
+      const again = await supplierCall(() =>
+        hotelApi.cancelBooking({ bookingId: input.bookingId }, { signal: signal() }),
+      );
+      if (again.outcome === 'CANCELLED') return { outcome: 'CANCELLED' };
+      throw pending(
+        'CANCELLATION_PENDING',
+        `Cancellation of booking ${input.bookingId} not confirmed yet (status ${status})`,
+        input.polling,
+        { bookingId: input.bookingId, status },
+      );
+    },
+  };
+}
+
+export type BookingActivities = ReturnType<typeof createBookingActivities>;

@@ -1,0 +1,52 @@
+/**
+ * Builds the booking worker: the one place that wires workflows, activities and worker options,
+ * used by `npm run worker`, the local stack, tests and benchmarks.
+ */
+import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
+import { createActivities } from './activities';
+import type { HotelApiClient } from './hotel-api';
+import { loadWorkflowBundle } from './workflow-bundle';
+
+export interface BookingWorkerOptions {
+  readonly connection: NativeConnection;
+  /** @default 'default' */
+  readonly namespace?: string;
+  readonly taskQueue: string;
+  readonly hotelApi: HotelApiClient;
+  /** The custom field that carries the order id. @default 'custom_field_10' */
+  readonly orderIdField?: string;
+  /** A prebuilt bundle; else `WORKFLOW_BUNDLE_PATH`, else bundled now. */
+  readonly workflowBundle?: WorkerOptions['workflowBundle'];
+  readonly dataConverter?: DataConverter;
+  /** Per-worker cap on concurrent activities, i.e. on concurrent supplier calls. @default 100 */
+  readonly maxConcurrentActivities?: number;
+  /** Fleet-wide cap on activities per second on this task queue (the server enforces it). */
+  readonly maxActivitiesPerSecond?: number;
+  /** How long running activities may finish after SIGTERM. @default '30s' */
+  readonly shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
+  readonly onPollLateness?: (lateMs: number) => void;
+  /** Extra options, for tests and benchmarks. */
+  readonly overrides?: Partial<WorkerOptions>;
+}
+
+export async function createBookingWorker(o: BookingWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: o.connection,
+    namespace: o.namespace ?? 'default',
+    taskQueue: o.taskQueue,
+    workflowBundle: o.workflowBundle ?? (await loadWorkflowBundle()),
+    activities: createActivities({
+      hotelApi: o.hotelApi,
+      orderIdField: o.orderIdField ?? 'custom_field_10',
+      ...(o.onPollLateness ? { onPollLateness: o.onPollLateness } : {}),
+    }),
+    ...(o.dataConverter ? { dataConverter: o.dataConverter } : {}),
+    maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 100,
+    ...(o.maxActivitiesPerSecond
+      ? { maxTaskQueueActivitiesPerSecond: o.maxActivitiesPerSecond }
+      : {}),
+    shutdownGraceTime: o.shutdownGraceTime ?? '30s',
+    ...o.overrides,
+  });
+}

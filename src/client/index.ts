@@ -1,0 +1,2 @@
+export * from './booking-client';
+export * from '../shared/booking-contract';

@@ -1,0 +1,230 @@
+/**
+ * The public contract of the booking workflows: names, ids, inputs, outcomes, phases, messages.
+ * Pure (zod and types only), so workflows, the client module, the CLI and tests share it.
+ * Names are stable: add fields freely, never rename.
+ */
+import { z } from 'zod';
+import { durationToMs } from './duration';
+
+export const BOOK_ROOM_WORKFLOW = 'bookRoom';
+export const CANCEL_BOOKING_WORKFLOW = 'cancelBooking';
+
+/** `booking-<orderId>`: readable in the UI, one per order (order ids carry no personal data). */
+export function bookingWorkflowId(orderId: string): string {
+  return `booking-${orderId}`;
+}
+/** `cancel-<bookingId>`. */
+export function cancellationWorkflowId(bookingId: number): string {
+  return `cancel-${bookingId}`;
+}
+
+export const BookingOutcome = {
+  CONFIRMED: 'CONFIRMED',
+  NOT_CONFIRMED: 'NOT_CONFIRMED',
+  CANCELLED: 'CANCELLED',
+  NOT_AVAILABLE: 'NOT_AVAILABLE',
+  PRICE_REJECTED: 'PRICE_REJECTED',
+  FAILED: 'FAILED',
+} as const;
+export type BookingOutcome = (typeof BookingOutcome)[keyof typeof BookingOutcome];
+
+export const BookingPhase = {
+  PRICE_CHECK: 'PRICE_CHECK',
+  AWAITING_APPROVAL: 'AWAITING_APPROVAL',
+  BOOKING: 'BOOKING',
+  AWAITING_CONFIRMATION: 'AWAITING_CONFIRMATION',
+  NEEDS_RECONCILIATION: 'NEEDS_RECONCILIATION',
+  CANCELLING: 'CANCELLING',
+} as const;
+/** The live phase, or the final outcome once the workflow has ended. */
+export type BookingPhase = (typeof BookingPhase)[keyof typeof BookingPhase] | BookingOutcome;
+
+export const CancellationOutcome = {
+  CANCELLED: 'CANCELLED',
+  NOT_FOUND: 'NOT_FOUND',
+  STILL_ACTIVE: 'STILL_ACTIVE',
+} as const;
+export type CancellationOutcome = (typeof CancellationOutcome)[keyof typeof CancellationOutcome];
+
+/** Supplier booking statuses that are not final: keep polling. */
+export const PENDING_SUPPLIER_STATUSES: readonly string[] = [
+  'PROCESSING',
+  'WAITING_CONFIRMATION',
+  'PENDING',
+];
+
+export const ORDER_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
+const CUSTOM_FIELD_RE = /^custom_field_(10|[1-9])$/;
+const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+
+const duration = (what: string) =>
+  z.union([z.string(), z.number()]).refine((v) => {
+    const ms = durationToMs(v);
+    return ms !== undefined && ms > 0;
+  }, `${what} must be a positive duration such as '30s', '15m', '48h' or a number of ms`);
+
+const nonBlank = (max: number) =>
+  z.string().trim().min(1, 'required').max(max, `at most ${max} characters`);
+
+export const GuestRoomSchema = z.strictObject({
+  firstName: nonBlank(100),
+  lastName: nonBlank(100),
+  notes: z.string().max(1000, 'at most 1000 characters').optional(),
+});
+
+export const ContactSchema = z.strictObject({
+  phonePrefix: z.string().regex(/^\+?\d{1,4}$/, "a phone prefix such as '+39' or '39'"),
+  phone: z
+    .string()
+    .regex(/^[0-9 ()-]{4,20}$/, 'digits, spaces, dashes or brackets, 4 to 20 characters'),
+  email: z.email('an e-mail address').optional(),
+});
+
+export const PriceSchema = z.strictObject({
+  net: z.string().regex(DECIMAL_RE, "a decimal amount as a string, e.g. '120.50'"),
+  currency: z.string().regex(/^[A-Z]{3}$/, "an ISO 4217 code such as 'EUR'"),
+});
+
+export const PriceChangePolicySchema = z.strictObject({
+  /** A price increase up to this percentage is accepted without asking. @default 0 */
+  maxIncreasePercent: z.number().min(0).max(100).default(0),
+  /** Accept a `POLICY CHANGE` (e.g. new cancellation terms) without asking. @default false */
+  acceptPolicyChange: z.boolean().default(false),
+  /** How long to wait for `approvePriceChange` before ending `PRICE_REJECTED`. @default '15m' */
+  approvalTimeout: duration('approvalTimeout').default('15m'),
+});
+
+/** How the supplier is polled while a booking or a cancellation is pending. */
+export const PollingSchema = z.strictObject({
+  /** @default '5s' */
+  initialInterval: duration('initialInterval').default('5s'),
+  /** @default '5m' */
+  maximumInterval: duration('maximumInterval').default('5m'),
+  /** @default 1.5 */
+  backoffCoefficient: z.number().min(1).max(10).default(1.5),
+});
+
+export const BookRoomInputSchema = z.strictObject({
+  orderId: z
+    .string()
+    .regex(ORDER_ID_RE, '1 to 64 characters of letters, digits, dot, underscore or dash'),
+  optionId: nonBlank(512),
+  rooms: z.array(GuestRoomSchema).min(1, 'at least one room'),
+  contact: ContactSchema,
+  customFields: z
+    .record(
+      z.string().regex(CUSTOM_FIELD_RE, 'custom field names are custom_field_1 .. custom_field_10'),
+      z.string().max(255, 'at most 255 characters'),
+    )
+    .optional(),
+  expectedPrice: PriceSchema.optional(),
+  priceChangePolicy: PriceChangePolicySchema.optional(),
+  /** How long to wait for the supplier to confirm. @default '48h' */
+  confirmationDeadline: duration('confirmationDeadline').default('48h'),
+  /** When the confirmation deadline passes with the booking still pending, cancel it. @default true */
+  cancelOnConfirmationTimeout: z.boolean().default(true),
+  /** How long a cancellation may wait for the supplier before ending `STILL_ACTIVE`. @default '2h' */
+  cancellationDeadline: duration('cancellationDeadline').default('2h'),
+  /** Check-in date (YYYY-MM-DD), for the operator's `CheckInDate` search attribute. */
+  checkIn: z.iso.date('a date YYYY-MM-DD').optional(),
+  polling: PollingSchema.optional(),
+});
+
+/** What a caller passes (defaults optional). */
+export type BookRoomInput = z.input<typeof BookRoomInputSchema>;
+/** The input with every default applied. */
+export type BookRoomParams = z.output<typeof BookRoomInputSchema>;
+export type Price = z.infer<typeof PriceSchema>;
+export type Polling = z.output<typeof PollingSchema>;
+
+/** The supplier's full price record, as the price check returns it. */
+export interface SupplierPrice {
+  readonly net: string;
+  /** The seed does not mark it required: a price without one is never auto-accepted. */
+  readonly currency?: string | undefined;
+  readonly taxes?: string;
+  readonly sales_taxes?: string;
+  readonly without_tax?: string;
+}
+
+export interface BookingError {
+  /** The hotel API client's code (e.g. `AUTH_INVALID`) or one of the workflow's own. */
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface BookRoomResult {
+  readonly orderId: string;
+  readonly outcome: BookingOutcome;
+  readonly bookingId?: number;
+  readonly supplierStatus?: string;
+  readonly price?: SupplierPrice;
+  /** Why the booking ended the way it did, in words for people. */
+  readonly reason?: string;
+  readonly error?: BookingError;
+  /** Set when a cancellation ran. */
+  readonly cancellation?: { readonly outcome: CancellationOutcome; readonly reason?: string };
+}
+
+export interface PriceDecision {
+  readonly status: 'PRICE CHANGE' | 'POLICY CHANGE' | 'AVAILABLE';
+  readonly expected?: Price;
+  readonly offered?: SupplierPrice;
+  readonly increasePercent?: number;
+  readonly deadline: string;
+}
+
+export interface BookingState {
+  readonly orderId: string;
+  readonly phase: BookingPhase;
+  readonly supplierStatus?: string;
+  readonly bookingId?: number;
+  readonly price?: SupplierPrice;
+  readonly lastError?: BookingError & { readonly at: string };
+  /** What is waiting for `approvePriceChange`, while `AWAITING_APPROVAL`. */
+  readonly pendingDecision?: PriceDecision;
+  readonly cancelRequested: boolean;
+  readonly outcome?: BookingOutcome;
+}
+
+export const ApprovePriceChangeSchema = z.strictObject({ approve: z.boolean() });
+export type ApprovePriceChange = z.infer<typeof ApprovePriceChangeSchema>;
+
+export const CancelRequestSchema = z.strictObject({ reason: z.string().max(500).optional() });
+export type CancelRequest = z.infer<typeof CancelRequestSchema>;
+
+export const ResolveReconciliationSchema = z.union([
+  z.strictObject({ bookingId: z.number().int().positive('a positive supplier booking id') }),
+  z.strictObject({ noBooking: z.literal(true) }),
+]);
+export type ResolveReconciliation = z.infer<typeof ResolveReconciliationSchema>;
+
+export const CancelBookingInputSchema = z.strictObject({
+  bookingId: z.number().int().positive('a positive supplier booking id'),
+  reason: z.string().max(500).optional(),
+  /** Give up (outcome `STILL_ACTIVE`) when the supplier has not confirmed by then. @default '2h' */
+  deadline: duration('deadline').default('2h'),
+  polling: PollingSchema.optional(),
+});
+export type CancelBookingInput = z.input<typeof CancelBookingInputSchema>;
+export type CancelBookingParams = z.output<typeof CancelBookingInputSchema>;
+
+export interface CancelBookingResult {
+  readonly bookingId: number;
+  readonly outcome: CancellationOutcome;
+  readonly reason?: string;
+}
+
+/** A field-level problem in an input. */
+export interface FieldIssue {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** zod issues → `field: message` pairs with dotted paths (`rooms.0.firstName`). */
+export function toFieldIssues(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((i) => ({
+    field: i.path.length > 0 ? i.path.map(String).join('.') : '(input)',
+    message: i.message,
+  }));
+}

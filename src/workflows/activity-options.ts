@@ -1,0 +1,46 @@
+/**
+ * Timeouts and retry policies of every activity: the one place they are decided. They follow the
+ * hotel API client's classification: activities throw non-retryable failures for what must not be
+ * retried and carry `nextRetryDelay` for `Retry-After`, so policies only bound time and attempts.
+ */
+import type { ActivityOptions } from '@temporalio/workflow';
+
+/** Reads (price check, retrieve, content): retried with backoff on retryable failures. */
+export const READ_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '45s',
+  scheduleToCloseTimeout: '10m',
+  retry: {
+    initialInterval: '1s',
+    backoffCoefficient: 2,
+    maximumInterval: '1m',
+    maximumAttempts: 8,
+  },
+};
+
+/**
+ * `POST /booking`: never retried by Temporal. A worker that dies mid-call surfaces as a heartbeat
+ * or start-to-close timeout, which the workflow treats as ambiguous. The timeout is above the
+ * client's 120 s booking timeout so the client's own TIMEOUT is the usual signal.
+ */
+export const CREATE_BOOKING_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '150s',
+  heartbeatTimeout: '20s',
+  retry: { maximumAttempts: 1 },
+};
+
+/** Cancel requests: idempotent at the supplier (cancelling twice is harmless), so retried. */
+export const CANCEL_ACTIVITY: ActivityOptions = READ_ACTIVITY;
+
+/**
+ * Polls (confirmation, cancellation): each attempt is one retrieve; the activity sets the exact
+ * delay of the next poll. `scheduleToCloseTimeout` (the deadline) is set per call.
+ */
+export const POLL_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '45s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10m' },
+};
+
+/** After a failure that proves the booking request never left us, try again this many times. */
+export const BOOKING_SEND_ATTEMPTS = 5;
+/** Pause between such tries, doubling each time. */
+export const BOOKING_RESEND_BASE_DELAY_MS = 1_000;

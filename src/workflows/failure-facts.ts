@@ -1,0 +1,64 @@
+/**
+ * Reads what an activity failure means for the booking rules: its code, and whether the supplier
+ * may have processed the request (`ambiguous`). Pure; the classification itself is the hotel API
+ * client's (src/hotel-api/errors.ts), carried in the failure's details by the activities.
+ */
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  TimeoutFailure,
+  isCancellation,
+} from '@temporalio/workflow';
+import type { FailureFacts } from '../activities/failures';
+import type { BookingError } from '../shared/booking-contract';
+
+export type { FailureFacts };
+
+function isFacts(v: unknown): v is FailureFacts {
+  return typeof v === 'object' && v !== null && typeof (v as FailureFacts).code === 'string';
+}
+
+/** The facts of a failure; anything we cannot read is ambiguous, the safe assumption. */
+export function failureFacts(err: unknown): FailureFacts & { message: string } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure) {
+    const facts = cause.details?.[0];
+    if (isFacts(facts)) return { ...facts, message: cause.message };
+    return {
+      code: cause.type ?? 'UNKNOWN',
+      retryable: !cause.nonRetryable,
+      ambiguous: true,
+      message: cause.message,
+    };
+  }
+  if (cause instanceof TimeoutFailure) {
+    // The worker died, hung or lost its connection mid-call: nobody knows what the supplier did.
+    return {
+      code: 'ACTIVITY_TIMEOUT',
+      retryable: false,
+      ambiguous: true,
+      message: `the activity timed out (${String(cause.timeoutType)}): the worker may have died mid-call`,
+    };
+  }
+  if (isCancellation(err)) {
+    return {
+      code: 'CANCELLED',
+      retryable: false,
+      ambiguous: true,
+      message: 'the activity was cancelled',
+    };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: 'UNKNOWN', retryable: false, ambiguous: true, message };
+}
+
+/** The failure's code, for outcome errors. */
+export function toBookingError(err: unknown): BookingError {
+  const f = failureFacts(err);
+  return { code: f.code, message: f.message };
+}
+
+/** Whether the failure is the poll's `scheduleToCloseTimeout`, i.e. the deadline passed. */
+export function isDeadline(err: unknown): boolean {
+  return err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
+}

@@ -1,0 +1,153 @@
+/**
+ * A booking stack for one test file: the simulator over real HTTP (port 0, inspection on), the
+ * real hotel API client, a real worker on its own task queue, and the typed booking client.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Worker } from '@temporalio/worker';
+import { BookingClient, type BookRoomInput } from '../../src/client';
+import { createBookingWorker } from '../../src/build-worker';
+import type { HotelApiConfig } from '../../src/config';
+import { HotelApiClient } from '../../src/hotel-api';
+import { buildSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator';
+import { scenarioOptionId, type ScenarioName } from '../../src/simulator/scenarios';
+import { connectTemporal, uniqueTaskQueue, type TestTemporal } from './temporal';
+
+export const COMPANY = { key: 'test-key', secret: 'test-secret-0123456789' } as const;
+
+/** Fast polling for tests: the production defaults poll every 5 s and up. */
+export const FAST_POLLING = {
+  initialInterval: '50ms',
+  maximumInterval: '200ms',
+  backoffCoefficient: 1.5,
+};
+
+export interface BookingStack {
+  readonly temporal: TestTemporal;
+  readonly sim: Simulator;
+  readonly simUrl: string;
+  readonly hotelApi: HotelApiClient;
+  readonly bookings: BookingClient;
+  readonly taskQueue: string;
+  readonly worker: Worker;
+  close(): Promise<void>;
+}
+
+export function hotelApiConfig(
+  baseUrl: string,
+  overrides: Partial<HotelApiConfig> = {},
+): HotelApiConfig {
+  return {
+    baseUrl,
+    key: COMPANY.key,
+    secret: COMPANY.secret,
+    timeouts: { bookingMs: 10_000, readMs: 5_000, searchMs: 5_000 },
+    clockCorrection: true,
+    maxConnections: 16,
+    ...overrides,
+  };
+}
+
+/** Starts the simulator, a worker and a client; `close()` stops them all. */
+export async function startBookingStack(
+  name: string,
+  options: { simulator?: SimulatorOptions } = {},
+): Promise<BookingStack> {
+  const sim = buildSimulator({
+    companies: [
+      { ...COMPANY, active: true },
+      { key: 'other-key', secret: 'other-secret-0123456789', active: true },
+    ],
+    inspection: true,
+    seed: 42,
+    ...options.simulator,
+  });
+  const { url } = await sim.listen(0, '127.0.0.1');
+  const simUrl = url.replace(/\/api\/v1\/?$/, '');
+  const temporal = await connectTemporal();
+  const hotelApi = new HotelApiClient(hotelApiConfig(simUrl));
+  const taskQueue = uniqueTaskQueue(name);
+  const worker = await createBookingWorker({
+    connection: temporal.nativeConnection,
+    taskQueue,
+    hotelApi,
+    shutdownGraceTime: '2s',
+  });
+  const running = worker.run();
+  const bookings = new BookingClient({ client: temporal.client, taskQueue });
+  return {
+    temporal,
+    sim,
+    simUrl,
+    hotelApi,
+    bookings,
+    taskQueue,
+    worker,
+    async close() {
+      worker.shutdown();
+      await running;
+      await hotelApi.close();
+      await temporal.close();
+      await sim.close();
+    },
+  };
+}
+
+let orderCounter = 0;
+/** A unique, valid order id. */
+export function newOrderId(tag: string): string {
+  orderCounter += 1;
+  return `ord-${tag}-${process.pid}-${Date.now().toString(36)}-${orderCounter}`;
+}
+
+/** A valid booking input for `scenario`, with fast polling. */
+export function bookingInput(
+  scenario: ScenarioName,
+  overrides: Partial<BookRoomInput> & { param?: number } = {},
+): BookRoomInput {
+  const { param, ...rest } = overrides;
+  return {
+    orderId: newOrderId(scenario),
+    optionId: scenarioOptionId(scenario, param !== undefined ? { param } : {}),
+    rooms: [{ firstName: 'Ada', lastName: 'Lovelace' }],
+    contact: { phonePrefix: '+39', phone: '3331234567', email: 'ada@example.com' },
+    polling: FAST_POLLING,
+    ...rest,
+  };
+}
+
+/** Polls `fn` until it returns a truthy value (or throws after `timeoutMs`). */
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+/**
+ * Saves a finished workflow's history under test/histories/ when RECORD_HISTORIES=1, for the
+ * replay test that guards running workflows against incompatible code changes.
+ */
+export async function maybeRecordHistory(
+  stack: BookingStack,
+  workflowId: string,
+  name: string,
+): Promise<void> {
+  if (process.env.RECORD_HISTORIES !== '1') return;
+  const history = await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+  const dir = join(__dirname, '..', 'histories');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify(history));
+}
