@@ -1,2 +1,3 @@
 export * from './booking-client';
 export * from '../shared/booking-contract';
+export * from './connect';
