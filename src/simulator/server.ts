@@ -1,0 +1,516 @@
+/**
+ * The simulator: a plain `node:http` server implementing the supplier API under `/api/v1`, with
+ * scenarios, faults and inspection. Built by {@link buildSimulator} without listening, so tests
+ * start it on port 0; {@link listen} (or `sim.listen`) binds it.
+ */
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { ApiContext, Endpoint, Exchange } from './api';
+import { createEndpoints } from './api';
+import type { AuthFailure, CompanyAccount } from './auth';
+import { Authenticator } from './auth';
+import { BookingStore } from './bookings';
+import type { PropertyBase } from './catalogue';
+import { allProperties, findProperty } from './catalogue';
+import type { EndpointName, RequestTarget } from './endpoints';
+import type { FaultPatch, FaultSettings } from './faults';
+import { errorRateFor, patchFaults, sampleLatency } from './faults';
+import type { ParsedBody } from './http-io';
+import { parseJsonBody, readBody, splitTarget } from './http-io';
+import type {
+  BookingFilter,
+  CompanyView,
+  InspectedBooking,
+  Inspector,
+  RequestStats,
+} from './inspection';
+import { emptyStats, handleInspection, inspectBooking } from './inspection';
+import type { ResolvedOptions, SimulatorOptions } from './options';
+import { resolveOptions } from './options';
+import type { Prng } from './prng';
+import { createPrng } from './prng';
+import { RateLimiter } from './rate-limiter';
+import type { ValidationIssue } from './validation';
+import { MISSING_AUTHORIZATION, validationBody } from './validation';
+
+/** The base path of the supplier API. */
+export const API_PREFIX = '/api/v1';
+
+/** Where a listening simulator can be reached. */
+export interface ListenResult {
+  /** The API base, e.g. `http://127.0.0.1:41234/api/v1`. */
+  readonly url: string;
+  /** The server origin without the API prefix, e.g. `http://127.0.0.1:41234`. */
+  readonly origin: string;
+  readonly port: number;
+}
+
+/** Everything inspection shows at once. */
+export interface SimulatorInspection {
+  readonly bookings: InspectedBooking[];
+  readonly requests: RequestStats;
+}
+
+/** A built simulator. Also the in-process face of the `/__sim` inspection and control routes. */
+export interface Simulator extends Inspector {
+  /** The underlying server (not listening until {@link Simulator.listen}). */
+  readonly server: Server;
+  /** The API base URL once listening, else `undefined`. */
+  readonly url: string | undefined;
+  /** Binds the server. @default port 0 (any free port), host 127.0.0.1 */
+  listen(port?: number, host?: string): Promise<ListenResult>;
+  /** Stops listening, drops open connections and pending delayed answers. */
+  close(): Promise<void>;
+  /** Bookings and request counts. */
+  inspect(): SimulatorInspection;
+  /** `setPropertyActive(id, false)`. */
+  deactivateProperty(id: number): boolean;
+}
+
+const json = (detail: unknown) => JSON.stringify({ detail });
+const NOT_FOUND = json('Not Found');
+const METHOD_NOT_ALLOWED = json('Method Not Allowed');
+const INVALID_CREDENTIALS = json('Invalid API credentials');
+const INACTIVE_COMPANY = json('Company account is not active');
+const SERVICE_UNAVAILABLE = json('Service Unavailable');
+const TOO_MANY_REQUESTS = json('Too Many Requests');
+const TOO_LARGE = json('Request body too large');
+const INTERNAL_ERROR = json('Internal Server Error');
+
+interface Route {
+  readonly endpoint: EndpointName;
+  readonly method: 'GET' | 'POST' | 'DELETE';
+}
+
+const ROUTES = new Map<string, Route>([
+  ['/properties/availability', { endpoint: 'availability', method: 'GET' }],
+  ['/properties/content/', { endpoint: 'content-list', method: 'GET' }],
+  ['/static_content_reference_list', { endpoint: 'reference-list', method: 'GET' }],
+  ['/price-check', { endpoint: 'price-check', method: 'GET' }],
+  ['/booking', { endpoint: 'booking', method: 'POST' }],
+  ['/cancel', { endpoint: 'cancel', method: 'DELETE' }],
+  ['/retrieve', { endpoint: 'retrieve', method: 'GET' }],
+]);
+const DETAIL_PREFIX = '/properties/content/';
+const DETAIL_ROUTE: Route = { endpoint: 'content-detail', method: 'GET' };
+
+function matchRoute(path: string): { route: Route; hotelId?: string } | undefined {
+  const exact = ROUTES.get(path);
+  if (exact !== undefined) return { route: exact };
+  if (path.length > DETAIL_PREFIX.length && path.startsWith(DETAIL_PREFIX)) {
+    const hotelId = path.slice(DETAIL_PREFIX.length);
+    if (!hotelId.includes('/')) return { route: DETAIL_ROUTE, hotelId };
+  }
+  return undefined;
+}
+
+/** Builds a simulator without listening. Throws `RangeError` on invalid options. */
+export function buildSimulator(options: SimulatorOptions = {}): Simulator {
+  return new SimulatorImpl(resolveOptions(options));
+}
+
+/** Binds a built simulator (same as `sim.listen(port, host)`). */
+export function listen(
+  sim: Simulator,
+  { port = 0, host = '127.0.0.1' }: { port?: number; host?: string } = {},
+): Promise<ListenResult> {
+  return sim.listen(port, host);
+}
+
+class SimulatorImpl implements Simulator, ApiContext {
+  readonly server: Server;
+  readonly store: BookingStore;
+  readonly options: ResolvedOptions;
+  prng: Prng;
+  url: string | undefined;
+
+  private readonly auth: Authenticator;
+  private readonly limiter = new RateLimiter();
+  private readonly endpoints: Readonly<Record<EndpointName, Endpoint>>;
+  private faultSettings: FaultSettings;
+  /** Properties whose active flag differs from the catalogue as shipped. */
+  private readonly activeOverride = new Map<number, boolean>();
+  private stats: RequestStats = emptyStats();
+  private requestCounter = 0;
+  private skewMs = 0;
+  private readonly clock: () => number;
+  private readonly sleepers = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
+  private readonly sockets = new Set<Socket>();
+
+  constructor(options: ResolvedOptions) {
+    this.options = options;
+    this.clock = options.now ?? Date.now;
+    this.prng = createPrng(options.seed);
+    this.auth = new Authenticator(options.companies);
+    this.store = new BookingStore(options.firstBookingId);
+    this.faultSettings = this.initialFaults();
+    this.endpoints = createEndpoints(this);
+    this.server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+      this.dispatch(req, res).catch((err: unknown) => this.fail(res, err));
+    });
+    this.server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+    // Malformed HTTP (bad request line, invalid header bytes, oversized headers) must never crash
+    // the process: answer 400/431 when the socket can still take it, then close.
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+      if (!socket.writable || err.code === 'ECONNRESET') {
+        socket.destroy();
+        return;
+      }
+      const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = json(status === 431 ? 'Request Header Fields Too Large' : 'Bad Request');
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+          `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    });
+  }
+
+  private initialFaults(): FaultSettings {
+    const { latency, errorRate, rateLimit } = this.options;
+    return {
+      ...(latency ? { latency } : {}),
+      ...(errorRate ? { errorRate } : {}),
+      ...(rateLimit ? { rateLimit } : {}),
+    };
+  }
+
+  // ---- ApiContext -------------------------------------------------------------------------
+
+  now(): number {
+    return this.clock() + this.skewMs;
+  }
+
+  isPropertyActive(p: PropertyBase): boolean {
+    return this.activeOverride.get(p.id) ?? !p.initiallyInactive;
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const sleeper = {
+        timer: setTimeout(() => {
+          this.sleepers.delete(sleeper);
+          resolve();
+        }, ms),
+        wake: resolve,
+      };
+      this.sleepers.add(sleeper);
+    });
+  }
+
+  // ---- request handling -------------------------------------------------------------------
+
+  private record(target: RequestTarget, status: number | 'lost'): void {
+    const s = this.stats;
+    const key = String(status);
+    s.total += 1;
+    s.byStatus[key] = (s.byStatus[key] ?? 0) + 1;
+    let e = s.byEndpoint[target];
+    if (e === undefined) {
+      e = { total: 0, byStatus: {} };
+      s.byEndpoint[target] = e;
+    }
+    e.total += 1;
+    e.byStatus[key] = (e.byStatus[key] ?? 0) + 1;
+  }
+
+  private recordAuthFailure(reason: AuthFailure | 'missing'): void {
+    const a = this.stats.authFailures;
+    a.total += 1;
+    a.byReason[reason] = (a.byReason[reason] ?? 0) + 1;
+  }
+
+  private exchange(res: ServerResponse, target: RequestTarget): Exchange {
+    let done = false;
+    const finish = (status: number | 'lost'): boolean => {
+      if (done) return false;
+      done = true;
+      this.record(target, status);
+      return true;
+    };
+    return {
+      json: (status, body, headers) => {
+        if (!finish(status) || res.destroyed) return;
+        if (headers !== undefined)
+          for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        });
+        res.end(body);
+      },
+      empty: (status) => {
+        if (!finish(status) || res.destroyed) return;
+        res.writeHead(status);
+        res.end();
+      },
+      drop: () => {
+        if (!finish('lost')) return;
+        res.socket?.destroy();
+        res.destroy();
+      },
+    };
+  }
+
+  private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.requestCounter += 1;
+    res.setHeader('x-request-id', `sim-${this.requestCounter.toString(36)}`);
+    // Node writes a Date header from the real clock; write ours when the server clock differs.
+    if (this.options.now !== undefined || this.skewMs !== 0) {
+      res.setHeader('date', new Date(this.now()).toUTCString());
+    }
+    const { path, query } = splitTarget(req.url);
+
+    if (path === '/__sim' || path.startsWith('/__sim/')) {
+      if (!this.options.inspection) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(NOT_FOUND);
+        return;
+      }
+      await handleInspection(this, req, res, path, query);
+      return;
+    }
+
+    const sub = path.startsWith(`${API_PREFIX}/`) ? path.slice(API_PREFIX.length) : undefined;
+    const matched = sub === undefined ? undefined : matchRoute(sub);
+    if (sub === undefined || matched === undefined) {
+      const ex = this.exchange(res, 'not-found');
+      // Starlette redirects to the path with (or without) the trailing slash when that one exists.
+      const toggled =
+        sub === undefined || sub === '/'
+          ? undefined
+          : sub.endsWith('/')
+            ? sub.slice(0, -1)
+            : `${sub}/`;
+      if (toggled !== undefined && matchRoute(toggled) !== undefined) {
+        const host = req.headers.host ?? '127.0.0.1';
+        const location = `http://${host}${API_PREFIX}${toggled}${query === '' ? '' : `?${query}`}`;
+        if (!res.destroyed) res.setHeader('location', encodeURI(location));
+        ex.empty(307);
+        return;
+      }
+      ex.json(404, NOT_FOUND);
+      return;
+    }
+
+    const { route, hotelId } = matched;
+    const method = req.method === 'HEAD' && route.method === 'GET' ? 'GET' : req.method;
+    if (method !== route.method) {
+      this.exchange(res, 'method-not-allowed').json(405, METHOD_NOT_ALLOWED, {
+        allow: route.method,
+      });
+      return;
+    }
+    const ex = this.exchange(res, route.endpoint);
+
+    const latency = sampleLatency(this.faultSettings.latency, this.prng);
+    if (latency > 0) await this.sleep(latency);
+
+    const rate = errorRateFor(this.faultSettings.errorRate, route.endpoint);
+    if (rate > 0 && this.prng.next() < rate) {
+      this.stats.injectedErrors += 1;
+      ex.json(503, SERVICE_UNAVAILABLE);
+      return;
+    }
+
+    let body: ParsedBody | undefined;
+    if (route.method === 'POST') {
+      const read = await readBody(req, this.options.maxBodyBytes);
+      if (read.kind === 'aborted') return;
+      if (read.kind === 'too-large') {
+        // The rest of the body is never read: close the connection rather than drain it.
+        res.setHeader('connection', 'close');
+        ex.json(413, TOO_LARGE);
+        return;
+      }
+      body = parseJsonBody(read.data, req.headers['content-type']);
+      // FastAPI decodes the JSON before resolving dependencies: bad JSON is a 422 even unsigned.
+      if (body.kind === 'invalid') {
+        ex.json(422, validationBody([body.issue]));
+        return;
+      }
+    }
+
+    const endpoint = this.endpoints[route.endpoint];
+    const input = {
+      params: new URLSearchParams(query),
+      ...(hotelId === undefined ? {} : { hotelId }),
+      ...(body === undefined ? {} : { body }),
+    };
+    const header = req.headers.authorization;
+    if (header === undefined) {
+      const issues: ValidationIssue[] = [MISSING_AUTHORIZATION];
+      endpoint(input, issues);
+      this.recordAuthFailure('missing');
+      ex.json(422, validationBody(issues));
+      return;
+    }
+
+    const verdict = this.auth.authenticate(header, this.now());
+    if (!verdict.ok) {
+      this.recordAuthFailure(verdict.reason);
+      ex.json(
+        verdict.reason === 'inactive' ? 403 : 401,
+        verdict.reason === 'inactive' ? INACTIVE_COMPANY : INVALID_CREDENTIALS,
+      );
+      return;
+    }
+
+    const limit = this.faultSettings.rateLimit;
+    if (limit !== undefined) {
+      const retryAfter = this.limiter.take(verdict.company.key, limit, this.now());
+      if (retryAfter > 0) {
+        this.stats.rateLimited += 1;
+        ex.json(429, TOO_MANY_REQUESTS, { 'retry-after': String(retryAfter) });
+        return;
+      }
+    }
+
+    const issues: ValidationIssue[] = [];
+    const run = endpoint(input, issues);
+    if (run === undefined) {
+      ex.json(422, validationBody(issues));
+      return;
+    }
+    await run(verdict.company, ex);
+  }
+
+  private fail(res: ServerResponse, err: unknown): void {
+    this.stats.internalErrors += 1;
+    this.lastError = err;
+    if (!res.headersSent && !res.destroyed) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(INTERNAL_ERROR);
+    } else {
+      res.destroy();
+    }
+  }
+
+  /** The last unexpected exception (debugging aid for tests; `internalErrors` counts them). */
+  lastError: unknown;
+
+  // ---- lifecycle ----------------------------------------------------------------------------
+
+  listen(port = 0, host = '127.0.0.1'): Promise<ListenResult> {
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      this.server.once('error', onError);
+      this.server.listen(port, host, () => {
+        this.server.off('error', onError);
+        const address = this.server.address() as AddressInfo;
+        const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+        const origin = `http://${hostPart}:${address.port}`;
+        this.url = `${origin}${API_PREFIX}`;
+        resolve({ url: this.url, origin, port: address.port });
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    for (const sleeper of this.sleepers) {
+      clearTimeout(sleeper.timer);
+      sleeper.wake();
+    }
+    this.sleepers.clear();
+    return new Promise((resolve) => {
+      if (!this.server.listening) {
+        resolve();
+        return;
+      }
+      this.server.close(() => resolve());
+      for (const socket of this.sockets) socket.destroy();
+      this.server.closeAllConnections();
+    });
+  }
+
+  // ---- inspection and control -------------------------------------------------------------
+
+  inspect(): SimulatorInspection {
+    return { bookings: this.bookings(), requests: this.requests() };
+  }
+
+  bookings(filter: BookingFilter = {}): InspectedBooking[] {
+    return this.store
+      .all()
+      .filter((b) => filter.companyKey === undefined || b.companyKey === filter.companyKey)
+      .filter((b) => filter.status === undefined || b.status === filter.status)
+      .filter((b) => {
+        const wanted = Object.entries(filter.customFields ?? {});
+        if (wanted.length === 0) return true;
+        const given = b.request.customFields;
+        return (
+          typeof given === 'object' && given !== null && wanted.every(([k, v]) => given[k] === v)
+        );
+      })
+      .map(inspectBooking);
+  }
+
+  requests(): RequestStats {
+    return structuredClone(this.stats);
+  }
+
+  reset(): void {
+    this.store.reset();
+    this.stats = emptyStats();
+    this.limiter.reset();
+    this.activeOverride.clear();
+    this.faultSettings = this.initialFaults();
+    this.auth.replaceAll(this.options.companies);
+    this.prng = createPrng(this.options.seed);
+    this.skewMs = 0;
+  }
+
+  faults(): FaultSettings {
+    return structuredClone(this.faultSettings);
+  }
+
+  setFaults(patch: FaultPatch): FaultSettings {
+    this.faultSettings = patchFaults(this.faultSettings, patch);
+    if (patch.rateLimit !== undefined) this.limiter.reset();
+    return this.faults();
+  }
+
+  companies(): CompanyView[] {
+    return this.auth.list().map(({ key, active }) => ({ key, active }));
+  }
+
+  upsertCompany(change: { key: string; secret?: string; active?: boolean }): CompanyView {
+    const { key, active } = this.auth.upsert(change);
+    return { key, active };
+  }
+
+  revokeCompany(key: string): boolean {
+    return this.auth.revoke(key);
+  }
+
+  setPropertyActive(id: number, active: boolean): boolean {
+    const property = findProperty(id);
+    if (property === undefined) return false;
+    if (active === !property.initiallyInactive) this.activeOverride.delete(id);
+    else this.activeOverride.set(id, active);
+    return true;
+  }
+
+  deactivateProperty(id: number): boolean {
+    return this.setPropertyActive(id, false);
+  }
+
+  inactiveProperties(): number[] {
+    return allProperties()
+      .filter((p) => !this.isPropertyActive(p))
+      .map((p) => p.id);
+  }
+
+  clockSkewMs(): number {
+    return this.skewMs;
+  }
+
+  setClockSkew(ms: number): void {
+    this.skewMs = ms;
+  }
+}
+
+export type { CompanyAccount };
