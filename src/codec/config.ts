@@ -1,0 +1,237 @@
+/**
+ * Payload encryption keys and codec server settings, derived from the parsed environment
+ * ({@link Env}). `src/config.ts` stays the only reader of `process.env`; these functions only
+ * interpret what it parsed, and throw {@link ConfigError} naming the variable at fault.
+ *
+ * Key material never appears in an error message, a log line or `util.inspect` output: keys are
+ * held as `KeyObject`s, which print as `SecretKeyObject { type: 'secret', symmetricKeySize: 32 }`.
+ */
+import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { ConfigError, type Env } from '../config';
+
+/** AES-256: 32 bytes of key. */
+export const KEY_BYTES = 32;
+
+/**
+ * The id of the development key used when no key is configured. Its bytes are derived from a
+ * public string, so anything it encrypts is readable by anyone with this source code: it exists so
+ * that `npm run demo` and the tests exercise the real codec without setup, never for real data.
+ */
+export const DEV_KEY_ID = 'dev-insecure';
+
+/** The bearer token the codec server accepts when `CODEC_SERVER_TOKEN` is unset (not in production). */
+export const DEV_CODEC_TOKEN = 'dev-codec-token';
+
+/** In production a codec server token shorter than this is refused (it guards decryption). */
+export const MIN_PRODUCTION_TOKEN_LENGTH = 16;
+
+/** `keyId` as it appears in payload metadata and error messages. */
+const KEY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** Standard or URL-safe base64, padding optional (what `openssl rand -base64 32` prints, and more). */
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+export interface EncryptionKey {
+  /** Written in clear into every payload's metadata (`encryption-key-id`): not a secret. */
+  readonly id: string;
+  /** The 32-byte AES-256-GCM key. */
+  readonly key: KeyObject;
+}
+
+export interface EncryptionConfig {
+  /** Non-empty. The first key encrypts; every listed key decrypts. */
+  readonly keys: readonly [EncryptionKey, ...EncryptionKey[]];
+  /** True when the keys are the built-in development key (nothing was configured). */
+  readonly development: boolean;
+}
+
+export interface CodecServerConfig {
+  /** The bearer token clients (Temporal UI with an access token, `temporal --codec-auth`) send. */
+  readonly token: string;
+  /** @default 8888 (env `CODEC_SERVER_PORT`) */
+  readonly port: number;
+  /**
+   * Browser origins allowed to call the server (CORS), e.g. the Temporal UI. Empty: no CORS at all.
+   * @default ['http://localhost:8233'] (env `CODEC_CORS_ORIGIN`, comma-separated)
+   */
+  readonly corsOrigins: readonly string[];
+  /** True when {@link token} is the built-in development token. */
+  readonly developmentToken: boolean;
+}
+
+/** The fixed development key; see {@link DEV_KEY_ID}. */
+export function developmentKey(): EncryptionKey {
+  const bytes = createHash('sha256')
+    .update('hotel-booking-orchestrator: dev-insecure payload key, public, never for real data')
+    .digest();
+  return { id: DEV_KEY_ID, key: createSecretKey(bytes) };
+}
+
+/**
+ * Parses `keyId:base64,keyId:base64,...` (commas or whitespace between entries, so a key file may
+ * hold one key per line). Problems are appended to `problems`, prefixed with `variable`; an entry
+ * is only ever identified by its position or its (valid) key id, never by its text, because a
+ * malformed entry may be a bare key.
+ */
+export function parseEncryptionKeys(
+  spec: string,
+  variable: string,
+  problems: string[] = [],
+): EncryptionKey[] {
+  const keys: EncryptionKey[] = [];
+  const seen = new Set<string>();
+  const entries = spec.split(/[\s,]+/).filter((e) => e !== '');
+  if (entries.length === 0) problems.push(`${variable}: no key given`);
+  entries.forEach((entry, index) => {
+    const where = `${variable}: entry ${index + 1}`;
+    const colon = entry.indexOf(':');
+    if (colon < 0) {
+      problems.push(`${where} is not of the form keyId:base64`);
+      return;
+    }
+    const id = entry.slice(0, colon);
+    const material = entry.slice(colon + 1);
+    if (!KEY_ID.test(id)) {
+      problems.push(`${where}: the key id must be 1-64 characters of [A-Za-z0-9._-]`);
+      return;
+    }
+    if (seen.has(id)) {
+      problems.push(`${where}: key id "${id}" is listed twice`);
+      return;
+    }
+    seen.add(id);
+    if (!BASE64.test(material)) {
+      problems.push(`${where} (key id "${id}"): the key is not base64`);
+      return;
+    }
+    const bytes = Buffer.from(material, 'base64');
+    if (bytes.length !== KEY_BYTES) {
+      problems.push(
+        `${where} (key id "${id}"): the key must decode to exactly ${KEY_BYTES} bytes, got ${bytes.length}`,
+      );
+      return;
+    }
+    keys.push({ id, key: createSecretKey(bytes) });
+    bytes.fill(0);
+  });
+  return keys;
+}
+
+/**
+ * The payload encryption keys from `PAYLOAD_ENCRYPTION_KEYS` or `PAYLOAD_ENCRYPTION_KEYS_FILE`
+ * (not both: which one wins would decide which key encrypts). Neither set: the development key,
+ * refused when `NODE_ENV=production`, as is the development key's material under any id.
+ *
+ * @throws {ConfigError} naming the variable and the entry at fault, never the key.
+ */
+export function loadEncryptionConfig(env: Env): EncryptionConfig {
+  const problems: string[] = [];
+  const production = env.NODE_ENV === 'production';
+  const inline = env.PAYLOAD_ENCRYPTION_KEYS;
+  const file = env.PAYLOAD_ENCRYPTION_KEYS_FILE;
+  let keys: EncryptionKey[] = [];
+  let development = false;
+
+  if (inline !== undefined && file !== undefined) {
+    problems.push(
+      'PAYLOAD_ENCRYPTION_KEYS and PAYLOAD_ENCRYPTION_KEYS_FILE are both set: set only one',
+    );
+  } else if (file !== undefined) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      problems.push(
+        `PAYLOAD_ENCRYPTION_KEYS_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
+    }
+    if (text !== undefined)
+      keys = parseEncryptionKeys(text, 'PAYLOAD_ENCRYPTION_KEYS_FILE', problems);
+  } else if (inline !== undefined) {
+    keys = parseEncryptionKeys(inline, 'PAYLOAD_ENCRYPTION_KEYS', problems);
+  } else if (production) {
+    problems.push(
+      'PAYLOAD_ENCRYPTION_KEYS: required when NODE_ENV=production (or PAYLOAD_ENCRYPTION_KEYS_FILE); ' +
+        `the development key "${DEV_KEY_ID}" is refused`,
+    );
+  } else {
+    keys = [developmentKey()];
+    development = true;
+  }
+
+  if (production && !development) {
+    const dev = developmentKey().key;
+    for (const k of keys) {
+      if (k.key.equals(dev)) {
+        problems.push(
+          `${file !== undefined ? 'PAYLOAD_ENCRYPTION_KEYS_FILE' : 'PAYLOAD_ENCRYPTION_KEYS'}: ` +
+            `key id "${k.id}" is the public development key, refused when NODE_ENV=production`,
+        );
+      }
+    }
+  }
+
+  const [first, ...rest] = keys;
+  if (problems.length > 0 || first === undefined) throw new ConfigError(problems);
+  return { keys: [first, ...rest], development };
+}
+
+/**
+ * The codec server's token, port and allowed origins. `CODEC_SERVER_TOKEN` unset: the development
+ * token, refused when `NODE_ENV=production` (where the token must also be at least
+ * {@link MIN_PRODUCTION_TOKEN_LENGTH} characters).
+ *
+ * @throws {ConfigError} naming the variable at fault, never the token.
+ */
+export function loadCodecServerConfig(env: Env): CodecServerConfig {
+  const problems: string[] = [];
+  const production = env.NODE_ENV === 'production';
+  let token = env.CODEC_SERVER_TOKEN;
+  const developmentToken = token === undefined;
+  if (token === undefined) {
+    if (production) {
+      problems.push(
+        `CODEC_SERVER_TOKEN: required when NODE_ENV=production; the development token is refused`,
+      );
+    }
+    token = DEV_CODEC_TOKEN;
+  } else if (production && token === DEV_CODEC_TOKEN) {
+    problems.push('CODEC_SERVER_TOKEN: the development token is refused when NODE_ENV=production');
+  } else if (production && token.length < MIN_PRODUCTION_TOKEN_LENGTH) {
+    problems.push(
+      `CODEC_SERVER_TOKEN: must be at least ${MIN_PRODUCTION_TOKEN_LENGTH} characters when NODE_ENV=production`,
+    );
+  }
+  if (/\s/.test(token)) problems.push('CODEC_SERVER_TOKEN: must not contain whitespace');
+
+  const corsOrigins: string[] = [];
+  for (const raw of env.CODEC_CORS_ORIGIN.split(',')) {
+    const value = raw.trim();
+    if (value === '') continue;
+    const origin = parseOrigin(value);
+    if (origin === undefined) {
+      problems.push(
+        `CODEC_CORS_ORIGIN: "${value}" is not an origin (scheme://host[:port], no path)`,
+      );
+    } else {
+      corsOrigins.push(origin);
+    }
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { token, port: env.CODEC_SERVER_PORT, corsOrigins, developmentToken };
+}
+
+/** `value` as the browser sends it in `Origin` (no trailing slash), or undefined. */
+function parseOrigin(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  // Only a bare origin is meaningful here; `new URL` would silently accept a path.
+  if (value.replace(/\/$/, '').toLowerCase() !== url.origin.toLowerCase()) return undefined;
+  return url.origin;
+}

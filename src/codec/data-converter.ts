@@ -1,0 +1,53 @@
+/**
+ * The one `DataConverter` of the project: the encryption codec plus encoded failure messages. The
+ * same converter must be given to every party that reads or writes payloads, or one of them sees
+ * ciphertext (or, worse, writes clear text):
+ *
+ * - worker: `Worker.create({ dataConverter })`
+ * - client: `new Client({ dataConverter })`
+ * - replay: `Worker.runReplayHistory({ dataConverter, workflowBundle }, history)` /
+ *   `runReplayHistories`
+ * - bundle: `bundleWorkflowCode({ workflowsPath, ...workflowBundleConverterOptions })`
+ *
+ * The last one is not optional. The failure converter is used in two places: in the worker's
+ * main thread (activity failures), which loads `failureConverterPath` from the `dataConverter`
+ * given to `Worker.create`; and inside the workflow sandbox (the failure that fails a workflow,
+ * workflow task failures), which uses the converter compiled into the bundle. `Worker.create`
+ * passes `failureConverterPath` to the bundler only when it bundles itself (`workflowsPath`); with
+ * a prebuilt `workflowBundle` (what this project uses) the bundle keeps whatever converter it was
+ * built with, and a bundle built without ours writes a failed workflow's message in clear text
+ * (the SDK re-serializes the activity failure's decoded message). The codecs themselves run
+ * outside the sandbox and are never bundled.
+ */
+import type { DataConverter } from '@temporalio/common';
+import type { BundleOptions } from '@temporalio/worker';
+import type { EncryptionConfig } from './config';
+import { EncryptionCodec } from './encryption-codec';
+
+/**
+ * Absolute path of the module exporting `failureConverter`. Resolved without an extension so that
+ * it names the `.ts` file under tsx and the `.js` file in a compiled build.
+ */
+export const FAILURE_CONVERTER_PATH: string = require.resolve('./failure-converter');
+
+/**
+ * What `bundleWorkflowCode` must be given so that the sandbox encodes failures as the worker does.
+ * There is no `payloadConverterPath`: the default payload converter is used everywhere.
+ */
+export const workflowBundleConverterOptions: Readonly<
+  Pick<BundleOptions, 'failureConverterPath' | 'payloadConverterPath'>
+> = {
+  failureConverterPath: FAILURE_CONVERTER_PATH,
+};
+
+/**
+ * The data converter for worker, client and replay: payloads encrypted with the first key in
+ * `config.keys` and decrypted with any, failure messages and stack traces encoded (and so
+ * encrypted). Cheap to create; every call builds its own codec over the same keys.
+ */
+export function createDataConverter(config: Pick<EncryptionConfig, 'keys'>): DataConverter {
+  return {
+    payloadCodecs: [new EncryptionCodec(config)],
+    failureConverterPath: FAILURE_CONVERTER_PATH,
+  };
+}
