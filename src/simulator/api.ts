@@ -36,7 +36,8 @@ import type { Prng } from './prng';
 import { referenceListJson } from './reference-lists';
 import type { Language } from './reference-lists';
 import { ROOM_TYPES } from './room-types';
-import type { Occupancy, OptionSpec } from './scenarios';
+import type { Occupancy, OptionSpec, ScenarioName } from './scenarios';
+import type { RoomCode } from './room-types';
 import {
   MAX_ROOMS,
   SCENARIO_NAMES,
@@ -96,6 +97,9 @@ export type Endpoint = (input: RequestInput, issues: ValidationIssue[]) => Runne
 /** Most property ids per availability search (the seed's limit). */
 export const MAX_PROPERTY_IDS = 200;
 
+/** Cached availability fragments (one per property and search) before the cache is dropped. */
+const AVAILABILITY_CACHE_LIMIT = 5_000;
+
 const detail = (message: string): string => JSON.stringify({ detail: message });
 
 const PROPERTY_NOT_FOUND = detail('Property not found or inactive');
@@ -142,7 +146,7 @@ function languageCode(params: URLSearchParams, issues: ValidationIssue[]): Langu
 
 /** Builds the endpoints over a simulator context. */
 export function createEndpoints(ctx: ApiContext): Readonly<Record<EndpointName, Endpoint>> {
-  const scenarioParam = (s: (typeof SCENARIO_NAMES)[number]) =>
+  const scenarioParam = (s: ScenarioName) =>
     ctx.options.scenarioParams[s] ?? defaultScenarioParam(s);
 
   const availability: Endpoint = ({ params }, issues) => {
@@ -172,8 +176,9 @@ export function createEndpoints(ctx: ApiContext): Readonly<Record<EndpointName, 
       issues.push(valueError(['query', 'checkout'], 'checkout must be after checkin'));
     }
     if (issues.length > 0 || checkin === undefined || checkout === undefined) return undefined;
+    const occupancyKey = rawOccupancy.join('|');
     return (_company, ex) => {
-      const properties: Record<string, unknown>[] = [];
+      const parts: string[] = [];
       const warnings: string[] = [];
       for (const id of new Set(ids)) {
         const property = findProperty(id);
@@ -181,31 +186,46 @@ export function createEndpoints(ctx: ApiContext): Readonly<Record<EndpointName, 
           warnings.push(String(id));
           continue;
         }
-        const spec = (
-          scenario: OptionSpec['scenario'],
-          param: number,
-          room: OptionSpec['room'],
-        ): OptionSpec => ({
-          scenario,
-          param,
-          propertyId: id,
-          checkin,
-          checkout,
-          occupancy,
-          room,
-        });
-        const rooms = [
-          availabilityRoom(spec('instant', 0, 'std'), property),
-          availabilityRoom(spec('instant', 0, 'sup'), property),
-        ];
-        if (ctx.options.scenarioRooms) {
-          for (const s of SCENARIO_NAMES)
-            rooms.push(availabilityRoom(spec(s, scenarioParam(s), 'x'), property));
+        // The rooms of a property depend only on the search: cache their JSON (the hot path).
+        const key = `${id}|${checkin}|${checkout}|${occupancyKey}`;
+        let part = availabilityCache.get(key);
+        if (part === undefined) {
+          part = JSON.stringify(propertyAvailability(property, checkin, checkout, occupancy));
+          if (availabilityCache.size >= AVAILABILITY_CACHE_LIMIT) availabilityCache.clear();
+          availabilityCache.set(key, part);
         }
-        properties.push({ property_id: String(id), status: 'AVAILABLE', rooms });
+        parts.push(part);
       }
-      ex.json(200, JSON.stringify({ properties, warnings }));
+      ex.json(200, `{"properties":[${parts.join(',')}],"warnings":${JSON.stringify(warnings)}}`);
     };
+  };
+
+  const availabilityCache = new Map<string, string>();
+  const propertyAvailability = (
+    property: PropertyBase,
+    checkin: string,
+    checkout: string,
+    occupancy: readonly Occupancy[],
+  ) => {
+    const spec = (scenario: ScenarioName, param: number, room: RoomCode): OptionSpec => ({
+      scenario,
+      param,
+      propertyId: property.id,
+      checkin,
+      checkout,
+      occupancy,
+      room,
+    });
+    const rooms = [
+      availabilityRoom(spec('instant', 0, 'std'), property),
+      availabilityRoom(spec('instant', 0, 'sup'), property),
+    ];
+    if (ctx.options.scenarioRooms) {
+      for (const s of SCENARIO_NAMES) {
+        rooms.push(availabilityRoom(spec(s, scenarioParam(s), 'x'), property));
+      }
+    }
+    return { property_id: String(property.id), status: 'AVAILABLE', rooms };
   };
 
   const contentList: Endpoint = ({ params }, issues) => {

@@ -5,15 +5,19 @@
  * Option id format (self-describing, URL-safe, no encoding needed):
  *
  * ```
- * opt_<scenario>_<param>_p<propertyId>_<checkin>_<checkout>_<occupancy>_<room>
- * opt_confirm-after-polls_3_p1001_2026-06-01_2026-06-03_a2.a2c5c7_x
+ * opt_<scenario>_<param>_p<propertyId>_<checkin>_<checkout>_<occupancy>_<room>[_<tag>]
+ * opt_confirm-after-polls_3_p1001_2026-06-01_2026-06-03_a2.a2c5c7_x_k3f9a1
  * ```
  *
  * - `param`: a non-negative integer, or `inf` (pending-long's "forever"); `0` when unused.
  * - `occupancy`: one `a<adults>[c<age>...]` per room, joined by `.` (`a2c5c7` = 2 adults and
  *   children aged 5 and 7); the number of rooms is the number of entries.
  * - `room`: `std` or `sup` (ordinary rooms), `x` (the room that carries a scenario).
+ * - `tag`: optional, `[a-z0-9]{1,24}`; it only makes the id distinct. Per-option state (a
+ *   sold-out room, the 503 count of price-check-5xx) belongs to the exact id, so
+ *   `scenarioOptionId` tags each id it builds: every call gets a fresh option.
  */
+import { randomBytes } from 'node:crypto';
 import { DEFAULT_PROPERTY_ID } from './catalogue';
 import { addDays, dateProblem, isoDate, nightsBetween } from './dates';
 import type { RoomCode } from './room-types';
@@ -168,6 +172,8 @@ export interface OptionSpec {
   /** One entry per room. */
   readonly occupancy: readonly Occupancy[];
   readonly room: RoomCode;
+  /** Distinguishes otherwise equal options (see the module comment). */
+  readonly tag?: string;
 }
 
 /** Highest finite scenario parameter an option id may carry. */
@@ -181,11 +187,12 @@ function formatOccupancy(o: Occupancy): string {
 export function formatOptionId(spec: OptionSpec): string {
   const param = spec.param === Infinity ? 'inf' : String(spec.param);
   const occupancy = spec.occupancy.map(formatOccupancy).join('.');
-  return `opt_${spec.scenario}_${param}_p${spec.propertyId}_${spec.checkin}_${spec.checkout}_${occupancy}_${spec.room}`;
+  const tag = spec.tag === undefined ? '' : `_${spec.tag}`;
+  return `opt_${spec.scenario}_${param}_p${spec.propertyId}_${spec.checkin}_${spec.checkout}_${occupancy}_${spec.room}${tag}`;
 }
 
 const OPTION_ID =
-  /^opt_([a-z0-9-]{1,40})_(\d{1,9}|inf)_p(\d{1,9})_(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})_(a\d{1,2}(?:c\d{1,2})*(?:\.a\d{1,2}(?:c\d{1,2})*)*)_(std|sup|x)$/;
+  /^opt_([a-z0-9-]{1,40})_(\d{1,9}|inf)_p(\d{1,9})_(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})_(a\d{1,2}(?:c\d{1,2})*(?:\.a\d{1,2}(?:c\d{1,2})*)*)_(std|sup|x)(?:_([a-z0-9]{1,24}))?$/;
 
 /** Most rooms in one option (the seed gives no limit; this keeps option ids short). */
 export const MAX_ROOMS = 8;
@@ -211,7 +218,7 @@ export function occupancyProblem(o: Occupancy): string | undefined {
 export function parseOptionId(id: string): OptionSpec | undefined {
   const m = OPTION_ID.exec(id);
   if (!m) return undefined;
-  const [, scenario, rawParam, rawProperty, checkin, checkout, rawOccupancy, room] = m;
+  const [, scenario, rawParam, rawProperty, checkin, checkout, rawOccupancy, room, tag] = m;
   if (
     scenario === undefined ||
     rawParam === undefined ||
@@ -244,6 +251,7 @@ export function parseOptionId(id: string): OptionSpec | undefined {
     checkout,
     occupancy,
     room: room as RoomCode,
+    ...(tag === undefined ? {} : { tag }),
   };
 }
 
@@ -261,6 +269,20 @@ export interface ScenarioOptionIdOptions {
   readonly checkout?: string;
   /** Occupancy per room, overriding `rooms`. @default `rooms` × 2 adults */
   readonly occupancy?: readonly Occupancy[];
+  /**
+   * The id's tag (`[a-z0-9]{1,24}`); `null` for none, which makes equal calls return equal ids
+   * (and share per-option state such as sold-out). @default a tag unique to this call
+   */
+  readonly tag?: string | null;
+}
+
+/** Unique tags: a per-process random prefix and a counter (client-side; the server never draws). */
+const TAG_PREFIX = randomBytes(3).toString('hex');
+let tagCounter = 0;
+
+function freshTag(): string {
+  tagCounter += 1;
+  return `${TAG_PREFIX}${tagCounter.toString(36)}`;
 }
 
 /**
@@ -268,7 +290,7 @@ export interface ScenarioOptionIdOptions {
  * accepts it as is. Throws on a parameter or occupancy the simulator would reject.
  *
  * @example scenarioOptionId('confirm-after-polls', { param: 2 })
- *   // 'opt_confirm-after-polls_2_p1001_2026-06-01_2026-06-03_a2_x'
+ *   // 'opt_confirm-after-polls_2_p1001_2026-06-01_2026-06-03_a2_x_5d0c1e1'
  */
 export function scenarioOptionId(
   scenario: ScenarioName,
@@ -288,6 +310,7 @@ export function scenarioOptionId(
     checkout,
     occupancy,
     room: 'x',
+    ...(opts.tag === null ? {} : { tag: opts.tag ?? freshTag() }),
   };
   if (!(Number.isInteger(spec.param) && spec.param >= 0) && spec.param !== Infinity) {
     throw new RangeError(`param must be a non-negative integer or Infinity, got ${spec.param}`);

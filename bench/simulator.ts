@@ -1,0 +1,165 @@
+/**
+ * Simulator throughput: signed `GET /properties/availability` requests per second over
+ * loopback, beside a bare `node:http` server answering a small JSON in the same run (the
+ * ceiling of this machine and load generator).
+ *
+ * The servers run in a child process (this file with `--serve`), so the load generator and the
+ * server under test do not share one event loop. Signing uses `src/hotel-api/signing.ts`
+ * directly, with a fresh signature per request as a real client would.
+ *
+ * `tsx bench/simulator.ts` prints a table. Env knobs: `BENCH_DURATION_MS` (per server,
+ * default 5000), `BENCH_CONCURRENCY` (connections and requests in flight, default 32).
+ */
+import { fork } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Pool } from 'undici';
+import { sign } from '../src/hotel-api/signing';
+import { buildSimulator, DEMO_COMPANY } from '../src/simulator';
+
+/** The simulator throughput the project expects on a developer machine. */
+export const TARGET_REQUESTS_PER_SECOND = 5_000;
+
+const AVAILABILITY_PATH =
+  '/api/v1/properties/availability?checkin=2026-06-01&checkout=2026-06-03&property_id=1001&occupancy=2';
+const BARE_BODY = JSON.stringify({ ok: true, properties: [], warnings: [] });
+
+interface Served {
+  readonly simOrigin: string;
+  readonly bareOrigin: string;
+}
+
+interface LoadResult {
+  readonly requests: number;
+  readonly errors: number;
+  readonly elapsedMs: number;
+  readonly requestsPerSecond: number;
+}
+
+async function serve(): Promise<void> {
+  const sim = buildSimulator({ companies: [DEMO_COMPANY] });
+  const { origin } = await sim.listen(0, '127.0.0.1');
+  const bare = createServer((_req, res) => {
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(BARE_BODY),
+    });
+    res.end(BARE_BODY);
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const { port } = bare.address() as AddressInfo;
+  const served: Served = { simOrigin: origin, bareOrigin: `http://127.0.0.1:${port}` };
+  process.send?.(served);
+  process.on('disconnect', () => process.exit(0));
+}
+
+async function load(
+  origin: string,
+  path: string,
+  signed: boolean,
+  durationMs: number,
+  concurrency: number,
+): Promise<LoadResult> {
+  const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
+  let requests = 0;
+  let errors = 0;
+  const oneRequest = async () => {
+    const headers = signed ? { authorization: sign(DEMO_COMPANY, Date.now()) } : undefined;
+    const res = await pool.request({ method: 'GET', path, ...(headers ? { headers } : {}) });
+    await res.body.arrayBuffer();
+    return res.statusCode;
+  };
+  // Warm up connections and the JIT before measuring.
+  const warmUntil = performance.now() + Math.min(500, durationMs / 4);
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < warmUntil) await oneRequest();
+    }),
+  );
+  const start = performance.now();
+  const deadline = start + durationMs;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const status = await oneRequest();
+        requests += 1;
+        if (status !== 200) errors += 1;
+      }
+    }),
+  );
+  const elapsedMs = performance.now() - start;
+  await pool.close();
+  return { requests, errors, elapsedMs, requestsPerSecond: (requests / elapsedMs) * 1000 };
+}
+
+/**
+ * Measures the simulator (latency 0) and a bare server, one after the other, in the same run.
+ * Throws when any request fails (a benchmark of errors measures nothing).
+ */
+export async function runSimulatorBench(opts: {
+  durationMs: number;
+  concurrency: number;
+}): Promise<{ requestsPerSecond: number; bareRequestsPerSecond: number }> {
+  const child = fork(__filename, ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const served = await new Promise<Served>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as Served));
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    });
+    const bare = await load(served.bareOrigin, '/', false, opts.durationMs, opts.concurrency);
+    const sim = await load(
+      served.simOrigin,
+      AVAILABILITY_PATH,
+      true,
+      opts.durationMs,
+      opts.concurrency,
+    );
+    if (bare.errors > 0 || sim.errors > 0) {
+      throw new Error(`bench requests failed: bare ${bare.errors}, simulator ${sim.errors}`);
+    }
+    return {
+      requestsPerSecond: sim.requestsPerSecond,
+      bareRequestsPerSecond: bare.requestsPerSecond,
+    };
+  } finally {
+    child.disconnect();
+    child.kill();
+  }
+}
+
+async function main(): Promise<void> {
+  const durationMs = Number(process.env.BENCH_DURATION_MS ?? 5_000);
+  const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
+  const r = await runSimulatorBench({ durationMs, concurrency });
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  const rows = [
+    ['server', 'req/s', 'vs bare'],
+    ['bare node:http (small JSON)', fmt(r.bareRequestsPerSecond), '100%'],
+    [
+      'simulator availability (signed)',
+      fmt(r.requestsPerSecond),
+      `${Math.round((r.requestsPerSecond / r.bareRequestsPerSecond) * 100)}%`,
+    ],
+  ];
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
+  console.log(`duration ${durationMs} ms per server, concurrency ${concurrency}`);
+  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  '));
+  const verdict = r.requestsPerSecond >= TARGET_REQUESTS_PER_SECOND ? 'meets' : 'MISSES';
+  console.log(`simulator ${verdict} the target of ${fmt(TARGET_REQUESTS_PER_SECOND)} req/s`);
+}
+
+if (require.main === module) {
+  if (process.argv.includes('--serve')) {
+    serve().catch((err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    });
+  } else {
+    main().catch((err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    });
+  }
+}
