@@ -5,6 +5,7 @@
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities } from './activities';
+import type { CatalogueStore } from './catalogue/store';
 import type { HotelApiClient } from './hotel-api';
 import { loadWorkflowBundle } from './workflow-bundle';
 
@@ -26,6 +27,8 @@ export interface BookingWorkerOptions {
   /** How long running activities may finish after SIGTERM. @default '30s' */
   readonly shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
   readonly onPollLateness?: (lateMs: number) => void;
+  /** Where content syncs store the catalogue; without it content-sync activities fail. */
+  readonly catalogueStore?: CatalogueStore;
   /** Extra options, for tests and benchmarks. */
   readonly overrides?: Partial<WorkerOptions>;
 }
@@ -40,6 +43,7 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
       hotelApi: o.hotelApi,
       orderIdField: o.orderIdField ?? 'custom_field_10',
       ...(o.onPollLateness ? { onPollLateness: o.onPollLateness } : {}),
+      ...(o.catalogueStore ? { catalogueStore: o.catalogueStore } : {}),
     }),
     ...(o.dataConverter ? { dataConverter: o.dataConverter } : {}),
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 100,

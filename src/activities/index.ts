@@ -1,15 +1,18 @@
 /** Every activity the worker registers, built from its dependencies (tests inject their own). */
+import type { CatalogueStore } from '../catalogue/store';
 import { createBookingActivities, type BookingActivityDeps } from './booking';
 import { createCatalogueActivities } from './catalogue';
+import { createContentSyncActivities } from './content-sync';
 import { createControlActivities } from './control';
 
-export type ActivityDeps = BookingActivityDeps;
+export type ActivityDeps = BookingActivityDeps & { readonly catalogueStore?: CatalogueStore };
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createBookingActivities(deps),
     ...createCatalogueActivities(deps),
     ...createControlActivities(),
+    ...createContentSyncActivities(deps),
   };
 }
 

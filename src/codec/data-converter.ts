@@ -15,8 +15,10 @@
  * workflow task failures), which uses the converter compiled into the bundle. `Worker.create`
  * passes `failureConverterPath` to the bundler only when it bundles itself (`workflowsPath`); with
  * a prebuilt `workflowBundle` (what this project uses) the bundle keeps whatever converter it was
- * built with, and a bundle built without ours writes a failed workflow's message in clear text
- * (the SDK re-serializes the activity failure's decoded message). The codecs themselves run
+ * built with. A bundle built without ours writes the failures that workflow code raises (an
+ * `ApplicationFailure` thrown by a workflow, a failed update, a workflow task failure) with their
+ * message and stack trace in clear; activity failures that merely pass through a workflow keep the
+ * encoding the worker gave them (checked on a real server). The codecs themselves run
  * outside the sandbox and are never bundled.
  */
 import type { DataConverter } from '@temporalio/common';

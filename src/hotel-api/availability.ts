@@ -97,6 +97,11 @@ export const AvailabilityResponse = z.looseObject({
 });
 export type AvailabilityResponse = z.infer<typeof AvailabilityResponse>;
 
+/** Success statuses and how to read them; built once, not per call. */
+const RESPONSES: PreparedRequest<AvailabilityResponse>['responses'] = {
+  200: { json: AvailabilityResponse },
+};
+
 /** Validates and builds the availability request; throws INVALID_REQUEST naming the field. */
 export function prepareAvailability(
   params: AvailabilityParams,
@@ -120,6 +125,6 @@ export function prepareAvailability(
       ...q.property_id.map((id) => ['property_id', String(id)] as const),
       ...q.occupancy.map((o) => ['occupancy', o] as const),
     ],
-    responses: { 200: { json: AvailabilityResponse } },
+    responses: RESPONSES,
   };
 }

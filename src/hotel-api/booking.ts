@@ -89,6 +89,12 @@ export const CreateBookingResponse = z.looseObject({
 });
 export type CreateBookingResponse = z.infer<typeof CreateBookingResponse>;
 
+/** Success statuses and how to read them; built once, not per call. */
+const RESPONSES: PreparedRequest<CreateBookingResponse>['responses'] = {
+  201: { json: CreateBookingResponse },
+  200: { json: CreateBookingResponse },
+};
+
 /** Validates and builds the request; throws INVALID_REQUEST naming the field. */
 export function prepareCreateBooking(
   params: CreateBookingParams,
@@ -102,6 +108,6 @@ export function prepareCreateBooking(
     body,
     // 201 is documented; a 200 with the same body is just as unambiguous a success, and
     // rejecting it would push a made booking into reconciliation.
-    responses: { 201: { json: CreateBookingResponse }, 200: { json: CreateBookingResponse } },
+    responses: RESPONSES,
   };
 }

@@ -39,6 +39,12 @@ const PendingCancel = CancelResponse.transform((b): CancelResult => ({
   message: b.message,
 }));
 
+/** Success statuses and how to read them; built once, not per call. */
+const RESPONSES: PreparedRequest<CancelResult>['responses'] = {
+  204: { empty: { outcome: 'CANCELLED' } },
+  202: { json: PendingCancel },
+};
+
 /** Validates and builds the request; throws INVALID_REQUEST naming the field. */
 export function prepareCancel(params: CancelParams): PreparedRequest<CancelResult> {
   const q = validateRequest(CancelQuery, { booking_id: params.bookingId }, CANCEL_BOOKING);
@@ -46,6 +52,6 @@ export function prepareCancel(params: CancelParams): PreparedRequest<CancelResul
     ...CANCEL_BOOKING,
     path: CANCEL_BOOKING.endpoint,
     query: [['booking_id', String(q.booking_id)]],
-    responses: { 204: { empty: { outcome: 'CANCELLED' } }, 202: { json: PendingCancel } },
+    responses: RESPONSES,
   };
 }

@@ -102,10 +102,18 @@ interface RawResponse {
   readonly signedSkewMs?: number;
 }
 
+function encodeComponent(s: string): string {
+  const e = encodeURIComponent(s);
+  return e.includes('%2C') ? e.replaceAll('%2C', ',') : e;
+}
+
 /** `a=1&a=2`: arrays as repeated keys (FastAPI's convention); commas stay literal (`2-5,7`). */
 export function encodeQuery(pairs: QueryPairs): string {
-  const enc = (s: string): string => encodeURIComponent(s).replace(/%2C/gi, ',');
-  return pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
+  let out = '';
+  for (const [k, v] of pairs) {
+    out += `${out === '' ? '' : '&'}${encodeComponent(k)}=${encodeComponent(v)}`;
+  }
+  return out;
 }
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -293,161 +301,52 @@ export class HotelApiClient {
     timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<RawResponse> {
-    const { endpoint, method } = req;
-    const max = this.#maxResponseBytes;
     if (signal?.aborted === true) {
       return Promise.reject(
         classifyNetworkError(new Error('aborted by the caller'), {
-          endpoint,
-          method,
+          endpoint: req.endpoint,
+          method: req.method,
           requestSent: false,
           reason: 'abort',
           cause: signal.reason,
         }),
       );
     }
-    return new Promise<RawResponse>((resolve, reject) => {
-      let settled = false;
-      let requestSent = false;
-      let controller: Dispatcher.DispatchController | undefined;
-      let pendingAbort: Error | undefined;
-      let statusCode = 0;
-      let headers: ResponseHeaders = {};
-      let signedSkewMs: number | undefined;
-      const chunks: Buffer[] = [];
-      let size = 0;
-
-      const cleanup = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      const fail = (err: HotelApiError): void => {
-        if (settled) return;
-        settled = true;
-        cleanup();
-        reject(err);
-      };
-      // Stops undici's side: at once when the request is on a socket (the socket is destroyed,
-      // so the body is never left half-read), or as soon as it gets one when still queued
-      // (undici then never writes it).
-      const stop = (reason: Error): void => {
-        if (controller !== undefined) controller.abort(reason);
-        else pendingAbort = reason;
-      };
-      const onTimeout = (): void => {
-        const reason = new Error(`deadline of ${timeoutMs} ms expired`);
-        fail(
-          classifyNetworkError(reason, {
-            endpoint,
-            method,
-            requestSent,
-            reason: 'timeout',
-            timeoutMs,
-          }),
-        );
-        stop(reason);
-      };
-      const onAbort = (): void => {
-        const reason = new Error('aborted by the caller');
-        fail(
-          classifyNetworkError(reason, {
-            endpoint,
-            method,
-            requestSent,
-            reason: 'abort',
-            cause: signal?.reason,
-          }),
-        );
-        stop(reason);
-      };
-      const tooLarge = (ctrl: Dispatcher.DispatchController, what: string): void => {
-        const err = contractError({
-          endpoint,
-          method,
-          statusCode,
+    const query = req.query.length > 0 ? `?${encodeQuery(req.query)}` : '';
+    // Signed here, per request and per attempt (rule 6). undici serialises headers when the
+    // request is created, so this is the latest moment the timestamp can be chosen.
+    const signingNow = this.#signingNow();
+    const headers: Record<string, string> = {
+      authorization: sign(this.#config, signingNow),
+      accept: 'application/json',
+    };
+    let body: Buffer | undefined;
+    if (req.body !== undefined) {
+      body = Buffer.from(JSON.stringify(req.body), 'utf8');
+      headers['content-type'] = 'application/json';
+    }
+    const exchange = new Exchange(req, timeoutMs, signal, this.#maxResponseBytes, (h) =>
+      this.#observeDate(h, Math.floor(signingNow / 1000) * 1000),
+    );
+    try {
+      this.#dispatcher.dispatch(
+        {
+          origin: this.#origin,
+          path: `${this.#prefix}${req.path}${query}`,
+          method: req.method,
           headers,
-          reason: `the body ${what} the ${max}-byte cap`,
-        });
-        fail(err);
-        ctrl.abort(err);
-      };
-
-      const timer = setTimeout(onTimeout, timeoutMs);
-      signal?.addEventListener('abort', onAbort, { once: true });
-
-      // Signed here, per request and per attempt (rule 6). undici serialises headers when the
-      // request is created, so this is the latest moment the timestamp can be chosen.
-      const signingNow = this.#signingNow();
-      const signedAtMs = Math.floor(signingNow / 1000) * 1000;
-
-      const handler: Dispatcher.DispatchHandler = {
-        onRequestStart: (ctrl) => {
-          controller = ctrl;
-          if (settled) {
-            // Gave up while it was queued or connecting: abort before undici writes anything.
-            ctrl.abort(pendingAbort ?? new Error('call already settled'));
-            return;
-          }
-          // undici writes the request synchronously right after this hook returns.
-          requestSent = true;
+          body,
+          // Our own deadline covers the whole call; undici's inactivity timers only back it up.
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
         },
-        onResponseStart: (ctrl, status, responseHeaders) => {
-          if (settled) return;
-          statusCode = status;
-          headers = responseHeaders;
-          signedSkewMs = this.#observeDate(responseHeaders, signedAtMs);
-          const declared = Number(firstHeader(responseHeaders, 'content-length'));
-          if (Number.isFinite(declared) && declared > max) tooLarge(ctrl, 'declares more than');
-        },
-        onResponseData: (ctrl, chunk) => {
-          if (settled) return;
-          size += chunk.length;
-          if (size > max) {
-            tooLarge(ctrl, 'exceeds');
-            return;
-          }
-          chunks.push(chunk);
-        },
-        onResponseEnd: () => {
-          if (settled) return;
-          settled = true;
-          cleanup();
-          resolve({ statusCode, headers, body: Buffer.concat(chunks, size), signedSkewMs });
-        },
-        onResponseError: (_ctrl, err) => {
-          fail(classifyNetworkError(err, { endpoint, method, requestSent }));
-        },
-      };
-
-      const path = `${this.#prefix}${req.path}${req.query.length > 0 ? `?${encodeQuery(req.query)}` : ''}`;
-      const requestHeaders: Record<string, string> = {
-        authorization: sign(this.#config, signingNow),
-        accept: 'application/json',
-      };
-      let body: Buffer | undefined;
-      if (req.body !== undefined) {
-        body = Buffer.from(JSON.stringify(req.body), 'utf8');
-        requestHeaders['content-type'] = 'application/json';
-      }
-      try {
-        this.#dispatcher.dispatch(
-          {
-            origin: this.#origin,
-            path,
-            method,
-            headers: requestHeaders,
-            body,
-            // Our own deadline covers the whole call; undici's inactivity timers only back it up.
-            headersTimeout: timeoutMs,
-            bodyTimeout: timeoutMs,
-          },
-          handler,
-        );
-      } catch (err) {
-        // dispatch throws synchronously for a closed or destroyed dispatcher: nothing was sent.
-        fail(classifyNetworkError(err, { endpoint, method, requestSent: false }));
-      }
-    });
+        exchange,
+      );
+    } catch (err) {
+      // dispatch throws synchronously for invalid options: nothing was sent.
+      exchange.fail(classifyNetworkError(err, { ...exchange.where, requestSent: false }));
+    }
+    return exchange.promise;
   }
 
   /**
@@ -528,6 +427,159 @@ export class HotelApiClient {
       });
     }
     return parsed.data;
+  }
+}
+
+/**
+ * One request in flight: the undici handler, the deadline and the caller's abort, settled once.
+ * A class rather than closures so a call allocates one object, not a dozen functions.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  readonly promise: Promise<RawResponse>;
+  readonly where: { readonly endpoint: string; readonly method: HttpMethod };
+  #resolve!: (r: RawResponse) => void;
+  #reject!: (e: HotelApiError) => void;
+  #settled = false;
+  /** Set by `onRequestStart`: undici writes the request synchronously right after it. */
+  #requestSent = false;
+  #controller: Dispatcher.DispatchController | undefined;
+  #pendingAbort: Error | undefined;
+  #statusCode = 0;
+  #headers: ResponseHeaders = {};
+  #signedSkewMs: number | undefined;
+  #chunks: Buffer[] = [];
+  #size = 0;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(
+    req: PreparedRequest<unknown>,
+    readonly timeoutMs: number,
+    readonly signal: AbortSignal | undefined,
+    readonly maxBytes: number,
+    readonly observeDate: (headers: ResponseHeaders) => number | undefined,
+  ) {
+    this.where = { endpoint: req.endpoint, method: req.method };
+    this.promise = new Promise<RawResponse>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    this.#timer = setTimeout(Exchange.#onTimeout, timeoutMs, this);
+    // `this` is the listener: EventTarget calls its handleEvent.
+    signal?.addEventListener('abort', this, { once: true });
+  }
+
+  fail(err: HotelApiError): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#cleanup();
+    this.#reject(err);
+  }
+
+  #cleanup(): void {
+    clearTimeout(this.#timer);
+    this.signal?.removeEventListener('abort', this);
+  }
+
+  /**
+   * Stops undici's side: at once when the request is on a socket (the socket is destroyed, so a
+   * body is never left half-read), or as soon as it gets one when still queued (undici then never
+   * writes it).
+   */
+  #stop(reason: Error): void {
+    if (this.#controller !== undefined) this.#controller.abort(reason);
+    else this.#pendingAbort = reason;
+  }
+
+  static #onTimeout(self: Exchange): void {
+    const reason = new Error(`deadline of ${self.timeoutMs} ms expired`);
+    self.fail(
+      classifyNetworkError(reason, {
+        ...self.where,
+        requestSent: self.#requestSent,
+        reason: 'timeout',
+        timeoutMs: self.timeoutMs,
+      }),
+    );
+    self.#stop(reason);
+  }
+
+  /** The caller's AbortSignal fired. */
+  handleEvent(): void {
+    const reason = new Error('aborted by the caller');
+    this.fail(
+      classifyNetworkError(reason, {
+        ...this.where,
+        requestSent: this.#requestSent,
+        reason: 'abort',
+        cause: this.signal?.reason,
+      }),
+    );
+    this.#stop(reason);
+  }
+
+  #tooLarge(ctrl: Dispatcher.DispatchController, what: string): void {
+    const err = contractError({
+      ...this.where,
+      statusCode: this.#statusCode,
+      headers: this.#headers,
+      reason: `the body ${what} the ${this.maxBytes}-byte cap`,
+    });
+    this.fail(err);
+    ctrl.abort(err);
+  }
+
+  onRequestStart(ctrl: Dispatcher.DispatchController): void {
+    this.#controller = ctrl;
+    if (this.#settled) {
+      // Gave up while it was queued or connecting: abort before undici writes anything.
+      ctrl.abort(this.#pendingAbort ?? new Error('call already settled'));
+      return;
+    }
+    this.#requestSent = true;
+  }
+
+  onResponseStart(
+    ctrl: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: ResponseHeaders,
+  ): void {
+    if (this.#settled) return;
+    this.#statusCode = statusCode;
+    this.#headers = headers;
+    this.#signedSkewMs = this.observeDate(headers);
+    const declared = Number(firstHeader(headers, 'content-length'));
+    if (Number.isFinite(declared) && declared > this.maxBytes) {
+      this.#tooLarge(ctrl, 'declares more than');
+    }
+  }
+
+  onResponseData(ctrl: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#settled) return;
+    this.#size += chunk.length;
+    if (this.#size > this.maxBytes) {
+      this.#tooLarge(ctrl, 'exceeds');
+      return;
+    }
+    this.#chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#cleanup();
+    this.#resolve({
+      statusCode: this.#statusCode,
+      headers: this.#headers,
+      body:
+        this.#chunks.length === 1
+          ? (this.#chunks[0] as Buffer)
+          : Buffer.concat(this.#chunks, this.#size),
+      signedSkewMs: this.#signedSkewMs,
+    });
+  }
+
+  onResponseError(_ctrl: Dispatcher.DispatchController, err: Error): void {
+    this.fail(classifyNetworkError(err, { ...this.where, requestSent: this.#requestSent }));
   }
 }
 

@@ -128,6 +128,11 @@ function languagePair(language: string | undefined): QueryPairs {
   return language === undefined ? [] : [['language_code', language]];
 }
 
+/** Success statuses and how to read them; built once, not per call. */
+const LIST_RESPONSES: PreparedRequest<PropertyListResponse>['responses'] = {
+  200: { json: PropertyListResponse },
+};
+
 /** Validates and builds the list request; throws INVALID_REQUEST naming the field. */
 export function preparePropertyList(
   params: PropertyListParams,
@@ -145,9 +150,14 @@ export function preparePropertyList(
       ...languagePair(q.language_code),
       ...(q.page === undefined ? [] : [['page', String(q.page)] as const]),
     ],
-    responses: { 200: { json: PropertyListResponse } },
+    responses: LIST_RESPONSES,
   };
 }
+
+/** Success statuses and how to read them; built once, not per call. */
+const DETAIL_RESPONSES: PreparedRequest<PropertyDetail>['responses'] = {
+  200: { json: PropertyDetail },
+};
 
 /** Validates and builds the detail request; throws INVALID_REQUEST naming the field. */
 export function preparePropertyDetail(
@@ -162,6 +172,6 @@ export function preparePropertyDetail(
     ...PROPERTY_DETAIL,
     path: `/properties/content/${q.hotel_id}`,
     query: languagePair(q.language_code),
-    responses: { 200: { json: PropertyDetail } },
+    responses: DETAIL_RESPONSES,
   };
 }

@@ -43,6 +43,11 @@ export const PriceCheckResponse = z.looseObject({
 });
 export type PriceCheckResponse = z.infer<typeof PriceCheckResponse>;
 
+/** Success statuses and how to read them; built once, not per call. */
+const RESPONSES: PreparedRequest<PriceCheckResponse>['responses'] = {
+  200: { json: PriceCheckResponse },
+};
+
 /** Validates and builds the request; throws INVALID_REQUEST naming the field. */
 export function preparePriceCheck(params: PriceCheckParams): PreparedRequest<PriceCheckResponse> {
   const q = validateRequest(PriceCheckQuery, { option_id: params.optionId }, PRICE_CHECK);
@@ -50,6 +55,6 @@ export function preparePriceCheck(params: PriceCheckParams): PreparedRequest<Pri
     ...PRICE_CHECK,
     path: PRICE_CHECK.endpoint,
     query: [['option_id', q.option_id]],
-    responses: { 200: { json: PriceCheckResponse } },
+    responses: RESPONSES,
   };
 }

@@ -62,6 +62,11 @@ export const RetrieveResponse = z.looseObject({
 });
 export type RetrieveResponse = z.infer<typeof RetrieveResponse>;
 
+/** Success statuses and how to read them; built once, not per call. */
+const RESPONSES: PreparedRequest<RetrieveResponse>['responses'] = {
+  200: { json: RetrieveResponse },
+};
+
 /** Validates and builds the request; throws INVALID_REQUEST naming the field. */
 export function prepareRetrieve(params: RetrieveParams): PreparedRequest<RetrieveResponse> {
   const q = validateRequest(RetrieveQuery, { booking_id: params.bookingId }, RETRIEVE_BOOKING);
@@ -69,6 +74,6 @@ export function prepareRetrieve(params: RetrieveParams): PreparedRequest<Retriev
     ...RETRIEVE_BOOKING,
     path: RETRIEVE_BOOKING.endpoint,
     query: [['booking_id', String(q.booking_id)]],
-    responses: { 200: { json: RetrieveResponse } },
+    responses: RESPONSES,
   };
 }

@@ -29,6 +29,11 @@ export const StaticReferenceListResponse = z.looseObject({
 });
 export type StaticReferenceListResponse = z.infer<typeof StaticReferenceListResponse>;
 
+/** Success statuses and how to read them; built once, not per call. */
+const RESPONSES: PreparedRequest<StaticReferenceListResponse>['responses'] = {
+  200: { json: StaticReferenceListResponse },
+};
+
 /** Validates and builds the request; throws INVALID_REQUEST naming the field. */
 export function prepareStaticReferenceList(
   params: StaticReferenceListParams,
@@ -42,6 +47,6 @@ export function prepareStaticReferenceList(
     ...STATIC_REFERENCE_LIST,
     path: STATIC_REFERENCE_LIST.endpoint,
     query: [['language', q.language]],
-    responses: { 200: { json: StaticReferenceListResponse } },
+    responses: RESPONSES,
   };
 }

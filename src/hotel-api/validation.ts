@@ -92,6 +92,10 @@ export function validateRequest<S extends z.ZodType>(
   input: unknown,
   where: { readonly endpoint: string; readonly method: HttpMethod },
 ): z.output<S> {
+  // Parsing with a custom error map costs ~3 µs more per call in zod 4, so it only runs again to
+  // word the messages of input that already failed.
+  const fast = schema.safeParse(input);
+  if (fast.success) return fast.data;
   const result = schema.safeParse(input, { error: requiredErrorMap });
   if (result.success) return result.data;
   const fieldErrors = toFieldErrors(result.error.issues);

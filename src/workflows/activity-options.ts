@@ -44,3 +44,19 @@ export const POLL_ACTIVITY: ActivityOptions = {
 export const BOOKING_SEND_ATTEMPTS = 5;
 /** Pause between such tries, doubling each time. */
 export const BOOKING_RESEND_BASE_DELAY_MS = 1_000;
+
+/**
+ * Content sync: a list page with its details (or the end of a pass). Heartbeats every few
+ * seconds, so a dead worker's page moves to another worker within 30 s; the retried attempt
+ * resumes from its heartbeat details.
+ */
+export const CONTENT_SYNC_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '15m',
+  heartbeatTimeout: '30s',
+  retry: {
+    initialInterval: '1s',
+    backoffCoefficient: 2,
+    maximumInterval: '1m',
+    maximumAttempts: 10,
+  },
+};

@@ -119,7 +119,7 @@ export function bookingInput(
 /** Polls `fn` until it returns a truthy value (or throws after `timeoutMs`). */
 export async function eventually<T>(
   fn: () => Promise<T | undefined | false>,
-  timeoutMs = 15_000,
+  timeoutMs = 30_000,
   what = 'condition',
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { sign } from '../../src/hotel-api/signing';
@@ -353,8 +354,8 @@ describe('Validation (FastAPI-style 422)', () => {
     const res = await request(`${t.url}/booking?option_id=x`, {
       method: 'POST',
       headers: { authorization: sign(ACME, Date.now()), 'content-type': 'application/json' },
-      body: chunks(),
-    }).catch((err: unknown) => err);
+      body: Readable.from(chunks()),
+    }).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
     // The server answers 413 and closes; the client may see the answer or the closed socket.
     if (res instanceof Error) assert.match(res.message, /closed|reset|socket|EPIPE/i);
     else {

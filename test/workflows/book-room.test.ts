@@ -42,7 +42,7 @@ describe('bookRoom', { concurrency: true }, () => {
         const st = await s.bookings.state(orderId);
         return st.phase === phase ? st : undefined;
       },
-      15_000,
+      30_000,
       `phase ${phase}`,
     );
   }
