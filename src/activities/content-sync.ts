@@ -1,0 +1,265 @@
+/**
+ * Content-sync activities: one list page with its details, the reference lists, and the end of a
+ * pass (deactivation). They write to the catalogue store and return only counts and id ranges,
+ * so the workflow history stays small.
+ *
+ * A page activity checkpoints itself through heartbeat details (the listing, the ids already
+ * stored): a retried attempt, on this worker or another, continues where the last one stopped
+ * instead of fetching 200 details again. Upserts are idempotent per sync id, so a detail stored
+ * just before a crash and stored again counts once.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { Context } from '@temporalio/activity';
+import type { HotelApiClient, PropertyDetail } from '../hotel-api';
+import { HotelApiError } from '../hotel-api/errors';
+import { mergeRanges, rangeIds, rangesHas, toRanges, type IdRanges } from '../catalogue/id-ranges';
+import { forEachLimited } from '../catalogue/limiter';
+import type { CatalogueStore, PropertyRecord, ReferenceItem } from '../catalogue/store';
+import {
+  DEFAULT_DETAIL_CONCURRENCY,
+  DEFAULT_DETAILS_PER_SECOND,
+  type ChangeCounts,
+  type ContentLanguage,
+  type DetailFetchLimits,
+  type FinishContentSyncInput,
+  type FinishContentSyncResult,
+  type SyncContentPageInput,
+  type SyncContentPageResult,
+} from '../catalogue/sync-contract';
+import { supplierCall, toApplicationFailure } from './failures';
+
+export interface ContentSyncActivityDeps {
+  readonly hotelApi: HotelApiClient;
+  /** Where synced content goes. Without it the content-sync activities fail, not retried. */
+  readonly catalogueStore?: CatalogueStore;
+}
+
+/** What a page attempt heartbeats: enough for the next attempt to resume. */
+interface PageProgress {
+  readonly total: number;
+  readonly listed: readonly number[];
+  readonly done: IdRanges;
+  readonly missing: readonly number[];
+  readonly counts: ChangeCounts;
+}
+
+/** Well under the 30 s heartbeat timeout of CONTENT_SYNC_ACTIVITY. */
+const HEARTBEAT_INTERVAL_MS = 5_000;
+
+const ZERO: ChangeCounts = { inserted: 0, updated: 0, unchanged: 0 };
+
+function add(a: ChangeCounts, b: ChangeCounts): ChangeCounts {
+  return {
+    inserted: a.inserted + b.inserted,
+    updated: a.updated + b.updated,
+    unchanged: a.unchanged + b.unchanged,
+  };
+}
+
+function isPageProgress(v: unknown): v is PageProgress {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Array.isArray((v as PageProgress).listed) &&
+    Array.isArray((v as PageProgress).done) &&
+    Array.isArray((v as PageProgress).missing)
+  );
+}
+
+/**
+ * Heartbeats every `intervalMs` while `fn` runs, besides the heartbeats `fn` sends itself: a
+ * low rate cap can keep every lane waiting longer than the heartbeat timeout.
+ */
+async function keepBeating<T>(
+  intervalMs: number,
+  details: () => unknown,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const ctx = Context.current();
+  const timer = setInterval(() => ctx.heartbeat(details()), intervalMs);
+  try {
+    return await fn();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function limitsOf(input: DetailFetchLimits, signal: AbortSignal) {
+  return {
+    concurrency: input.detailConcurrency ?? DEFAULT_DETAIL_CONCURRENCY,
+    perSecond: input.detailsPerSecond ?? DEFAULT_DETAILS_PER_SECOND,
+    signal,
+  };
+}
+
+export function createContentSyncActivities(deps: ContentSyncActivityDeps) {
+  const { hotelApi } = deps;
+
+  function store(): CatalogueStore {
+    if (deps.catalogueStore === undefined) {
+      throw ApplicationFailure.create({
+        type: 'CATALOGUE_NOT_CONFIGURED',
+        message: 'This worker has no catalogue store (createActivities({ catalogueStore }))',
+        nonRetryable: true,
+      });
+    }
+    return deps.catalogueStore;
+  }
+
+  /** The detail, or `undefined` when the supplier says it is missing or inactive (404). */
+  async function fetchDetail(
+    hotelId: number,
+    language: ContentLanguage,
+    signal: AbortSignal,
+  ): Promise<PropertyDetail | undefined> {
+    try {
+      return await hotelApi.getProperty({ hotelId, languageCode: language }, { signal });
+    } catch (err) {
+      if (err instanceof HotelApiError && err.code === 'NOT_FOUND') return undefined;
+      throw toApplicationFailure(err);
+    }
+  }
+
+  function record(
+    detail: PropertyDetail,
+    countryCode: string,
+    language: ContentLanguage,
+  ): PropertyRecord {
+    return { id: detail.id, language, countryCode, detail };
+  }
+
+  return {
+    /** `GET /static_content_reference_list` for a language, stored when changed. */
+    async syncReferenceLists(input: {
+      language: ContentLanguage;
+    }): Promise<{ lists: number; items: number; changed: number }> {
+      const catalogue = store();
+      const signal = Context.current().cancellationSignal;
+      const r = await supplierCall(() =>
+        hotelApi.staticReferenceList({ language: input.language }, { signal }),
+      );
+      // The five documented lists, and any further list the supplier adds.
+      const lists: Record<string, ReferenceItem[]> = {};
+      for (const [name, value] of Object.entries(r)) {
+        if (Array.isArray(value)) lists[name] = value as ReferenceItem[];
+      }
+      const changed = await catalogue.upsertReferenceLists(input.language, lists);
+      const items = Object.values(lists).reduce((n, l) => n + l.length, 0);
+      return { lists: Object.keys(lists).length, items, changed };
+    },
+
+    /**
+     * One page of the list, each listed property's detail (rate-limited), stored as it arrives.
+     * A detail that answers 404 (deactivated between list and detail) is skipped: it is not
+     * "seen", so the end of the pass marks it inactive.
+     */
+    async syncContentPage(input: SyncContentPageInput): Promise<SyncContentPageResult> {
+      const catalogue = store();
+      const ctx = Context.current();
+      const signal = ctx.cancellationSignal;
+      const { countryCode, language, page, syncId } = input;
+
+      const previous: unknown = ctx.info.heartbeatDetails;
+      let progress: PageProgress;
+      if (isPageProgress(previous)) {
+        progress = previous;
+      } else {
+        const list = await supplierCall(() =>
+          hotelApi.listProperties({ countryCode, languageCode: language, page }, { signal }),
+        );
+        progress = {
+          total: list.total,
+          listed: list.properties.map((p) => p.id),
+          done: [],
+          missing: [],
+          counts: ZERO,
+        };
+        ctx.heartbeat(progress);
+      }
+
+      const missing = new Set(progress.missing);
+      let done = progress.done;
+      let counts = progress.counts;
+      const todo = [...new Set(progress.listed)].filter(
+        (id) => !missing.has(id) && !rangesHas(done, id),
+      );
+      let latest = progress;
+      await keepBeating(
+        HEARTBEAT_INTERVAL_MS,
+        () => latest,
+        () =>
+          forEachLimited(todo, limitsOf(input, signal), async (id) => {
+            const detail = await fetchDetail(id, language, signal);
+            if (detail === undefined) {
+              missing.add(id);
+            } else {
+              const c = await catalogue.upsertProperties(
+                [record(detail, countryCode, language)],
+                syncId,
+              );
+              counts = add(counts, c);
+              done = mergeRanges(done, [[id, id]]);
+            }
+            latest = { ...progress, done, missing: [...missing], counts };
+            // The SDK throttles what reaches the server; the latest details win.
+            ctx.heartbeat(latest);
+          }),
+      );
+
+      return {
+        page,
+        total: progress.total,
+        ids: done,
+        missing: missing.size,
+        listed: progress.listed.length,
+        ...counts,
+      };
+    },
+
+    /**
+     * The end of a full pass: every active row of the country and language that the pass did not
+     * see is marked inactive. Each such row is first checked with its detail: the list can shift
+     * under a paging client (a property removed from page 1 moves another from page 2 to page 1
+     * after page 1 was read), so a 200 keeps the row active and refreshes it; only a 404 (or a
+     * detail now in another country) deactivates it.
+     */
+    async finishContentSync(input: FinishContentSyncInput): Promise<FinishContentSyncResult> {
+      const catalogue = store();
+      const ctx = Context.current();
+      const signal = ctx.cancellationSignal;
+      const { countryCode, language, syncId, seen } = input;
+
+      const candidates = (await catalogue.activeIds(countryCode, language)).filter(
+        (id) => !rangesHas(seen, id),
+      );
+      const alive: number[] = [];
+      let counts = ZERO;
+      await keepBeating(
+        HEARTBEAT_INTERVAL_MS,
+        () => undefined,
+        () =>
+          forEachLimited(candidates, limitsOf(input, signal), async (id) => {
+            const detail = await fetchDetail(id, language, signal);
+            if (detail !== undefined && (detail.country?.code ?? countryCode) === countryCode) {
+              counts = add(
+                counts,
+                await catalogue.upsertProperties([record(detail, countryCode, language)], syncId),
+              );
+              alive.push(id);
+            }
+            ctx.heartbeat();
+          }),
+      );
+      const keep = mergeRanges(seen, toRanges(alive));
+      const deactivated = await catalogue.markInactiveExcept(
+        countryCode,
+        language,
+        rangeIds(keep),
+        syncId,
+      );
+      return { deactivated, confirmedActive: toRanges(alive), ...counts };
+    },
+  };
+}
+
+export type ContentSyncActivities = ReturnType<typeof createContentSyncActivities>;

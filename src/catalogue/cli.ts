@@ -1,0 +1,134 @@
+/**
+ * Functions the command-line tool calls for its `content` commands and to name properties in
+ * availability answers. No argument parsing here: arguments arrive typed; invalid ones throw a
+ * `RangeError` naming the argument.
+ */
+import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { syncContent } from '../workflows/content-sync';
+import type { CatalogueStore, PropertySummary, StoredProperty } from './store';
+import {
+  CONTENT_SYNC_WORKFLOW,
+  contentSyncWorkflowId,
+  type ContentLanguage,
+  type ContentSyncInput,
+  type ContentSyncProgress,
+  type ContentSyncResult,
+  type DetailFetchLimits,
+} from './sync-contract';
+import { contentSyncProgressQuery } from './sync-messages';
+import { checkCountryLanguage, checkLanguage } from './validate';
+
+export interface RunContentSyncOptions extends DetailFetchLimits {
+  readonly countryCode: string;
+  readonly language: ContentLanguage;
+  readonly taskQueue: string;
+  /** @default DEFAULT_PAGES_PER_RUN (10) */
+  readonly pagesPerRun?: number;
+}
+
+/**
+ * Runs one pass now and waits for its result. When a pass of this country and language started
+ * this way is already running, waits for that one instead of starting a second.
+ */
+export async function runContentSync(
+  client: Client,
+  options: RunContentSyncOptions,
+): Promise<ContentSyncResult> {
+  const { countryCode, language, taskQueue } = options;
+  checkCountryLanguage(countryCode, language);
+  const input: ContentSyncInput = {
+    countryCode,
+    language,
+    ...(options.detailConcurrency !== undefined
+      ? { detailConcurrency: options.detailConcurrency }
+      : {}),
+    ...(options.detailsPerSecond !== undefined
+      ? { detailsPerSecond: options.detailsPerSecond }
+      : {}),
+    ...(options.pagesPerRun !== undefined ? { pagesPerRun: options.pagesPerRun } : {}),
+  };
+  const handle = await client.workflow.start<typeof syncContent>(CONTENT_SYNC_WORKFLOW, {
+    workflowId: contentSyncWorkflowId(countryCode, language),
+    taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+  });
+  // result() follows continue-as-new to the last run's result.
+  return handle.result();
+}
+
+/**
+ * The progress of the pass started by {@link runContentSync} (the latest run with the id
+ * `content-sync-<CC>-<lang>`); `undefined` when there has been none.
+ */
+export async function contentSyncProgress(
+  client: Client,
+  options: { readonly countryCode: string; readonly language: ContentLanguage },
+): Promise<ContentSyncProgress | undefined> {
+  checkCountryLanguage(options.countryCode, options.language);
+  const handle = client.workflow.getHandle(
+    contentSyncWorkflowId(options.countryCode, options.language),
+  );
+  try {
+    return await handle.query(contentSyncProgressQuery);
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  }
+}
+
+export interface SearchCatalogueOptions {
+  /** ISO 3166-1 alpha-2. */
+  readonly country?: string;
+  /** Any language's city name, case- and accent-insensitive. */
+  readonly city?: string;
+  readonly minStars?: number;
+  /** @default 'en' */
+  readonly language?: ContentLanguage;
+  /** @default false */
+  readonly includeInactive?: boolean;
+  /** @default 50 */
+  readonly limit?: number;
+}
+
+/** Properties of the local catalogue matching every filter given, best rated first. */
+export async function searchCatalogue(
+  store: CatalogueStore,
+  options: SearchCatalogueOptions,
+): Promise<PropertySummary[]> {
+  const language = options.language ?? 'en';
+  checkLanguage(language);
+  if (options.country !== undefined && !/^[A-Za-z]{2}$/.test(options.country)) {
+    throw new RangeError('country: must be 2 letters (ISO 3166-1 alpha-2)');
+  }
+  if (options.minStars !== undefined && !Number.isFinite(options.minStars)) {
+    throw new RangeError('minStars: must be a number');
+  }
+  return store.search({ ...options, language });
+}
+
+/** One property with its full detail in a language, active or not; `undefined` when unknown. */
+export async function showProperty(
+  store: CatalogueStore,
+  id: number,
+  language: ContentLanguage = 'en',
+): Promise<StoredProperty | undefined> {
+  if (!Number.isSafeInteger(id) || id < 1) throw new RangeError('id: must be a positive integer');
+  checkLanguage(language);
+  return store.getProperty(id, language);
+}
+
+/**
+ * Name and stars by property id, for labelling availability results (which carry ids only).
+ * Ids the catalogue does not know are absent from the map.
+ */
+export async function propertyNames(
+  store: CatalogueStore,
+  ids: readonly number[],
+  language: ContentLanguage = 'en',
+): Promise<Map<number, { readonly name: string; readonly stars: number | null }>> {
+  checkLanguage(language);
+  if (ids.length === 0) return new Map();
+  return store.names(ids, language);
+}

@@ -1,0 +1,91 @@
+/**
+ * The Temporal Schedule that runs `syncContent` for one country and language. Created or
+ * updated by {@link ensureContentSchedule}, which is idempotent: deployments call it on every
+ * start.
+ */
+import {
+  ScheduleAlreadyRunning,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleOptionsStartWorkflowAction,
+  type ScheduleSpec,
+} from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
+import { DEFAULT_TASK_QUEUE } from '../shared/task-queue';
+import type { syncContent } from '../workflows/content-sync';
+import {
+  CONTENT_SYNC_WORKFLOW,
+  contentScheduleId,
+  contentSyncWorkflowId,
+  type ContentLanguage,
+  type ContentSyncInput,
+  type DetailFetchLimits,
+} from './sync-contract';
+import { checkCountryLanguage } from './validate';
+
+export interface ContentScheduleOptions extends DetailFetchLimits {
+  readonly countryCode: string;
+  readonly language: ContentLanguage;
+  /** How often a pass starts, e.g. `'6h'` (ms-formatted string or ms). */
+  readonly interval: Duration;
+  /** @default DEFAULT_TASK_QUEUE ('hotel-booking') */
+  readonly taskQueue?: string;
+  /** @default DEFAULT_PAGES_PER_RUN (10) */
+  readonly pagesPerRun?: number;
+}
+
+export interface EnsuredSchedule {
+  readonly scheduleId: string;
+  /** `true` when this call created it, `false` when it updated an existing one. */
+  readonly created: boolean;
+}
+
+/**
+ * Creates the schedule `content-sync-<CC>-<lang>`, or brings an existing one to these options
+ * (spec, action, policies; its paused state and history are kept).
+ *
+ * A pass still running when the next is due is not doubled (overlap SKIP): the next interval
+ * picks up. A pass missed while the server was down runs when it is back, within one interval.
+ */
+export async function ensureContentSchedule(
+  client: Client,
+  options: ContentScheduleOptions,
+): Promise<EnsuredSchedule> {
+  const { countryCode, language, interval } = options;
+  checkCountryLanguage(countryCode, language);
+  const scheduleId = contentScheduleId(countryCode, language);
+  const input: ContentSyncInput = {
+    countryCode,
+    language,
+    ...(options.detailConcurrency !== undefined
+      ? { detailConcurrency: options.detailConcurrency }
+      : {}),
+    ...(options.detailsPerSecond !== undefined
+      ? { detailsPerSecond: options.detailsPerSecond }
+      : {}),
+    ...(options.pagesPerRun !== undefined ? { pagesPerRun: options.pagesPerRun } : {}),
+  };
+  const spec: ScheduleSpec = { intervals: [{ every: interval }] };
+  const action: ScheduleOptionsStartWorkflowAction<typeof syncContent> = {
+    type: 'startWorkflow',
+    workflowType: CONTENT_SYNC_WORKFLOW,
+    // The schedule appends the scheduled time, so each pass has its own id.
+    workflowId: contentSyncWorkflowId(countryCode, language),
+    taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
+    args: [input],
+  };
+  const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: interval };
+  try {
+    await client.schedule.create({ scheduleId, spec, action, policies });
+    return { scheduleId, created: true };
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+  await client.schedule.getHandle(scheduleId).update((previous) => ({
+    ...previous,
+    spec,
+    action,
+    policies,
+  }));
+  return { scheduleId, created: false };
+}

@@ -1,0 +1,439 @@
+/**
+ * The embedded catalogue store: one SQLite file through better-sqlite3 (synchronous, in-process,
+ * no server to run). WAL mode lets the CLI read while a worker writes.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { contentHash } from './content-hash';
+import type {
+  CatalogueQuery,
+  CatalogueStats,
+  CatalogueStore,
+  PropertyRecord,
+  PropertySummary,
+  ReferenceItem,
+  ReferenceLists,
+  StoredProperty,
+} from './store';
+import type { ChangeCounts, ContentLanguage } from './sync-contract';
+
+/** Bumped when the schema changes; {@link openSqliteCatalogueStore} refuses a newer file. */
+export const CATALOGUE_SCHEMA_VERSION = 1;
+
+export interface SqliteCatalogueStoreOptions {
+  /** The database file (created with its directory when missing), or `:memory:`. */
+  readonly path: string;
+  /** Clock for the stored timestamps. @default Date.now */
+  readonly now?: () => number;
+  /** How long a write waits for another process's lock, in ms. @default 5000 */
+  readonly busyTimeoutMs?: number;
+  /** Open read-only (the CLI's read side); the file must exist. @default false */
+  readonly readonly?: boolean;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS properties (
+  id INTEGER NOT NULL,
+  language TEXT NOT NULL,
+  country_code TEXT NOT NULL,
+  name TEXT NOT NULL,
+  city TEXT,
+  city_key TEXT,
+  stars REAL,
+  guest_rating REAL,
+  active INTEGER NOT NULL,
+  detail TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  first_seen_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  last_seen_at TEXT NOT NULL,
+  last_sync_id TEXT NOT NULL,
+  last_sync_outcome TEXT NOT NULL,
+  deactivated_at TEXT,
+  deactivated_by_sync TEXT,
+  PRIMARY KEY (id, language)
+);
+CREATE INDEX IF NOT EXISTS properties_slice ON properties (country_code, language, active);
+CREATE INDEX IF NOT EXISTS properties_city ON properties (city_key);
+CREATE TABLE IF NOT EXISTS reference_lists (
+  language TEXT NOT NULL,
+  list TEXT NOT NULL,
+  items TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (language, list)
+);
+`;
+
+type Outcome = 'inserted' | 'updated' | 'unchanged';
+
+interface PropertyRow {
+  id: number;
+  language: ContentLanguage;
+  country_code: string;
+  name: string;
+  city: string | null;
+  stars: number | null;
+  guest_rating: number | null;
+  active: number;
+  detail: string;
+  content_hash: string;
+  first_seen_at: string;
+  updated_at: string;
+  last_seen_at: string;
+  last_sync_id: string;
+  deactivated_at: string | null;
+}
+
+interface ExistingRow {
+  content_hash: string;
+  active: number;
+  last_sync_id: string;
+  last_sync_outcome: Outcome;
+}
+
+/** Case- and accent-insensitive key: `Málaga` and `malaga` match (SQLite's lower() is ASCII). */
+export function cityKey(city: string | null | undefined): string | null {
+  if (city === null || city === undefined) return null;
+  return city.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().trim();
+}
+
+function numberOrNull(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function summary(row: PropertyRow): PropertySummary {
+  return {
+    id: row.id,
+    language: row.language,
+    countryCode: row.country_code,
+    name: row.name,
+    city: row.city,
+    stars: row.stars,
+    active: row.active === 1,
+    guestRating: row.guest_rating,
+  };
+}
+
+/** Opens (creating when needed) a SQLite catalogue at `options.path`. */
+export function openSqliteCatalogueStore(options: SqliteCatalogueStoreOptions): CatalogueStore {
+  return new SqliteCatalogueStore(options);
+}
+
+class SqliteCatalogueStore implements CatalogueStore {
+  readonly #db: Database.Database;
+  readonly #now: () => number;
+  readonly #upsertTx: (records: readonly PropertyRecord[], syncId: string) => ChangeCounts;
+  readonly #deactivateTx: (
+    country: string,
+    language: ContentLanguage,
+    seen: Iterable<number>,
+    syncId: string,
+  ) => number;
+  readonly #referenceTx: (language: ContentLanguage, lists: ReferenceLists) => number;
+  #closed = false;
+
+  constructor(options: SqliteCatalogueStoreOptions) {
+    const readonly = options.readonly ?? false;
+    if (options.path !== ':memory:' && !readonly) {
+      mkdirSync(dirname(options.path), { recursive: true });
+    }
+    this.#now = options.now ?? Date.now;
+    const db = new Database(options.path, {
+      readonly,
+      fileMustExist: readonly,
+      timeout: options.busyTimeoutMs ?? 5_000,
+    });
+    this.#db = db;
+    if (!readonly) {
+      // WAL: readers (the CLI) never block the writer (a worker) and vice versa.
+      db.pragma('journal_mode = WAL');
+      // NORMAL in WAL mode loses at most the last transactions on power loss, never integrity;
+      // the next sync rewrites them anyway.
+      db.pragma('synchronous = NORMAL');
+      this.#migrate();
+    }
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > CATALOGUE_SCHEMA_VERSION) {
+      db.close();
+      throw new Error(
+        `catalogue ${options.path} has schema version ${version}; this code knows ${CATALOGUE_SCHEMA_VERSION}`,
+      );
+    }
+
+    const select = readonly
+      ? undefined
+      : db.prepare<[number, string], ExistingRow>(
+          'SELECT content_hash, active, last_sync_id, last_sync_outcome FROM properties WHERE id = ? AND language = ?',
+        );
+    const insert = readonly
+      ? undefined
+      : db.prepare(
+          `INSERT INTO properties (id, language, country_code, name, city, city_key, stars, guest_rating,
+             active, detail, content_hash, first_seen_at, updated_at, last_seen_at, last_sync_id,
+             last_sync_outcome)
+           VALUES (@id, @language, @country, @name, @city, @cityKey, @stars, @rating, 1, @detail, @hash,
+             @now, @now, @now, @syncId, 'inserted')`,
+        );
+    const rewrite = readonly
+      ? undefined
+      : db.prepare(
+          `UPDATE properties SET country_code = @country, name = @name, city = @city, city_key = @cityKey,
+             stars = @stars, guest_rating = @rating, active = 1, detail = @detail, content_hash = @hash,
+             updated_at = @now, last_seen_at = @now, last_sync_id = @syncId, last_sync_outcome = @outcome,
+             deactivated_at = NULL, deactivated_by_sync = NULL
+           WHERE id = @id AND language = @language`,
+        );
+    const touch = readonly
+      ? undefined
+      : db.prepare(
+          `UPDATE properties SET last_seen_at = @now, last_sync_id = @syncId, last_sync_outcome = @outcome
+           WHERE id = @id AND language = @language`,
+        );
+
+    this.#upsertTx = db.transaction((records: readonly PropertyRecord[], syncId: string) => {
+      if (!select || !insert || !rewrite || !touch) throw new Error('catalogue opened read-only');
+      const counts = { inserted: 0, updated: 0, unchanged: 0 };
+      const now = new Date(this.#now()).toISOString();
+      for (const r of records) {
+        const hash = contentHash(r.detail);
+        const row = {
+          id: r.id,
+          language: r.language,
+          country: r.countryCode,
+          name: r.detail.name,
+          city: r.detail.city ?? null,
+          cityKey: cityKey(r.detail.city),
+          stars: numberOrNull(r.detail.stars),
+          rating: numberOrNull(r.detail.guest_rating_overall),
+          detail: JSON.stringify(r.detail),
+          hash,
+          now,
+          syncId,
+        };
+        const existing = select.get(r.id, r.language);
+        let outcome: Outcome;
+        if (existing === undefined) {
+          insert.run(row);
+          outcome = 'inserted';
+        } else if (existing.last_sync_id === syncId) {
+          // Written earlier by this same sync (a retried attempt): report the first outcome.
+          outcome = existing.last_sync_outcome;
+          if (existing.content_hash !== hash || existing.active !== 1) {
+            if (outcome === 'unchanged') outcome = 'updated';
+            rewrite.run({ ...row, outcome });
+          }
+        } else if (existing.content_hash === hash && existing.active === 1) {
+          touch.run({ id: r.id, language: r.language, now, syncId, outcome: 'unchanged' });
+          outcome = 'unchanged';
+        } else {
+          // Changed content, or a property listed again after it was marked inactive.
+          rewrite.run({ ...row, outcome: 'updated' });
+          outcome = 'updated';
+        }
+        counts[outcome] += 1;
+      }
+      return counts;
+    });
+
+    this.#deactivateTx = db.transaction(
+      (country: string, language: ContentLanguage, seen: Iterable<number>, syncId: string) => {
+        db.exec('CREATE TEMP TABLE IF NOT EXISTS seen_ids (id INTEGER PRIMARY KEY)');
+        db.exec('DELETE FROM seen_ids');
+        const add = db.prepare('INSERT OR IGNORE INTO seen_ids (id) VALUES (?)');
+        for (const id of seen) add.run(id);
+        db.prepare(
+          `UPDATE properties SET active = 0, deactivated_at = ?, deactivated_by_sync = ?
+           WHERE country_code = ? AND language = ? AND active = 1
+             AND id NOT IN (SELECT id FROM seen_ids)`,
+        ).run(new Date(this.#now()).toISOString(), syncId, country, language);
+        db.exec('DELETE FROM seen_ids');
+        return db
+          .prepare<[string, string, string], { n: number }>(
+            `SELECT COUNT(*) AS n FROM properties
+             WHERE country_code = ? AND language = ? AND active = 0 AND deactivated_by_sync = ?`,
+          )
+          .get(country, language, syncId)!.n;
+      },
+    );
+
+    this.#referenceTx = db.transaction((language: ContentLanguage, lists: ReferenceLists) => {
+      const now = new Date(this.#now()).toISOString();
+      const current = db.prepare<[string, string], { content_hash: string }>(
+        'SELECT content_hash FROM reference_lists WHERE language = ? AND list = ?',
+      );
+      const put = db.prepare(
+        `INSERT INTO reference_lists (language, list, items, content_hash, updated_at)
+         VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (language, list) DO UPDATE SET items = excluded.items,
+           content_hash = excluded.content_hash, updated_at = excluded.updated_at`,
+      );
+      let changed = 0;
+      for (const [list, items] of Object.entries(lists)) {
+        const hash = contentHash(items);
+        if (current.get(language, list)?.content_hash === hash) continue;
+        put.run(language, list, JSON.stringify(items), hash, now);
+        changed += 1;
+      }
+      return changed;
+    });
+  }
+
+  #migrate(): void {
+    const version = this.#db.pragma('user_version', { simple: true }) as number;
+    if (version >= CATALOGUE_SCHEMA_VERSION) return;
+    this.#db.exec(SCHEMA);
+    this.#db.pragma(`user_version = ${CATALOGUE_SCHEMA_VERSION}`);
+  }
+
+  async upsertProperties(
+    records: readonly PropertyRecord[],
+    syncId: string,
+  ): Promise<ChangeCounts> {
+    return this.#upsertTx(records, syncId);
+  }
+
+  async markInactiveExcept(
+    country: string,
+    language: ContentLanguage,
+    seenIds: Iterable<number>,
+    syncId: string,
+  ): Promise<number> {
+    return this.#deactivateTx(country, language, seenIds, syncId);
+  }
+
+  async activeIds(country: string, language: ContentLanguage): Promise<number[]> {
+    return this.#db
+      .prepare<[string, string], number>(
+        'SELECT id FROM properties WHERE country_code = ? AND language = ? AND active = 1 ORDER BY id',
+      )
+      .pluck()
+      .all(country, language);
+  }
+
+  async getProperty(id: number, language: ContentLanguage): Promise<StoredProperty | undefined> {
+    const row = this.#db
+      .prepare<[number, string], PropertyRow>(
+        'SELECT * FROM properties WHERE id = ? AND language = ?',
+      )
+      .get(id, language);
+    if (row === undefined) return undefined;
+    return {
+      ...summary(row),
+      detail: JSON.parse(row.detail) as Record<string, unknown>,
+      contentHash: row.content_hash,
+      firstSeenAt: row.first_seen_at,
+      updatedAt: row.updated_at,
+      lastSeenAt: row.last_seen_at,
+      deactivatedAt: row.deactivated_at,
+      lastSyncId: row.last_sync_id,
+    };
+  }
+
+  async names(
+    ids: readonly number[],
+    language: ContentLanguage,
+  ): Promise<Map<number, { readonly name: string; readonly stars: number | null }>> {
+    const rows = this.#db
+      .prepare<[string, string], { id: number; name: string; stars: number | null }>(
+        // The preferred language sorts last, so its row overwrites any other below.
+        `SELECT id, name, stars FROM properties
+         WHERE id IN (SELECT value FROM json_each(?))
+         ORDER BY language = ?, language`,
+      )
+      .all(JSON.stringify(ids.filter((id) => Number.isSafeInteger(id))), language);
+    const out = new Map<number, { name: string; stars: number | null }>();
+    for (const r of rows) out.set(r.id, { name: r.name, stars: r.stars });
+    return out;
+  }
+
+  async search(query: CatalogueQuery): Promise<PropertySummary[]> {
+    const where = ['p.language = @language'];
+    const params: Record<string, unknown> = {
+      language: query.language ?? 'en',
+      limit: Math.max(1, Math.floor(query.limit ?? 50)),
+    };
+    if (query.includeInactive !== true) where.push('p.active = 1');
+    if (query.country !== undefined) {
+      where.push('p.country_code = @country');
+      params.country = query.country.toUpperCase();
+    }
+    if (query.minStars !== undefined) {
+      where.push('p.stars >= @minStars');
+      params.minStars = query.minStars;
+    }
+    if (query.city !== undefined) {
+      // Any language's city name: an English speaker types "Rome" for rows that say "Roma".
+      where.push('EXISTS (SELECT 1 FROM properties o WHERE o.id = p.id AND o.city_key = @city)');
+      params.city = cityKey(query.city);
+    }
+    const rows = this.#db
+      .prepare<Record<string, unknown>, PropertyRow>(
+        `SELECT p.id, p.language, p.country_code, p.name, p.city, p.stars, p.guest_rating, p.active
+         FROM properties p WHERE ${where.join(' AND ')}
+         ORDER BY p.stars DESC NULLS LAST, p.guest_rating DESC NULLS LAST, p.name, p.id
+         LIMIT @limit`,
+      )
+      .all(params);
+    return rows.map(summary);
+  }
+
+  async upsertReferenceLists(language: ContentLanguage, lists: ReferenceLists): Promise<number> {
+    return this.#referenceTx(language, lists);
+  }
+
+  async getReferenceLists(language: ContentLanguage): Promise<ReferenceLists> {
+    const rows = this.#db
+      .prepare<[string], { list: string; items: string }>(
+        'SELECT list, items FROM reference_lists WHERE language = ? ORDER BY list',
+      )
+      .all(language);
+    return Object.fromEntries(rows.map((r) => [r.list, JSON.parse(r.items) as ReferenceItem[]]));
+  }
+
+  async stats(): Promise<CatalogueStats> {
+    const properties = this.#db
+      .prepare<
+        [],
+        {
+          country_code: string;
+          language: ContentLanguage;
+          active: number;
+          inactive: number;
+          last_seen_at: string | null;
+        }
+      >(
+        `SELECT country_code, language, SUM(active) AS active, SUM(1 - active) AS inactive,
+           MAX(last_seen_at) AS last_seen_at
+         FROM properties GROUP BY country_code, language ORDER BY country_code, language`,
+      )
+      .all()
+      .map((r) => ({
+        countryCode: r.country_code,
+        language: r.language,
+        active: r.active,
+        inactive: r.inactive,
+        lastSeenAt: r.last_seen_at,
+      }));
+    const referenceLists = this.#db
+      .prepare<[], { language: ContentLanguage; list: string; items: number; updated_at: string }>(
+        `SELECT language, list, json_array_length(items) AS items, updated_at
+         FROM reference_lists ORDER BY language, list`,
+      )
+      .all()
+      .map((r) => ({
+        language: r.language,
+        list: r.list,
+        items: r.items,
+        updatedAt: r.updated_at,
+      }));
+    return { properties, referenceLists };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+}

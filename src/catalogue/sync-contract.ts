@@ -1,0 +1,169 @@
+/**
+ * The content-sync contract shared by the workflow, its activities, the schedule helper and the
+ * CLI: names, ids, input, state and result. Pure (no I/O, no Node built-ins): the workflow
+ * bundle imports it.
+ */
+import type { IdRanges } from './id-ranges';
+
+/** The workflow type name. */
+export const CONTENT_SYNC_WORKFLOW = 'syncContent';
+
+/** Languages the supplier serves content in (seed: `en` or `it`). */
+export const CONTENT_LANGUAGES = ['en', 'it'] as const;
+export type ContentLanguage = (typeof CONTENT_LANGUAGES)[number];
+
+/** The list's fixed page size (seed: "Page size is fixed at 200"). */
+export const CONTENT_PAGE_SIZE = 200;
+
+/** Pages of the list for its `total`, which counts properties, not pages (seed). */
+export function contentPageCount(total: number): number {
+  return Math.ceil(Math.max(0, total) / CONTENT_PAGE_SIZE);
+}
+
+/**
+ * Detail fetches in flight at once inside one page activity.
+ * @default 8
+ */
+export const DEFAULT_DETAIL_CONCURRENCY = 8;
+/**
+ * Detail fetches started per second inside one page activity. The seed documents no rate limit;
+ * this keeps a background job polite toward the supplier that also serves our bookings.
+ * @default 50
+ */
+export const DEFAULT_DETAILS_PER_SECOND = 50;
+/**
+ * Pages one run handles before it continues as new, so history stays small whatever the
+ * country's size (a page is ~6 events).
+ * @default 10
+ */
+export const DEFAULT_PAGES_PER_RUN = 10;
+
+/** `content-sync-<CC>-<lang>`: one sync per country and language at a time. */
+export function contentSyncWorkflowId(countryCode: string, language: ContentLanguage): string {
+  return `content-sync-${countryCode}-${language}`;
+}
+
+/** The schedule id of a country and language (the same string as the workflow id). */
+export function contentScheduleId(countryCode: string, language: ContentLanguage): string {
+  return contentSyncWorkflowId(countryCode, language);
+}
+
+/** Limits on detail fetches, applied inside each page activity. */
+export interface DetailFetchLimits {
+  /** Detail fetches in flight at once. @default DEFAULT_DETAIL_CONCURRENCY (8) */
+  readonly detailConcurrency?: number;
+  /**
+   * Detail fetches started per second; `0` means no cap (tests, a supplier without limits).
+   * @default DEFAULT_DETAILS_PER_SECOND (50)
+   */
+  readonly detailsPerSecond?: number;
+}
+
+/** Input of `syncContent`. */
+export interface ContentSyncInput extends DetailFetchLimits {
+  /** ISO 3166-1 alpha-2, upper case. */
+  readonly countryCode: string;
+  readonly language: ContentLanguage;
+  /** Pages per run before continue-as-new. @default DEFAULT_PAGES_PER_RUN (10) */
+  readonly pagesPerRun?: number;
+  /** Carried across continue-as-new; never set by callers. */
+  readonly state?: ContentSyncState;
+}
+
+/** Counts of an upsert batch, and of a whole sync. */
+export interface ChangeCounts {
+  readonly inserted: number;
+  readonly updated: number;
+  readonly unchanged: number;
+}
+
+/**
+ * The checkpoint: everything a new run needs to resume a pass where the previous one stopped.
+ * Written to history at each page's completion (as the activity result) and carried by
+ * continue-as-new.
+ */
+export interface ContentSyncState {
+  /** Identifies one full pass in the store (rows seen, rows deactivated by it). */
+  readonly syncId: string;
+  /** Workflow time at which the pass started, epoch ms. */
+  readonly startedAtMs: number;
+  /** The next page to fetch, 1-based. */
+  readonly nextPage: number;
+  /** Pages of the list as of the latest `total` seen (`undefined` before page 1). */
+  readonly pages: number | undefined;
+  /** Property ids listed and stored in this pass, as ranges (compact for contiguous ids). */
+  readonly seen: IdRanges;
+  readonly counts: ChangeCounts;
+  /** Detail fetches that answered 404 (deactivated between list and detail). */
+  readonly missing: number;
+  readonly referenceListsDone: boolean;
+  /** Runs of this pass so far (1 + continue-as-new count). */
+  readonly run: number;
+}
+
+/** Result of `syncContent`. */
+export interface ContentSyncResult extends ChangeCounts {
+  readonly countryCode: string;
+  readonly language: ContentLanguage;
+  /** Pages fetched (pages of the list at the end of the pass). */
+  readonly pages: number;
+  /** Properties listed and stored in this pass. */
+  readonly properties: number;
+  /** Properties marked inactive at the end of the pass. */
+  readonly deactivated: number;
+  /** Wall time of the whole pass, across continue-as-new, in ms. */
+  readonly durationMs: number;
+  readonly syncId: string;
+}
+
+/** What the `contentSyncProgress` query answers. */
+export interface ContentSyncProgress {
+  readonly countryCode: string;
+  readonly language: ContentLanguage;
+  readonly phase: 'REFERENCE_LISTS' | 'PAGES' | 'DEACTIVATING' | 'DONE';
+  readonly nextPage: number;
+  readonly pages: number | undefined;
+  readonly properties: number;
+  readonly counts: ChangeCounts;
+  readonly run: number;
+}
+
+/** Input of the page activity. */
+export interface SyncContentPageInput extends DetailFetchLimits {
+  readonly countryCode: string;
+  readonly language: ContentLanguage;
+  readonly page: number;
+  readonly syncId: string;
+}
+
+/** Result of the page activity: small on purpose, it is written to history. */
+export interface SyncContentPageResult extends ChangeCounts {
+  readonly page: number;
+  /** The list's `total` as of this page. */
+  readonly total: number;
+  /** Ids listed on this page and stored. */
+  readonly ids: IdRanges;
+  /** Listed ids whose detail answered 404 (not stored, not seen). */
+  readonly missing: number;
+  /** Items the page listed. */
+  readonly listed: number;
+}
+
+/** Input of the finishing activity. */
+export interface FinishContentSyncInput extends DetailFetchLimits {
+  readonly countryCode: string;
+  readonly language: ContentLanguage;
+  readonly syncId: string;
+  readonly seen: IdRanges;
+}
+
+/** Result of the finishing activity. */
+export interface FinishContentSyncResult extends ChangeCounts {
+  /** Rows this pass marked inactive. */
+  readonly deactivated: number;
+  /**
+   * Active rows absent from the list whose detail still answered 200 (the list shifted under
+   * us while paging): refreshed and kept active, not deactivated.
+   */
+  readonly confirmedActive: IdRanges;
+}
