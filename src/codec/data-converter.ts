@@ -9,17 +9,17 @@
  *   `runReplayHistories`
  * - bundle: `bundleWorkflowCode({ workflowsPath, ...workflowBundleConverterOptions })`
  *
- * The last one is not optional. The failure converter is used in two places: in the worker's
- * main thread (activity failures), which loads `failureConverterPath` from the `dataConverter`
- * given to `Worker.create`; and inside the workflow sandbox (the failure that fails a workflow,
- * workflow task failures), which uses the converter compiled into the bundle. `Worker.create`
- * passes `failureConverterPath` to the bundler only when it bundles itself (`workflowsPath`); with
- * a prebuilt `workflowBundle` (what this project uses) the bundle keeps whatever converter it was
- * built with. A bundle built without ours writes the failures that workflow code raises (an
- * `ApplicationFailure` thrown by a workflow, a failed update, a workflow task failure) with their
- * message and stack trace in clear; activity failures that merely pass through a workflow keep the
- * encoding the worker gave them (checked on a real server). The codecs themselves run
- * outside the sandbox and are never bundled.
+ * The last one is not optional. The failure converter runs in two places. The worker's main
+ * thread (activity failures, a workflow that cannot be created) loads `failureConverterPath` from
+ * the `dataConverter` given to `Worker.create`. Inside the workflow sandbox (the failure a
+ * workflow fails with, failed updates, workflow task failures raised by workflow code) the
+ * converter compiled into the bundle is used. `Worker.create` hands `failureConverterPath` to the
+ * bundler only when it bundles itself (`workflowsPath`); a prebuilt `workflowBundle` (what this
+ * project uses) keeps whatever converter it was built with. Checked on a real server: with a
+ * bundle built without ours, a workflow task failure raised in the sandbox was stored with its
+ * message in clear, while with ours it read `Encoded failure`. (Activity failures that merely pass
+ * through a workflow keep the encoding the worker gave them either way.) The codecs run outside
+ * the sandbox and are never bundled.
  */
 import type { DataConverter } from '@temporalio/common';
 import type { BundleOptions } from '@temporalio/worker';
