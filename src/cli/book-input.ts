@@ -1,0 +1,154 @@
+/**
+ * Builds a `bookRoom` input from `book`'s flags and/or an `--input` JSON file. It only assembles:
+ * the client's zod schema validates, and {@link explainInputIssues} names the flag behind each
+ * field, so a person sees `orderId (--order): required` rather than a schema path alone.
+ */
+import { readFileSync } from 'node:fs';
+import type { FieldIssue } from '../client';
+import { usageError } from './cli-errors';
+
+/** `book`'s flags, as commander gives them. */
+export interface BookFlags {
+  readonly input?: string;
+  readonly order?: string;
+  readonly option?: string;
+  readonly guest?: readonly string[];
+  readonly phonePrefix?: string;
+  readonly phone?: string;
+  readonly email?: string;
+  readonly maxIncrease?: string;
+  readonly acceptPolicyChange?: boolean;
+  readonly approvalTimeout?: string;
+  readonly expectedNet?: string;
+  readonly expectedCurrency?: string;
+  readonly confirmationDeadline?: string;
+  readonly checkin?: string;
+  readonly pollInterval?: string;
+  readonly customField?: readonly string[];
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * `"Ada Lovelace"` → first `Ada`, last `Lovelace`; `"Lovelace, Ada King"` → last before the comma.
+ * Without a comma the last word is the last name (`"Mary Ann Smith"` → `Mary Ann` / `Smith`).
+ */
+export function parseGuest(raw: string): { firstName: string; lastName: string } {
+  const text = raw.trim().replace(/\s+/g, ' ');
+  const comma = text.indexOf(',');
+  if (comma >= 0) {
+    const lastName = text.slice(0, comma).trim();
+    const firstName = text.slice(comma + 1).trim();
+    if (firstName && lastName) return { firstName, lastName };
+  } else {
+    const space = text.lastIndexOf(' ');
+    if (space > 0) return { firstName: text.slice(0, space), lastName: text.slice(space + 1) };
+  }
+  throw usageError(`--guest "${raw}": give a first and a last name, e.g. --guest "Ada Lovelace"`, [
+    { field: '--guest', message: 'needs a first and a last name' },
+  ]);
+}
+
+function readInputFile(path: string): Json {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw usageError(
+      `--input ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? err})`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw usageError(`--input ${path}: not valid JSON (${(err as Error).message})`);
+  }
+  if (!isObject(parsed)) throw usageError(`--input ${path}: must hold one JSON object`);
+  return parsed;
+}
+
+function parseNumber(flag: string, raw: string): number {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n)) {
+    throw usageError(`${flag}: "${raw}" is not a number`, [
+      { field: flag, message: 'not a number' },
+    ]);
+  }
+  return n;
+}
+
+/** The input as the flags and the file describe it, not yet validated. */
+export function buildBookInput(flags: BookFlags): Json {
+  const input: Json = flags.input ? readInputFile(flags.input) : {};
+  const sub = (key: string): Json => {
+    const current = input[key];
+    const obj = isObject(current) ? { ...current } : {};
+    input[key] = obj;
+    return obj;
+  };
+  if (flags.order !== undefined) input.orderId = flags.order;
+  if (flags.option !== undefined) input.optionId = flags.option;
+  if (flags.guest && flags.guest.length > 0) input.rooms = flags.guest.map(parseGuest);
+  if (flags.phonePrefix !== undefined) sub('contact').phonePrefix = flags.phonePrefix;
+  if (flags.phone !== undefined) sub('contact').phone = flags.phone;
+  if (flags.email !== undefined) sub('contact').email = flags.email;
+  if (flags.maxIncrease !== undefined)
+    sub('priceChangePolicy').maxIncreasePercent = parseNumber('--max-increase', flags.maxIncrease);
+  if (flags.acceptPolicyChange) sub('priceChangePolicy').acceptPolicyChange = true;
+  if (flags.approvalTimeout !== undefined)
+    sub('priceChangePolicy').approvalTimeout = flags.approvalTimeout;
+  if (flags.expectedNet !== undefined) sub('expectedPrice').net = flags.expectedNet;
+  if (flags.expectedCurrency !== undefined) sub('expectedPrice').currency = flags.expectedCurrency;
+  if (flags.confirmationDeadline !== undefined)
+    input.confirmationDeadline = flags.confirmationDeadline;
+  if (flags.checkin !== undefined) input.checkIn = flags.checkin;
+  if (flags.pollInterval !== undefined) {
+    // One knob for people, "poll about this often": the interval is also the cap, so the backoff
+    // cannot stretch it (the production default starts at 5 s and grows to 5 min).
+    const polling = sub('polling');
+    polling.initialInterval = flags.pollInterval;
+    polling.maximumInterval ??= flags.pollInterval;
+  }
+  for (const pair of flags.customField ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) {
+      throw usageError(`--custom-field "${pair}": use name=value, e.g. custom_field_1=VIP`, [
+        { field: '--custom-field', message: 'use name=value' },
+      ]);
+    }
+    sub('customFields')[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return input;
+}
+
+/** Input fields and the flag that sets each (longest prefix wins). */
+const FLAG_OF_FIELD: readonly (readonly [string, string])[] = [
+  ['orderId', '--order'],
+  ['optionId', '--option'],
+  ['rooms', '--guest'],
+  ['contact.phonePrefix', '--phone-prefix'],
+  ['contact.phone', '--phone'],
+  ['contact.email', '--email'],
+  ['contact', '--phone-prefix/--phone'],
+  ['priceChangePolicy.maxIncreasePercent', '--max-increase'],
+  ['priceChangePolicy.approvalTimeout', '--approval-timeout'],
+  ['expectedPrice.net', '--expected-net'],
+  ['expectedPrice.currency', '--expected-currency'],
+  ['confirmationDeadline', '--confirmation-deadline'],
+  ['checkIn', '--checkin'],
+  ['polling', '--poll-interval'],
+  ['customFields', '--custom-field'],
+];
+
+/** Adds the flag to each field name and says "required" for a missing value. */
+export function explainInputIssues(issues: readonly FieldIssue[]): FieldIssue[] {
+  return issues.map((i) => {
+    const flag = FLAG_OF_FIELD.find(([f]) => i.field === f || i.field.startsWith(`${f}.`))?.[1];
+    const message = /received undefined/.test(i.message) ? 'required' : i.message;
+    return { field: flag ? `${i.field} (${flag})` : i.field, message };
+  });
+}

@@ -1,0 +1,167 @@
+/**
+ * Every failure the command-line tool can meet, mapped once to an exit code and a message that
+ * says what to do. Commands throw; `runCli` catches and calls {@link toCliFailure}.
+ */
+import { CommanderError } from 'commander';
+import {
+  QueryNotRegisteredError,
+  QueryRejectedError,
+  WorkflowUpdateFailedError,
+  isGrpcDeadlineError,
+  isGrpcServiceError,
+} from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { BookingInputError } from '../client';
+import { ConfigError } from '../config';
+import { HotelApiError } from '../hotel-api';
+import { ExitCode } from './exit-codes';
+
+/** A field-level problem, as shown to people and in `--json` errors. */
+export interface CliIssue {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** A failure the tool reports as it is: the message is already written for the user. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+    /** Stable, for `--json` consumers. */
+    readonly code: string,
+    readonly issues: readonly CliIssue[] = [],
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+/** Bad usage: exit 2. */
+export function usageError(message: string, issues: readonly CliIssue[] = []): CliError {
+  return new CliError(message, ExitCode.USAGE, 'USAGE', issues);
+}
+
+/** What the hints in messages refer to. */
+export interface FailureContext {
+  readonly temporalAddress?: string;
+  readonly taskQueue?: string;
+  readonly supplierUrl?: string;
+}
+
+/** The start-something hint for an unreachable Temporal server. */
+export function temporalUnreachable(address: string, detail?: string): CliError {
+  return new CliError(
+    `Cannot reach Temporal at ${address}${detail ? ` (${detail})` : ''}. Is the Temporal server ` +
+      'running? Try `npm run temporal` or `npm start` (or set TEMPORAL_ADDRESS).',
+    ExitCode.UNREACHABLE,
+    'TEMPORAL_UNREACHABLE',
+  );
+}
+
+const SUPPLIER_UNREACHABLE_CODES: ReadonlySet<string> = new Set([
+  'CONNECTION_FAILED_BEFORE_SEND',
+  'CONNECTION_LOST',
+  'TIMEOUT',
+  'SUPPLIER_UNAVAILABLE',
+]);
+
+function fromHotelApi(err: HotelApiError, where: FailureContext): CliError {
+  const url = where.supplierUrl ?? 'the supplier';
+  if (err.code === 'INVALID_REQUEST' || err.code === 'VALIDATION') {
+    const issues = (err.fieldErrors ?? []).map((f) => ({
+      field: f.field || '(request)',
+      message: f.message,
+    }));
+    const list = issues.map((i) => `  - ${i.field}: ${i.message}`).join('\n');
+    const who =
+      err.code === 'VALIDATION'
+        ? 'The supplier rejected the request (422)'
+        : 'Invalid input; nothing was sent';
+    return new CliError(`${who}:\n${list || `  ${err.message}`}`, ExitCode.USAGE, err.code, issues);
+  }
+  if (SUPPLIER_UNREACHABLE_CODES.has(err.code)) {
+    return new CliError(
+      `Cannot reach the supplier at ${url} (${err.code}: ${err.message}). Is the simulator ` +
+        'running? Try `npm run simulator` or `npm start` (or set HOTEL_API_BASE_URL).',
+      ExitCode.UNREACHABLE,
+      err.code,
+    );
+  }
+  if (err.code === 'AUTH_INVALID' || err.code === 'ACCOUNT_INACTIVE' || err.code === 'CLOCK_SKEW') {
+    return new CliError(
+      `The supplier at ${url} refused our credentials (${err.code}): check HOTEL_API_KEY and ` +
+        'HOTEL_API_SECRET (or their _FILE variants).',
+      ExitCode.FAILED,
+      err.code,
+    );
+  }
+  if (err.code === 'NOT_FOUND') {
+    return new CliError(`Not found at the supplier: ${err.message}`, ExitCode.FAILED, err.code);
+  }
+  return new CliError(
+    `Supplier call failed (${err.code}): ${err.message}`,
+    ExitCode.FAILED,
+    err.code,
+  );
+}
+
+/** gRPC status codes that mean "the server or a worker did not answer". */
+const GRPC_UNAVAILABLE = 14;
+
+/** Maps anything a command threw to an exit code and a message that says what to do. */
+export function toCliFailure(err: unknown, where: FailureContext = {}): CliError {
+  if (err instanceof CliError) return err;
+  if (err instanceof CommanderError) {
+    return new CliError(err.message.replace(/^error: /, ''), ExitCode.USAGE, 'USAGE');
+  }
+  if (err instanceof BookingInputError) {
+    const list = err.issues.map((i) => `  - ${i.field}: ${i.message}`).join('\n');
+    return new CliError(
+      `Invalid input; nothing was started:\n${list}`,
+      ExitCode.USAGE,
+      'INVALID_INPUT',
+      err.issues,
+    );
+  }
+  if (err instanceof ConfigError) {
+    return new CliError(
+      `${err.message}\nFix the environment variables above (see README, Configuration).`,
+      ExitCode.USAGE,
+      'CONFIG',
+      err.problems.map((p) => ({ field: p.split(':')[0] ?? p, message: p })),
+    );
+  }
+  if (err instanceof HotelApiError) return fromHotelApi(err, where);
+  if (err instanceof WorkflowNotFoundError) {
+    return new CliError(
+      `No such workflow: ${err.workflowId ?? err.message}. Check the order id (or booking id); ` +
+        '`list` shows the bookings.',
+      ExitCode.FAILED,
+      'NOT_FOUND',
+    );
+  }
+  if (err instanceof WorkflowUpdateFailedError) {
+    const cause = err.cause instanceof Error ? err.cause.message : err.message;
+    return new CliError(`Refused by the booking: ${cause}`, ExitCode.FAILED, 'UPDATE_REFUSED');
+  }
+  if (err instanceof QueryNotRegisteredError || err instanceof QueryRejectedError) {
+    return new CliError(`The workflow did not answer: ${err.message}`, ExitCode.FAILED, 'QUERY');
+  }
+  if (isGrpcDeadlineError(err)) {
+    const queue = where.taskQueue ? ` '${where.taskQueue}'` : '';
+    return new CliError(
+      `No answer in time. Is a worker polling task queue${queue}? Try \`npm run worker\` or ` +
+        '`npm start` (and check TEMPORAL_TASK_QUEUE).',
+      ExitCode.UNREACHABLE,
+      'NO_WORKER',
+    );
+  }
+  if (isGrpcServiceError(err) && err.code === GRPC_UNAVAILABLE) {
+    return temporalUnreachable(where.temporalAddress ?? 'TEMPORAL_ADDRESS', err.details);
+  }
+  if (err instanceof Error && /Failed to connect before the deadline/.test(err.message)) {
+    return temporalUnreachable(where.temporalAddress ?? 'TEMPORAL_ADDRESS');
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new CliError(message, ExitCode.FAILED, 'ERROR');
+}

@@ -1,0 +1,134 @@
+/**
+ * `book`: starts `bookRoom` for an order (idempotent per order) and, with `--wait`, follows its
+ * phases to the outcome. Input is validated before anything connects, so bad input is exit 2
+ * with every field named, and no workflow is started.
+ */
+import { isGrpcDeadlineError } from '@temporalio/client';
+import type { Command } from 'commander';
+import {
+  BookingInputError,
+  validateBookRoomInput,
+  type BookRoomInput,
+  type BookRoomResult,
+  type BookingState,
+} from '../../client';
+import { buildBookInput, explainInputIssues, type BookFlags } from '../book-input';
+import type { CliContext } from '../cli-context';
+import { ExitCode } from '../exit-codes';
+import { followBooking } from '../follow-booking';
+import { formatDuration, renderResult } from '../render';
+import type { CommandRunner } from './command-runner';
+
+/** What a person can do about a phase that waits for one. */
+export function phaseHint(state: BookingState): string | undefined {
+  const id = state.orderId;
+  if (state.phase === 'AWAITING_APPROVAL') {
+    return `waiting for a decision on the ${state.pendingDecision?.status ?? 'change'}: run \`approve ${id}\` or \`reject ${id}\``;
+  }
+  if (state.phase === 'NEEDS_RECONCILIATION') {
+    return (
+      "the booking call's answer was lost: find the supplier booking by the order id, then run " +
+      `\`resolve ${id} --booking-id <id>\` or \`resolve ${id} --no-booking\``
+    );
+  }
+  return undefined;
+}
+
+/** Exit code of a finished booking for commands that asked for one: CONFIRMED or not. */
+export const exitForOutcome = (result: BookRoomResult): ExitCode =>
+  result.outcome === 'CONFIRMED' ? ExitCode.OK : ExitCode.FAILED;
+
+function validate(ctx: CliContext, raw: unknown): BookRoomInput {
+  try {
+    return validateBookRoomInput(raw, ctx.config.orderIdField);
+  } catch (err) {
+    if (err instanceof BookingInputError)
+      throw new BookingInputError(explainInputIssues(err.issues));
+    throw err;
+  }
+}
+
+async function book(ctx: CliContext, flags: BookFlags & { wait?: boolean }): Promise<ExitCode> {
+  const input = validate(ctx, buildBookInput(flags));
+  const bookings = await ctx.bookings();
+  const started = await bookings.startBooking(input);
+  const { orderId, workflowId } = started;
+
+  if (started.status === 'ALREADY_FINISHED') {
+    const result = await bookings.result(orderId);
+    ctx.emit({ started, result }, () =>
+      [
+        `The booking for order ${orderId} already ended ${result.outcome}; a finished booking is ` +
+          'never restarted (use a new order id to book again).',
+        renderResult(result),
+      ].join('\n'),
+    );
+    return exitForOutcome(result);
+  }
+  ctx.note(
+    started.status === 'STARTED'
+      ? `Started booking for order ${orderId} (workflow ${workflowId}).`
+      : `A booking for order ${orderId} is already running (workflow ${workflowId}); nothing new was started.`,
+  );
+  if (!flags.wait) {
+    ctx.emit({ started }, () => `Follow it with: status ${orderId}`);
+    return ExitCode.OK;
+  }
+
+  const t0 = Date.now();
+  const phases: { phase: string; atMs: number }[] = [];
+  let warnedNoWorker = false;
+  const result = await followBooking({
+    state: () => ctx.withWorkerDeadline(() => bookings.state(orderId), 5_000),
+    result: () => bookings.result(orderId),
+    onChange: (state) => {
+      const atMs = Date.now() - t0;
+      phases.push({ phase: state.phase, atMs });
+      ctx.note(`  ${formatDuration(atMs).padStart(8)}  ${state.phase}`);
+      const hint = phaseHint(state);
+      if (hint) ctx.note(`            ${hint}`);
+    },
+    onStateError: (err) => {
+      if (warnedNoWorker || !isGrpcDeadlineError(err)) return;
+      warnedNoWorker = true;
+      ctx.io.stderr(
+        `No worker has answered for 5 s: is one polling task queue '${ctx.config.temporal.taskQueue}'? ` +
+          'Try `npm run worker` or `npm start`. Still waiting (Ctrl-C stops waiting, not the booking).\n',
+      );
+    },
+  });
+  ctx.emit({ started, phases, result }, () => renderResult(result));
+  return exitForOutcome(result);
+}
+
+/** Adds `book` to the program. */
+export function registerBookCommand(program: Command, run: CommandRunner): void {
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+  program
+    .command('book')
+    .description(
+      'Book a room option for an order (once per order); --wait follows it to the outcome',
+    )
+    .option('--input <file.json>', 'the bookRoom input as JSON; flags override its fields')
+    .option('--order <orderId>', 'your order id (1-64 of A-Z a-z 0-9 . _ -)')
+    .option('--option <optionId>', 'a room option id from `search`')
+    .option('--guest <"First Last">', 'lead guest of a room; repeat once per room', collect)
+    .option('--phone-prefix <prefix>', "contact phone prefix, e.g. '+39'")
+    .option('--phone <number>', 'contact phone number')
+    .option('--email <address>', 'contact e-mail')
+    .option('--max-increase <percent>', 'accept a price increase up to this percentage')
+    .option('--accept-policy-change', 'accept a changed cancellation policy without asking')
+    .option('--approval-timeout <duration>', "how long a change waits for approval, e.g. '15m'")
+    .option('--expected-net <amount>', "the net price you expect, e.g. '377.20'")
+    .option('--expected-currency <code>', "its currency, e.g. 'EUR'")
+    .option('--confirmation-deadline <duration>', "how long to wait for confirmation, e.g. '48h'")
+    .option('--checkin <date>', 'check-in date YYYY-MM-DD (searchable in the Temporal UI)')
+    .option('--poll-interval <duration>', "poll a pending booking this often, e.g. '2s'")
+    .option(
+      '--custom-field <name=value>',
+      'custom_field_1..9 for the supplier; repeatable',
+      collect,
+    )
+    .option('--wait', 'follow the booking to its outcome (exit 0 only when CONFIRMED)')
+    .action((flags: BookFlags & { wait?: boolean }) => run((ctx) => book(ctx, flags)));
+}

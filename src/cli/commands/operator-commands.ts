@@ -1,0 +1,328 @@
+/**
+ * What an operator does to bookings: `status`, `approve` / `reject`, `cancel`, `resolve`, `list`.
+ * Queries and updates need a worker to answer; they run with a deadline so a missing worker is
+ * reported (exit 3) instead of hanging.
+ */
+import { isGrpcDeadlineError, type WorkflowExecutionDescription } from '@temporalio/client';
+import type { Command } from 'commander';
+import {
+  BookingOutcome,
+  BookingPhase,
+  bookingWorkflowId,
+  type BookRoomResult,
+  type CancelBookingResult,
+} from '../../client';
+import { BookingPhaseKey } from '../../shared/search-attributes';
+import type { CliContext } from '../cli-context';
+import { CliError, toCliFailure, usageError } from '../cli-errors';
+import { ExitCode } from '../exit-codes';
+import { cancelOrder } from '../order-cancellation';
+import { keyValueTable, renderResult, renderState, table } from '../render';
+import { phaseHint } from './book-command';
+import type { CommandRunner } from './command-runner';
+
+function parseBookingId(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw usageError(`--booking-id: "${raw}" is not a supplier booking id (a positive integer)`, [
+      { field: '--booking-id', message: 'a positive integer' },
+    ]);
+  }
+  return n;
+}
+
+async function describeBooking(
+  ctx: CliContext,
+  orderId: string,
+): Promise<WorkflowExecutionDescription> {
+  return (await ctx.bookings()).handle(orderId).describe();
+}
+
+async function status(ctx: CliContext, orderId: string): Promise<ExitCode> {
+  const bookings = await ctx.bookings();
+  const description = await describeBooking(ctx, orderId);
+  const workflowId = bookingWorkflowId(orderId);
+  const workflowStatus = description.status.name;
+  if (workflowStatus === 'RUNNING') {
+    let state;
+    try {
+      state = await ctx.withWorkerDeadline(() => bookings.state(orderId), 10_000);
+    } catch (err) {
+      if (!isGrpcDeadlineError(err)) throw err;
+      // The last phase the workflow recorded is still worth showing.
+      const phase = description.typedSearchAttributes.get(BookingPhaseKey);
+      const failure = toCliFailure(err, ctx.failureContext());
+      throw new CliError(
+        `${failure.message}\nLast recorded phase of order ${orderId}: ${phase ?? 'unknown'}.`,
+        failure.exitCode,
+        failure.code,
+      );
+    }
+    ctx.emit({ orderId, workflowId, workflowStatus, state }, () => {
+      const hint = phaseHint(state);
+      return [renderState(state), ...(hint ? [`Next: ${hint}`] : [])].join('\n');
+    });
+    return ExitCode.OK;
+  }
+  let result: BookRoomResult | undefined;
+  if (workflowStatus === 'COMPLETED') result = await bookings.result(orderId);
+  ctx.emit({ orderId, workflowId, workflowStatus, ...(result ? { result } : {}) }, () =>
+    result
+      ? renderResult(result)
+      : `The booking workflow ${workflowId} is ${workflowStatus}: it ended without a result.`,
+  );
+  return ExitCode.OK;
+}
+
+async function decide(ctx: CliContext, orderId: string, approve: boolean): Promise<ExitCode> {
+  const bookings = await ctx.bookings();
+  const state = await ctx.withWorkerDeadline(() => bookings.approvePriceChange(orderId, approve));
+  ctx.emit({ orderId, approved: approve, state }, () =>
+    [
+      `${approve ? 'Approved' : 'Rejected'} the change for order ${orderId}; the booking is now ${state.phase}.`,
+      renderState(state),
+    ].join('\n'),
+  );
+  return ExitCode.OK;
+}
+
+interface CancelFlags {
+  bookingId?: string;
+  reason?: string;
+  wait?: boolean;
+  pollInterval?: string;
+}
+
+function cancellationPolling(o: CancelFlags) {
+  return o.pollInterval
+    ? { initialInterval: o.pollInterval, maximumInterval: o.pollInterval }
+    : undefined;
+}
+
+const exitForCancellation = (r: CancelBookingResult): ExitCode =>
+  r.outcome === 'CANCELLED' ? ExitCode.OK : ExitCode.FAILED;
+
+async function cancelByBookingId(ctx: CliContext, bookingId: number, o: CancelFlags) {
+  const bookings = await ctx.bookings();
+  const polling = cancellationPolling(o);
+  const handle = await bookings.startCancellation({
+    bookingId,
+    ...(o.reason !== undefined ? { reason: o.reason } : {}),
+    ...(polling ? { polling } : {}),
+  });
+  ctx.note(
+    `Started cancelBooking for supplier booking ${bookingId} (workflow ${handle.workflowId}).`,
+  );
+  if (!o.wait) {
+    ctx.emit({ bookingId, workflowId: handle.workflowId }, () => `Follow it in the Temporal UI.`);
+    return ExitCode.OK;
+  }
+  const cancellation = (await handle.result()) as CancelBookingResult;
+  ctx.emit({ bookingId, workflowId: handle.workflowId, cancellation }, () =>
+    keyValueTable([
+      ['Supplier booking id', bookingId],
+      ['Cancellation', cancellation.outcome],
+      ['Reason', cancellation.reason],
+    ]),
+  );
+  return exitForCancellation(cancellation);
+}
+
+async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFlags) {
+  if ((orderId === undefined) === (o.bookingId === undefined)) {
+    throw usageError('cancel: give an order id, or --booking-id <id>, not both');
+  }
+  if (o.bookingId !== undefined) return cancelByBookingId(ctx, parseBookingId(o.bookingId), o);
+  const id = orderId!;
+  const bookings = await ctx.bookings();
+  const polling = cancellationPolling(o);
+  const c = await ctx.withWorkerDeadline(() =>
+    cancelOrder(bookings, id, {
+      ...(o.reason !== undefined ? { reason: o.reason } : {}),
+      ...(polling ? { polling } : {}),
+    }),
+  );
+  if (c.kind === 'nothing-to-cancel') {
+    ctx.emit({ orderId: id, action: 'none', booking: c.booking }, () =>
+      [
+        c.booking.outcome === 'CANCELLED'
+          ? `The booking for order ${id} is already cancelled.`
+          : `Nothing to cancel: the booking for order ${id} ended ${c.booking.outcome} without a supplier booking.`,
+        renderResult(c.booking),
+      ].join('\n'),
+    );
+    return ExitCode.OK;
+  }
+  if (c.kind === 'requested') {
+    ctx.note(`Cancellation requested for order ${id} (phase ${c.state.phase}).`);
+    if (!o.wait) {
+      ctx.emit({ orderId: id, action: 'requested', state: c.state }, () => renderState(c.state));
+      return ExitCode.OK;
+    }
+    const result = await bookings.result(id);
+    ctx.emit({ orderId: id, action: 'requested', result }, () => renderResult(result));
+    return result.outcome === BookingOutcome.CANCELLED ? ExitCode.OK : ExitCode.FAILED;
+  }
+  ctx.note(
+    `The booking for order ${id} had ended ${c.booking.outcome} with supplier booking ` +
+      `${c.bookingId}: started cancelBooking (workflow ${c.workflowId}).`,
+  );
+  if (!o.wait) {
+    ctx.emit(
+      { orderId: id, action: 'cancelBooking', bookingId: c.bookingId, workflowId: c.workflowId },
+      () => `Follow it with --wait, or in the Temporal UI.`,
+    );
+    return ExitCode.OK;
+  }
+  const cancellation = (await c.handle.result()) as CancelBookingResult;
+  ctx.emit(
+    {
+      orderId: id,
+      action: 'cancelBooking',
+      bookingId: c.bookingId,
+      workflowId: c.workflowId,
+      cancellation,
+    },
+    () =>
+      keyValueTable([
+        ['Order', id],
+        ['Supplier booking id', c.bookingId],
+        ['Cancellation', cancellation.outcome],
+        ['Reason', cancellation.reason],
+      ]),
+  );
+  return exitForCancellation(cancellation);
+}
+
+async function resolve(
+  ctx: CliContext,
+  orderId: string,
+  o: { bookingId?: string; booking?: boolean },
+): Promise<ExitCode> {
+  const noBooking = o.booking === false;
+  if ((o.bookingId === undefined) === !noBooking) {
+    throw usageError(
+      `resolve: give --booking-id <id> (the supplier booking of order ${orderId}) or --no-booking, one of them`,
+    );
+  }
+  const resolution =
+    o.bookingId !== undefined
+      ? { bookingId: parseBookingId(o.bookingId) }
+      : { noBooking: true as const };
+  const bookings = await ctx.bookings();
+  const state = await ctx.withWorkerDeadline(() =>
+    bookings.resolveReconciliation(orderId, resolution),
+  );
+  ctx.emit({ orderId, resolution, state }, () =>
+    [
+      `Resolved order ${orderId} ${'bookingId' in resolution ? `with supplier booking ${resolution.bookingId}` : 'as never booked'}; the booking is now ${state.phase}.`,
+      renderState(state),
+    ].join('\n'),
+  );
+  return ExitCode.OK;
+}
+
+/** Every value `BookingPhase` can hold: the live phases and the outcomes. */
+const PHASES: readonly string[] = [
+  ...Object.values(BookingPhase),
+  ...Object.values(BookingOutcome),
+];
+
+const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+async function list(ctx: CliContext, o: { phase?: string; limit: string }): Promise<ExitCode> {
+  if (o.phase !== undefined && !PHASES.includes(o.phase)) {
+    throw usageError(`--phase: "${o.phase}" is not a phase; one of ${PHASES.join(', ')}`, [
+      { field: '--phase', message: `one of ${PHASES.join(', ')}` },
+    ]);
+  }
+  const limit = Number(o.limit);
+  if (!Number.isSafeInteger(limit) || limit <= 0) {
+    throw usageError(`--limit: "${o.limit}" is not a positive integer`);
+  }
+  const bookings = await ctx.bookings();
+  // This deployment's bookings: the task queue separates deployments sharing one namespace.
+  const query = [
+    `WorkflowType = 'bookRoom'`,
+    `TaskQueue = ${quote(ctx.config.temporal.taskQueue)}`,
+    ...(o.phase ? [`BookingPhase = ${quote(o.phase)}`] : []),
+  ].join(' AND ');
+  const rows: {
+    orderId: string;
+    workflowId: string;
+    status: string;
+    phase?: string;
+    bookingId?: number;
+  }[] = [];
+  for await (const b of bookings.list(query)) {
+    rows.push({ orderId: b.workflowId.replace(/^booking-/, ''), ...b });
+    if (rows.length >= limit) break;
+  }
+  ctx.emit({ query, count: rows.length, bookings: rows }, () =>
+    rows.length === 0
+      ? `No bookings match ${query}.`
+      : [
+          table(
+            ['Order', 'Phase', 'Supplier booking id', 'Workflow'],
+            rows.map((r) => [r.orderId, r.phase, r.bookingId, r.status]),
+          ),
+          `${rows.length} booking(s)${rows.length >= limit ? ` (first ${limit}; --limit for more)` : ''}`,
+        ].join('\n'),
+  );
+  return ExitCode.OK;
+}
+
+/** Adds `status`, `approve`, `reject`, `cancel`, `resolve` and `list` to the program. */
+export function registerOperatorCommands(program: Command, run: CommandRunner): void {
+  program
+    .command('status')
+    .description("A booking's live phase (or its outcome once it has ended)")
+    .argument('<orderId>')
+    .action((orderId: string) => run((ctx) => status(ctx, orderId)));
+
+  program
+    .command('approve')
+    .description('Approve the price or policy change a booking waits on')
+    .argument('<orderId>')
+    .action((orderId: string) => run((ctx) => decide(ctx, orderId, true)));
+
+  program
+    .command('reject')
+    .description('Reject the price or policy change a booking waits on (it ends PRICE_REJECTED)')
+    .argument('<orderId>')
+    .action((orderId: string) => run((ctx) => decide(ctx, orderId, false)));
+
+  program
+    .command('cancel')
+    .description(
+      "Cancel an order's booking in any phase (a confirmed one through cancelBooking), or a supplier booking by id",
+    )
+    .argument('[orderId]')
+    .option('--booking-id <id>', 'cancel this supplier booking id (starts cancelBooking)')
+    .option('--reason <text>', 'why, for the record')
+    .option(
+      '--poll-interval <duration>',
+      "while the supplier answers 202, poll this often, e.g. '2s'",
+    )
+    .option('--wait', 'wait for the outcome (exit 0 only when CANCELLED)')
+    .action((orderId: string | undefined, o: CancelFlags) => run((ctx) => cancel(ctx, orderId, o)));
+
+  program
+    .command('resolve')
+    .description('Resolve a booking in NEEDS_RECONCILIATION: the supplier booking it made, or none')
+    .argument('<orderId>')
+    .option('--booking-id <id>', 'the supplier booking that carries this order id')
+    .option('--no-booking', 'the supplier made no booking for this order')
+    .action((orderId: string, o: { bookingId?: string; booking?: boolean }) =>
+      run((ctx) => resolve(ctx, orderId, o)),
+    );
+
+  program
+    .command('list')
+    .description(
+      'Bookings on this task queue, optionally in one phase (visibility query on BookingPhase)',
+    )
+    .option('--phase <phase>', `one of ${PHASES.join(', ')}`)
+    .option('--limit <n>', 'at most this many', '100')
+    .action((o: { phase?: string; limit: string }) => run((ctx) => list(ctx, o)));
+}

@@ -1,0 +1,81 @@
+/**
+ * Human output: plain tables (no colours, so piped output and tests read the same text) and the
+ * small formatters every command shares.
+ */
+import Table from 'cli-table3';
+import type { BookRoomResult, BookingState, SupplierPrice } from '../client';
+
+type Cell = string | number | boolean | null | undefined;
+
+/** A table with a header row. */
+export function table(head: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  const t = new Table({ head: [...head], style: { head: [], border: [], compact: true } });
+  for (const row of rows) t.push(row.map((c) => (c === undefined || c === null ? '' : String(c))));
+  return t.toString();
+}
+
+/** A two-column `name │ value` table; rows whose value is undefined are left out. */
+export function keyValueTable(rows: readonly (readonly [string, Cell])[]): string {
+  const t = new Table({ style: { head: [], border: [], compact: true } });
+  for (const [k, v] of rows) {
+    if (v === undefined) continue;
+    t.push({ [k]: v === null ? '' : String(v) });
+  }
+  return t.toString();
+}
+
+export function formatPrice(price: Partial<SupplierPrice> | undefined): string | undefined {
+  if (!price?.net) return undefined;
+  return `${price.net} ${price.currency ?? '(no currency)'}`;
+}
+
+/** `850 ms`, `4.2 s`, `2 min 5 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(1)} s`;
+  const s = Math.round(ms / 1_000);
+  return `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** The live state of a booking, as `status` shows it. */
+export function renderState(state: BookingState): string {
+  const d = state.pendingDecision;
+  return keyValueTable([
+    ['Order', state.orderId],
+    ['Phase', state.phase],
+    ['Supplier status', state.supplierStatus],
+    ['Supplier booking id', state.bookingId],
+    ['Price', formatPrice(state.price)],
+    [
+      'Awaiting decision',
+      d
+        ? `${d.status}: ${formatPrice(d.expected) ?? '?'} → ${formatPrice(d.offered) ?? '?'}` +
+          `${d.increasePercent !== undefined ? ` (+${d.increasePercent} %)` : ''}, until ${d.deadline}`
+        : undefined,
+    ],
+    ['Cancel requested', state.cancelRequested ? 'yes' : undefined],
+    [
+      'Last error',
+      state.lastError ? `${state.lastError.code}: ${state.lastError.message}` : undefined,
+    ],
+  ]);
+}
+
+/** The final result of a booking. */
+export function renderResult(result: BookRoomResult): string {
+  return keyValueTable([
+    ['Order', result.orderId],
+    ['Outcome', result.outcome],
+    ['Supplier booking id', result.bookingId],
+    ['Supplier status', result.supplierStatus],
+    ['Price', formatPrice(result.price)],
+    ['Reason', result.reason],
+    ['Error', result.error ? `${result.error.code}: ${result.error.message}` : undefined],
+    [
+      'Cancellation',
+      result.cancellation
+        ? `${result.cancellation.outcome}${result.cancellation.reason ? ` (${result.cancellation.reason})` : ''}`
+        : undefined,
+    ],
+  ]);
+}

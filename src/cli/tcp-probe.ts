@@ -1,0 +1,41 @@
+/**
+ * A quick TCP probe of a `host:port` address. The Temporal SDK waits 10 s before it gives up on
+ * an address nobody listens on; a refused TCP connection answers in milliseconds, so the tool
+ * probes first and says at once what to start.
+ */
+import { connect } from 'node:net';
+
+/** `host:port` or `[v6]:port` split; `undefined` when it is neither. */
+export function parseHostPort(address: string): { host: string; port: number } | undefined {
+  const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(address.trim());
+  const host = m?.[1] ?? m?.[2];
+  const port = Number(m?.[3]);
+  if (!host || !Number.isInteger(port) || port <= 0 || port > 65535) return undefined;
+  return { host, port };
+}
+
+/** Whether something accepts TCP connections at `address`; the error code when not. */
+export async function probeTcp(
+  address: string,
+  /** @default 2_000 */
+  timeoutMs = 2_000,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
+  const target = parseHostPort(address);
+  if (!target) return { ok: false, reason: `not a host:port address: ${address}` };
+  return new Promise((resolve) => {
+    const socket = connect({ host: target.host, port: target.port });
+    const done = (result: { ok: true } | { ok: false; reason: string }) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(
+      () => done({ ok: false, reason: `no answer in ${timeoutMs} ms` }),
+      timeoutMs,
+    );
+    socket.once('connect', () => done({ ok: true }));
+    socket.once('error', (err: NodeJS.ErrnoException) =>
+      done({ ok: false, reason: err.code ?? err.message }),
+    );
+  });
+}

@@ -1,0 +1,235 @@
+/**
+ * The local stack, shared by `npm start` and `npm run demo`: a Temporal dev server (started, or
+ * one already running), the supplier (the simulator in-process, or a real supplier's URL) and a
+ * booking worker in-process. What it started, `stop()` stops, in reverse order; a start that fails
+ * half-way stops what it had started before it rethrows.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  type LogEntry,
+  type Worker,
+} from '@temporalio/worker';
+import type { LogLevel } from '@temporalio/common';
+import { createBookingWorker } from '../build-worker';
+import type { HotelApiConfig } from '../config';
+import { HotelApiClient } from '../hotel-api';
+import { buildSimulator, DEMO_COMPANY, type Simulator } from '../simulator';
+import { startDevServer, waitForTemporal, type DevServer } from '../temporal-server/dev-server';
+
+/** Start a dev server, or use the one at `address`. */
+export type TemporalChoice =
+  | {
+      readonly kind: 'start';
+      /** @default a free port */
+      readonly port?: number;
+      /** @default a free port (`port + 1000` when `port` is given) */
+      readonly uiPort?: number;
+      /** `127.0.0.1` unless given; `localhost` and `0.0.0.0` work too. */
+      readonly ip?: string;
+      /** SQLite file: workflows survive restarts. */
+      readonly dbFile: string;
+      /** @default false */
+      readonly headless?: boolean;
+    }
+  | { readonly kind: 'existing'; readonly address: string; readonly uiUrl?: string };
+
+/** Start the simulator in-process, or use a supplier that is already there. */
+export type SupplierChoice =
+  | {
+      readonly kind: 'simulator';
+      /** @default 0 (a free port) */
+      readonly port?: number;
+      /** @default '127.0.0.1' */
+      readonly host?: string;
+      /**
+       * A company the simulator accepts besides the demo one (`demo-key`), so a worker configured
+       * with other credentials against a local URL still gets in.
+       */
+      readonly company?: { readonly key: string; readonly secret: string };
+    }
+  | { readonly kind: 'external'; readonly baseUrl: string };
+
+export interface LocalStackOptions {
+  readonly temporal: TemporalChoice;
+  readonly supplier: SupplierChoice;
+  readonly taskQueue: string;
+  /** @default 'default' */
+  readonly namespace?: string;
+  /** The worker's supplier settings for a base URL (credentials, timeouts): from config.ts. */
+  readonly hotelApiConfig: (baseUrl: string) => HotelApiConfig;
+  /** @default 'custom_field_10' */
+  readonly orderIdField?: string;
+  /** Progress lines for people. */
+  readonly log: (line: string) => void;
+  /**
+   * Where the Temporal SDK's own logs (worker, activities) go: `stderr`, or a file so that they
+   * do not tear a live display apart. Applies only when the process has not set up its runtime.
+   * @default { to: 'stderr', level: 'INFO' }
+   */
+  readonly sdkLog?: { readonly to: 'stderr' | { readonly file: string }; readonly level: LogLevel };
+}
+
+export interface LocalStack {
+  /** gRPC `host:port`. */
+  readonly temporalAddress: string;
+  /** The Temporal web UI, when known. */
+  readonly uiUrl: string | undefined;
+  /** Whether this stack started the Temporal server (and will stop it). */
+  readonly startedTemporal: boolean;
+  /** The in-process simulator, when the stack runs one (with inspection on). */
+  readonly simulator: Simulator | undefined;
+  /** The supplier's base URL, as `HOTEL_API_BASE_URL` would say it. */
+  readonly supplierUrl: string;
+  readonly taskQueue: string;
+  readonly namespace: string;
+  readonly worker: Worker;
+  /** Settles when the worker stops: after `stop()`, or earlier when it fails. */
+  readonly workerStopped: Promise<void>;
+  /** Stops the worker, the simulator and the server (when started here). Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Installs the Temporal runtime with a logger of our choosing. The runtime is per process and
+ * can be installed once, before the first worker or native connection: later calls do nothing.
+ */
+function installSdkLogger(sdkLog: NonNullable<LocalStackOptions['sdkLog']>): void {
+  const target = sdkLog.to;
+  let logger: DefaultLogger;
+  if (target === 'stderr') {
+    logger = new DefaultLogger(sdkLog.level);
+  } else {
+    mkdirSync(dirname(target.file), { recursive: true });
+    logger = new DefaultLogger(sdkLog.level, (entry: LogEntry) => {
+      const time = new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString();
+      const meta = entry.meta ? ` ${safeJson(entry.meta)}` : '';
+      appendFileSync(target.file, `${time} ${entry.level} ${entry.message}${meta}\n`);
+    });
+  }
+  try {
+    Runtime.install({ logger });
+  } catch {
+    // Already installed by this process (or implicitly, by an earlier worker): keep that one.
+  }
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+  } catch {
+    return '[unserializable]';
+  }
+}
+
+/** Starts the stack; resolves once the worker polls. */
+export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch (err) {
+        o.log(`while stopping: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  };
+  const namespace = o.namespace ?? 'default';
+  try {
+    installSdkLogger(o.sdkLog ?? { to: 'stderr', level: 'INFO' });
+
+    // --- Temporal ---
+    let server: DevServer | undefined;
+    let temporalAddress: string;
+    let uiUrl: string | undefined;
+    if (o.temporal.kind === 'start') {
+      const t = o.temporal;
+      const started = Date.now();
+      server = await startDevServer({
+        ...(t.port !== undefined ? { port: t.port } : {}),
+        ...(t.uiPort !== undefined ? { uiPort: t.uiPort } : {}),
+        ...(t.headless ? { headless: true } : {}),
+        ip: t.ip ?? '127.0.0.1',
+        dbFile: t.dbFile,
+        log: o.log,
+      });
+      const s = server;
+      cleanups.push(() => s.stop());
+      temporalAddress = server.address;
+      uiUrl = server.uiUrl;
+      o.log(`Temporal dev server ready on ${temporalAddress} in ${Date.now() - started} ms`);
+    } else {
+      temporalAddress = o.temporal.address;
+      uiUrl = o.temporal.uiUrl;
+      await waitForTemporal(temporalAddress, 10_000, namespace);
+    }
+
+    // --- supplier ---
+    let simulator: Simulator | undefined;
+    let supplierUrl: string;
+    if (o.supplier.kind === 'simulator') {
+      const extra = o.supplier.company;
+      const sim = buildSimulator({
+        companies:
+          extra && extra.key !== DEMO_COMPANY.key
+            ? [DEMO_COMPANY, { ...extra, active: true }]
+            : [DEMO_COMPANY],
+        inspection: true,
+      });
+      const { origin } = await sim.listen(o.supplier.port ?? 0, o.supplier.host ?? '127.0.0.1');
+      cleanups.push(() => sim.close());
+      simulator = sim;
+      supplierUrl = origin;
+    } else {
+      supplierUrl = o.supplier.baseUrl;
+    }
+
+    // --- worker ---
+    const hotelApi = new HotelApiClient(o.hotelApiConfig(supplierUrl));
+    cleanups.push(() => hotelApi.close());
+    const connection = await NativeConnection.connect({ address: temporalAddress });
+    cleanups.push(() => connection.close());
+    const worker = await createBookingWorker({
+      connection,
+      namespace,
+      taskQueue: o.taskQueue,
+      hotelApi,
+      ...(o.orderIdField ? { orderIdField: o.orderIdField } : {}),
+      // Local use: Ctrl-C should not wait 30 s for a supplier call to finish.
+      shutdownGraceTime: '3s',
+    });
+    const workerStopped = worker.run();
+    // Callers race it against their own work; a worker failing while nobody listens must not
+    // crash the process as an unhandled rejection.
+    workerStopped.catch(() => undefined);
+    cleanups.push(async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await workerStopped.catch(() => undefined);
+    });
+
+    let stopping: Promise<void> | undefined;
+    return {
+      temporalAddress,
+      uiUrl,
+      startedTemporal: server !== undefined,
+      simulator,
+      supplierUrl,
+      taskQueue: o.taskQueue,
+      namespace,
+      worker,
+      workerStopped,
+      stop: () => (stopping ??= stopAll()),
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+/** The Temporal web UI page of a workflow. */
+export function workflowUrl(uiUrl: string, namespace: string, workflowId: string): string {
+  return `${uiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+}

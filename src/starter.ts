@@ -1,0 +1,26 @@
+/**
+ * `npm run starter -- <command>` and the `hotel-booking` binary: the command-line tool (see
+ * src/cli/program.ts for the commands, `--help` for their flags). Configuration comes from the
+ * environment through src/config.ts alone.
+ */
+import { runCli } from './cli/program';
+import { loadConfig } from './config';
+
+runCli(process.argv.slice(2), {
+  io: {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+  },
+  loadConfig: () => loadConfig(),
+}).then(
+  (code) => {
+    // exitCode, not exit(): let stdout drain when it is a pipe.
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(
+      `unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);
