@@ -56,6 +56,19 @@ export const EnvSchema = z.object({
   CODEC_CORS_ORIGIN: z.string().default('http://localhost:8233'),
   NODE_ENV: optionalString,
 
+  /** Prometheus metrics on `0.0.0.0:<port>/metrics`; 0 turns them off. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  /** Liveness `/healthz` and readiness `/readyz`; 0 turns them off. */
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  /** Fleet-wide cap on supplier calls per second (the task queue's activity rate); 0 = none. */
+  SUPPLIER_MAX_CALLS_PER_SECOND: z.coerce.number().min(0).default(0),
+  /** Per-worker cap on concurrent supplier calls (concurrent activities). */
+  SUPPLIER_MAX_CONCURRENT_CALLS: z.coerce.number().int().positive().default(100),
+  /** How long running activities may finish after SIGTERM, ms. */
+  SHUTDOWN_GRACE_MS: durationMs.default(30_000),
+  /** The embedded content catalogue (SQLite file). */
+  CATALOGUE_DB_PATH: z.string().min(1).default('.data/catalogue.db'),
+
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -80,8 +93,18 @@ export interface TemporalConfig {
   readonly taskQueue: string;
 }
 
+export interface WorkerConfig {
+  readonly metricsPort: number;
+  readonly healthPort: number;
+  readonly maxSupplierCallsPerSecond: number;
+  readonly maxConcurrentSupplierCalls: number;
+  readonly shutdownGraceMs: number;
+}
+
 export interface Config {
   readonly temporal: TemporalConfig;
+  readonly worker: WorkerConfig;
+  readonly catalogueDbPath: string;
   readonly hotelApi: HotelApiConfig;
   readonly orderIdField: string;
   readonly logLevel: Env['LOG_LEVEL'];
@@ -150,6 +173,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       namespace: env.TEMPORAL_NAMESPACE,
       taskQueue: env.TEMPORAL_TASK_QUEUE,
     },
+    worker: {
+      metricsPort: env.METRICS_PORT,
+      healthPort: env.HEALTH_PORT,
+      maxSupplierCallsPerSecond: env.SUPPLIER_MAX_CALLS_PER_SECOND,
+      maxConcurrentSupplierCalls: env.SUPPLIER_MAX_CONCURRENT_CALLS,
+      shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    },
+    catalogueDbPath: env.CATALOGUE_DB_PATH,
     hotelApi: {
       baseUrl: env.HOTEL_API_BASE_URL,
       key,
