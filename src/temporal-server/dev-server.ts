@@ -18,6 +18,9 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
   'frontend.enableUpdateWorkflowExecution': 'true',
   'frontend.enableUpdateWorkflowExecutionAsyncAccepted': 'true',
   'system.forceSearchAttributesCacheRefreshOnRead': 'true',
+  // Eager dispatch saves a poll round trip per workflow start and per activity.
+  'system.enableEagerWorkflowStart': 'true',
+  'system.enableActivityEagerExecution': 'true',
 };
 
 export interface DevServerOptions {
