@@ -279,9 +279,35 @@ export class HotelApiError extends Error {
   }
 }
 
-/** Type guard, also usable on errors that crossed a module boundary. */
+/**
+ * Type guard. Also recognises a HotelApiError from another copy of this module (two installs in
+ * one process), by its name and a known code.
+ */
 export function isHotelApiError(err: unknown): err is HotelApiError {
-  return err instanceof HotelApiError;
+  if (err instanceof HotelApiError) return true;
+  return (
+    err instanceof Error &&
+    err.name === 'HotelApiError' &&
+    TABLE_BY_CODE.has((err as { code?: unknown }).code as HotelApiErrorCode)
+  );
+}
+
+/**
+ * {@link CLASSIFICATION_TABLE} as a Markdown table, for the README (one source of truth).
+ */
+export function classificationTableMarkdown(): string {
+  const flag = (v: boolean | string): string =>
+    v === true ? 'yes' : v === false ? 'no' : 'yes, with clock correction on';
+  const cell = (text: string): string => text.replaceAll('|', '\\|');
+  const lines = [
+    '| code | trigger | retryable | ambiguous | meaning |',
+    '|---|---|---|---|---|',
+    ...CLASSIFICATION_TABLE.map(
+      (r) =>
+        `| \`${r.code}\` | ${cell(r.trigger)} | ${flag(r.retryable)} | ${flag(r.ambiguous)} | ${cell(r.meaning)} |`,
+    ),
+  ];
+  return lines.join('\n');
 }
 
 // --- redaction --------------------------------------------------------------------------------

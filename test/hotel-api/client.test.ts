@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
@@ -383,6 +385,21 @@ describe('HotelApiClient behaviour', () => {
     } finally {
       await agent.close();
       await server.close();
+    }
+  });
+});
+
+describe('Layering', () => {
+  it('never imports Temporal from the hotel API client', () => {
+    const dir = path.join(__dirname, '../../src/hotel-api');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    assert.ok(files.includes('client.ts'));
+    for (const f of files) {
+      assert.doesNotMatch(
+        readFileSync(path.join(dir, f), 'utf8'),
+        /(from|import|require\()\s*['"]@temporalio\//,
+        f,
+      );
     }
   });
 });

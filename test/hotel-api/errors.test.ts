@@ -7,6 +7,7 @@ import { inspect } from 'node:util';
 import type { HotelApiClientOptions } from '../../src/hotel-api';
 import {
   CLASSIFICATION_TABLE,
+  classificationTableMarkdown,
   classifyNetworkError,
   classifyResponse,
   HotelApiClient,
@@ -661,6 +662,18 @@ describe('Classification table', () => {
       }
       assert.ok(row.trigger.length > 0 && row.meaning.length > 0);
     }
+  });
+
+  it('renders as a Markdown table with one line per code for the README', () => {
+    const md = classificationTableMarkdown();
+    const lines = md.split('\n');
+    assert.equal(lines.length, CLASSIFICATION_TABLE.length + 2);
+    for (const row of CLASSIFICATION_TABLE) {
+      const line = lines.find((l) => l.startsWith(`| \`${row.code}\` |`));
+      assert.ok(line, row.code);
+      assert.equal(line.split(' | ').length, 5, `${row.code} has five cells`);
+    }
+    assert.match(md, /\| `CLOCK_SKEW` \|.*\| yes, with clock correction on \| no \|/);
   });
 
   it('makes ambiguous every failure that does not prove a booking was not made', () => {
