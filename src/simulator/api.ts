@@ -149,6 +149,35 @@ export function createEndpoints(ctx: ApiContext): Readonly<Record<EndpointName, 
   const scenarioParam = (s: ScenarioName) =>
     ctx.options.scenarioParams[s] ?? defaultScenarioParam(s);
 
+  /** Availability JSON per property and search (see the availability endpoint). */
+  const availabilityCache = new Map<string, string>();
+  const propertyAvailability = (
+    property: PropertyBase,
+    checkin: string,
+    checkout: string,
+    occupancy: readonly Occupancy[],
+  ) => {
+    const spec = (scenario: ScenarioName, param: number, room: RoomCode): OptionSpec => ({
+      scenario,
+      param,
+      propertyId: property.id,
+      checkin,
+      checkout,
+      occupancy,
+      room,
+    });
+    const rooms = [
+      availabilityRoom(spec('instant', 0, 'std'), property),
+      availabilityRoom(spec('instant', 0, 'sup'), property),
+    ];
+    if (ctx.options.scenarioRooms) {
+      for (const s of SCENARIO_NAMES) {
+        rooms.push(availabilityRoom(spec(s, scenarioParam(s), 'x'), property));
+      }
+    }
+    return { property_id: String(property.id), status: 'AVAILABLE', rooms };
+  };
+
   const availability: Endpoint = ({ params }, issues) => {
     const checkin = requiredDate(params, 'checkin', issues);
     const checkout = requiredDate(params, 'checkout', issues);
@@ -198,34 +227,6 @@ export function createEndpoints(ctx: ApiContext): Readonly<Record<EndpointName, 
       }
       ex.json(200, `{"properties":[${parts.join(',')}],"warnings":${JSON.stringify(warnings)}}`);
     };
-  };
-
-  const availabilityCache = new Map<string, string>();
-  const propertyAvailability = (
-    property: PropertyBase,
-    checkin: string,
-    checkout: string,
-    occupancy: readonly Occupancy[],
-  ) => {
-    const spec = (scenario: ScenarioName, param: number, room: RoomCode): OptionSpec => ({
-      scenario,
-      param,
-      propertyId: property.id,
-      checkin,
-      checkout,
-      occupancy,
-      room,
-    });
-    const rooms = [
-      availabilityRoom(spec('instant', 0, 'std'), property),
-      availabilityRoom(spec('instant', 0, 'sup'), property),
-    ];
-    if (ctx.options.scenarioRooms) {
-      for (const s of SCENARIO_NAMES) {
-        rooms.push(availabilityRoom(spec(s, scenarioParam(s), 'x'), property));
-      }
-    }
-    return { property_id: String(property.id), status: 'AVAILABLE', rooms };
   };
 
   const contentList: Endpoint = ({ params }, issues) => {

@@ -693,7 +693,6 @@ export function propertyDetail(p: PropertyBase, language: Language): Record<stri
   return {
     ...summary,
     ...ratings,
-    guest_rating_count: p.ratingCount,
     descriptions: descriptions(p, language),
     images: Array.from({ length: p.imageCount }, (_, i) => ({
       url: imageUrl(p, i + 1),

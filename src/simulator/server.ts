@@ -137,6 +137,8 @@ class SimulatorImpl implements Simulator, ApiContext {
   private readonly clock: () => number;
   private readonly sleepers = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
   private readonly sockets = new Set<Socket>();
+  /** The last unexpected exception (a debugging aid; `internalErrors` counts them). */
+  lastError: unknown;
 
   constructor(options: ResolvedOptions) {
     this.options = options;
@@ -161,10 +163,15 @@ class SimulatorImpl implements Simulator, ApiContext {
         return;
       }
       const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      const body = json(status === 431 ? 'Request Header Fields Too Large' : 'Bad Request');
+      const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+      const body = json(reason);
+      this.requestCounter += 1;
       socket.end(
-        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-          `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        `HTTP/1.1 ${status} ${reason}\r\n` +
+          `date: ${new Date(this.now()).toUTCString()}\r\n` +
+          `x-request-id: sim-${this.requestCounter.toString(36)}\r\n` +
+          `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+          `connection: close\r\n\r\n${body}`,
       );
     });
   }
@@ -388,9 +395,6 @@ class SimulatorImpl implements Simulator, ApiContext {
       res.destroy();
     }
   }
-
-  /** The last unexpected exception (debugging aid for tests; `internalErrors` counts them). */
-  lastError: unknown;
 
   // ---- lifecycle ----------------------------------------------------------------------------
 

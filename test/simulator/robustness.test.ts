@@ -299,6 +299,8 @@ describe('Robustness', () => {
       );
     });
     assert.match(answer, /^HTTP\/1\.1 431/);
+    assert.match(answer, /\r\nx-request-id: sim-\w+\r\n/);
+    assert.match(answer, /\r\ndate: \w{3}, /);
     assert.equal((await t.get('/static_content_reference_list?language=en')).status, 200);
   });
 });
