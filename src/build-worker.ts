@@ -19,7 +19,8 @@ export interface BookingWorkerOptions {
   readonly orderIdField?: string;
   /** A prebuilt bundle; else `WORKFLOW_BUNDLE_PATH`, else bundled now. */
   readonly workflowBundle?: WorkerOptions['workflowBundle'];
-  readonly dataConverter?: DataConverter;
+  /** The project's data converter (payload encryption): `createDataConverter(config.encryption)`. */
+  readonly dataConverter: DataConverter;
   /** Per-worker cap on concurrent activities, i.e. on concurrent supplier calls. @default 100 */
   readonly maxConcurrentActivities?: number;
   /** Fleet-wide cap on activities per second on this task queue (the server enforces it). */
@@ -45,7 +46,7 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
       ...(o.onPollLateness ? { onPollLateness: o.onPollLateness } : {}),
       ...(o.catalogueStore ? { catalogueStore: o.catalogueStore } : {}),
     }),
-    ...(o.dataConverter ? { dataConverter: o.dataConverter } : {}),
+    dataConverter: o.dataConverter,
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 100,
     ...(o.maxActivitiesPerSecond
       ? { maxTaskQueueActivitiesPerSecond: o.maxActivitiesPerSecond }

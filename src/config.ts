@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { loadEncryptionConfig, type EncryptionConfig } from './codec/config';
 import { DEFAULT_TASK_QUEUE } from './shared/task-queue';
 
 const durationMs = z.coerce.number().int().positive();
@@ -106,6 +107,8 @@ export interface Config {
   readonly worker: WorkerConfig;
   readonly catalogueDbPath: string;
   readonly hotelApi: HotelApiConfig;
+  /** Payload encryption keys (the first encrypts, all decrypt). */
+  readonly encryption: EncryptionConfig;
   readonly orderIdField: string;
   readonly logLevel: Env['LOG_LEVEL'];
 }
@@ -166,7 +169,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   if (!key) problems.push('HOTEL_API_KEY: required (or HOTEL_API_KEY_FILE)');
   if (!secret) problems.push('HOTEL_API_SECRET: required (or HOTEL_API_SECRET_FILE)');
-  if (problems.length > 0 || !key || !secret) throw new ConfigError(problems);
+  let encryption: EncryptionConfig | undefined;
+  try {
+    encryption = loadEncryptionConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(...err.problems);
+  }
+  if (problems.length > 0 || !key || !secret || !encryption) throw new ConfigError(problems);
   return {
     temporal: {
       address: env.TEMPORAL_ADDRESS,
@@ -193,6 +203,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       clockCorrection: env.HOTEL_API_CLOCK_CORRECTION,
       maxConnections: env.HOTEL_API_MAX_CONNECTIONS,
     },
+    encryption,
     orderIdField: env.BOOKING_ORDER_ID_FIELD,
     logLevel: env.LOG_LEVEL,
   };

@@ -4,6 +4,7 @@
  */
 import { NativeConnection } from '@temporalio/worker';
 import { createBookingWorker } from './build-worker';
+import { createDataConverter } from './codec/data-converter';
 import { ConfigError, loadConfig } from './config';
 import { HotelApiClient } from './hotel-api';
 
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
     taskQueue: config.temporal.taskQueue,
     hotelApi,
     orderIdField: config.orderIdField,
+    dataConverter: createDataConverter(config.encryption),
   });
   console.log(
     `Worker polling task queue '${config.temporal.taskQueue}' on ${config.temporal.address} ` +

@@ -4,13 +4,20 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { workflowBundleConverterOptions } from './codec/data-converter';
 
 /** The module that exports every workflow. */
 export const WORKFLOWS_PATH = require.resolve('./workflows');
 
 /** Bundles the workflows (a few seconds: do it once per process or once per build). */
 export async function bundleWorkflows(): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  // The failure converter is compiled into the bundle: failures raised in the sandbox are encoded
+  // (and so encrypted) only when the bundle carries it.
+  return bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    ...workflowBundleConverterOptions,
+    logger: quietLogger,
+  });
 }
 
 /**

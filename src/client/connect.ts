@@ -3,6 +3,7 @@
  * namespace and data converter (payload encryption) as the workers.
  */
 import { Client, Connection } from '@temporalio/client';
+import { createDataConverter } from '../codec/data-converter';
 import type { Config } from '../config';
 import { BookingClient } from './booking-client';
 
@@ -16,7 +17,11 @@ export interface ConnectedClient {
 /** Connects to Temporal from a loaded {@link Config}. */
 export async function connectBookingClient(config: Config): Promise<ConnectedClient> {
   const connection = await Connection.connect({ address: config.temporal.address });
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const client = new Client({
+    connection,
+    namespace: config.temporal.namespace,
+    dataConverter: createDataConverter(config.encryption),
+  });
   const bookings = new BookingClient({
     client,
     taskQueue: config.temporal.taskQueue,

@@ -8,9 +8,11 @@
  * JSON: every bytes field base64), answered in the same shape. `X-Namespace` is accepted (allowed
  * by CORS) and not needed: one set of keys serves every namespace.
  *
- * Every encode/decode needs `Authorization: Bearer <token>`. The CLI sends it with
- * `--codec-auth 'Bearer <token>'`; the Web UI sends an `Authorization` header only when
- * "Pass access token" is on, and then it is the UI user's own access token, not a static token.
+ * Every encode/decode needs the token: as `Authorization: Bearer <token>` (the CLI sends it with
+ * `--codec-auth 'Bearer <token>'`), or in the path as `/t/<token>/decode`. The Web UI cannot send a
+ * static header (its "pass access token" sends the UI user's own login token), so the UI is given
+ * the capability URL `http://host:port/t/<token>` as its codec endpoint: a request without the
+ * token, in either place, still gets 401.
  *
  * Status codes: 200, 204 (preflight), 400 (bad JSON or shape), 401, 403 (preflight from an origin
  * not allowed), 404, 405, 413 (body over the cap), 422 (a payload that cannot be decrypted: unknown
@@ -81,8 +83,11 @@ const PayloadsBody = z.object({
   ),
 });
 
-/** `/encode`, `/decode`, `/{namespace}/encode`, `/{namespace}/decode`, trailing slash allowed. */
-const ROUTE = /^\/(?:[^/]+\/)?(encode|decode)\/?$/;
+/**
+ * `/encode`, `/decode`, `/{namespace}/encode`, `/{namespace}/decode`, each also under `/t/<token>`
+ * (the capability URL the Web UI uses), trailing slash allowed.
+ */
+const ROUTE = /^\/(?:t\/([^/]+)\/)?(?:[^/]+\/)?(encode|decode)\/?$/;
 
 class HttpError extends Error {
   constructor(
@@ -112,9 +117,9 @@ export function buildCodecServer(options: CodecServerOptions): CodecServer {
   const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024; // 8 MiB
   const onError = options.onError ?? ((err: unknown) => console.error('[codec-server]', err));
 
-  function authorized(header: string | undefined): boolean {
+  function authorized(header: string | undefined, pathToken: string | undefined): boolean {
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
-    const presented = match?.[1];
+    const presented = match?.[1] ?? (pathToken === undefined ? undefined : safeDecode(pathToken));
     // Hash even when the header is missing so that both paths cost the same.
     const ok = timingSafeEqual(sha256(presented ?? ''), tokenDigest);
     return presented !== undefined && ok;
@@ -152,12 +157,13 @@ export function buildCodecServer(options: CodecServerOptions): CodecServer {
       return;
     }
 
-    const route = ROUTE.exec(path)?.[1] as 'encode' | 'decode' | undefined;
+    const routeMatch = ROUTE.exec(path);
+    const route = routeMatch?.[2] as 'encode' | 'decode' | undefined;
     if (route === undefined) throw new HttpError(404, 'not_found', 'Use POST /encode or /decode');
     if (req.method !== 'POST') {
       throw new HttpError(405, 'method_not_allowed', 'Use POST', { Allow: 'POST, OPTIONS' });
     }
-    if (!authorized(req.headers.authorization)) {
+    if (!authorized(req.headers.authorization, routeMatch?.[1])) {
       throw new HttpError(401, 'unauthorized', 'A valid Authorization: Bearer token is required', {
         'WWW-Authenticate': 'Bearer',
       });
@@ -241,6 +247,14 @@ export function buildCodecServer(options: CodecServerOptions): CodecServer {
       return closing;
     },
   };
+}
+
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 function sha256(s: string): Buffer {

@@ -107,6 +107,25 @@ describe('codec server over real HTTP', () => {
     }
   });
 
+  it('accepts the token in the capability path the Web UI uses, and refuses a wrong one', async () => {
+    const body = { payloads: [jsonPayload(SENTINEL)] };
+    const ok = await post(`/t/${encodeURIComponent(TOKEN)}/encode`, body, { Authorization: '' });
+    assert.equal(ok.status, 200);
+    const encoded = (await ok.json()) as { payloads: JsonPayload[] };
+    const back = await post(`/t/${encodeURIComponent(TOKEN)}/decode`, encoded, {
+      Authorization: '',
+    });
+    assert.deepEqual(
+      ((await back.json()) as { payloads: JsonPayload[] }).payloads.map(valueOfJson),
+      [SENTINEL],
+    );
+    for (const path of ['/t/wrong-token/decode', '/t//decode', `/t/${TOKEN}x/decode`]) {
+      const res = await post(path, encoded, { Authorization: '' });
+      assert.ok(res.status === 401 || res.status === 404, `${path} answered ${res.status}`);
+      assert.notEqual(res.status, 200);
+    }
+  });
+
   it('encodes and decodes a round trip with the token, in proto3 JSON', async () => {
     const input = { payloads: [jsonPayload({ guest: SENTINEL }), jsonPayload('second')] };
     const encodedRes = await post('/encode', input, { 'X-Namespace': 'default' });

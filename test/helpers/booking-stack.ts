@@ -11,7 +11,7 @@ import type { HotelApiConfig } from '../../src/config';
 import { HotelApiClient } from '../../src/hotel-api';
 import { buildSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator';
 import { scenarioOptionId, type ScenarioName } from '../../src/simulator/scenarios';
-import { connectTemporal, uniqueTaskQueue, type TestTemporal } from './temporal';
+import { connectTemporal, testDataConverter, uniqueTaskQueue, type TestTemporal } from './temporal';
 
 export const COMPANY = { key: 'test-key', secret: 'test-secret-0123456789' } as const;
 
@@ -71,6 +71,7 @@ export async function startBookingStack(
     connection: temporal.nativeConnection,
     taskQueue,
     hotelApi,
+    dataConverter: testDataConverter,
     shutdownGraceTime: '2s',
   });
   const running = worker.run();

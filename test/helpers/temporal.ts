@@ -5,7 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createDataConverter } from '../../src/codec/data-converter';
+import { developmentKey } from '../../src/codec/config';
 import { loadWorkflowBundle } from '../../src/workflow-bundle';
+
+/** The data converter every test client and worker uses: encryption with the development key. */
+export const testDataConverter = createDataConverter({ keys: [developmentKey()] });
 
 let runtimeInstalled = false;
 /** Keeps the Rust core's logs out of test output unless something is wrong. */
@@ -49,7 +54,12 @@ export async function connectTemporal(
   const address = temporalAddress();
   const connection = await Connection.connect({ address });
   const nativeConnection = await NativeConnection.connect({ address });
-  const client = new Client({ connection, namespace: 'default', ...clientOptions });
+  const client = new Client({
+    connection,
+    namespace: 'default',
+    dataConverter: testDataConverter,
+    ...clientOptions,
+  });
   return {
     client,
     connection,
@@ -74,6 +84,7 @@ export async function withWorker<T>(
     connection: t.nativeConnection,
     namespace: 'default',
     workflowBundle: await loadWorkflowBundle(),
+    dataConverter: testDataConverter,
     ...options,
   });
   return worker.runUntil(() => fn(worker));
