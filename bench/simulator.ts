@@ -32,6 +32,8 @@ interface Served {
 
 interface LoadResult {
   readonly requests: number;
+  /** Size of one response body. */
+  readonly bodyBytes: number;
   readonly errors: number;
   readonly elapsedMs: number;
   readonly requestsPerSecond: number;
@@ -64,10 +66,11 @@ async function load(
   const pool = new Pool(origin, { connections: concurrency, pipelining: 1 });
   let requests = 0;
   let errors = 0;
+  let bodyBytes = 0;
   const oneRequest = async () => {
     const headers = signed ? { authorization: sign(DEMO_COMPANY, Date.now()) } : undefined;
     const res = await pool.request({ method: 'GET', path, ...(headers ? { headers } : {}) });
-    await res.body.arrayBuffer();
+    bodyBytes = (await res.body.arrayBuffer()).byteLength;
     return res.statusCode;
   };
   // Warm up connections and the JIT before measuring.
@@ -90,7 +93,13 @@ async function load(
   );
   const elapsedMs = performance.now() - start;
   await pool.close();
-  return { requests, errors, elapsedMs, requestsPerSecond: (requests / elapsedMs) * 1000 };
+  return {
+    requests,
+    errors,
+    bodyBytes,
+    elapsedMs,
+    requestsPerSecond: (requests / elapsedMs) * 1000,
+  };
 }
 
 /**
@@ -100,7 +109,12 @@ async function load(
 export async function runSimulatorBench(opts: {
   durationMs: number;
   concurrency: number;
-}): Promise<{ requestsPerSecond: number; bareRequestsPerSecond: number }> {
+}): Promise<{
+  requestsPerSecond: number;
+  bareRequestsPerSecond: number;
+  /** Response body sizes, bytes (the availability answer is far larger than the bare one). */
+  bodyBytes: { simulator: number; bare: number };
+}> {
   const child = fork(__filename, ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     const served = await new Promise<Served>((resolve, reject) => {
@@ -122,6 +136,7 @@ export async function runSimulatorBench(opts: {
     return {
       requestsPerSecond: sim.requestsPerSecond,
       bareRequestsPerSecond: bare.requestsPerSecond,
+      bodyBytes: { simulator: sim.bodyBytes, bare: bare.bodyBytes },
     };
   } finally {
     child.disconnect();
@@ -135,15 +150,16 @@ async function main(): Promise<void> {
   const r = await runSimulatorBench({ durationMs, concurrency });
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   const rows = [
-    ['server', 'req/s', 'vs bare'],
-    ['bare node:http (small JSON)', fmt(r.bareRequestsPerSecond), '100%'],
+    ['server', 'req/s', 'vs bare', 'body bytes'],
+    ['bare node:http (small JSON)', fmt(r.bareRequestsPerSecond), '100%', fmt(r.bodyBytes.bare)],
     [
       'simulator availability (signed)',
       fmt(r.requestsPerSecond),
       `${Math.round((r.requestsPerSecond / r.bareRequestsPerSecond) * 100)}%`,
+      fmt(r.bodyBytes.simulator),
     ],
   ];
-  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
   console.log(`duration ${durationMs} ms per server, concurrency ${concurrency}`);
   for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  '));
   const verdict = r.requestsPerSecond >= TARGET_REQUESTS_PER_SECOND ? 'meets' : 'MISSES';

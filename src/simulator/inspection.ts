@@ -118,20 +118,36 @@ export interface CompanyView {
   readonly active: boolean;
 }
 
-/** What the control routes drive; the Simulator implements it. */
+/** What the control routes drive; the Simulator implements it (so tests can call it in-process). */
 export interface Inspector {
+  /** Every booking, oldest first, optionally filtered. */
   bookings(filter?: BookingFilter): InspectedBooking[];
+  /** Request counts since build or the last reset (a copy). */
   requests(): RequestStats;
+  /**
+   * Back to the state as built: forgets bookings, tokens, per-option state and counts; restores
+   * the built faults, companies, catalogue and clock, and reseeds. Booking ids keep increasing.
+   */
   reset(): void;
+  /** The fault settings in force (a copy). */
   faults(): FaultSettings;
+  /** Changes faults: keys present replace, `null` clears, absent keys stay. Returns the result. */
   setFaults(patch: FaultPatch): FaultSettings;
+  /** The company accounts (keys and active flags, never secrets). */
   companies(): CompanyView[];
+  /** Adds a company or changes its secret or active flag; a new company needs a secret. */
   upsertCompany(change: { key: string; secret?: string; active?: boolean }): CompanyView;
+  /** Removes a company (its requests get 401); `false` when there was none. */
   revokeCompany(key: string): boolean;
+  /** Activates or deactivates a catalogue property; `false` when the id is not in the catalogue. */
   setPropertyActive(id: number, active: boolean): boolean;
+  /** Ids of the properties currently inactive. */
   inactiveProperties(): number[];
+  /** How far the server clock is moved from `now()` (ms). */
   clockSkewMs(): number;
+  /** Moves the server clock by `ms` (auth window, `Date`, token expiry, `created_at`). */
   setClockSkew(ms: number): void;
+  /** The server clock, epoch ms. */
   now(): number;
 }
 
