@@ -1,0 +1,164 @@
+/**
+ * What `npm run bench` measures and how long: defaults for the full and the `--quick` run, each
+ * overridable by an environment knob. The bench's entry point (run.ts) is the only reader of
+ * `process.env` and argv; every part receives plain numbers.
+ */
+import type { HotelApiConfig } from '../src/config';
+
+/** The supplier account the bench's simulator accepts and its clients sign with. */
+export const BENCH_COMPANY = { key: 'bench-key', secret: 'bench-secret-0123456789' } as const;
+
+/** The hotel API client configuration of the worker and of the direct-call baseline. */
+export function benchHotelApiConfig(baseUrl: string): HotelApiConfig {
+  return {
+    baseUrl,
+    key: BENCH_COMPANY.key,
+    secret: BENCH_COMPANY.secret,
+    // The production defaults (src/config.ts).
+    timeouts: { bookingMs: 120_000, readMs: 15_000, searchMs: 15_000 },
+    clockCorrection: true,
+    maxConnections: 64,
+  };
+}
+
+export const PARTS = ['overhead', 'throughput', 'scale', 'client', 'simulator'] as const;
+export type Part = (typeof PARTS)[number];
+
+export interface BenchSettings {
+  readonly quick: boolean;
+  readonly parts: readonly Part[];
+  /** Where the results go. @default bench/results/latest.json */
+  readonly output: string;
+  readonly overhead: {
+    /** Sequential bookRoom runs per latency, each paired with one direct-call run. */
+    readonly runs: number;
+    /** Simulated supplier latencies, ms. @default [20, 100] */
+    readonly latenciesMs: readonly number[];
+    /** Runs of each kind before measuring (JIT, connections, caches). */
+    readonly warmupRuns: number;
+    /** Start with `requestEagerStart` (needs the worker in the bench's own process). */
+    readonly eagerStart: boolean;
+    /** Run the worker in the bench's process instead of a child process. */
+    readonly workerInProcess: boolean;
+  };
+  readonly throughput: {
+    /** Measured time per workflow type, ms (split in two halves, ABBA order). */
+    readonly durationMs: number;
+    /** Workflows in flight at once. */
+    readonly concurrency: number;
+    readonly latencyMs: number;
+    readonly warmupMs: number;
+  };
+  readonly scale: {
+    /** Bookings left waiting for confirmation at once. */
+    readonly workflows: number;
+    /** Bookings being started at once while the population is built. */
+    readonly startConcurrency: number;
+    /** First poll delay after the booking's first poll, ms. */
+    readonly pollInitialMs: number;
+    /** Poll delay cap, ms (the backoff reaches it on the third poll). */
+    readonly pollMaximumMs: number;
+    /** How long the open population is watched once built, ms. */
+    readonly observeMs: number;
+    readonly latencyMs: number;
+    /** Histories scanned for `WorkflowTaskTimedOut` (all of them when ≥ workflows). */
+    readonly historySample: number;
+  };
+  readonly client: { readonly durationMs: number; readonly concurrency: number };
+  readonly simulator: { readonly durationMs: number; readonly concurrency: number };
+  /** Extra `WorkerOptions` for experiments, JSON (`BENCH_WORKER_OVERRIDES`). */
+  readonly workerOverrides: Record<string, unknown>;
+}
+
+function num(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
+  return n;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  return env[name] === '1' || env[name] === 'true';
+}
+
+/**
+ * Settings from argv (`--quick`) and the environment:
+ *
+ * | knob | meaning | full | quick |
+ * |---|---|---|---|
+ * | `BENCH_PARTS` | comma list of parts to run | all | all |
+ * | `BENCH_OVERHEAD_RUNS` | paired runs per latency | 200 | 50 |
+ * | `BENCH_OVERHEAD_LATENCIES_MS` | supplier latencies | 20,100 | 20,100 |
+ * | `BENCH_DURATION_MS` | throughput time per workflow type | 60000 | 15000 |
+ * | `BENCH_CONCURRENCY` | throughput workflows in flight | 50 | 50 |
+ * | `BENCH_LATENCY_MS` | supplier latency, throughput and scale | 20 | 20 |
+ * | `BENCH_SCALE_WORKFLOWS` | bookings open at once | 10000 | 1000 |
+ * | `BENCH_SCALE_POLL_MS` | poll delays `initial,maximum` | 30000,60000 | 10000,20000 |
+ * | `BENCH_SCALE_OBSERVE_MS` | watch time once all are open | 120000 | 30000 |
+ * | `BENCH_SCALE_START_CONCURRENCY` | starts in flight | 50 | 50 |
+ * | `BENCH_WORKER_OVERRIDES` | JSON `WorkerOptions` for experiments | none | none |
+ * | `BENCH_EAGER_START` / `BENCH_WORKER_IN_PROCESS` | overhead experiments | off | off |
+ * | `BENCH_OUTPUT` | results file | bench/results/latest.json | same |
+ */
+export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): BenchSettings {
+  const quick = argv.includes('--quick');
+  const parts = (env.BENCH_PARTS ?? PARTS.join(','))
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  for (const p of parts) {
+    if (!(PARTS as readonly string[]).includes(p)) {
+      throw new Error(`BENCH_PARTS: unknown part ${p} (known: ${PARTS.join(', ')})`);
+    }
+  }
+  const latencies = (env.BENCH_OVERHEAD_LATENCIES_MS ?? '20,100').split(',').map(Number);
+  if (latencies.some((l) => !Number.isFinite(l) || l < 0)) {
+    throw new Error('BENCH_OVERHEAD_LATENCIES_MS must be a comma list of milliseconds');
+  }
+  const poll = (env.BENCH_SCALE_POLL_MS ?? (quick ? '10000,20000' : '30000,60000'))
+    .split(',')
+    .map(Number);
+  const [pollInitialMs = NaN, pollMaximumMs = pollInitialMs] = poll;
+  if (!(pollInitialMs > 0 && pollMaximumMs >= pollInitialMs)) {
+    throw new Error('BENCH_SCALE_POLL_MS must be `initial,maximum` in ms');
+  }
+  const eagerStart = flag(env, 'BENCH_EAGER_START');
+  const latencyMs = num(env, 'BENCH_LATENCY_MS', 20);
+  const workflows = num(env, 'BENCH_SCALE_WORKFLOWS', quick ? 1_000 : 10_000);
+  let workerOverrides: Record<string, unknown> = {};
+  if (env.BENCH_WORKER_OVERRIDES) {
+    workerOverrides = JSON.parse(env.BENCH_WORKER_OVERRIDES) as Record<string, unknown>;
+  }
+  return {
+    quick,
+    parts: parts as Part[],
+    output: env.BENCH_OUTPUT ?? 'bench/results/latest.json',
+    overhead: {
+      runs: num(env, 'BENCH_OVERHEAD_RUNS', quick ? 50 : 200),
+      latenciesMs: latencies,
+      warmupRuns: quick ? 5 : 10,
+      eagerStart,
+      // Eager start only works when the client shares the worker's NativeConnection.
+      workerInProcess: eagerStart || flag(env, 'BENCH_WORKER_IN_PROCESS'),
+    },
+    throughput: {
+      durationMs: num(env, 'BENCH_DURATION_MS', quick ? 15_000 : 60_000),
+      concurrency: num(env, 'BENCH_CONCURRENCY', 50),
+      latencyMs,
+      warmupMs: quick ? 2_000 : 5_000,
+    },
+    scale: {
+      workflows,
+      startConcurrency: num(env, 'BENCH_SCALE_START_CONCURRENCY', 50),
+      pollInitialMs,
+      pollMaximumMs,
+      observeMs: num(env, 'BENCH_SCALE_OBSERVE_MS', quick ? 30_000 : 120_000),
+      latencyMs,
+      historySample: num(env, 'BENCH_SCALE_HISTORY_SAMPLE', workflows),
+    },
+    client: { durationMs: quick ? 2_000 : 5_000, concurrency: 16 },
+    simulator: { durationMs: quick ? 2_000 : 5_000, concurrency: 32 },
+    workerOverrides,
+  };
+}

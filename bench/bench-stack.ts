@@ -1,0 +1,186 @@
+/**
+ * What each bench part starts for itself: a Temporal dev server on a fresh SQLite file (WAL,
+ * headless, the realistic local setup), the simulator in a child process, a worker in a child
+ * process, and a client with the product's data converter. Everything is stopped and the temp
+ * directory (with the DB) dropped by `close()`.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundleConverterOptions } from '../src/codec/data-converter';
+import { freePort, startDevServer, type DevServer } from '../src/temporal-server/dev-server';
+import { WORKFLOWS_PATH } from '../src/workflow-bundle';
+import { ChildHandle } from './child-ipc';
+import { benchDataConverter, startBenchWorker, type BenchWorker } from './bench-worker';
+
+const quietLogger = (() => {
+  const noop = () => undefined;
+  return { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop };
+})();
+
+/**
+ * Bundles the workflows once for the whole bench run, as production does at image build time
+ * (with the failure converter compiled in), and returns the bundle's path.
+ */
+export async function bundleOnce(dir: string): Promise<string> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    logger: quietLogger,
+    ...workflowBundleConverterOptions,
+  });
+  const path = join(dir, 'workflow-bundle.js');
+  writeFileSync(path, code);
+  return path;
+}
+
+export interface BenchTemporal {
+  readonly server: DevServer;
+  readonly address: string;
+  /** The server's own Prometheus endpoint. */
+  readonly metricsUrl: string;
+  readonly client: Client;
+  close(): Promise<void>;
+}
+
+/** A dev server on a fresh SQLite file in a temp dir, and a client to it. */
+export async function startBenchTemporal(): Promise<BenchTemporal> {
+  const dir = mkdtempSync(join(tmpdir(), 'hbo-bench-'));
+  const metricsPort = await freePort();
+  const server = await startDevServer({
+    headless: true,
+    dbFile: join(dir, 'temporal.db'),
+    extraArgs: ['--metrics-port', String(metricsPort)],
+  });
+  const connection = await Connection.connect({ address: server.address });
+  const client = new Client({ connection, dataConverter: benchDataConverter() });
+  return {
+    server,
+    address: server.address,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    client,
+    async close() {
+      await connection.close();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SimulatorChild {
+  readonly baseUrl: string;
+  readonly pid: number;
+  setLatency(ms: number): Promise<void>;
+  bookings(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startSimulatorChild(latencyMs: number): Promise<SimulatorChild> {
+  const child = await ChildHandle.fork(join(__dirname, 'sim-child.ts'));
+  const baseUrl = await child.request<string>('baseUrl');
+  await child.request('setLatency', latencyMs);
+  return {
+    baseUrl,
+    pid: child.pid,
+    setLatency: async (ms) => void (await child.request('setLatency', ms)),
+    bookings: () => child.request<number>('bookings'),
+    stop: () => child.stop(),
+  };
+}
+
+export interface WorkerHandle {
+  /** The worker's process (the bench's own when in process). */
+  readonly pid: number;
+  /** Set when the worker runs in the bench's process (eager start needs it). */
+  readonly nativeConnection: NativeConnection | undefined;
+  /** The SDK's Prometheus endpoint of the worker process, when it has one. */
+  readonly metricsUrl: string | undefined;
+  takeLateness(): Promise<number[]>;
+  stop(): Promise<void>;
+}
+
+export interface WorkerStart {
+  readonly address: string;
+  readonly taskQueue: string;
+  readonly supplierUrl: string;
+  readonly bundlePath: string;
+  readonly overrides: Partial<WorkerOptions>;
+  readonly inProcess?: boolean;
+}
+
+/** Starts a worker, by default in a child process with its own Prometheus metrics port. */
+export async function startWorker(s: WorkerStart): Promise<WorkerHandle> {
+  const init = {
+    address: s.address,
+    taskQueue: s.taskQueue,
+    supplierUrl: s.supplierUrl,
+    bundlePath: s.bundlePath,
+    overrides: s.overrides,
+  };
+  if (s.inProcess) {
+    const w: BenchWorker = await startBenchWorker(init);
+    return {
+      pid: process.pid,
+      nativeConnection: w.connection,
+      metricsUrl: undefined,
+      takeLateness: () => Promise.resolve(w.takeLateness()),
+      stop: () => w.stop(),
+    };
+  }
+  const metricsPort = await freePort();
+  const child = await ChildHandle.fork(join(__dirname, 'worker-child.ts'));
+  await child.request('start', { ...init, metricsPort });
+  return {
+    pid: child.pid,
+    nativeConnection: undefined,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    takeLateness: () => child.request<number[]>('takeLateness'),
+    stop: () => child.stop(),
+  };
+}
+
+/** VmRSS of a process, in MiB (Linux `/proc/<pid>/status`). */
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  if (!m) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(m[1]) / 1024;
+}
+
+/** utime + stime of a process, in seconds (`/proc/<pid>/stat`, in clock ticks of 10 ms). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Parses Prometheus text: the sum of a metric's samples whose labels include `match`. */
+export function metricSum(text: string, name: string, match: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    const m = /^([a-zA-Z_:][\w:]*)(\{([^}]*)\})?\s+(\S+)/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const labels = m[3] ?? '';
+    if (Object.entries(match).every(([k, v]) => labels.includes(`${k}="${v}"`))) {
+      sum += Number(m[4]);
+    }
+  }
+  return sum;
+}
+
+export async function scrape(url: string | undefined): Promise<string> {
+  if (!url) return '';
+  try {
+    const res = await fetch(url);
+    return await res.text();
+  } catch {
+    return '';
+  }
+}

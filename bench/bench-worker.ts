@@ -1,0 +1,96 @@
+/**
+ * The booking worker as the bench runs it: the production builder (`createBookingWorker`, with
+ * its defaults), the production data converter (encrypted payloads), a prebuilt bundle, the real
+ * hotel API client towards the bench's simulator. Used in a child process (worker-child.ts) and,
+ * for the eager-start experiment, in the bench's own process.
+ */
+import { NativeConnection, Runtime, type Worker, type WorkerOptions } from '@temporalio/worker';
+import { createBookingWorker } from '../src/build-worker';
+import { createDataConverter } from '../src/codec/data-converter';
+import { developmentKey } from '../src/codec/config';
+import { HotelApiClient } from '../src/hotel-api';
+import { loadWorkflowBundle } from '../src/workflow-bundle';
+import { benchHotelApiConfig } from './bench-config';
+
+export interface BenchWorkerInit {
+  readonly address: string;
+  readonly taskQueue: string;
+  /** The simulator's base URL (without /api/v1). */
+  readonly supplierUrl: string;
+  readonly bundlePath: string;
+  /** Serve the SDK's Prometheus metrics on this port. */
+  readonly metricsPort?: number;
+  /** Extra `WorkerOptions` (JSON-able), for experiments. */
+  readonly overrides?: Partial<WorkerOptions>;
+}
+
+export interface BenchWorker {
+  readonly worker: Worker;
+  readonly connection: NativeConnection;
+  /** Poll lateness samples (ms) since the last {@link BenchWorker.takeLateness}. */
+  takeLateness(): number[];
+  stop(): Promise<void>;
+}
+
+let runtimeInstalled = false;
+
+/** Installs the SDK runtime once per process: errors to stderr, metrics when asked. */
+export function installBenchRuntime(metricsPort?: number): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const quiet = () => undefined;
+  Runtime.install({
+    logger: {
+      log: quiet,
+      trace: quiet,
+      debug: quiet,
+      info: quiet,
+      warn: quiet,
+      error: (msg, meta) => console.error('[bench worker]', msg, meta ?? ''),
+    },
+    ...(metricsPort !== undefined
+      ? {
+          telemetryOptions: {
+            metrics: { prometheus: { bindAddress: `127.0.0.1:${metricsPort}` } },
+          },
+        }
+      : {}),
+  });
+}
+
+/** The data converter of every party in the bench: the product's, with the development key. */
+export const benchDataConverter = () => createDataConverter({ keys: [developmentKey()] });
+
+export async function startBenchWorker(init: BenchWorkerInit): Promise<BenchWorker> {
+  installBenchRuntime(init.metricsPort);
+  const connection = await NativeConnection.connect({ address: init.address });
+  const hotelApi = new HotelApiClient(benchHotelApiConfig(init.supplierUrl));
+  let lateness: number[] = [];
+  const worker = await createBookingWorker({
+    connection,
+    taskQueue: init.taskQueue,
+    hotelApi,
+    workflowBundle: await loadWorkflowBundle(init.bundlePath),
+    dataConverter: benchDataConverter(),
+    shutdownGraceTime: '2s',
+    onPollLateness: (ms) => lateness.push(ms),
+    ...(init.overrides ? { overrides: init.overrides } : {}),
+  });
+  const running = worker.run();
+  running.catch((err: unknown) => console.error('[bench worker] stopped with', err));
+  return {
+    worker,
+    connection,
+    takeLateness() {
+      const taken = lateness;
+      lateness = [];
+      return taken;
+    },
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running.catch(() => undefined);
+      await hotelApi.close();
+      await connection.close();
+    },
+  };
+}

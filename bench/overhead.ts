@@ -1,0 +1,157 @@
+/**
+ * Orchestration overhead: the end-to-end time of a `bookRoom` that confirms at once (start →
+ * result, through the product's `BookingClient`) against the same supplier calls (price check +
+ * booking) made directly with the hotel API client, in sequential pairs whose order alternates so
+ * both sides share the machine's noise. Reported per supplier latency as
+ * `R = quantile(bookRoom) / quantile(direct)` at p50 and p99, plus the per-pair ratios.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
+import type { WorkerOptions } from '@temporalio/worker';
+import { BookingClient } from '../src/client';
+import { HotelApiClient } from '../src/hotel-api';
+import {
+  BOOK_ROOM_WORKFLOW,
+  bookingWorkflowId,
+  type BookRoomInput,
+  type BookRoomResult,
+} from '../src/shared/booking-contract';
+import { benchHotelApiConfig, type BenchSettings } from './bench-config';
+import { benchDataConverter } from './bench-worker';
+import { benchBookingInput, directBooking } from './bookings';
+import { startBenchTemporal, startSimulatorChild, startWorker } from './bench-stack';
+import { quantile, round, summarize, type Summary } from './stats';
+
+export interface OverheadAtLatency {
+  readonly latencyMs: number;
+  readonly runs: number;
+  /** p50(bookRoom ms) / p50(direct ms). */
+  readonly p50: number;
+  /** p99(bookRoom ms) / p99(direct ms). */
+  readonly p99: number;
+  /** Quantiles of the per-pair ratio bookRoom / direct. */
+  readonly pairRatio: { readonly p50: number; readonly p99: number };
+  readonly workflowMs: Summary;
+  readonly directMs: Summary;
+  /** p50 of bookRoom minus p50 of direct: what orchestration adds to a booking, in ms. */
+  readonly addedMsP50: number;
+}
+
+export interface OverheadContext {
+  readonly bundlePath: string;
+  readonly overrides: Partial<WorkerOptions>;
+  readonly log: (line: string) => void;
+}
+
+function roundSummary(s: Summary): Summary {
+  return {
+    n: s.n,
+    p50: round(s.p50),
+    p90: round(s.p90),
+    p99: round(s.p99),
+    max: round(s.max),
+    mean: round(s.mean),
+  };
+}
+
+export async function runOverheadBench(
+  settings: BenchSettings['overhead'],
+  ctx: OverheadContext,
+): Promise<Record<string, OverheadAtLatency>> {
+  const temporal = await startBenchTemporal();
+  const sim = await startSimulatorChild(settings.latenciesMs[0] ?? 0);
+  const taskQueue = `bench-overhead-${randomUUID().slice(0, 8)}`;
+  const worker = await startWorker({
+    address: temporal.address,
+    taskQueue,
+    supplierUrl: sim.baseUrl,
+    bundlePath: ctx.bundlePath,
+    overrides: ctx.overrides,
+    inProcess: settings.workerInProcess,
+  });
+  const direct = new HotelApiClient(benchHotelApiConfig(sim.baseUrl));
+  const bookings = new BookingClient({ client: temporal.client, taskQueue });
+  const eagerClient =
+    settings.eagerStart && worker.nativeConnection
+      ? new Client({ connection: worker.nativeConnection, dataConverter: benchDataConverter() })
+      : undefined;
+
+  /** One bookRoom, start to result; the product's client path unless eager start is on. */
+  async function viaWorkflow(input: BookRoomInput): Promise<number> {
+    const t0 = performance.now();
+    let result: BookRoomResult;
+    if (eagerClient) {
+      // What BookingClient.startBooking sends, plus requestEagerStart.
+      const handle = await eagerClient.workflow.start(BOOK_ROOM_WORKFLOW, {
+        taskQueue,
+        workflowId: bookingWorkflowId(input.orderId),
+        args: [input],
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        requestEagerStart: true,
+      });
+      result = (await handle.result()) as BookRoomResult;
+    } else {
+      await bookings.startBooking(input);
+      result = await bookings.result(input.orderId);
+    }
+    const ms = performance.now() - t0;
+    if (result.outcome !== 'CONFIRMED') {
+      throw new Error(`bookRoom ${input.orderId} ended ${result.outcome}: ${result.reason ?? ''}`);
+    }
+    return ms;
+  }
+
+  async function viaClient(input: BookRoomInput): Promise<number> {
+    const t0 = performance.now();
+    await directBooking(direct, input);
+    return performance.now() - t0;
+  }
+
+  const out: Record<string, OverheadAtLatency> = {};
+  try {
+    for (const latencyMs of settings.latenciesMs) {
+      await sim.setLatency(latencyMs);
+      for (let i = 0; i < settings.warmupRuns; i++) {
+        await viaWorkflow(benchBookingInput('instant'));
+        await viaClient(benchBookingInput('instant'));
+      }
+      const wf: number[] = [];
+      const dc: number[] = [];
+      for (let i = 0; i < settings.runs; i++) {
+        // Alternate the order so neither side always runs right after the other.
+        if (i % 2 === 0) {
+          wf.push(await viaWorkflow(benchBookingInput('instant')));
+          dc.push(await viaClient(benchBookingInput('instant')));
+        } else {
+          dc.push(await viaClient(benchBookingInput('instant')));
+          wf.push(await viaWorkflow(benchBookingInput('instant')));
+        }
+      }
+      const pairs = wf.map((w, i) => w / (dc[i] as number));
+      const workflowMs = summarize(wf);
+      const directMs = summarize(dc);
+      const r: OverheadAtLatency = {
+        latencyMs,
+        runs: settings.runs,
+        p50: round(workflowMs.p50 / directMs.p50, 3),
+        p99: round(workflowMs.p99 / directMs.p99, 3),
+        pairRatio: { p50: round(quantile(pairs, 0.5), 3), p99: round(quantile(pairs, 0.99), 3) },
+        workflowMs: roundSummary(workflowMs),
+        directMs: roundSummary(directMs),
+        addedMsP50: round(workflowMs.p50 - directMs.p50),
+      };
+      ctx.log(
+        `overhead @${latencyMs} ms: R p50 ${r.p50} p99 ${r.p99} ` +
+          `(bookRoom p50 ${r.workflowMs.p50} ms, direct p50 ${r.directMs.p50} ms)`,
+      );
+      out[`latency${latencyMs}`] = r;
+    }
+  } finally {
+    await direct.close();
+    await worker.stop();
+    await sim.stop();
+    await temporal.close();
+  }
+  return out;
+}

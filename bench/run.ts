@@ -1,0 +1,202 @@
+/**
+ * `npm run bench` (full, ~15–20 min) and `npm run bench -- --quick` (< 3 min): orchestration
+ * overhead, throughput beside a no-op control workflow, scale of waiting bookings, the hotel API
+ * client and the simulator. Each part starts what it needs (its own dev server on a fresh SQLite
+ * file, the simulator and the worker in child processes) and stops it. Every figure is a ratio
+ * against a baseline measured in the same run, or an absolute bound (RSS, lateness, timeouts).
+ *
+ * Writes `bench/results/latest.json` (a run of only some parts, `BENCH_PARTS=...`, writes
+ * `bench/results/partial.tmp.json` instead) and prints a table. Knobs: see bench-config.ts.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { WorkerOptions } from '@temporalio/worker';
+import { runClientBench } from './client';
+import { runSimulatorBench } from './simulator';
+import { PARTS, settingsFrom, type BenchSettings } from './bench-config';
+import { installBenchRuntime } from './bench-worker';
+import { bundleOnce } from './bench-stack';
+import { runOverheadBench } from './overhead';
+import { runScaleBench } from './scale';
+import { runThroughputBench } from './throughput';
+import { round } from './stats';
+
+function machine() {
+  let cpuModel = cpus()[0]?.model ?? 'unknown';
+  try {
+    const m = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
+    if (m?.[1]) cpuModel = m[1].trim();
+  } catch {
+    // Not Linux: os.cpus() it is.
+  }
+  return {
+    cpu: cpuModel,
+    cores: cpus().length,
+    memoryGiB: round(totalmem() / 2 ** 30, 1),
+    node: process.version,
+    loadAverageAtStart: loadavg().map((l) => round(l)),
+  };
+}
+
+interface Target {
+  readonly label: string;
+  readonly value: number | undefined;
+  readonly target: string;
+  readonly holds: (v: number) => boolean;
+}
+
+type Results = Record<string, unknown> & {
+  overhead?: Record<string, { p50: number; p99: number }>;
+  throughput?: { bookingsPerSecond: number; controlWorkflowsPerSecond: number; efficiency: number };
+  scale?: {
+    openWorkflows: number;
+    workerRssMiB: number;
+    workflowTaskTimeouts: number;
+    pollLatenessP99Ms: number;
+  };
+  client?: { signedCallsPerSecond: number; bareCallsPerSecond: number; cpuMicrosPerCall: number };
+  simulator?: { requestsPerSecond: number; bareRequestsPerSecond: number };
+};
+
+function targets(r: Results): Target[] {
+  return [
+    {
+      label: 'overhead R p50 @100 ms',
+      value: r.overhead?.latency100?.p50,
+      target: '≤ 1.05',
+      holds: (v) => v <= 1.05,
+    },
+    {
+      label: 'overhead R p50 @20 ms',
+      value: r.overhead?.latency20?.p50,
+      target: '≤ 1.25',
+      holds: (v) => v <= 1.25,
+    },
+    {
+      label: 'bookings/s (c=50, 20 ms)',
+      value: r.throughput?.bookingsPerSecond,
+      target: '≥ 20',
+      holds: (v) => v >= 20,
+    },
+    {
+      label: 'efficiency vs control',
+      value: r.throughput?.efficiency,
+      target: '≥ 0.8',
+      holds: (v) => v >= 0.8,
+    },
+    {
+      label: 'scale worker RSS MiB',
+      value: r.scale?.workerRssMiB,
+      target: '≤ 1024',
+      holds: (v) => v <= 1024,
+    },
+    {
+      label: 'scale WFT timeouts',
+      value: r.scale?.workflowTaskTimeouts,
+      target: '= 0',
+      holds: (v) => v === 0,
+    },
+    {
+      label: 'scale poll lateness p99 ms',
+      value: r.scale?.pollLatenessP99Ms,
+      target: '≤ 1000',
+      holds: (v) => v <= 1000,
+    },
+  ];
+}
+
+function printTable(r: Results): void {
+  const rows: string[][] = [['figure', 'value', 'target', '']];
+  for (const t of targets(r)) {
+    if (t.value === undefined) continue;
+    rows.push([t.label, String(t.value), t.target, t.holds(t.value) ? 'holds' : 'MISSES']);
+  }
+  const o = r.overhead ?? {};
+  for (const [k, v] of Object.entries(o)) rows.push([`overhead R p99 ${k}`, String(v.p99), '', '']);
+  if (r.throughput) {
+    rows.push(['control workflows/s', String(r.throughput.controlWorkflowsPerSecond), '', '']);
+  }
+  if (r.scale) rows.push(['scale open workflows', String(r.scale.openWorkflows), '', '']);
+  if (r.client) {
+    rows.push(['client signed calls/s', String(round(r.client.signedCallsPerSecond)), '', '']);
+    rows.push(['client bare calls/s', String(round(r.client.bareCallsPerSecond)), '', '']);
+    rows.push(['client CPU µs/call', String(round(r.client.cpuMicrosPerCall, 1)), '', '']);
+  }
+  if (r.simulator) {
+    rows.push(['simulator req/s', String(round(r.simulator.requestsPerSecond)), '', '']);
+    rows.push(['bare server req/s', String(round(r.simulator.bareRequestsPerSecond)), '', '']);
+  }
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
+  for (const row of rows) console.log(row.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  '));
+}
+
+async function main(): Promise<number> {
+  const settings: BenchSettings = settingsFrom(process.argv.slice(2), process.env);
+  const partial = settings.parts.length < PARTS.length;
+  const output =
+    process.env.BENCH_OUTPUT ?? (partial ? 'bench/results/partial.tmp.json' : settings.output);
+  const began = Date.now();
+  const log = (line: string) =>
+    console.log(`[bench +${((Date.now() - began) / 1000).toFixed(0)}s] ${line}`);
+  const overrides = settings.workerOverrides as Partial<WorkerOptions>;
+  // Before any connection: the SDK runtime is per process (used here only for in-process workers).
+  installBenchRuntime();
+
+  const work = mkdtempSync(join(tmpdir(), 'hbo-bench-run-'));
+  const results: Results = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    command: `npm run bench${settings.quick ? ' -- --quick' : ''}`,
+    quick: settings.quick,
+    parts: settings.parts,
+    settings: { ...settings, output },
+  };
+  const errors: Record<string, string> = {};
+  try {
+    log(`bundling workflows once (${settings.quick ? 'quick' : 'full'} run)`);
+    const bundlePath = await bundleOnce(work);
+    const ctx = { bundlePath, overrides, log };
+    const part = async <T>(name: string, fn: () => Promise<T>): Promise<void> => {
+      if (!settings.parts.includes(name as (typeof PARTS)[number])) return;
+      log(`${name}: start`);
+      const t0 = Date.now();
+      try {
+        results[name] = await fn();
+      } catch (err) {
+        errors[name] = err instanceof Error ? (err.stack ?? err.message) : String(err);
+        log(`${name}: FAILED: ${errors[name]}`);
+      }
+      log(`${name}: done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    };
+    await part('overhead', () => runOverheadBench(settings.overhead, ctx));
+    await part('throughput', () => runThroughputBench(settings.throughput, ctx));
+    await part('scale', () => runScaleBench(settings.scale, ctx));
+    await part('client', () => runClientBench(settings.client));
+    await part('simulator', () => runSimulatorBench(settings.simulator));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  results.durationSeconds = round((Date.now() - began) / 1000, 0);
+  results.targets = Object.fromEntries(
+    targets(results)
+      .filter((t) => t.value !== undefined)
+      .map((t) => [t.label, { value: t.value, target: t.target, holds: t.holds(t.value!) }]),
+  );
+  if (Object.keys(errors).length > 0) results.errors = errors;
+  mkdirSync(dirname(output), { recursive: true });
+  writeFileSync(output, `${JSON.stringify(results, null, 2)}\n`);
+  console.log('');
+  console.log(`${results.command} — ${String(results.date)} — ${JSON.stringify(results.machine)}`);
+  printTable(results);
+  console.log(`\nwritten to ${output} in ${String(results.durationSeconds)} s`);
+  return Object.keys(errors).length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,206 @@
+/**
+ * Scale: many bookings open at once, each waiting for a confirmation that never comes (simulator
+ * scenario `pending-long`), polled by the product's polling pattern (one retrieve per activity
+ * attempt, the retry policy as the schedule). Once the population is built, it is watched for a
+ * while and the bench reports:
+ *
+ * - the worker's RSS (the worker runs in its own process: `/proc/<pid>/status` VmRSS), the
+ *   largest sample while watching;
+ * - workflow task timeouts: `WorkflowTaskTimedOut` events counted in the histories themselves
+ *   (every open workflow by default, or a sample). The history is the ground truth: a timeout is
+ *   decided by the server and the worker never sees it, so the worker's `temporal_workflow_task_*`
+ *   metrics can only hint at one (they are reported beside it: schedule-to-start and execution
+ *   latency, failures, cache evictions);
+ * - poll lateness: each poll reports `Date.now() - currentAttemptScheduledTimestampMs` through the
+ *   worker's `onPollLateness`; p99 over the watch window (the ramp-up's first polls separately).
+ *
+ * The dev server and its SQLite file are dropped afterwards, which ends the workflows.
+ */
+import { randomUUID } from 'node:crypto';
+import { temporal as proto } from '@temporalio/proto';
+import type { WorkerOptions } from '@temporalio/worker';
+import { BookingClient } from '../src/client';
+import type { BenchSettings } from './bench-config';
+import { benchBookingInput } from './bookings';
+import {
+  metricSum,
+  rssMiB,
+  scrape,
+  startBenchTemporal,
+  startSimulatorChild,
+  startWorker,
+} from './bench-stack';
+import { round, sleep, summarize } from './stats';
+
+export interface ScaleResult {
+  readonly openWorkflows: number;
+  /** Largest worker VmRSS seen while the population was open, MiB. */
+  readonly workerRssMiB: number;
+  readonly workflowTaskTimeouts: number;
+  /** Histories scanned for the count above. */
+  readonly historiesScanned: number;
+  readonly pollLatenessP99Ms: number;
+  readonly pollLatenessP50Ms: number;
+  readonly pollLatenessMaxMs: number;
+  /** Polls made during the watch window. */
+  readonly polls: number;
+  /** The first poll of each booking, made while the population was being built. */
+  readonly rampPollLatenessP99Ms: number;
+  /** Bookings started (and booked at the supplier) per second while building the population. */
+  readonly rampBookingsPerSecond: number;
+  readonly rampSeconds: number;
+  readonly watchSeconds: number;
+  readonly pollIntervalMs: { readonly initial: number; readonly maximum: number };
+  readonly serverRssMiB: number;
+  /** Hints from the worker's own metrics. */
+  readonly workerMetrics: Readonly<Record<string, number>>;
+}
+
+export interface ScaleContext {
+  readonly bundlePath: string;
+  readonly overrides: Partial<WorkerOptions>;
+  readonly log: (line: string) => void;
+}
+
+const WFT_TIMED_OUT = proto.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT;
+
+/** Runs `fn` over `items` with at most `concurrency` at once. */
+async function forEachLimit<T>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const item = items[next++] as T;
+        await fn(item);
+      }
+    }),
+  );
+}
+
+export async function runScaleBench(
+  s: BenchSettings['scale'],
+  ctx: ScaleContext,
+): Promise<ScaleResult> {
+  const temporal = await startBenchTemporal();
+  const sim = await startSimulatorChild(s.latencyMs);
+  const taskQueue = `bench-scale-${randomUUID().slice(0, 8)}`;
+  const worker = await startWorker({
+    address: temporal.address,
+    taskQueue,
+    supplierUrl: sim.baseUrl,
+    bundlePath: ctx.bundlePath,
+    overrides: ctx.overrides,
+  });
+  const bookings = new BookingClient({ client: temporal.client, taskQueue });
+  try {
+    // --- build the population -------------------------------------------------------------------
+    const inputs = Array.from({ length: s.workflows }, () =>
+      benchBookingInput('pending-long', {
+        polling: {
+          initialInterval: s.pollInitialMs,
+          maximumInterval: s.pollMaximumMs,
+          backoffCoefficient: 1.5,
+        },
+        confirmationDeadline: '6h',
+      }),
+    );
+    const rampStart = performance.now();
+    let started = 0;
+    const progress = setInterval(() => {
+      void sim
+        .bookings()
+        .then((booked) =>
+          ctx.log(
+            `scale: ${started} started, ${booked} booked, worker RSS ${round(rssMiB(worker.pid))} MiB`,
+          ),
+        );
+    }, 15_000);
+    try {
+      await forEachLimit(inputs, s.startConcurrency, async (input) => {
+        await bookings.startBooking(input);
+        started += 1;
+      });
+      // Booked at the supplier = through price check and booking, into the polling phase.
+      const deadline = performance.now() + Math.max(300_000, s.workflows * 100);
+      while ((await sim.bookings()) < s.workflows) {
+        if (performance.now() > deadline) {
+          throw new Error(`only ${await sim.bookings()} of ${s.workflows} bookings were made`);
+        }
+        await sleep(500);
+      }
+    } finally {
+      clearInterval(progress);
+    }
+    const rampSeconds = (performance.now() - rampStart) / 1000;
+    ctx.log(`scale: ${s.workflows} booked in ${round(rampSeconds)} s`);
+    // Let the last bookings' first polls run before separating ramp from steady state.
+    await sleep(Math.min(5_000, s.pollInitialMs / 2));
+    const rampLateness = await worker.takeLateness();
+
+    // --- watch it -------------------------------------------------------------------------------
+    const watchStart = performance.now();
+    let maxRss = rssMiB(worker.pid);
+    while (performance.now() - watchStart < s.observeMs) {
+      await sleep(1_000);
+      maxRss = Math.max(maxRss, rssMiB(worker.pid));
+    }
+    const watchSeconds = (performance.now() - watchStart) / 1000;
+    const lateness = await worker.takeLateness();
+    const serverRss = temporal.server.pid !== undefined ? rssMiB(temporal.server.pid) : NaN;
+    const late = summarize(lateness);
+    ctx.log(
+      `scale: ${lateness.length} polls in ${round(watchSeconds)} s, lateness p50 ${round(late.p50)} ` +
+        `p99 ${round(late.p99)} max ${round(late.max)} ms, worker RSS ≤ ${round(maxRss)} MiB`,
+    );
+
+    // --- count what is open and scan histories ----------------------------------------------------
+    const open = await temporal.client.workflow.count(
+      `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running' AND BookingPhase = 'AWAITING_CONFIRMATION'`,
+    );
+    const sample = inputs.slice(0, Math.min(s.historySample, inputs.length));
+    let timeouts = 0;
+    await forEachLimit(sample, 16, async (input) => {
+      const history = await bookings.handle(input.orderId).fetchHistory();
+      for (const e of history.events ?? []) if (e.eventType === WFT_TIMED_OUT) timeouts += 1;
+    });
+    const metrics = await scrape(worker.metricsUrl);
+    const workerMetrics = {
+      workflowTaskExecutionFailed: metricSum(metrics, 'temporal_workflow_task_execution_failed'),
+      stickyCacheSize: metricSum(metrics, 'temporal_sticky_cache_size'),
+      stickyCacheForcedEvictions: metricSum(metrics, 'temporal_sticky_cache_total_forced_eviction'),
+      workflowTaskScheduleToStartOver1s:
+        metricSum(metrics, 'temporal_workflow_task_schedule_to_start_latency_count') -
+        metricSum(metrics, 'temporal_workflow_task_schedule_to_start_latency_bucket', {
+          le: '1000',
+        }),
+      workflowTaskExecutionOver1s:
+        metricSum(metrics, 'temporal_workflow_task_execution_latency_count') -
+        metricSum(metrics, 'temporal_workflow_task_execution_latency_bucket', { le: '1000' }),
+    };
+    return {
+      openWorkflows: open.count,
+      workerRssMiB: round(maxRss),
+      workflowTaskTimeouts: timeouts,
+      historiesScanned: sample.length,
+      pollLatenessP99Ms: round(late.p99),
+      pollLatenessP50Ms: round(late.p50),
+      pollLatenessMaxMs: round(late.max),
+      polls: lateness.length,
+      rampPollLatenessP99Ms: round(summarize(rampLateness).p99),
+      rampBookingsPerSecond: round(s.workflows / rampSeconds),
+      rampSeconds: round(rampSeconds),
+      watchSeconds: round(watchSeconds),
+      pollIntervalMs: { initial: s.pollInitialMs, maximum: s.pollMaximumMs },
+      serverRssMiB: round(serverRss),
+      workerMetrics,
+    };
+  } finally {
+    await worker.stop();
+    await sim.stop();
+    await temporal.close();
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * Throughput: confirmed `bookRoom`s per second with `concurrency` in flight against a supplier of
+ * fixed latency, beside the no-op control workflow (`controlNoop`: one no-op activity) on the same
+ * server, worker and run. The two alternate in ABBA order (booking, control, control, booking),
+ * each half a window long, so slow drifts of the machine's load fall on both alike.
+ *
+ * Each window is measured inside a running pipeline: the loops run a warm-up first, and the count
+ * is taken between two instants at which `concurrency` workflows are in flight, so neither the
+ * ramp-up nor the drain is counted.
+ *
+ * Efficiency compares the server work done per second: events per workflow (from one sample
+ * history of each type) × workflows per second, bookRoom over control. The dev server's ceiling is
+ * in state transitions (history events are their visible part), so an efficiency near 1 means
+ * bookRoom uses the engine as well as the simplest workflow can.
+ */
+import { randomUUID } from 'node:crypto';
+import type { WorkerOptions } from '@temporalio/worker';
+import { BookingClient } from '../src/client';
+import type { BenchSettings } from './bench-config';
+import { benchBookingInput } from './bookings';
+import {
+  cpuSeconds,
+  metricSum,
+  rssMiB,
+  scrape,
+  startBenchTemporal,
+  startSimulatorChild,
+  startWorker,
+  type BenchTemporal,
+} from './bench-stack';
+import { round, summarize } from './stats';
+
+export interface ThroughputResult {
+  readonly bookingsPerSecond: number;
+  readonly controlWorkflowsPerSecond: number;
+  /** (bookRoom events × bookings/s) / (control events × control workflows/s). */
+  readonly efficiency: number;
+  readonly bookingEventsPerWorkflow: number;
+  readonly controlEventsPerWorkflow: number;
+  readonly bookingEventsPerSecond: number;
+  readonly controlEventsPerSecond: number;
+  readonly concurrency: number;
+  readonly latencyMs: number;
+  /** Measured seconds per workflow type. */
+  readonly seconds: number;
+  /** bookRoom start→result at this load, ms. */
+  readonly bookingLatencyMs: { readonly p50: number; readonly p99: number };
+  readonly controlLatencyMs: { readonly p50: number; readonly p99: number };
+  /** bookRoom runs that did not end CONFIRMED, or failed to start (should be 0). */
+  readonly failures: number;
+  /** CPU seconds per second, by process, over the whole part (1 = one core busy). */
+  readonly cpu: Readonly<Record<string, number>>;
+  readonly workerRssMiB: number;
+}
+
+export interface ThroughputContext {
+  readonly bundlePath: string;
+  readonly overrides: Partial<WorkerOptions>;
+  readonly log: (line: string) => void;
+}
+
+type Kind = 'booking' | 'control';
+
+interface Window {
+  completed: number;
+  seconds: number;
+  latencies: number[];
+  failures: number;
+}
+
+export async function runThroughputBench(
+  s: BenchSettings['throughput'],
+  ctx: ThroughputContext,
+): Promise<ThroughputResult> {
+  const temporal: BenchTemporal = await startBenchTemporal();
+  const sim = await startSimulatorChild(s.latencyMs);
+  const taskQueue = `bench-throughput-${randomUUID().slice(0, 8)}`;
+  const worker = await startWorker({
+    address: temporal.address,
+    taskQueue,
+    supplierUrl: sim.baseUrl,
+    bundlePath: ctx.bundlePath,
+    overrides: ctx.overrides,
+  });
+  const bookings = new BookingClient({ client: temporal.client, taskQueue });
+  const pids: Record<string, number> = {
+    bench: process.pid,
+    worker: worker.pid,
+    simulator: sim.pid,
+    ...(temporal.server.pid !== undefined ? { server: temporal.server.pid } : {}),
+  };
+  const cpu0 = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
+  const t0 = performance.now();
+  let sampleBooking: string | undefined;
+  let sampleControl: string | undefined;
+
+  async function one(kind: Kind): Promise<boolean> {
+    if (kind === 'booking') {
+      const input = benchBookingInput('instant');
+      const started = await bookings.startBooking(input);
+      const r = await bookings.result(input.orderId);
+      sampleBooking ??= started.workflowId;
+      return r.outcome === 'CONFIRMED';
+    }
+    const workflowId = `control-${randomUUID()}`;
+    const handle = await temporal.client.workflow.start('controlNoop', {
+      taskQueue,
+      workflowId,
+      args: ['x'],
+    });
+    await handle.result();
+    sampleControl ??= workflowId;
+    return true;
+  }
+
+  /** Runs `concurrency` loops; counts what completes between the end of warm-up and `ms` later. */
+  async function window(kind: Kind, ms: number): Promise<Window> {
+    let phase: 'warmup' | 'measure' | 'done' = 'warmup';
+    const w: Window = { completed: 0, seconds: 0, latencies: [], failures: 0 };
+    const loops = Array.from({ length: s.concurrency }, async () => {
+      while (phase !== 'done') {
+        const start = performance.now();
+        let ok = false;
+        try {
+          ok = await one(kind);
+        } catch (err) {
+          if (w.failures === 0) ctx.log(`throughput ${kind} failure: ${String(err)}`);
+        }
+        if (phase !== 'measure') continue;
+        if (ok) {
+          w.completed += 1;
+          w.latencies.push(performance.now() - start);
+        } else {
+          w.failures += 1;
+        }
+      }
+    });
+    await new Promise((r) => setTimeout(r, s.warmupMs));
+    phase = 'measure';
+    const m0 = performance.now();
+    await new Promise((r) => setTimeout(r, ms));
+    phase = 'done';
+    w.seconds = (performance.now() - m0) / 1000;
+    await Promise.all(loops);
+    return w;
+  }
+
+  const totals: Record<Kind, Window> = {
+    booking: { completed: 0, seconds: 0, latencies: [], failures: 0 },
+    control: { completed: 0, seconds: 0, latencies: [], failures: 0 },
+  };
+  try {
+    for (const kind of ['booking', 'control', 'control', 'booking'] as const) {
+      const w = await window(kind, s.durationMs / 2);
+      ctx.log(
+        `throughput ${kind}: ${round(w.completed / w.seconds)} /s over ${round(w.seconds)} s`,
+      );
+      const t = totals[kind];
+      t.completed += w.completed;
+      t.seconds += w.seconds;
+      t.failures += w.failures;
+      t.latencies.push(...w.latencies);
+    }
+    const elapsed = (performance.now() - t0) / 1000;
+    const cpu = Object.fromEntries(
+      Object.entries(pids).map(([k, pid]) => [
+        k,
+        round((cpuSeconds(pid) - (cpu0[k] ?? 0)) / elapsed),
+      ]),
+    );
+    const workerRss = rssMiB(worker.pid);
+    const events = async (id: string | undefined) =>
+      id ? ((await temporal.client.workflow.getHandle(id).fetchHistory()).events?.length ?? 0) : 0;
+    const bookingEvents = await events(sampleBooking);
+    const controlEvents = await events(sampleControl);
+    const bookingsPerSecond = totals.booking.completed / totals.booking.seconds;
+    const controlPerSecond = totals.control.completed / totals.control.seconds;
+    const metrics = await scrape(worker.metricsUrl);
+    const wftFailed = metricSum(metrics, 'temporal_workflow_task_execution_failed');
+    if (wftFailed > 0) ctx.log(`throughput: ${wftFailed} workflow task executions failed`);
+    const b = summarize(totals.booking.latencies);
+    const c = summarize(totals.control.latencies);
+    return {
+      bookingsPerSecond: round(bookingsPerSecond),
+      controlWorkflowsPerSecond: round(controlPerSecond),
+      efficiency: round(
+        (bookingEvents * bookingsPerSecond) / (controlEvents * controlPerSecond),
+        3,
+      ),
+      bookingEventsPerWorkflow: bookingEvents,
+      controlEventsPerWorkflow: controlEvents,
+      bookingEventsPerSecond: round(bookingEvents * bookingsPerSecond),
+      controlEventsPerSecond: round(controlEvents * controlPerSecond),
+      concurrency: s.concurrency,
+      latencyMs: s.latencyMs,
+      seconds: round(totals.booking.seconds),
+      bookingLatencyMs: { p50: round(b.p50), p99: round(b.p99) },
+      controlLatencyMs: { p50: round(c.p50), p99: round(c.p99) },
+      failures: totals.booking.failures,
+      cpu,
+      workerRssMiB: round(workerRss),
+    };
+  } finally {
+    await worker.stop();
+    await sim.stop();
+    await temporal.close();
+  }
+}

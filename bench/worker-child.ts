@@ -1,0 +1,20 @@
+/**
+ * A bench worker in its own process (forked by the bench): its RSS is the worker's alone
+ * (`/proc/<pid>/status`), and its CPU is not shared with the load generator's event loop.
+ */
+import { serveParent } from './child-ipc';
+import { startBenchWorker, type BenchWorker, type BenchWorkerInit } from './bench-worker';
+
+let bench: BenchWorker | undefined;
+
+serveParent({
+  start: async (init: BenchWorkerInit) => {
+    if (bench) throw new Error('already started');
+    bench = await startBenchWorker(init);
+    return true;
+  },
+  takeLateness: () => bench?.takeLateness() ?? [],
+  stop: async () => {
+    await bench?.stop();
+  },
+});
