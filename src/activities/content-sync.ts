@@ -8,7 +8,8 @@
  * instead of fetching 200 details again. Upserts are idempotent per sync id, so a detail stored
  * just before a crash and stored again counts once.
  */
-import { ApplicationFailure } from '@temporalio/common';
+import { setMaxListeners } from 'node:events';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import type { HotelApiClient, PropertyDetail } from '../hotel-api';
 import { HotelApiError } from '../hotel-api/errors';
@@ -84,12 +85,67 @@ async function keepBeating<T>(
   }
 }
 
+/**
+ * Runs an activity body so that cancellation wins over the error it caused: an aborted supplier
+ * call fails ABORTED, which is not retryable, but a worker shutting down must hand the page to
+ * another worker. Rethrowing the SDK's `CancelledFailure` lets the worker report a retryable
+ * failure on shutdown (and a cancellation when the server asked for one).
+ */
+async function cancellable<T>(fn: () => Promise<T>): Promise<T> {
+  const signal = Context.current().cancellationSignal;
+  try {
+    return await fn();
+  } catch (err) {
+    if (signal.aborted && signal.reason instanceof CancelledFailure) throw signal.reason;
+    throw err;
+  }
+}
+
 function limitsOf(input: DetailFetchLimits, signal: AbortSignal) {
+  const concurrency = input.detailConcurrency ?? DEFAULT_DETAIL_CONCURRENCY;
+  // Each lane listens on the activity's signal twice at most (the limiter's wait, the client's
+  // call): expected, not the leak Node warns about past 10 listeners.
+  setMaxListeners(Math.max(10, 2 * concurrency + 2), signal);
   return {
-    concurrency: input.detailConcurrency ?? DEFAULT_DETAIL_CONCURRENCY,
+    concurrency,
     perSecond: input.detailsPerSecond ?? DEFAULT_DETAILS_PER_SECOND,
     signal,
   };
+}
+
+/** Retryable detail failures one attempt tolerates before it stops: the supplier may be down. */
+const MAX_DEFERRED_FAILURES = 5;
+
+/**
+ * {@link forEachLimited} for detail fetches. A retryable failure of one detail does not stop the
+ * others: the attempt stores what it can (its heartbeat records it), then fails with that error,
+ * and Temporal's retry fetches only the rest. A sporadic 503 then costs one retry per page, not
+ * one per failed detail. Non-retryable failures, rate limiting (its `Retry-After` must be
+ * honoured), cancellation and a run of failures stop at once.
+ */
+async function forEachDetail<T>(
+  items: readonly T[],
+  limits: ReturnType<typeof limitsOf>,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  let deferred: ApplicationFailure | undefined;
+  let failures = 0;
+  await forEachLimited(items, limits, async (item) => {
+    try {
+      await fn(item);
+    } catch (err) {
+      const tolerable =
+        err instanceof ApplicationFailure &&
+        !err.nonRetryable &&
+        err.type !== 'RATE_LIMITED' &&
+        !limits.signal.aborted &&
+        failures < MAX_DEFERRED_FAILURES - 1;
+      if (!tolerable) throw err;
+      failures += 1;
+      deferred ??= err;
+    }
+  });
+  if (deferred !== undefined) throw deferred;
 }
 
 export function createContentSyncActivities(deps: ContentSyncActivityDeps) {
@@ -133,19 +189,21 @@ export function createContentSyncActivities(deps: ContentSyncActivityDeps) {
     async syncReferenceLists(input: {
       language: ContentLanguage;
     }): Promise<{ lists: number; items: number; changed: number }> {
-      const catalogue = store();
-      const signal = Context.current().cancellationSignal;
-      const r = await supplierCall(() =>
-        hotelApi.staticReferenceList({ language: input.language }, { signal }),
-      );
-      // The five documented lists, and any further list the supplier adds.
-      const lists: Record<string, ReferenceItem[]> = {};
-      for (const [name, value] of Object.entries(r)) {
-        if (Array.isArray(value)) lists[name] = value as ReferenceItem[];
-      }
-      const changed = await catalogue.upsertReferenceLists(input.language, lists);
-      const items = Object.values(lists).reduce((n, l) => n + l.length, 0);
-      return { lists: Object.keys(lists).length, items, changed };
+      return cancellable(async () => {
+        const catalogue = store();
+        const signal = Context.current().cancellationSignal;
+        const r = await supplierCall(() =>
+          hotelApi.staticReferenceList({ language: input.language }, { signal }),
+        );
+        // The five documented lists, and any further list the supplier adds.
+        const lists: Record<string, ReferenceItem[]> = {};
+        for (const [name, value] of Object.entries(r)) {
+          if (Array.isArray(value)) lists[name] = value as ReferenceItem[];
+        }
+        const changed = await catalogue.upsertReferenceLists(input.language, lists);
+        const items = Object.values(lists).reduce((n, l) => n + l.length, 0);
+        return { lists: Object.keys(lists).length, items, changed };
+      });
     },
 
     /**
@@ -154,66 +212,68 @@ export function createContentSyncActivities(deps: ContentSyncActivityDeps) {
      * "seen", so the end of the pass marks it inactive.
      */
     async syncContentPage(input: SyncContentPageInput): Promise<SyncContentPageResult> {
-      const catalogue = store();
-      const ctx = Context.current();
-      const signal = ctx.cancellationSignal;
-      const { countryCode, language, page, syncId } = input;
+      return cancellable(async () => {
+        const catalogue = store();
+        const ctx = Context.current();
+        const signal = ctx.cancellationSignal;
+        const { countryCode, language, page, syncId } = input;
 
-      const previous: unknown = ctx.info.heartbeatDetails;
-      let progress: PageProgress;
-      if (isPageProgress(previous)) {
-        progress = previous;
-      } else {
-        const list = await supplierCall(() =>
-          hotelApi.listProperties({ countryCode, languageCode: language, page }, { signal }),
+        const previous: unknown = ctx.info.heartbeatDetails;
+        let progress: PageProgress;
+        if (isPageProgress(previous)) {
+          progress = previous;
+        } else {
+          const list = await supplierCall(() =>
+            hotelApi.listProperties({ countryCode, languageCode: language, page }, { signal }),
+          );
+          progress = {
+            total: list.total,
+            listed: list.properties.map((p) => p.id),
+            done: [],
+            missing: [],
+            counts: ZERO,
+          };
+          ctx.heartbeat(progress);
+        }
+
+        const missing = new Set(progress.missing);
+        let done = progress.done;
+        let counts = progress.counts;
+        const todo = [...new Set(progress.listed)].filter(
+          (id) => !missing.has(id) && !rangesHas(done, id),
         );
-        progress = {
-          total: list.total,
-          listed: list.properties.map((p) => p.id),
-          done: [],
-          missing: [],
-          counts: ZERO,
+        let latest = progress;
+        await keepBeating(
+          HEARTBEAT_INTERVAL_MS,
+          () => latest,
+          () =>
+            forEachDetail(todo, limitsOf(input, signal), async (id) => {
+              const detail = await fetchDetail(id, language, signal);
+              if (detail === undefined) {
+                missing.add(id);
+              } else {
+                const c = await catalogue.upsertProperties(
+                  [record(detail, countryCode, language)],
+                  syncId,
+                );
+                counts = add(counts, c);
+                done = mergeRanges(done, [[id, id]]);
+              }
+              latest = { ...progress, done, missing: [...missing], counts };
+              // The SDK throttles what reaches the server; the latest details win.
+              ctx.heartbeat(latest);
+            }),
+        );
+
+        return {
+          page,
+          total: progress.total,
+          ids: done,
+          missing: missing.size,
+          listed: progress.listed.length,
+          ...counts,
         };
-        ctx.heartbeat(progress);
-      }
-
-      const missing = new Set(progress.missing);
-      let done = progress.done;
-      let counts = progress.counts;
-      const todo = [...new Set(progress.listed)].filter(
-        (id) => !missing.has(id) && !rangesHas(done, id),
-      );
-      let latest = progress;
-      await keepBeating(
-        HEARTBEAT_INTERVAL_MS,
-        () => latest,
-        () =>
-          forEachLimited(todo, limitsOf(input, signal), async (id) => {
-            const detail = await fetchDetail(id, language, signal);
-            if (detail === undefined) {
-              missing.add(id);
-            } else {
-              const c = await catalogue.upsertProperties(
-                [record(detail, countryCode, language)],
-                syncId,
-              );
-              counts = add(counts, c);
-              done = mergeRanges(done, [[id, id]]);
-            }
-            latest = { ...progress, done, missing: [...missing], counts };
-            // The SDK throttles what reaches the server; the latest details win.
-            ctx.heartbeat(latest);
-          }),
-      );
-
-      return {
-        page,
-        total: progress.total,
-        ids: done,
-        missing: missing.size,
-        listed: progress.listed.length,
-        ...counts,
-      };
+      });
     },
 
     /**
@@ -224,40 +284,42 @@ export function createContentSyncActivities(deps: ContentSyncActivityDeps) {
      * detail now in another country) deactivates it.
      */
     async finishContentSync(input: FinishContentSyncInput): Promise<FinishContentSyncResult> {
-      const catalogue = store();
-      const ctx = Context.current();
-      const signal = ctx.cancellationSignal;
-      const { countryCode, language, syncId, seen } = input;
+      return cancellable(async () => {
+        const catalogue = store();
+        const ctx = Context.current();
+        const signal = ctx.cancellationSignal;
+        const { countryCode, language, syncId, seen } = input;
 
-      const candidates = (await catalogue.activeIds(countryCode, language)).filter(
-        (id) => !rangesHas(seen, id),
-      );
-      const alive: number[] = [];
-      let counts = ZERO;
-      await keepBeating(
-        HEARTBEAT_INTERVAL_MS,
-        () => undefined,
-        () =>
-          forEachLimited(candidates, limitsOf(input, signal), async (id) => {
-            const detail = await fetchDetail(id, language, signal);
-            if (detail !== undefined && (detail.country?.code ?? countryCode) === countryCode) {
-              counts = add(
-                counts,
-                await catalogue.upsertProperties([record(detail, countryCode, language)], syncId),
-              );
-              alive.push(id);
-            }
-            ctx.heartbeat();
-          }),
-      );
-      const keep = mergeRanges(seen, toRanges(alive));
-      const deactivated = await catalogue.markInactiveExcept(
-        countryCode,
-        language,
-        rangeIds(keep),
-        syncId,
-      );
-      return { deactivated, confirmedActive: toRanges(alive), ...counts };
+        const candidates = (await catalogue.activeIds(countryCode, language)).filter(
+          (id) => !rangesHas(seen, id),
+        );
+        const alive: number[] = [];
+        let counts = ZERO;
+        await keepBeating(
+          HEARTBEAT_INTERVAL_MS,
+          () => undefined,
+          () =>
+            forEachDetail(candidates, limitsOf(input, signal), async (id) => {
+              const detail = await fetchDetail(id, language, signal);
+              if (detail !== undefined && (detail.country?.code ?? countryCode) === countryCode) {
+                counts = add(
+                  counts,
+                  await catalogue.upsertProperties([record(detail, countryCode, language)], syncId),
+                );
+                alive.push(id);
+              }
+              ctx.heartbeat();
+            }),
+        );
+        const keep = mergeRanges(seen, toRanges(alive));
+        const deactivated = await catalogue.markInactiveExcept(
+          countryCode,
+          language,
+          rangeIds(keep),
+          syncId,
+        );
+        return { deactivated, confirmedActive: toRanges(alive), ...counts };
+      });
     },
   };
 }

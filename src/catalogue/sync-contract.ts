@@ -114,6 +114,8 @@ export interface ContentSyncResult extends ChangeCounts {
   /** Wall time of the whole pass, across continue-as-new, in ms. */
   readonly durationMs: number;
   readonly syncId: string;
+  /** Workflow runs the pass took (1 + continue-as-new count). */
+  readonly runs: number;
 }
 
 /** What the `contentSyncProgress` query answers. */

@@ -169,5 +169,6 @@ export async function syncContent(input: ContentSyncInput): Promise<ContentSyncR
     deactivated: end.deactivated,
     durationMs: Date.now() - state.startedAtMs,
     syncId: state.syncId,
+    runs: state.run,
   };
 }
