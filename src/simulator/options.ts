@@ -69,6 +69,8 @@ const OptionsSchema = z.strictObject({
       z.enum(SCENARIO_NAMES),
       z.union([z.number().int().min(0).max(100_000_000), z.literal(Infinity)]),
     )
+    // A price cannot drop by more than 90%: option ids with more are refused.
+    .refine((p) => (p['price-down'] ?? 0) <= 90, 'price-down must be at most 90 (percent)')
     .optional(),
   maxBodyBytes: z.number().int().positive().optional(),
   firstBookingId: z.number().int().positive().optional(),

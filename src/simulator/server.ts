@@ -295,9 +295,13 @@ class SimulatorImpl implements Simulator, ApiContext {
       if (toggled !== undefined && matchRoute(toggled) !== undefined) {
         const host = req.headers.host ?? '127.0.0.1';
         const location = `http://${host}${API_PREFIX}${toggled}${query === '' ? '' : `?${query}`}`;
-        if (!res.destroyed) res.setHeader('location', encodeURI(location));
-        ex.empty(307);
-        return;
+        try {
+          res.setHeader('location', encodeURI(location));
+          ex.empty(307);
+          return;
+        } catch {
+          // A Location that cannot be written (odd Host header): answer as an unknown path.
+        }
       }
       ex.json(404, NOT_FOUND);
       return;

@@ -129,5 +129,10 @@ describe('Faults', () => {
       RangeError,
     );
     assert.throws(() => buildSimulator({ latncy: { fixedMs: 1 } } as never), /latncy/);
+    assert.throws(() => buildSimulator({ scenarioParams: { 'price-down': 95 } }), /price-down/);
+    assert.throws(
+      () => buildSimulator({ scenarioParams: { 'confirm-after-polls': 1.5 } }),
+      RangeError,
+    );
   });
 });
