@@ -1,0 +1,273 @@
+/**
+ * The stack the reliability tests and chaos drivers run against: the simulator in this process
+ * (inspection on, so the supplier's side can be counted), a Temporal server (the test run's, or a
+ * dev server of our own on a SQLite file that can be SIGKILLed and restarted), the worker as a
+ * real subprocess configured by environment only, and a Temporal client.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { BookingClient } from '../client';
+import { createDataConverter, EncryptionCodec, FAILURE_CONVERTER_PATH } from '../codec';
+import { workflowBundleConverterOptions } from '../codec';
+import { parseEncryptionKeys } from '../codec/config';
+import type { EncryptionKey } from '../codec/config';
+import { buildSimulator, type Simulator, type SimulatorOptions } from '../simulator';
+import { startDevServer, type DevServer } from '../temporal-server/dev-server';
+import { WORKFLOWS_PATH } from '../workflow-bundle';
+import { WorkerProcess } from './worker-process';
+
+/** The supplier account the stack's worker signs with (the secret is a sentinel by default). */
+export interface ChaosCompany {
+  readonly key: string;
+  readonly secret: string;
+}
+
+export interface ChaosStackOptions {
+  /** Names the task queue and the work directory. */
+  readonly name: string;
+  /** Where the dev server's DB, the bundle and logs go. */
+  readonly workDir: string;
+  /**
+   * `{ address }`: an existing server (the test run's). `{ own: {} }`: a dev server of our own,
+   * persisted in `<workDir>/temporal.db` (SQLite, WAL) so it can be killed and restarted.
+   * @default { address: process.env.TEMPORAL_ADDRESS } when set, else { own: {} }
+   */
+  readonly temporal?: { readonly address: string } | { readonly own: { readonly dbFile?: string } };
+  readonly simulator?: SimulatorOptions;
+  /** @default a `chaos-key-…` key with a random secret */
+  readonly company?: ChaosCompany;
+  /** Extra or overriding worker environment (e.g. HOTEL_API_CLOCK_CORRECTION). */
+  readonly workerEnv?: Readonly<Record<string, string>>;
+  /**
+   * `PAYLOAD_ENCRYPTION_KEYS` for the worker (`id:base64,…`). The client decodes with the same
+   * keys. @default one fresh random key
+   */
+  readonly encryptionKeys?: string;
+  /**
+   * Whether the client encrypts what it writes (workflow input, updates). Only possible when the
+   * worker decrypts, i.e. when src/worker.ts wires the payload codec. Reading always decrypts
+   * (plain payloads pass through), so a worker without the codec still works with `false`.
+   * @default false
+   */
+  readonly clientEncrypts?: boolean;
+  /**
+   * The workflow bundle the worker loads (`WORKFLOW_BUNDLE_PATH`). `'codec'`: one built with the
+   * project's failure converter (as production must build it), cached in the work directory.
+   * @default process.env.WORKFLOW_BUNDLE_PATH when it exists, else a bundle built once here
+   */
+  readonly bundle?: string | 'codec';
+  /** Append the worker's output to this file too. */
+  readonly workerLogFile?: string;
+  /** Start the worker and wait until it polls. @default true */
+  readonly startWorker?: boolean;
+  readonly log?: (line: string) => void;
+}
+
+export interface ChaosStack {
+  readonly sim: Simulator;
+  /** The simulator origin (`http://127.0.0.1:<port>`), HOTEL_API_BASE_URL of the worker. */
+  readonly simOrigin: string;
+  readonly company: ChaosCompany;
+  readonly taskQueue: string;
+  readonly worker: WorkerProcess;
+  readonly temporalAddress: string;
+  /** Our own dev server, when the stack started one. */
+  readonly devServer: DevServer | undefined;
+  readonly dbFile: string | undefined;
+  readonly connection: Connection;
+  readonly client: Client;
+  readonly bookings: BookingClient;
+  /** A client that writes and reads payloads as they are stored (no codec): what the server holds. */
+  readonly rawClient: Client;
+  /** The codec with the worker's keys, for decoding raw histories. */
+  readonly codec: PayloadCodec;
+  readonly encryptionKeys: string;
+  /** Supplier requests being handled right now, by endpoint path (`/booking`, …). */
+  inFlight(): { total: number; booking: number };
+  /** SIGKILLs our own dev server (throws when the stack uses a shared one). */
+  killServer(): void;
+  /** Starts our own dev server again on the same DB file and port. */
+  restartServer(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A fresh `id:base64` key for PAYLOAD_ENCRYPTION_KEYS. */
+export function newEncryptionKey(id = `k${randomUUID().slice(0, 8)}`): string {
+  return `${id}:${randomBytes(32).toString('base64')}`;
+}
+
+/** A data converter that decrypts what it reads but writes payloads in clear. */
+function readOnlyConverter(keys: readonly [EncryptionKey, ...EncryptionKey[]]): DataConverter {
+  const codec = new EncryptionCodec({ keys });
+  const passthrough: PayloadCodec = {
+    encode: async (payloads: Payload[]) => payloads,
+    decode: (payloads: Payload[]) => codec.decode(payloads),
+  };
+  return { payloadCodecs: [passthrough], failureConverterPath: FAILURE_CONVERTER_PATH };
+}
+
+/** Parses `id:base64,…` keys (throws naming the problem). */
+export function parseKeys(spec: string): readonly [EncryptionKey, ...EncryptionKey[]] {
+  const problems: string[] = [];
+  const keys = parseEncryptionKeys(spec, 'PAYLOAD_ENCRYPTION_KEYS', problems);
+  const [first, ...rest] = keys;
+  if (problems.length > 0 || first === undefined) throw new Error(problems.join('; '));
+  return [first, ...rest];
+}
+
+/**
+ * The workflow bundle file for worker subprocesses: the test run's when there is one, else built
+ * once into `workDir`. `codec: true` builds one with the project's failure converter.
+ */
+export async function ensureWorkflowBundle(
+  workDir: string,
+  options: { codec?: boolean } = {},
+): Promise<string> {
+  const shared = process.env.WORKFLOW_BUNDLE_PATH;
+  if (!options.codec && shared && existsSync(shared)) return shared;
+  const path = join(workDir, options.codec ? 'workflow-bundle-codec.js' : 'workflow-bundle.js');
+  if (existsSync(path)) return path;
+  const noop = () => undefined;
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    ...(options.codec ? workflowBundleConverterOptions : {}),
+    logger: { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop },
+  });
+  mkdirSync(workDir, { recursive: true });
+  writeFileSync(path, code);
+  return path;
+}
+
+/** Starts the stack; `close()` stops everything it started. */
+export async function startChaosStack(options: ChaosStackOptions): Promise<ChaosStack> {
+  const log = options.log ?? (() => undefined);
+  mkdirSync(options.workDir, { recursive: true });
+  const company = options.company ?? {
+    key: `chaos-key-${randomUUID().slice(0, 8)}`,
+    secret: `chaos-secret-${randomBytes(12).toString('hex')}`,
+  };
+  const encryptionKeys = options.encryptionKeys ?? newEncryptionKey();
+  const keys = parseKeys(encryptionKeys);
+  const taskQueue = `${options.name}-${randomUUID().slice(0, 8)}`;
+
+  const cleanups: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
+  };
+
+  try {
+    // --- supplier -------------------------------------------------------------------------------
+    const sim = buildSimulator({
+      companies: [{ ...company, active: true }],
+      inspection: true,
+      ...options.simulator,
+    });
+    const inflight = { total: 0, booking: 0 };
+    sim.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+      const booking = req.method === 'POST' && (req.url ?? '').startsWith('/api/v1/booking');
+      inflight.total += 1;
+      if (booking) inflight.booking += 1;
+      res.once('close', () => {
+        inflight.total -= 1;
+        if (booking) inflight.booking -= 1;
+      });
+    });
+    const { origin: simOrigin } = await sim.listen(0, '127.0.0.1');
+    cleanups.push(() => sim.close());
+
+    // --- Temporal -------------------------------------------------------------------------------
+    const temporalOption =
+      options.temporal ??
+      (process.env.TEMPORAL_ADDRESS ? { address: process.env.TEMPORAL_ADDRESS } : { own: {} });
+    let devServer: DevServer | undefined;
+    let dbFile: string | undefined;
+    let temporalAddress: string;
+    if ('address' in temporalOption) {
+      temporalAddress = temporalOption.address;
+    } else {
+      dbFile = temporalOption.own.dbFile ?? join(options.workDir, 'temporal.db');
+      devServer = await startDevServer({ headless: true, dbFile, log });
+      temporalAddress = devServer.address;
+      const server = () => devServer;
+      cleanups.push(async () => server()?.stop());
+    }
+    const port = Number(temporalAddress.split(':').pop());
+
+    const connection = await Connection.connect({ address: temporalAddress });
+    cleanups.push(() => connection.close());
+    const dataConverter = options.clientEncrypts
+      ? createDataConverter({ keys })
+      : readOnlyConverter(keys);
+    const client = new Client({ connection, namespace: 'default', dataConverter });
+    const rawClient = new Client({ connection, namespace: 'default' });
+    const bookings = new BookingClient({ client, taskQueue });
+
+    // --- worker ---------------------------------------------------------------------------------
+    const bundlePath =
+      options.bundle === 'codec'
+        ? await ensureWorkflowBundle(options.workDir, { codec: true })
+        : (options.bundle ?? (await ensureWorkflowBundle(options.workDir)));
+    const worker = new WorkerProcess({
+      label: options.name,
+      ...(options.workerLogFile ? { logFile: options.workerLogFile } : {}),
+      env: {
+        TEMPORAL_ADDRESS: temporalAddress,
+        TEMPORAL_NAMESPACE: 'default',
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        HOTEL_API_BASE_URL: simOrigin,
+        HOTEL_API_KEY: company.key,
+        HOTEL_API_SECRET: company.secret,
+        METRICS_PORT: '0',
+        HEALTH_PORT: '0',
+        WORKFLOW_BUNDLE_PATH: bundlePath,
+        CATALOGUE_DB_PATH: join(options.workDir, 'catalogue.db'),
+        PAYLOAD_ENCRYPTION_KEYS: encryptionKeys,
+        SHUTDOWN_GRACE_MS: '2000',
+        ...options.workerEnv,
+      },
+    });
+    cleanups.push(() => worker.stop(5_000));
+    if (options.startWorker ?? true) {
+      worker.start();
+      await worker.waitReady(90_000);
+    }
+
+    const stack: ChaosStack = {
+      sim,
+      simOrigin,
+      company,
+      taskQueue,
+      worker,
+      temporalAddress,
+      get devServer() {
+        return devServer;
+      },
+      dbFile,
+      connection,
+      client,
+      bookings,
+      rawClient,
+      codec: new EncryptionCodec({ keys }),
+      encryptionKeys,
+      inFlight: () => ({ ...inflight }),
+      killServer() {
+        if (!devServer) throw new Error('the stack uses a shared Temporal server: not killing it');
+        devServer.kill();
+      },
+      async restartServer() {
+        if (!dbFile) throw new Error('the stack has no dev server of its own');
+        devServer = await startDevServer({ headless: true, dbFile, port, log });
+      },
+      close: closeAll,
+    };
+    return stack;
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * Crash drill (issue 8, point 1): bookings across the scenarios while the worker subprocess is
+ * SIGKILLed at random moments and restarted within 2 s, and our own Temporal dev server is
+ * SIGKILLed and restarted on the same SQLite file and port. Then the invariants: no duplicate
+ * supplier booking, no lost order, and every NEEDS_RECONCILIATION explained.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import {
+  audit,
+  formatCounts,
+  reconcileAll,
+  startWithRetry,
+  waitForSettled,
+  type AuditReport,
+  type OrderStatus,
+} from './audit';
+import { SCENARIO_MIX, mixInput, orderIdFor, pick, prng, type MixEntry } from './booking-mix';
+import { startChaosStack } from './chaos-stack';
+
+export interface CrashDrillOptions {
+  readonly bookings: number;
+  readonly workerKills: number;
+  readonly serverKills: number;
+  /** Starts are spread evenly over this window. */
+  readonly startWindowMs: number;
+  /** Kills happen at random moments in [10 %, 100 %] of this window. */
+  readonly killWindowMs: number;
+  /** Longest wait for every order to settle after the last kill. */
+  readonly settleTimeoutMs: number;
+  /** Resolve NEEDS_RECONCILIATION like an operator afterwards, and wait for the outcomes. */
+  readonly reconcile: boolean;
+  readonly workDir: string;
+  readonly seed?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface KillRecord {
+  readonly target: 'worker' | 'server';
+  /** ms since the drill started. */
+  readonly atMs: number;
+  readonly at: number;
+  /** Supplier requests in flight when the kill happened (all, and POST /booking). */
+  readonly inFlight: { total: number; booking: number };
+  /** From the kill to the restart's spawn (worker) or readiness (server), ms. */
+  readonly restartMs: number;
+}
+
+/** Why an order waits for reconciliation, or undefined when nothing explains it. */
+export interface Explained {
+  readonly orderId: string;
+  readonly scenario: string;
+  readonly code: string | undefined;
+  readonly explanation: string | undefined;
+}
+
+export interface CrashDrillReport {
+  readonly options: Omit<CrashDrillOptions, 'log'>;
+  readonly durationMs: number;
+  readonly kills: KillRecord[];
+  readonly startAttempts: number;
+  readonly audit: AuditReport;
+  readonly reconciliation: Explained[];
+  readonly unexplained: Explained[];
+  /** Final outcomes that differ from the scenario's expected one (for the record). */
+  readonly unexpected: { orderId: string; scenario: string; outcome: string; reason?: string }[];
+  /** After the operator resolved every reconciliation. */
+  readonly afterReconcile?: {
+    readonly withBooking: number;
+    readonly noBooking: number;
+    readonly failed: string[];
+    readonly audit: AuditReport;
+  };
+  readonly passed: boolean;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Codes that say the booking call's fate is unknown because its worker or server died. */
+const KILL_CODES = new Set(['ACTIVITY_TIMEOUT', 'CONNECTION_LOST', 'TIMEOUT', 'CANCELLED']);
+/** Longest time from a kill to the workflow noticing it (booking start-to-close 150 s + slack). */
+const NOTICE_WINDOW_MS = 180_000;
+
+export function explainReconciliation(
+  orderId: string,
+  entry: MixEntry,
+  status: Extract<OrderStatus, { kind: 'reconciliation' }>,
+  kills: readonly KillRecord[],
+): Explained {
+  const code = status.lastError?.code;
+  const base = { orderId, scenario: entry.scenario, code };
+  if (entry.expect === 'NEEDS_RECONCILIATION')
+    return { ...base, explanation: `scenario ${entry.scenario} is ambiguous by design` };
+  if (code !== undefined && KILL_CODES.has(code)) {
+    const at = status.lastError?.at ? Date.parse(status.lastError.at) : Date.now();
+    // The latest kill before the workflow noticed the failure.
+    const kill = kills
+      .filter((k) => k.at <= at + 1_000 && at - k.at <= NOTICE_WINDOW_MS)
+      .sort((a, b) => b.at - a.at)[0];
+    if (kill)
+      return {
+        ...base,
+        explanation: `${code} ${Math.round((at - kill.at) / 1000)} s after the ${kill.target} kill at +${Math.round(kill.atMs / 1000)} s`,
+      };
+  }
+  return { ...base, explanation: undefined };
+}
+
+export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDrillReport> {
+  const log = options.log ?? (() => undefined);
+  const random = prng(options.seed ?? Date.now());
+  const run = `crash-${randomUUID().slice(0, 6)}`;
+  const stack = await startChaosStack({
+    name: run,
+    workDir: options.workDir,
+    temporal: { own: { dbFile: join(options.workDir, 'temporal.db') } },
+    // Latency on every call, so kills land while calls are in flight.
+    simulator: { latency: { minMs: 50, maxMs: 200 }, seed: options.seed ?? 7 },
+    log,
+  });
+  const t0 = Date.now();
+  try {
+    log(
+      `stack up: dev server ${stack.temporalAddress} (db ${stack.dbFile}), worker pid ${stack.worker.pid}`,
+    );
+    const orders = Array.from({ length: options.bookings }, (_, i) => {
+      const entry = pick(SCENARIO_MIX, random);
+      return { orderId: orderIdFor(run, i), entry };
+    });
+    const entryOf = new Map(orders.map((o) => [o.orderId, o.entry]));
+
+    // --- kills, on their own schedule ------------------------------------------------------------
+    const kills: KillRecord[] = [];
+    const schedule = [
+      ...Array.from({ length: options.workerKills }, () => 'worker' as const),
+      ...Array.from({ length: options.serverKills }, () => 'server' as const),
+    ]
+      .map((target) => ({
+        target,
+        atMs: Math.round(options.killWindowMs * (0.1 + 0.9 * random())),
+      }))
+      .sort((a, b) => a.atMs - b.atMs);
+    const killer = (async () => {
+      for (const k of schedule) {
+        const wait = t0 + k.atMs - Date.now();
+        if (wait > 0) await sleep(wait);
+        // Land mid-call: give a supplier call up to 1.5 s to be in flight.
+        for (let i = 0; i < 30 && stack.inFlight().total === 0; i++) await sleep(50);
+        const inFlight = stack.inFlight();
+        const at = Date.now();
+        if (k.target === 'worker') {
+          await stack.worker.kill();
+          // Restarted within 2 s, like a supervisor would.
+          await sleep(Math.round(random() * 1_500));
+          stack.worker.start();
+          const restartMs = Date.now() - at;
+          kills.push({ target: 'worker', atMs: at - t0, at, inFlight, restartMs });
+          log(
+            `killed the worker at +${at - t0} ms (${inFlight.total} supplier calls in flight, ${inFlight.booking} bookings); restarted after ${restartMs} ms`,
+          );
+        } else {
+          stack.killServer();
+          await stack.restartServer();
+          const restartMs = Date.now() - at;
+          kills.push({ target: 'server', atMs: at - t0, at, inFlight, restartMs });
+          log(
+            `killed the dev server at +${at - t0} ms (${inFlight.total} supplier calls in flight); serving again after ${restartMs} ms`,
+          );
+        }
+      }
+    })();
+
+    // --- starts ---------------------------------------------------------------------------------
+    let startAttempts = 0;
+    const gap = options.startWindowMs / Math.max(1, options.bookings);
+    const starts = orders.map(async (o, i) => {
+      await sleep(Math.round(i * gap));
+      const r = await startWithRetry(stack.bookings, mixInput(o.entry, o.orderId), {
+        timeoutMs: 120_000,
+      });
+      startAttempts += r.attempts;
+    });
+    const startResults = await Promise.allSettled(starts);
+    const startFailures = startResults.filter((r) => r.status === 'rejected').length;
+    if (startFailures > 0) log(`${startFailures} starts failed for good`);
+    await killer;
+    log(`all ${orders.length} started (${startAttempts} attempts) and ${kills.length} kills done`);
+
+    // --- settle and audit -------------------------------------------------------------------------
+    const ids = orders.map((o) => o.orderId);
+    const statuses = await waitForSettled(stack.client, ids, {
+      timeoutMs: options.settleTimeoutMs,
+      log,
+    });
+    const report = audit(statuses, ids, stack.sim);
+    const reconciliation: Explained[] = [];
+    const unexpected: CrashDrillReport['unexpected'] = [];
+    for (const id of ids) {
+      const s = statuses.get(id);
+      const entry = entryOf.get(id)!;
+      if (s?.kind === 'reconciliation')
+        reconciliation.push(explainReconciliation(id, entry, s, kills));
+      if (s?.kind === 'final' && s.outcome !== entry.expect)
+        unexpected.push({
+          orderId: id,
+          scenario: entry.scenario,
+          outcome: s.outcome,
+          ...(s.result.reason ? { reason: s.result.reason } : {}),
+        });
+    }
+    const unexplained = reconciliation.filter((r) => r.explanation === undefined);
+
+    let afterReconcile: CrashDrillReport['afterReconcile'];
+    if (options.reconcile && report.reconciliation.length > 0) {
+      const resolved = await reconcileAll(stack.bookings, stack.sim, report.reconciliation);
+      const again = await waitForSettled(stack.client, report.reconciliation, {
+        timeoutMs: 60_000,
+      });
+      const merged = new Map(statuses);
+      for (const [k, v] of again) merged.set(k, v);
+      afterReconcile = { ...resolved, audit: audit(merged, ids, stack.sim) };
+    }
+
+    const passed =
+      report.duplicates.length === 0 &&
+      report.lost.length === 0 &&
+      report.stuck.length === 0 &&
+      unexplained.length === 0 &&
+      (afterReconcile === undefined ||
+        (afterReconcile.failed.length === 0 &&
+          afterReconcile.audit.reconciliation.length === 0 &&
+          afterReconcile.audit.duplicates.length === 0));
+    const { log: _omit, ...recorded } = options;
+    return {
+      options: recorded,
+      durationMs: Date.now() - t0,
+      kills,
+      startAttempts,
+      audit: report,
+      reconciliation,
+      unexplained,
+      unexpected,
+      ...(afterReconcile ? { afterReconcile } : {}),
+      passed,
+    };
+  } finally {
+    await stack.close();
+  }
+}
+
+/** The drill's figures as lines for people. */
+export function formatCrashReport(r: CrashDrillReport): string[] {
+  const a = r.audit;
+  const workerKills = r.kills.filter((k) => k.target === 'worker');
+  const serverKills = r.kills.filter((k) => k.target === 'server');
+  const lines = [
+    `crash drill: ${a.orders} bookings, ${workerKills.length} worker SIGKILLs, ${serverKills.length} dev-server SIGKILLs, ${(r.durationMs / 1000).toFixed(1)} s`,
+    `  kills: ${r.kills
+      .map(
+        (k) =>
+          `${k.target}@+${(k.atMs / 1000).toFixed(1)}s(${k.inFlight.total} calls/${k.inFlight.booking} bookings in flight, back in ${k.restartMs} ms)`,
+      )
+      .join(', ')}`,
+    `  start attempts: ${r.startAttempts} for ${a.orders} orders`,
+    `  supplier bookings: ${a.supplierBookings}; duplicates: ${a.duplicates.length}; strangers: ${a.strangers}`,
+    `  lost orders: ${a.lost.length}; stuck: ${a.stuck.length}`,
+    `  final outcomes: ${formatCounts(a.outcomes)}`,
+    `  NEEDS_RECONCILIATION: ${a.reconciliation.length} (explained ${a.reconciliation.length - r.unexplained.length}, unexplained ${r.unexplained.length})`,
+    ...r.reconciliation.map(
+      (x) => `    ${x.orderId} [${x.scenario}] ${x.code ?? '?'}: ${x.explanation ?? 'UNEXPLAINED'}`,
+    ),
+    `  outcomes other than the scenario's own (not failures by themselves): ${r.unexpected.length}`,
+    ...r.unexpected.map(
+      (u) => `    ${u.orderId} [${u.scenario}] ${u.outcome}${u.reason ? `: ${u.reason}` : ''}`,
+    ),
+  ];
+  if (r.afterReconcile) {
+    const b = r.afterReconcile;
+    lines.push(
+      `  operator reconciliation: ${b.withBooking} with the supplier booking, ${b.noBooking} with noBooking, ${b.failed.length} failed; then ${formatCounts(b.audit.outcomes)}, still waiting ${b.audit.reconciliation.length}, duplicates ${b.audit.duplicates.length}`,
+      ...b.failed.map((f) => `    ${f}`),
+    );
+  }
+  if (a.lost.length) lines.push(...a.lost.map((l) => `  LOST ${l.orderId}: ${l.why}`));
+  if (a.stuck.length) lines.push(...a.stuck.map((s) => `  STUCK ${s.orderId}: ${s.phase}`));
+  if (a.duplicates.length)
+    lines.push(...a.duplicates.map((d) => `  DUPLICATE ${d.orderId}: ${d.bookingIds.join(', ')}`));
+  lines.push(`  ${r.passed ? 'PASS' : 'FAIL'}`);
+  return lines;
+}
