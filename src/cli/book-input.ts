@@ -35,21 +35,18 @@ const isObject = (v: unknown): v is Json =>
 /**
  * `"Ada Lovelace"` → first `Ada`, last `Lovelace`; `"Lovelace, Ada King"` → last before the comma.
  * Without a comma the last word is the last name (`"Mary Ann Smith"` → `Mary Ann` / `Smith`).
+ * `undefined` when the text does not hold two names.
  */
-export function parseGuest(raw: string): { firstName: string; lastName: string } {
+export function parseGuest(raw: string): { firstName: string; lastName: string } | undefined {
   const text = raw.trim().replace(/\s+/g, ' ');
   const comma = text.indexOf(',');
   if (comma >= 0) {
     const lastName = text.slice(0, comma).trim();
     const firstName = text.slice(comma + 1).trim();
-    if (firstName && lastName) return { firstName, lastName };
-  } else {
-    const space = text.lastIndexOf(' ');
-    if (space > 0) return { firstName: text.slice(0, space), lastName: text.slice(space + 1) };
+    return firstName && lastName ? { firstName, lastName } : undefined;
   }
-  throw usageError(`--guest "${raw}": give a first and a last name, e.g. --guest "Ada Lovelace"`, [
-    { field: '--guest', message: 'needs a first and a last name' },
-  ]);
+  const space = text.lastIndexOf(' ');
+  return space > 0 ? { firstName: text.slice(0, space), lastName: text.slice(space + 1) } : undefined;
 }
 
 function readInputFile(path: string): Json {
@@ -71,19 +68,20 @@ function readInputFile(path: string): Json {
   return parsed;
 }
 
-function parseNumber(flag: string, raw: string): number {
+/** A number when it reads as one; else the text, for the schema to name the field. */
+function numberOrText(raw: string): number | string {
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n)) {
-    throw usageError(`${flag}: "${raw}" is not a number`, [
-      { field: flag, message: 'not a number' },
-    ]);
-  }
-  return n;
+  return raw.trim() !== '' && Number.isFinite(n) ? n : raw;
 }
 
-/** The input as the flags and the file describe it, not yet validated. */
-export function buildBookInput(flags: BookFlags): Json {
+/**
+ * The input as the flags and the file describe it, not yet validated, and the problems of flags
+ * the schema cannot see (a guest without a last name, a custom field without `=`), so that one
+ * error lists them all with the schema's.
+ */
+export function buildBookInput(flags: BookFlags): { input: Json; issues: FieldIssue[] } {
   const input: Json = flags.input ? readInputFile(flags.input) : {};
+  const issues: FieldIssue[] = [];
   const sub = (key: string): Json => {
     const current = input[key];
     const obj = isObject(current) ? { ...current } : {};
@@ -92,12 +90,23 @@ export function buildBookInput(flags: BookFlags): Json {
   };
   if (flags.order !== undefined) input.orderId = flags.order;
   if (flags.option !== undefined) input.optionId = flags.option;
-  if (flags.guest && flags.guest.length > 0) input.rooms = flags.guest.map(parseGuest);
+  if (flags.guest && flags.guest.length > 0) {
+    input.rooms = flags.guest.map((raw, i) => {
+      const guest = parseGuest(raw);
+      if (guest) return guest;
+      issues.push({
+        field: `rooms.${i} (--guest)`,
+        message: `"${raw}" needs a first and a last name, e.g. "Ada Lovelace"`,
+      });
+      // A stand-in, so the schema does not report this room a second time.
+      return { firstName: raw, lastName: raw };
+    });
+  }
   if (flags.phonePrefix !== undefined) sub('contact').phonePrefix = flags.phonePrefix;
   if (flags.phone !== undefined) sub('contact').phone = flags.phone;
   if (flags.email !== undefined) sub('contact').email = flags.email;
   if (flags.maxIncrease !== undefined)
-    sub('priceChangePolicy').maxIncreasePercent = parseNumber('--max-increase', flags.maxIncrease);
+    sub('priceChangePolicy').maxIncreasePercent = numberOrText(flags.maxIncrease);
   if (flags.acceptPolicyChange) sub('priceChangePolicy').acceptPolicyChange = true;
   if (flags.approvalTimeout !== undefined)
     sub('priceChangePolicy').approvalTimeout = flags.approvalTimeout;
@@ -116,13 +125,15 @@ export function buildBookInput(flags: BookFlags): Json {
   for (const pair of flags.customField ?? []) {
     const eq = pair.indexOf('=');
     if (eq <= 0) {
-      throw usageError(`--custom-field "${pair}": use name=value, e.g. custom_field_1=VIP`, [
-        { field: '--custom-field', message: 'use name=value' },
-      ]);
+      issues.push({
+        field: 'customFields (--custom-field)',
+        message: `"${pair}": use name=value, e.g. custom_field_1=VIP`,
+      });
+      continue;
     }
     sub('customFields')[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
-  return input;
+  return { input, issues };
 }
 
 /** Input fields and the flag that sets each (longest prefix wins). */

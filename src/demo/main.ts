@@ -44,8 +44,8 @@ function dayFromToday(days: number): string {
 }
 
 /** The price availability lists for the scenario rooms: what an order system expects to pay. */
-async function listedPrice(supplierUrl: string, checkin: string, checkout: string) {
-  const api = new HotelApiClient(loadConfig({ HOTEL_API_BASE_URL: supplierUrl }).hotelApi);
+async function listedPrice(stack: LocalStack, checkin: string, checkout: string) {
+  const api = new HotelApiClient(stack.config.hotelApi);
   try {
     // Untagged: the id availability lists (the booked options carry a fresh tag each).
     const optionId = scenarioOptionId('price-up', { param: 10, checkin, checkout, tag: null });
@@ -84,7 +84,7 @@ async function runCases(
     orderIdField,
     checkin,
     checkout,
-    listedPrice: await listedPrice(stack.supplierUrl, checkin, checkout),
+    listedPrice: await listedPrice(stack, checkin, checkout),
     onPhase: (orderId, phase) => display.phase(orderId, phase),
     onNote: (orderId, note) => display.note(orderId, note),
   };
@@ -188,16 +188,13 @@ async function main(): Promise<number> {
   const stack = await startLocalStack({
     temporal: address ? { kind: 'existing', address } : { kind: 'start', dbFile },
     supplier: { kind: 'simulator' },
-    taskQueue,
-    hotelApiConfig: (baseUrl) => loadConfig({ HOTEL_API_BASE_URL: baseUrl }).hotelApi,
+    // The demo's own settings, not the shell's: it runs against its own simulator and server
+    // (the defaults give the simulator's demo company and the development encryption key).
+    config: loadConfig({ TEMPORAL_TASK_QUEUE: taskQueue }),
     log,
     sdkLog: { to: { file: workerLog }, level: 'WARN' },
   });
-  const config = loadConfig({
-    TEMPORAL_ADDRESS: stack.temporalAddress,
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    HOTEL_API_BASE_URL: stack.supplierUrl,
-  });
+  const { config } = stack;
   const client = await connectBookingClient(config);
   let rows: Row[];
   try {

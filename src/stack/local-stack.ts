@@ -15,7 +15,8 @@ import {
 } from '@temporalio/worker';
 import type { LogLevel } from '@temporalio/common';
 import { createBookingWorker } from '../build-worker';
-import type { HotelApiConfig } from '../config';
+import { createDataConverter } from '../codec/data-converter';
+import type { Config } from '../config';
 import { HotelApiClient } from '../hotel-api';
 import { buildSimulator, DEMO_COMPANY, type Simulator } from '../simulator';
 import { startDevServer, waitForTemporal, type DevServer } from '../temporal-server/dev-server';
@@ -56,13 +57,14 @@ export type SupplierChoice =
 export interface LocalStackOptions {
   readonly temporal: TemporalChoice;
   readonly supplier: SupplierChoice;
-  readonly taskQueue: string;
-  /** @default 'default' */
-  readonly namespace?: string;
-  /** The worker's supplier settings for a base URL (credentials, timeouts): from config.ts. */
-  readonly hotelApiConfig: (baseUrl: string) => HotelApiConfig;
-  /** @default 'custom_field_10' */
-  readonly orderIdField?: string;
+  /**
+   * The configuration (src/config.ts): task queue, namespace, supplier credentials and timeouts,
+   * payload encryption, order id field. The Temporal address and the supplier URL come from the
+   * choices above; {@link LocalStack.config} is this with them filled in.
+   */
+  readonly config: Config;
+  /** How long running activities may finish when the stack stops. @default 3_000 */
+  readonly shutdownGraceMs?: number;
   /** Progress lines for people. */
   readonly log: (line: string) => void;
   /**
@@ -86,6 +88,8 @@ export interface LocalStack {
   readonly supplierUrl: string;
   readonly taskQueue: string;
   readonly namespace: string;
+  /** The configuration a client of this stack needs (its Temporal address and supplier URL). */
+  readonly config: Config;
   readonly worker: Worker;
   /** Settles when the worker stops: after `stop()`, or earlier when it fails. */
   readonly workerStopped: Promise<void>;
@@ -137,7 +141,7 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
       }
     }
   };
-  const namespace = o.namespace ?? 'default';
+  const { namespace, taskQueue } = o.config.temporal;
   try {
     installSdkLogger(o.sdkLog ?? { to: 'stderr', level: 'INFO' });
 
@@ -188,18 +192,25 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     }
 
     // --- worker ---
-    const hotelApi = new HotelApiClient(o.hotelApiConfig(supplierUrl));
+    const config: Config = {
+      ...o.config,
+      temporal: { ...o.config.temporal, address: temporalAddress },
+      hotelApi: { ...o.config.hotelApi, baseUrl: supplierUrl },
+    };
+    const hotelApi = new HotelApiClient(config.hotelApi);
     cleanups.push(() => hotelApi.close());
     const connection = await NativeConnection.connect({ address: temporalAddress });
     cleanups.push(() => connection.close());
     const worker = await createBookingWorker({
       connection,
       namespace,
-      taskQueue: o.taskQueue,
+      taskQueue,
       hotelApi,
-      ...(o.orderIdField ? { orderIdField: o.orderIdField } : {}),
+      orderIdField: config.orderIdField,
+      // The client side (connectBookingClient) encrypts with the same keys.
+      dataConverter: createDataConverter(config.encryption),
       // Local use: Ctrl-C should not wait 30 s for a supplier call to finish.
-      shutdownGraceTime: '3s',
+      shutdownGraceTime: o.shutdownGraceMs ?? 3_000,
     });
     const workerStopped = worker.run();
     // Callers race it against their own work; a worker failing while nobody listens must not
@@ -217,8 +228,9 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
       startedTemporal: server !== undefined,
       simulator,
       supplierUrl,
-      taskQueue: o.taskQueue,
+      taskQueue,
       namespace,
+      config,
       worker,
       workerStopped,
       stop: () => (stopping ??= stopAll()),

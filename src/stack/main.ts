@@ -52,10 +52,7 @@ async function main(): Promise<number> {
   const stack = await startLocalStack({
     temporal,
     supplier,
-    taskQueue: config.temporal.taskQueue,
-    namespace: config.temporal.namespace,
-    orderIdField: config.orderIdField,
-    hotelApiConfig: (baseUrl) => ({ ...config.hotelApi, baseUrl }),
+    config,
     log,
     sdkLog: { to: 'stderr', level: 'WARN' },
   });

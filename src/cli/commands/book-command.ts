@@ -38,18 +38,22 @@ export function phaseHint(state: BookingState): string | undefined {
 export const exitForOutcome = (result: BookRoomResult): ExitCode =>
   result.outcome === 'CONFIRMED' ? ExitCode.OK : ExitCode.FAILED;
 
-function validate(ctx: CliContext, raw: unknown): BookRoomInput {
+/** Every problem at once: the flags' own and the schema's, each with its flag. */
+function validate(ctx: CliContext, flags: BookFlags): BookRoomInput {
+  const { input, issues } = buildBookInput(flags);
+  let valid: BookRoomInput | undefined;
   try {
-    return validateBookRoomInput(raw, ctx.config.orderIdField);
+    valid = validateBookRoomInput(input, ctx.config.orderIdField);
   } catch (err) {
-    if (err instanceof BookingInputError)
-      throw new BookingInputError(explainInputIssues(err.issues));
-    throw err;
+    if (!(err instanceof BookingInputError)) throw err;
+    issues.push(...explainInputIssues(err.issues));
   }
+  if (issues.length > 0 || !valid) throw new BookingInputError(issues);
+  return valid;
 }
 
 async function book(ctx: CliContext, flags: BookFlags & { wait?: boolean }): Promise<ExitCode> {
-  const input = validate(ctx, buildBookInput(flags));
+  const input = validate(ctx, flags);
   const bookings = await ctx.bookings();
   const started = await bookings.startBooking(input);
   const { orderId, workflowId } = started;

@@ -4,6 +4,7 @@
  * reported (exit 3) instead of hanging.
  */
 import { isGrpcDeadlineError, type WorkflowExecutionDescription } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Command } from 'commander';
 import {
   BookingOutcome,
@@ -74,9 +75,40 @@ async function status(ctx: CliContext, orderId: string): Promise<ExitCode> {
   return ExitCode.OK;
 }
 
+/**
+ * Sends an update to a running booking. An ended workflow answers "not found" to updates, which
+ * would send a person looking for a typo: say that it has ended, and how.
+ */
+async function updateBooking<T>(
+  ctx: CliContext,
+  orderId: string,
+  what: string,
+  send: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await ctx.withWorkerDeadline(send);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    let description: WorkflowExecutionDescription;
+    try {
+      description = await describeBooking(ctx, orderId);
+    } catch {
+      throw err;
+    }
+    const phase = description.typedSearchAttributes.get(BookingPhaseKey);
+    throw new CliError(
+      `The booking for order ${orderId} has already ended (${phase ?? description.status.name}): nothing is left to ${what}. \`status ${orderId}\` shows how it ended.`,
+      ExitCode.FAILED,
+      'ENDED',
+    );
+  }
+}
+
 async function decide(ctx: CliContext, orderId: string, approve: boolean): Promise<ExitCode> {
   const bookings = await ctx.bookings();
-  const state = await ctx.withWorkerDeadline(() => bookings.approvePriceChange(orderId, approve));
+  const state = await updateBooking(ctx, orderId, approve ? 'approve' : 'reject', () =>
+    bookings.approvePriceChange(orderId, approve),
+  );
   ctx.emit({ orderId, approved: approve, state }, () =>
     [
       `${approve ? 'Approved' : 'Rejected'} the change for order ${orderId}; the booking is now ${state.phase}.`,
@@ -210,7 +242,7 @@ async function resolve(
       ? { bookingId: parseBookingId(o.bookingId) }
       : { noBooking: true as const };
   const bookings = await ctx.bookings();
-  const state = await ctx.withWorkerDeadline(() =>
+  const state = await updateBooking(ctx, orderId, 'resolve', () =>
     bookings.resolveReconciliation(orderId, resolution),
   );
   ctx.emit({ orderId, resolution, state }, () =>
