@@ -32,7 +32,10 @@ export function toApplicationFailure(err: unknown): ApplicationFailure {
     return ApplicationFailure.create({
       type: err.code,
       message: err.message,
-      nonRetryable: !err.retryable,
+      // ABORTED here means the activity itself was cancelled, e.g. by a worker shutting down
+      // after its grace time: another attempt on another worker must be allowed. (A booking call
+      // is never retried anyway: its policy has one attempt, and ABORTED is ambiguous.)
+      nonRetryable: !err.retryable && err.code !== 'ABORTED',
       details: [facts],
       ...(err.retryAfterMs !== undefined ? { nextRetryDelay: err.retryAfterMs } : {}),
     });
