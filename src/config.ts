@@ -67,6 +67,15 @@ export const EnvSchema = z.object({
   SUPPLIER_MAX_CONCURRENT_CALLS: z.coerce.number().int().positive().default(100),
   /** How long running activities may finish after SIGTERM, ms. */
   SHUTDOWN_GRACE_MS: durationMs.default(30_000),
+  /**
+   * The Temporal SDK's own Prometheus exporter, bound on 127.0.0.1:<port> and served through
+   * METRICS_PORT's `/metrics` (one scrape target); 0 turns the SDK's metrics off.
+   */
+  TEMPORAL_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  /** Booking gauges (visibility counts) are recounted at most this often, ms; 0 = every scrape. */
+  METRICS_VISIBILITY_REFRESH_MS: z.coerce.number().int().min(0).default(15_000),
+  /** A prebuilt workflow bundle (the image builds one); unset or missing: bundled at start. */
+  WORKFLOW_BUNDLE_PATH: optionalString,
   /** The embedded content catalogue (SQLite file). */
   CATALOGUE_DB_PATH: z.string().min(1).default('.data/catalogue.db'),
 
@@ -100,6 +109,12 @@ export interface WorkerConfig {
   readonly maxSupplierCallsPerSecond: number;
   readonly maxConcurrentSupplierCalls: number;
   readonly shutdownGraceMs: number;
+  /** The SDK's Prometheus exporter port (loopback), 0 = off. */
+  readonly temporalMetricsPort: number;
+  /** Minimum age of the visibility booking counts before a scrape recounts, ms. */
+  readonly visibilityRefreshMs: number;
+  /** A prebuilt workflow bundle file, if any. */
+  readonly workflowBundlePath: string | undefined;
 }
 
 export interface Config {
@@ -189,6 +204,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxSupplierCallsPerSecond: env.SUPPLIER_MAX_CALLS_PER_SECOND,
       maxConcurrentSupplierCalls: env.SUPPLIER_MAX_CONCURRENT_CALLS,
       shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+      temporalMetricsPort: env.TEMPORAL_METRICS_PORT,
+      visibilityRefreshMs: env.METRICS_VISIBILITY_REFRESH_MS,
+      workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
     },
     catalogueDbPath: env.CATALOGUE_DB_PATH,
     hotelApi: {

@@ -1,43 +1,209 @@
 /**
- * `npm run worker`: a booking worker on the `hotel-booking` task queue, configured only by the
- * environment (see src/config.ts), validated at start with a message per bad or missing value.
+ * `npm run worker` (the container's command): a booking worker on the `hotel-booking` task queue,
+ * configured only by the environment (see src/config.ts), validated at start with a message per
+ * bad or missing value.
+ *
+ * Around the worker it runs what a fleet needs (src/observability/):
+ * - JSON logs on stdout (pino), the Temporal runtime's logs included, secrets and guest data
+ *   redacted;
+ * - Prometheus metrics on METRICS_PORT `/metrics`: ours and the SDK's in one exposition;
+ * - `/healthz` and `/readyz` on HEALTH_PORT;
+ * - graceful shutdown: the first SIGTERM or SIGINT makes `/readyz` answer 503, stops polling and
+ *   lets running activities finish for up to SHUTDOWN_GRACE_MS, then the process exits 0. A
+ *   second signal exits at once (128 + signal number): a booking call cut off that way ends in
+ *   NEEDS_RECONCILIATION, never in a duplicate.
+ *
+ * Exit codes: 0 after a clean drain, 1 when the worker failed, 2 for a configuration error.
  */
-import { NativeConnection } from '@temporalio/worker';
+import { existsSync } from 'node:fs';
+import { Client } from '@temporalio/client';
+import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import type { Logger } from 'pino';
 import { createBookingWorker } from './build-worker';
 import { createDataConverter } from './codec/data-converter';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
 import { HotelApiClient } from './hotel-api';
+import { createBookingCounter } from './observability/booking-counts';
+import {
+  buildHealthServer,
+  createReadinessProbe,
+  startEventLoopWatchdog,
+  type HealthServer,
+} from './observability/health';
+import { createLogger } from './observability/logger';
+import {
+  buildMetricsServer,
+  createWorkerMetrics,
+  type MetricsServer,
+} from './observability/metrics';
+import { installTemporalRuntime, sdkMetricsUrl } from './observability/runtime';
+import { loadWorkflowBundle } from './workflow-bundle';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const hotelApi = new HotelApiClient(config.hotelApi);
-  const worker = await createBookingWorker({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    hotelApi,
-    orderIdField: config.orderIdField,
-    dataConverter: createDataConverter(config.encryption),
-  });
-  console.log(
-    `Worker polling task queue '${config.temporal.taskQueue}' on ${config.temporal.address} ` +
-      `(namespace ${config.temporal.namespace}), supplier ${config.hotelApi.baseUrl}`,
-  );
+/** Visibility counts (a scrape) give up after this long, ms. */
+const VISIBILITY_TIMEOUT_MS = 5_000;
+
+const SIGNAL_EXIT: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 130, SIGTERM: 143 };
+
+async function main(): Promise<number> {
+  let config: Config;
   try {
-    await worker.run();
-  } finally {
-    await hotelApi.close();
-    await connection.close();
+    config = loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    createLogger().fatal({ problems: err.problems }, 'invalid configuration');
+    return 2;
   }
-  console.log('Worker stopped.');
+  const root = createLogger({ level: config.logLevel, secrets: [config.hotelApi.secret] });
+  const log = root.child({ source: 'worker' });
+  process.on('uncaughtException', (err) => {
+    log.fatal({ err }, 'uncaught exception');
+    process.exit(1);
+  });
+
+  // Before anything that touches Temporal: the first connection installs a default runtime.
+  const metricsOn = config.worker.metricsPort > 0;
+  const sdkMetricsPort = metricsOn ? config.worker.temporalMetricsPort : 0;
+  installTemporalRuntime({ logger: root, level: config.logLevel, sdkMetricsPort });
+
+  let worker: Worker | undefined;
+  let connection: NativeConnection | undefined;
+  let draining = false;
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    if (draining) {
+      log.warn({ signal }, 'second signal: exiting without waiting for running activities');
+      Runtime.instance().flushLogs();
+      process.exit(SIGNAL_EXIT[signal]);
+    }
+    draining = true;
+    log.info(
+      {
+        signal,
+        shutdownGraceMs: config.worker.shutdownGraceMs,
+        activitiesInFlight: worker?.getStatus().numInFlightActivities ?? 0,
+      },
+      'shutdown requested: not ready, polling stops, running activities may finish',
+    );
+    if (worker?.getState() === 'RUNNING') worker.shutdown();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  const watchdog = startEventLoopWatchdog();
+  let health: HealthServer | undefined;
+  let metricsServer: MetricsServer | undefined;
+  let hotelApi: HotelApiClient | undefined;
+  let exitCode = 0;
+  try {
+    // Health first: liveness answers during start-up, and readiness says why it is not yet ready.
+    if (config.worker.healthPort > 0) {
+      health = buildHealthServer({
+        liveness: watchdog.check,
+        readiness: createReadinessProbe({
+          workerStatus: () => worker?.getStatus(),
+          draining: () => draining,
+          pingTemporal: async (timeoutMs) => {
+            const c = connection;
+            if (c === undefined) throw new Error('not connected yet');
+            await c.withDeadline(Date.now() + timeoutMs, () => c.workflowService.getSystemInfo({}));
+          },
+        }),
+      });
+      const url = await health.listen(config.worker.healthPort);
+      log.info({ url: `${url}/readyz` }, 'health endpoints listening');
+    }
+
+    const conn = await NativeConnection.connect({ address: config.temporal.address });
+    connection = conn;
+    const visibility = new Client({ connection: conn, namespace: config.temporal.namespace });
+    const metrics = createWorkerMetrics({
+      bookingCounter: createBookingCounter({
+        maxAgeMs: config.worker.visibilityRefreshMs,
+        count: async (query) =>
+          (
+            await conn.withDeadline(Date.now() + VISIBILITY_TIMEOUT_MS, () =>
+              visibility.workflow.count(query),
+            )
+          ).count,
+      }),
+      onCountError: onceUntilRecovered(log),
+    });
+    if (metricsOn) {
+      metricsServer = buildMetricsServer({
+        registry: metrics.registry,
+        ...(sdkMetricsPort > 0 ? { sdkMetricsUrl: sdkMetricsUrl(sdkMetricsPort) } : {}),
+      });
+      const url = await metricsServer.listen(config.worker.metricsPort);
+      log.info({ url: `${url}/metrics` }, 'metrics listening');
+    }
+
+    hotelApi = new HotelApiClient(config.hotelApi, { onCall: metrics.recordSupplierCall });
+    const bundlePath = config.worker.workflowBundlePath;
+    if (bundlePath !== undefined && !existsSync(bundlePath)) {
+      log.warn({ bundlePath }, 'WORKFLOW_BUNDLE_PATH does not exist: bundling workflows now');
+    }
+    worker = await createBookingWorker({
+      connection: conn,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      hotelApi,
+      orderIdField: config.orderIdField,
+      dataConverter: createDataConverter(config.encryption),
+      workflowBundle: await loadWorkflowBundle(bundlePath),
+      maxConcurrentActivities: config.worker.maxConcurrentSupplierCalls,
+      maxActivitiesPerSecond: config.worker.maxSupplierCallsPerSecond,
+      shutdownGraceTime: config.worker.shutdownGraceMs,
+      onPollLateness: metrics.recordPollLateness,
+    });
+    if (draining) {
+      log.info('shutdown requested during start-up: not polling');
+    } else {
+      log.info(
+        {
+          taskQueue: config.temporal.taskQueue,
+          namespace: config.temporal.namespace,
+          temporalAddress: config.temporal.address,
+          supplier: config.hotelApi.baseUrl,
+          maxSupplierCallsPerSecond: config.worker.maxSupplierCallsPerSecond || 'unlimited',
+          maxConcurrentSupplierCalls: config.worker.maxConcurrentSupplierCalls,
+          encryptionKeyId: config.encryption.keys[0].id,
+        },
+        'worker polling',
+      );
+      await worker.run();
+    }
+  } catch (err) {
+    log.fatal({ err }, 'worker failed');
+    exitCode = 1;
+  } finally {
+    draining = true;
+    await hotelApi?.close();
+    await connection?.close();
+    await metricsServer?.close();
+    await health?.close();
+    watchdog.stop();
+  }
+  log.info({ exitCode }, 'worker stopped');
+  Runtime.instance().flushLogs();
+  return exitCode;
 }
 
-main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(2);
-  }
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+/** Logs the first failure of a series, not every failed scrape. */
+function onceUntilRecovered(log: Logger): (err: unknown) => void {
+  let failing = false;
+  let timer: NodeJS.Timeout | undefined;
+  return (err) => {
+    if (!failing) log.warn({ err }, 'counting bookings in Temporal visibility failed');
+    failing = true;
+    // A quiet minute without failures re-arms the warning.
+    clearTimeout(timer);
+    timer = setTimeout(() => (failing = false), 60_000).unref();
+  };
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

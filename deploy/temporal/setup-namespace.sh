@@ -1,0 +1,37 @@
+#!/bin/sh
+# Creates the namespace and registers this project's search attributes (the list must match
+# src/shared/search-attributes.ts; a test checks it). Runs in the temporalio/admin-tools image
+# once the server answers; idempotent.
+# Environment: TEMPORAL_ADDRESS (upstream CLI variable), TEMPORAL_NAMESPACE, NAMESPACE_RETENTION.
+set -eu
+
+NAMESPACE="${TEMPORAL_NAMESPACE:-default}"
+RETENTION="${NAMESPACE_RETENTION:-72h}"
+SEARCH_ATTRIBUTES="BookingPhase=Keyword SupplierBookingId=Int SupplierStatus=Keyword BookingOutcome=Keyword OrderId=Keyword CheckInDate=Datetime"
+
+echo "Waiting for Temporal at ${TEMPORAL_ADDRESS} ..."
+attempt=0
+until temporal operator cluster health >/dev/null 2>&1; do
+  attempt=$((attempt + 1))
+  if [ "$attempt" -ge 60 ]; then echo "Temporal did not become healthy" >&2; exit 1; fi
+  sleep 2
+done
+
+if temporal operator namespace describe --namespace "$NAMESPACE" >/dev/null 2>&1; then
+  echo "Namespace $NAMESPACE exists"
+else
+  temporal operator namespace create --namespace "$NAMESPACE" --retention "$RETENTION"
+  echo "Namespace $NAMESPACE created (retention $RETENTION)"
+fi
+
+existing="$(temporal operator search-attribute list --namespace "$NAMESPACE")"
+for pair in $SEARCH_ATTRIBUTES; do
+  name="${pair%%=*}"
+  type="${pair#*=}"
+  if printf '%s\n' "$existing" | grep -qw "$name"; then
+    echo "Search attribute $name exists"
+  else
+    temporal operator search-attribute create --namespace "$NAMESPACE" --name "$name" --type "$type"
+    echo "Search attribute $name ($type) registered"
+  fi
+done

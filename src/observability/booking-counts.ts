@@ -1,0 +1,96 @@
+/**
+ * Fleet-wide booking counts from Temporal's visibility store: how many bookings wait for a person
+ * (phases `NEEDS_RECONCILIATION`, `AWAITING_APPROVAL`) and how many finished with each outcome.
+ *
+ * Why visibility and not in-process counters: a workflow's result is seen by no worker (workflow
+ * code cannot do I/O, and the client that started it may be another service), and a booking
+ * waiting for an operator is not on any worker either. Counting the search attributes the
+ * workflows already write is correct whichever worker ran what; every worker reports the same
+ * numbers, so aggregate them with `max`, not `sum`. Finished workflows leave visibility after the
+ * namespace's retention period, so the outcome counts cover that window, not all time.
+ */
+import { BookingOutcome, BookingPhase, CancellationOutcome } from '../shared/booking-contract';
+
+/** The phases in which a booking waits for an operator. */
+export const WAITING_PHASES = [BookingPhase.NEEDS_RECONCILIATION, BookingPhase.AWAITING_APPROVAL];
+export type WaitingPhase = (typeof WAITING_PHASES)[number];
+
+export interface BookingCounts {
+  /** Running `bookRoom` workflows in each waiting phase. */
+  readonly waiting: Readonly<Record<WaitingPhase, number>>;
+  /** Closed `bookRoom` workflows by `BookingOutcome` (within the namespace's retention). */
+  readonly outcomes: Readonly<Record<BookingOutcome, number>>;
+  /** Closed `cancelBooking` workflows by outcome (within retention). */
+  readonly cancellations: Readonly<Record<CancellationOutcome, number>>;
+  /** When these counts were taken, epoch ms. */
+  readonly at: number;
+}
+
+/** Visibility list-filter strings, one per count. Values are enum constants: nothing to escape. */
+export const BOOKING_COUNT_QUERIES = {
+  waiting: (phase: WaitingPhase) =>
+    `WorkflowType = 'bookRoom' AND ExecutionStatus = 'Running' AND BookingPhase = '${phase}'`,
+  outcome: (outcome: BookingOutcome) =>
+    `WorkflowType = 'bookRoom' AND BookingOutcome = '${outcome}'`,
+  cancellation: (outcome: CancellationOutcome) =>
+    `WorkflowType = 'cancelBooking' AND BookingOutcome = '${outcome}'`,
+} as const;
+
+export interface BookingCounterOptions {
+  /** Counts the workflows matching a visibility query (e.g. `client.workflow.count(q)`). */
+  readonly count: (query: string) => Promise<number>;
+  /**
+   * Counts younger than this are served from cache, so scrapes by several Prometheus servers (and
+   * a fleet of workers) do not multiply the queries. 0: every call counts afresh.
+   * @default 15_000
+   */
+  readonly maxAgeMs?: number;
+  /** @default Date.now */
+  readonly now?: () => number;
+}
+
+export interface BookingCounter {
+  /**
+   * The counts, at most `maxAgeMs` old. Concurrent callers share one round of queries. Rejects
+   * when any query fails (then nothing is cached).
+   */
+  get(): Promise<BookingCounts>;
+}
+
+function fromEntries<K extends string>(keys: readonly K[], values: readonly number[]) {
+  return Object.fromEntries(keys.map((k, i) => [k, values[i] ?? 0])) as Record<K, number>;
+}
+
+/** A cached counter over {@link BOOKING_COUNT_QUERIES}. */
+export function createBookingCounter(options: BookingCounterOptions): BookingCounter {
+  const maxAgeMs = options.maxAgeMs ?? 15_000; // 15 s, a typical scrape interval
+  const now = options.now ?? Date.now;
+  let cached: BookingCounts | undefined;
+  let inFlight: Promise<BookingCounts> | undefined;
+
+  async function countAll(): Promise<BookingCounts> {
+    const outcomes = Object.values(BookingOutcome);
+    const cancellations = Object.values(CancellationOutcome);
+    const [waiting, byOutcome, byCancellation] = await Promise.all([
+      Promise.all(WAITING_PHASES.map((p) => options.count(BOOKING_COUNT_QUERIES.waiting(p)))),
+      Promise.all(outcomes.map((o) => options.count(BOOKING_COUNT_QUERIES.outcome(o)))),
+      Promise.all(cancellations.map((o) => options.count(BOOKING_COUNT_QUERIES.cancellation(o)))),
+    ]);
+    return {
+      waiting: fromEntries(WAITING_PHASES, waiting),
+      outcomes: fromEntries(outcomes, byOutcome),
+      cancellations: fromEntries(cancellations, byCancellation),
+      at: now(),
+    };
+  }
+
+  return {
+    get() {
+      if (cached && maxAgeMs > 0 && now() - cached.at < maxAgeMs) return Promise.resolve(cached);
+      inFlight ??= countAll()
+        .then((counts) => (cached = counts))
+        .finally(() => (inFlight = undefined));
+      return inFlight;
+    },
+  };
+}

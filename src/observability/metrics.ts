@@ -1,0 +1,231 @@
+/**
+ * The worker's Prometheus metrics: ours (prom-client) and the Temporal SDK's, on one endpoint.
+ *
+ * The SDK's metrics come from its native core, which serves them itself (`Runtime.install({
+ * telemetryOptions: { metrics: { prometheus: { bindAddress } } } })`) and cannot share a port
+ * with prom-client. Rather than asking operators to scrape two ports per worker (and the common
+ * `prometheus.io/port` annotation names only one), the core binds to loopback and our `/metrics`
+ * appends its exposition to ours: one scrape target, both sets of series. `hotel_sdk_metrics_up`
+ * says whether the SDK's part was there.
+ */
+import { createServer, type Server } from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CallEvent } from '../hotel-api/client';
+import type { BookingCounter } from './booking-counts';
+import { closeServer, listenOn } from './http-server';
+
+/** Histogram buckets of supplier call durations, seconds: fast reads to the 120 s booking timeout. */
+export const SUPPLIER_DURATION_BUCKETS = [
+  0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120,
+] as const;
+/** Histogram buckets of poll lateness, seconds: dispatch delays up to a backlog of minutes. */
+export const POLL_LATENESS_BUCKETS = [
+  0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300,
+] as const;
+
+/** The names of our series (the SDK's start with `temporal_`). */
+export const METRIC_NAMES = {
+  supplierCalls: 'hotel_supplier_calls_total',
+  supplierCallDuration: 'hotel_supplier_call_duration_seconds',
+  pollLateness: 'hotel_poll_lateness_seconds',
+  bookingsWaiting: 'hotel_bookings_waiting',
+  bookingsByOutcome: 'hotel_bookings_by_outcome',
+  cancellationsByOutcome: 'hotel_cancellations_by_outcome',
+  bookingCountErrors: 'hotel_booking_count_errors_total',
+  sdkMetricsUp: 'hotel_sdk_metrics_up',
+} as const;
+
+export interface WorkerMetricsOptions {
+  /** Source of the fleet-wide booking gauges; without it they are not exported. */
+  readonly bookingCounter?: BookingCounter;
+  /** Node.js process metrics (`process_*`, `nodejs_*`). @default true */
+  readonly defaultMetrics?: boolean;
+  /** Called when counting bookings fails (the gauges are then left empty for that scrape). */
+  readonly onCountError?: (err: unknown) => void;
+}
+
+export interface WorkerMetrics {
+  readonly registry: Registry;
+  /** For `new HotelApiClient(config, { onCall })`. Never throws. */
+  readonly recordSupplierCall: (event: CallEvent) => void;
+  /** For `createBookingWorker({ onPollLateness })`: how late a poll attempt started, ms. */
+  readonly recordPollLateness: (lateMs: number) => void;
+}
+
+/** Creates the registry and our series. One per process (default metrics are process-wide). */
+export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerMetrics {
+  const registry = new Registry();
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+
+  const calls = new Counter({
+    name: METRIC_NAMES.supplierCalls,
+    help: 'Supplier API calls that reached the HTTP layer, by endpoint template, method, HTTP status ("none" when no answer came) and error code ("OK" on success).',
+    labelNames: ['endpoint', 'method', 'status', 'code'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: METRIC_NAMES.supplierCallDuration,
+    help: 'Wall time of supplier API calls, seconds, by endpoint template, method and result (ok or error).',
+    labelNames: ['endpoint', 'method', 'result'] as const,
+    buckets: [...SUPPLIER_DURATION_BUCKETS],
+    registers: [registry],
+  });
+  const lateness = new Histogram({
+    name: METRIC_NAMES.pollLateness,
+    help: 'How late confirmation and cancellation polls started after they were scheduled, seconds (worker or rate-limit backlog).',
+    buckets: [...POLL_LATENESS_BUCKETS],
+    registers: [registry],
+  });
+
+  const counter = options.bookingCounter;
+  if (counter) {
+    const countErrors = new Counter({
+      name: METRIC_NAMES.bookingCountErrors,
+      help: 'Failed attempts to count bookings in Temporal visibility (the booking gauges are absent from that scrape).',
+      registers: [registry],
+    });
+    // One round of visibility queries feeds the three gauges: a scrape collects all metrics at
+    // once, so the three collects share the round that the first one started.
+    let round: Promise<void> | undefined;
+    const refresh = (): Promise<void> =>
+      (round ??= counter
+        .get()
+        .then(
+          (counts) => {
+            for (const [phase, n] of Object.entries(counts.waiting)) waiting.set({ phase }, n);
+            for (const [outcome, n] of Object.entries(counts.outcomes))
+              outcomes.set({ outcome }, n);
+            for (const [outcome, n] of Object.entries(counts.cancellations))
+              cancellations.set({ outcome }, n);
+          },
+          (err: unknown) => {
+            // Stale numbers would look like real ones: better no series than wrong ones.
+            waiting.reset();
+            outcomes.reset();
+            cancellations.reset();
+            countErrors.inc();
+            options.onCountError?.(err);
+          },
+        )
+        .finally(() => {
+          round = undefined;
+        }));
+    const waiting = new Gauge({
+      name: METRIC_NAMES.bookingsWaiting,
+      help: 'Running bookings waiting for an operator, by phase (fleet-wide, from visibility: aggregate with max, not sum).',
+      labelNames: ['phase'] as const,
+      registers: [registry],
+      collect: refresh,
+    });
+    const outcomes = new Gauge({
+      name: METRIC_NAMES.bookingsByOutcome,
+      help: 'Finished bookRoom workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+      collect: refresh,
+    });
+    const cancellations = new Gauge({
+      name: METRIC_NAMES.cancellationsByOutcome,
+      help: 'Finished cancelBooking workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+      collect: refresh,
+    });
+  }
+
+  return {
+    registry,
+    recordSupplierCall(event) {
+      try {
+        const labels = { endpoint: event.endpoint, method: event.method };
+        calls.inc({
+          ...labels,
+          status: event.statusCode === undefined ? 'none' : String(event.statusCode),
+          code: event.code ?? 'OK',
+        });
+        duration.observe(
+          { ...labels, result: event.code === undefined ? 'ok' : 'error' },
+          event.durationMs / 1000,
+        );
+      } catch {
+        // Metrics never break a booking.
+      }
+    },
+    recordPollLateness(lateMs) {
+      if (Number.isFinite(lateMs) && lateMs >= 0) lateness.observe(lateMs / 1000);
+    },
+  };
+}
+
+export interface MetricsServerOptions {
+  readonly registry: Registry;
+  /**
+   * The SDK's own Prometheus endpoint (e.g. `http://127.0.0.1:9465/metrics`), appended to ours.
+   * @default none: ours only
+   */
+  readonly sdkMetricsUrl?: string;
+  /** How long to wait for the SDK's endpoint, ms. @default 2_000 */
+  readonly sdkTimeoutMs?: number;
+}
+
+export interface MetricsServer {
+  readonly server: Server;
+  /** Resolves to the base URL. @param host @default '0.0.0.0' */
+  listen(port: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** `GET /metrics` (ours, then the SDK's); anything else is 404. */
+export function buildMetricsServer(options: MetricsServerOptions): MetricsServer {
+  const { registry } = options;
+  const sdkTimeoutMs = options.sdkTimeoutMs ?? 2_000;
+  const sdkUp = options.sdkMetricsUrl
+    ? new Gauge({
+        name: METRIC_NAMES.sdkMetricsUp,
+        help: "1 when the Temporal SDK's metrics endpoint answered this scrape, else 0.",
+        registers: [registry],
+      })
+    : undefined;
+
+  async function sdkExposition(): Promise<string> {
+    if (!options.sdkMetricsUrl || !sdkUp) return '';
+    try {
+      const res = await fetch(options.sdkMetricsUrl, { signal: AbortSignal.timeout(sdkTimeoutMs) });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const text = await res.text();
+      sdkUp.set(1);
+      return text;
+    } catch {
+      sdkUp.set(0);
+      return '';
+    }
+  }
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' || path !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found\n');
+      return;
+    }
+    // The SDK's part first, so that our exposition reports whether it came.
+    sdkExposition()
+      .then(async (sdk) => {
+        const ours = await registry.metrics();
+        const body = sdk === '' ? ours : `${ours}${ours.endsWith('\n') ? '' : '\n'}${sdk}`;
+        res.writeHead(200, { 'content-type': registry.contentType }).end(body);
+      })
+      .catch((err: unknown) => {
+        res
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(`metrics collection failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      });
+  });
+  // A scrape's connection must not keep a draining worker alive.
+  server.keepAliveTimeout = 1_000;
+
+  return {
+    server,
+    listen: (port, host = '0.0.0.0') => listenOn(server, port, host),
+    close: () => closeServer(server),
+  };
+}

@@ -1,0 +1,401 @@
+/**
+ * docker-compose.yml and the Dockerfile, checked against the code without a Docker engine: every
+ * command names something that exists, every variable given to our services is one the
+ * configuration reads (and the whole set loads), ports and healthchecks agree with the
+ * configuration, images are pinned and never Alpine, and the Temporal server is set up with the
+ * dynamic config and search attributes the code relies on.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { describe, it } from 'node:test';
+import { parse } from 'yaml';
+import { EnvSchema, loadConfig, parseEnv } from '../../src/config';
+import { loadCodecServerConfig } from '../../src/codec/config';
+import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/shared/search-attributes';
+import { DEV_SERVER_DYNAMIC_CONFIG } from '../../src/temporal-server/dev-server';
+
+const ROOT = join(__dirname, '..', '..');
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+
+interface Service {
+  image?: string;
+  build?: unknown;
+  command?: string | string[];
+  entrypoint?: string | string[];
+  environment?: Record<string, string | number | boolean | null> | string[];
+  ports?: (string | number | { target: number; published?: string | number })[];
+  volumes?: (string | { source: string; target: string })[];
+  healthcheck?: { test: string | string[] };
+  depends_on?: string[] | Record<string, { condition?: string }>;
+  stop_grace_period?: string;
+}
+
+/**
+ * Compose interpolation with an empty environment (what `docker compose up` does when nothing is
+ * set): `${VAR:-default}`, `${VAR-default}`, `${VAR}`, `$$`.
+ */
+function interpolate(value: string, env: Record<string, string> = {}): string {
+  return value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?-)([^}]*))?\}/g,
+    (match, name: string | undefined, op: string | undefined, fallback: string | undefined) => {
+      if (match === '$$') return '$';
+      const v = env[name!];
+      if (op === ':-') return v === undefined || v === '' ? (fallback ?? '') : v;
+      if (op === '-') return v === undefined ? (fallback ?? '') : v;
+      return v ?? '';
+    },
+  );
+}
+
+const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+};
+const services = compose.services;
+const service = (name: string): Service => {
+  const s = services[name];
+  assert.ok(s, `docker-compose.yml has a ${name} service`);
+  return s;
+};
+const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+
+/** Our own image (built from the Dockerfile), as opposed to upstream images. */
+const isOurs = (s: Service) => s.build !== undefined;
+
+function envOf(s: Service): Record<string, string> {
+  const raw = s.environment ?? {};
+  const entries = Array.isArray(raw)
+    ? raw.map((e) => {
+        const i = e.indexOf('=');
+        return [e.slice(0, i), e.slice(i + 1)] as const;
+      })
+    : Object.entries(raw).map(([k, v]) => [k, v === null ? '' : String(v)] as const);
+  return Object.fromEntries(entries.map(([k, v]) => [k, interpolate(v)]));
+}
+
+function argv(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : value.split(/\s+/)).map((a) => interpolate(String(a)));
+}
+
+/** `[{ published, target }]` of a service's `ports`. */
+function portsOf(s: Service): { published?: number; target: number }[] {
+  return (s.ports ?? []).map((p) => {
+    if (typeof p === 'object') {
+      return {
+        target: p.target,
+        ...(p.published !== undefined ? { published: Number(p.published) } : {}),
+      };
+    }
+    const parts = interpolate(String(p)).split(':');
+    const target = Number(parts.at(-1));
+    return parts.length > 1 ? { published: Number(parts.at(-2)), target } : { target };
+  });
+}
+
+/** Host path of a path inside the container, through the service's bind mounts. */
+function hostPathOf(s: Service, containerPath: string): string | undefined {
+  for (const v of s.volumes ?? []) {
+    const [source, target] = typeof v === 'string' ? v.split(':') : [v.source, v.target];
+    if (!source?.startsWith('.') || target === undefined) continue;
+    const rel = posix.relative(target, containerPath);
+    if (!rel.startsWith('..')) return join(ROOT, source, rel);
+  }
+  return undefined;
+}
+
+/** The files a command runs, relative to the repository (ours) or on the host (mounted). */
+function filesRun(s: Service, args: string[]): string[] {
+  const [cmd, ...rest] = args;
+  if (cmd === 'npm' && rest[0] === 'run') {
+    const script = pkg.scripts[rest[1] ?? ''];
+    assert.ok(script, `package.json has the script "${rest[1]}"`);
+    return filesRun(s, script.split(/\s+/));
+  }
+  if (cmd === 'node' || cmd === 'tsx') {
+    const file = rest.find((a) => /\.(ts|js|mjs|cjs)$/.test(a));
+    assert.ok(file, `${args.join(' ')} names a script`);
+    return [join(ROOT, file)];
+  }
+  const entry = argv(s.entrypoint);
+  if (entry[0] === '/bin/sh' || entry[0] === 'sh') {
+    const host = hostPathOf(s, args[0] ?? '');
+    assert.ok(host, `${args[0]} is mounted from the repository`);
+    return [host];
+  }
+  throw new Error(`unrecognised command: ${args.join(' ')}`);
+}
+
+/**
+ * Variables documented by the upstream images we use (their READMEs and config templates), or by
+ * the deploy/ script the service runs (checked separately: the script must read each one).
+ */
+const UPSTREAM_ENV: Record<string, readonly string[]> = {
+  postgres: ['POSTGRES_USER', 'POSTGRES_PASSWORD', 'POSTGRES_DB', 'PGDATA'],
+  'temporalio/server': [
+    'DB',
+    'DB_PORT',
+    'POSTGRES_USER',
+    'POSTGRES_PWD',
+    'POSTGRES_SEEDS',
+    'BIND_ON_IP',
+    'DYNAMIC_CONFIG_FILE_PATH',
+    'TEMPORAL_BROADCAST_ADDRESS',
+    'LOG_LEVEL',
+  ],
+  'temporalio/admin-tools': [
+    'TEMPORAL_ADDRESS',
+    'TEMPORAL_NAMESPACE',
+    'POSTGRES_SEEDS',
+    'POSTGRES_USER',
+    'DB_PORT',
+    'SQL_PASSWORD',
+    'NAMESPACE_RETENTION',
+  ],
+  'temporalio/ui': [
+    'TEMPORAL_ADDRESS',
+    'TEMPORAL_UI_PORT',
+    'TEMPORAL_CORS_ORIGINS',
+    'TEMPORAL_CODEC_ENDPOINT',
+    'TEMPORAL_CODEC_PASS_ACCESS_TOKEN',
+    'TEMPORAL_CODEC_INCLUDE_CREDENTIALS',
+  ],
+};
+
+const envKeys = new Set(Object.keys(EnvSchema.shape));
+
+describe('docker-compose.yml', () => {
+  it('runs scripts and files that exist in the repository', () => {
+    for (const [name, s] of Object.entries(services)) {
+      const args = argv(s.command);
+      if (args.length === 0) {
+        assert.ok(!isOurs(s), `${name}: our services say what they run`);
+        continue;
+      }
+      for (const file of filesRun(s, args)) {
+        assert.ok(existsSync(file), `${name}: ${file} exists`);
+      }
+    }
+  });
+
+  it('gives our services only variables the configuration reads, and they load', () => {
+    for (const [name, s] of Object.entries(services)) {
+      const env = envOf(s);
+      if (isOurs(s)) {
+        const unknown = Object.keys(env).filter((k) => !envKeys.has(k));
+        assert.deepEqual(unknown, [], `${name}: variables not in EnvSchema`);
+        assert.doesNotThrow(() => parseEnv(env), `${name}: its environment parses`);
+      } else {
+        const family = Object.keys(UPSTREAM_ENV).find((f) => s.image?.startsWith(`${f}:`));
+        assert.ok(family, `${name}: ${s.image} is an upstream image we know`);
+        const undocumented = Object.keys(env).filter((k) => !UPSTREAM_ENV[family]!.includes(k));
+        assert.deepEqual(undocumented, [], `${name}: variables ${s.image} does not document`);
+      }
+    }
+    // The worker's whole configuration loads (credentials, keys) with nothing set in the shell.
+    assert.doesNotThrow(() => loadConfig(envOf(service('worker'))));
+    assert.doesNotThrow(() => loadCodecServerConfig(parseEnv(envOf(service('codec-server')))));
+  });
+
+  it('hands deploy scripts only variables they read', () => {
+    for (const [name, s] of Object.entries(services)) {
+      if (isOurs(s) || argv(s.entrypoint)[0] !== '/bin/sh') continue;
+      const script = readFileSync(filesRun(s, argv(s.command))[0]!, 'utf8');
+      for (const key of Object.keys(envOf(s))) {
+        assert.ok(script.includes(`\${${key}`), `${name}: its script reads ${key}`);
+      }
+    }
+  });
+
+  it('publishes and probes the ports the configuration sets', () => {
+    const worker = service('worker');
+    const wenv = parseEnv(envOf(worker));
+    const targets = portsOf(worker).map((p) => p.target);
+    assert.ok(targets.includes(wenv.METRICS_PORT), 'worker publishes METRICS_PORT');
+    assert.ok(targets.includes(wenv.HEALTH_PORT), 'worker publishes HEALTH_PORT');
+    assert.ok(!targets.includes(wenv.TEMPORAL_METRICS_PORT), "the SDK's exporter stays internal");
+    assert.equal(
+      new Set([wenv.METRICS_PORT, wenv.HEALTH_PORT, wenv.TEMPORAL_METRICS_PORT]).size,
+      3,
+    );
+    const probe = argv(worker.healthcheck?.test).join(' ');
+    assert.match(probe, new RegExp(`:${wenv.HEALTH_PORT}/readyz`), 'worker probes /readyz');
+
+    // The worker reaches Temporal and the simulator where they listen.
+    const [temporalHost, temporalPort] = wenv.TEMPORAL_ADDRESS.split(':');
+    assert.ok(services[temporalHost!], `TEMPORAL_ADDRESS names the ${temporalHost} service`);
+    assert.ok(portsOf(service(temporalHost!)).some((p) => p.target === Number(temporalPort)));
+    const sim = service('simulator');
+    const simArgs = argv(sim.command);
+    const simPort = Number(simArgs[simArgs.indexOf('--port') + 1]);
+    assert.equal(wenv.HOTEL_API_BASE_URL, `http://simulator:${simPort}`);
+    assert.ok(portsOf(sim).some((p) => p.target === simPort));
+    assert.match(argv(sim.healthcheck?.test).join(' '), new RegExp(`:${simPort}/`));
+    assert.equal(
+      simArgs[simArgs.indexOf('--host') + 1],
+      '0.0.0.0',
+      'simulator listens beyond loopback',
+    );
+    // The simulator accepts the company the worker signs as.
+    const company = simArgs[simArgs.indexOf('--company') + 1];
+    assert.equal(company, `${wenv.HOTEL_API_KEY}:${wenv.HOTEL_API_SECRET}:active`);
+
+    // Codec server, UI and browser agree on ports, origin and token.
+    const codec = service('codec-server');
+    const cenv = parseEnv(envOf(codec));
+    const codecPort = portsOf(codec).find((p) => p.target === cenv.CODEC_SERVER_PORT);
+    assert.ok(codecPort?.published, 'codec server publishes CODEC_SERVER_PORT');
+    assert.match(
+      argv(codec.healthcheck?.test).join(' '),
+      new RegExp(`:${cenv.CODEC_SERVER_PORT}/`),
+    );
+    assert.deepEqual(argv(codec.command).slice(-2), ['--host', '0.0.0.0']);
+    const ui = service('temporal-ui');
+    const uenv = envOf(ui);
+    const uiPort = portsOf(ui).find((p) => p.target === Number(uenv.TEMPORAL_UI_PORT ?? 8080));
+    assert.ok(uiPort?.published, 'UI published');
+    const uiOrigin = `http://localhost:${uiPort.published}`;
+    assert.equal(cenv.CODEC_CORS_ORIGIN, uiOrigin, 'codec server allows the UI origin');
+    assert.ok(uenv.TEMPORAL_CORS_ORIGINS?.split(',').includes(uiOrigin));
+    const token = loadCodecServerConfig(cenv).token;
+    assert.equal(
+      uenv.TEMPORAL_CODEC_ENDPOINT,
+      `http://localhost:${codecPort.published}/t/${token}`,
+      'the UI calls the codec server (from the browser) with its token',
+    );
+    assert.equal(uenv.TEMPORAL_ADDRESS, wenv.TEMPORAL_ADDRESS);
+
+    // `docker compose stop` waits longer than the worker's drain.
+    const grace = /^(\d+)s$/.exec(worker.stop_grace_period ?? '');
+    assert.ok(grace, 'worker has stop_grace_period in seconds');
+    assert.ok(
+      Number(grace[1]) * 1000 > wenv.SHUTDOWN_GRACE_MS,
+      'stop_grace_period > SHUTDOWN_GRACE_MS',
+    );
+  });
+
+  it('has a healthcheck wherever a dependency waits for health', () => {
+    for (const [name, s] of Object.entries(services)) {
+      const deps = s.depends_on ?? {};
+      const entries = Array.isArray(deps)
+        ? deps.map((d) => [d, {}] as const)
+        : Object.entries(deps);
+      for (const [dep, { condition }] of entries as [string, { condition?: string }][]) {
+        assert.ok(services[dep], `${name} depends on an existing service ${dep}`);
+        if (condition === 'service_healthy') {
+          assert.ok(services[dep]!.healthcheck, `${dep} has a healthcheck (${name} waits for it)`);
+        }
+      }
+      const isJob = argv(s.entrypoint)[0] === '/bin/sh';
+      if (!isJob)
+        assert.ok(
+          s.healthcheck || s.image?.startsWith('temporalio/ui:'),
+          `${name} has a healthcheck`,
+        );
+    }
+  });
+
+  it('pins every image by version, and none is Alpine', () => {
+    for (const [name, s] of Object.entries(services)) {
+      const image = s.image;
+      assert.ok(image, `${name} names its image`);
+      assert.doesNotMatch(image, /alpine/i, `${name}: no Alpine`);
+      if (isOurs(s)) continue;
+      const tag = /:([^/:@]+)$/.exec(image)?.[1];
+      assert.ok(tag && tag !== 'latest' && /\d+\.\d+/.test(tag), `${name}: ${image} is pinned`);
+    }
+  });
+
+  it('sets up Temporal with the dynamic config and search attributes the code relies on', () => {
+    const temporal = service('temporal');
+    const path = envOf(temporal).DYNAMIC_CONFIG_FILE_PATH;
+    assert.ok(path);
+    const hostFile = hostPathOf(temporal, posix.join('/etc/temporal', path));
+    assert.ok(hostFile && existsSync(hostFile), `${path} is mounted from the repository`);
+    const dynamic = parse(readFileSync(hostFile, 'utf8')) as Record<string, { value: unknown }[]>;
+    for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG)) {
+      assert.deepEqual(dynamic[key]?.[0]?.value, JSON.parse(value), `dynamic config ${key}`);
+    }
+
+    const setup = service('temporal-setup');
+    const script = readFileSync(filesRun(setup, argv(setup.command))[0]!, 'utf8');
+    const declared = /SEARCH_ATTRIBUTES="([^"]*)"/.exec(script)?.[1]?.split(/\s+/) ?? [];
+    const cliType = (t: string) =>
+      t
+        .toLowerCase()
+        .split('_')
+        .map((w) => w[0]!.toUpperCase() + w.slice(1))
+        .join('');
+    assert.deepEqual(
+      declared.sort(),
+      ALL_SEARCH_ATTRIBUTE_KEYS.map((k) => `${k.name}=${cliType(k.type)}`).sort(),
+    );
+    assert.equal(
+      envOf(setup).TEMPORAL_NAMESPACE,
+      parseEnv(envOf(service('worker'))).TEMPORAL_NAMESPACE,
+    );
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = read('Dockerfile');
+  const lines = dockerfile
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  const args = Object.fromEntries(
+    lines
+      .filter((l) => l.startsWith('ARG '))
+      .map((l) => l.slice(4).split('='))
+      .filter((kv): kv is [string, string] => kv.length === 2),
+  );
+  const resolve = (s: string) => s.replace(/\$\{?(\w+)\}?/g, (_m, k: string) => args[k] ?? _m);
+
+  it('builds on a pinned slim Debian Node image, never Alpine', () => {
+    const bases = lines
+      .filter((l) => l.startsWith('FROM '))
+      .map((l) => resolve(l.split(/\s+/)[1]!))
+      .filter((image) => image.includes(':'));
+    assert.ok(bases.length > 0);
+    for (const image of bases) {
+      assert.match(image, /^node:20\.\d+\.\d+-bookworm-slim$/, `${image} is a pinned slim Debian`);
+    }
+    assert.doesNotMatch(lines.join('\n'), /alpine/i, 'no instruction mentions Alpine');
+  });
+
+  it('runs as a non-root user with production dependencies only', () => {
+    const users = lines.filter((l) => l.startsWith('USER '));
+    const last = users.at(-1)?.split(/\s+/)[1];
+    assert.ok(last && !['root', '0', '0:0'].includes(last), 'the final USER is not root');
+    assert.ok(
+      lines.some((l) => /^RUN .*npm ci\b.*--omit=dev/.test(l)),
+      'npm ci --omit=dev',
+    );
+    assert.ok(!lines.some((l) => /^RUN .*npm (ci|install)\b(?!.*--omit=dev)/.test(l)));
+  });
+
+  it('builds the workflow bundle into the image and points the worker at it', () => {
+    const step = lines.find(
+      (l) => l.startsWith('RUN ') && l.includes('src/scripts/build-bundle.ts'),
+    );
+    assert.ok(step, 'a RUN step builds the bundle');
+    assert.ok(existsSync(join(ROOT, 'src/scripts/build-bundle.ts')));
+    const out = step.split(/\s+/).at(-1)!;
+    assert.match(dockerfile, new RegExp(`WORKFLOW_BUNDLE_PATH=${out.replace(/[.]/g, '\\.')}\\b`));
+    assert.ok(lines.some((l) => l.startsWith('COPY --from=bundle') && l.includes(out)));
+  });
+
+  it('starts the worker with node itself, from a file that exists', () => {
+    const cmd = lines.filter((l) => l.startsWith('CMD ')).at(-1);
+    assert.ok(cmd);
+    const cmdArgs = JSON.parse(cmd.slice(4)) as string[];
+    assert.equal(cmdArgs[0], 'node', 'node is PID 1 (signals reach the worker)');
+    assert.ok(existsSync(join(ROOT, cmdArgs.at(-1)!)));
+    const ignore = read('.dockerignore').split('\n');
+    for (const entry of ['node_modules', '.env', '.git', '.data']) {
+      assert.ok(ignore.includes(entry), `.dockerignore keeps ${entry} out of the build context`);
+    }
+  });
+});
