@@ -1,0 +1,161 @@
+/**
+ * Issue 8, point 7: clock skew against the supplier's 5-minute signature window. At the client
+ * level (HotelApiClient with a shifted `now`) and at the workflow level (the simulator's clock
+ * shifted, the worker subprocess with HOTEL_API_CLOCK_CORRECTION on or off): ±299 s works, ±301 s
+ * is reported as CLOCK_SKEW, corrected when correction is on, and never retried blindly.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { formatCounts, waitForSettled } from '../../src/chaos/audit';
+import { mixInput, orderIdFor } from '../../src/chaos/booking-mix';
+import { startChaosStack, type ChaosStack } from '../../src/chaos/chaos-stack';
+import { HotelApiClient, HotelApiError } from '../../src/hotel-api';
+import { buildSimulator, scenarioOptionId, type Simulator } from '../../src/simulator';
+import { COMPANY, hotelApiConfig } from '../helpers/booking-stack';
+
+const workDir = () => mkdtempSync(join(process.env.TEST_WORK_DIR ?? tmpdir(), 'skew-'));
+
+describe('clock skew at the client level', { concurrency: true }, () => {
+  let sim: Simulator;
+  let origin: string;
+  before(async () => {
+    sim = buildSimulator({ companies: [{ ...COMPANY, active: true }], inspection: true });
+    origin = (await sim.listen(0, '127.0.0.1')).origin;
+  });
+  after(async () => {
+    await sim?.close();
+  });
+
+  const client = (offsetS: number, clockCorrection: boolean) =>
+    new HotelApiClient(hotelApiConfig(origin, { clockCorrection }), {
+      now: () => Date.now() + offsetS * 1000,
+    });
+
+  for (const offsetS of [299, -299]) {
+    it(`a worker clock ${offsetS > 0 ? '+' : ''}${offsetS} s off is inside the window: the call succeeds`, async () => {
+      const api = client(offsetS, false);
+      try {
+        const r = await api.priceCheck({ optionId: scenarioOptionId('instant') });
+        assert.equal(r.status, 'AVAILABLE');
+      } finally {
+        await api.close();
+      }
+    });
+  }
+
+  for (const offsetS of [301, -301]) {
+    it(`a worker clock ${offsetS > 0 ? '+' : ''}${offsetS} s off fails CLOCK_SKEW, not retryable without correction`, async () => {
+      const api = client(offsetS, false);
+      try {
+        for (let attempt = 1; attempt <= 2; attempt++) {
+          const err = await api.priceCheck({ optionId: scenarioOptionId('instant') }).then(
+            () => assert.fail('the call should be refused'),
+            (e: unknown) => e,
+          );
+          assert.ok(err instanceof HotelApiError);
+          assert.equal(err.code, 'CLOCK_SKEW', `attempt ${attempt}`);
+          assert.equal(err.retryable, false, 'retrying cannot help without correction');
+          assert.equal(err.ambiguous, false, 'a 401 proves nothing was processed');
+          assert.ok(
+            Math.abs((err.clockOffsetMs ?? 0) + offsetS * 1000) < 2_000,
+            `offset ${err.clockOffsetMs} ms measured`,
+          );
+        }
+      } finally {
+        await api.close();
+      }
+    });
+
+    it(`a worker clock ${offsetS > 0 ? '+' : ''}${offsetS} s off fails CLOCK_SKEW once, then is corrected`, async () => {
+      const api = client(offsetS, true);
+      try {
+        const err = await api.priceCheck({ optionId: scenarioOptionId('instant') }).then(
+          () => assert.fail('the first call signs with our clock'),
+          (e: unknown) => e,
+        );
+        assert.ok(err instanceof HotelApiError);
+        assert.equal(err.code, 'CLOCK_SKEW');
+        assert.equal(err.retryable, true, 'the next attempt signs with the supplier clock');
+        const r = await api.priceCheck({ optionId: scenarioOptionId('instant') });
+        assert.equal(r.status, 'AVAILABLE');
+      } finally {
+        await api.close();
+      }
+    });
+  }
+});
+
+describe('clock skew at the workflow level', { concurrency: true }, () => {
+  const stacks: ChaosStack[] = [];
+  after(async () => {
+    await Promise.all(stacks.map((s) => s.close()));
+  });
+
+  async function bookWithSkew(s: ChaosStack, skewS: number, tag: string) {
+    s.sim.setClockSkew(skewS * 1000);
+    const before = s.sim.requests();
+    const input = mixInput(
+      { scenario: 'instant', weight: 1, expect: 'CONFIRMED' },
+      orderIdFor(`skew-${tag}-${Date.now().toString(36)}`, Math.abs(skewS)),
+    );
+    await s.bookings.startBooking(input);
+    const statuses = await waitForSettled(s.client, [input.orderId], { timeoutMs: 40_000 });
+    const st = statuses.get(input.orderId);
+    assert.equal(st?.kind, 'final');
+    const after = s.sim.requests();
+    const priceChecks =
+      (after.byEndpoint['price-check']?.total ?? 0) -
+      (before.byEndpoint['price-check']?.total ?? 0);
+    const refused = after.authFailures.total - before.authFailures.total;
+    return { result: st.kind === 'final' ? st.result : undefined, priceChecks, refused };
+  }
+
+  it('with HOTEL_API_CLOCK_CORRECTION on, a supplier clock ±301 s off still confirms', async () => {
+    const s = await startChaosStack({
+      name: 'skew-on',
+      workDir: workDir(),
+      workerEnv: { HOTEL_API_CLOCK_CORRECTION: 'true' },
+    });
+    stacks.push(s);
+    const figures: string[] = [];
+    for (const skew of [301, -301]) {
+      const r = await bookWithSkew(s, skew, 'on');
+      figures.push(
+        `${skew} s: ${r.result?.outcome} (price checks ${r.priceChecks}, refused ${r.refused})`,
+      );
+      assert.equal(r.result?.outcome, 'CONFIRMED', r.result?.reason);
+      assert.ok(r.priceChecks <= 2, `price check sent ${r.priceChecks} times`);
+      assert.ok(r.refused <= 1, 'one refused call, then the corrected clock');
+    }
+    console.log(`clock correction on: ${figures.join('; ')}`);
+  });
+
+  it('with HOTEL_API_CLOCK_CORRECTION off, ±299 s confirms and ±301 s ends FAILED naming CLOCK_SKEW after one price check', async () => {
+    const s = await startChaosStack({
+      name: 'skew-off',
+      workDir: workDir(),
+      workerEnv: { HOTEL_API_CLOCK_CORRECTION: 'false' },
+    });
+    stacks.push(s);
+    const figures: Record<string, number> = {};
+    for (const skew of [299, -299]) {
+      const r = await bookWithSkew(s, skew, 'off');
+      assert.equal(r.result?.outcome, 'CONFIRMED', r.result?.reason);
+      assert.equal(r.refused, 0);
+      figures[`${skew}s:CONFIRMED`] = r.priceChecks;
+    }
+    for (const skew of [301, -301]) {
+      const r = await bookWithSkew(s, skew, 'off');
+      assert.equal(r.result?.outcome, 'FAILED');
+      assert.equal(r.result?.error?.code, 'CLOCK_SKEW', r.result?.reason);
+      assert.match(r.result?.reason ?? '', /CLOCK_SKEW/);
+      assert.equal(r.priceChecks, 1, 'attempted once: no blind retries');
+      assert.equal(r.refused, 1);
+      figures[`${skew}s:${r.result?.outcome}/${r.result?.error?.code}`] = r.priceChecks;
+    }
+    console.log(`clock correction off, price checks per booking: ${formatCounts(figures)}`);
+  });
+});
