@@ -9,7 +9,8 @@
  *   --temporal-address <a>    use a running Temporal server instead of starting one (tests)
  *   --db <file>               the dev server's SQLite file (default .data/demo-temporal.db)
  */
-import { resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectBookingClient, type ConnectedClient } from '../client';
 import { formatDuration, table } from '../cli/render';
@@ -183,6 +184,9 @@ async function main(): Promise<number> {
   const address = values['temporal-address'];
   const dbFile = resolve(values.db);
   const workerLog = resolve('.data/demo-worker.log');
+  // The log of this run only: a fresh file each time, so what is in it belongs to this summary.
+  mkdirSync(dirname(workerLog), { recursive: true });
+  writeFileSync(workerLog, '');
   if (!address) log('Starting the Temporal dev server (finding the Temporal CLI first) ...');
 
   const stack = await startLocalStack({

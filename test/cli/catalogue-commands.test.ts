@@ -72,26 +72,12 @@ describe('the catalogue commands (search, content, static) against the simulator
 
   it('search with a checkout before the checkin is exit 2 naming the field, and sends nothing', async () => {
     const before = s.stack.simulator!.requests().byEndpoint.availability?.total ?? 0;
-    const run = await s.run(
-      'search',
-      '--property',
-      '1001',
-      '--checkin',
-      checkout,
-      '--checkout',
-      checkin,
-    );
+    const [run, bad] = await Promise.all([
+      s.run('search', '--property', '1001', '--checkin', checkout, '--checkout', checkin),
+      s.run('search', '--property', 'abc', '--checkin', checkin, '--checkout', checkout),
+    ]);
     assert.equal(run.code, 2, explain(run));
     assert.match(run.stderr, /checkout: must be after checkin/);
-    const bad = await s.run(
-      'search',
-      '--property',
-      'abc',
-      '--checkin',
-      checkin,
-      '--checkout',
-      checkout,
-    );
     assert.equal(bad.code, 2, explain(bad));
     assert.match(bad.stderr, /--property: "abc" is not a property id/);
     assert.equal(s.stack.simulator!.requests().byEndpoint.availability?.total ?? 0, before);

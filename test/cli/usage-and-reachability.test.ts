@@ -1,34 +1,66 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { freePort } from '../../src/temporal-server/dev-server';
-import { cli, explain, runNode } from './cli-process';
+import { cli, explain, runNode, type CliRun } from './cli-process';
 
 describe('the command-line tool without a stack: usage, configuration and reachability', () => {
-  it('cannot reach Temporal: exit 3 at once, saying what to start', async () => {
-    const port = await freePort();
-    const run = await cli({ ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` })(
-      'status',
-      'any-order',
-    );
-    assert.equal(run.code, 3, explain(run));
-    assert.match(run.stderr, new RegExp(`Cannot reach Temporal at 127\\.0\\.0\\.1:${port}`));
-    assert.match(run.stderr, /Try `npm run temporal` or `npm start`/);
-    // The SDK would wait 10 s for an address nobody listens on; the probe answers in milliseconds.
-    assert.ok(run.ms < 8_000, `took ${run.ms} ms`);
+  const closedPort = { temporal: 0, supplier: 0 };
+  let runs: Record<
+    'temporal' | 'supplier' | 'config' | 'unknown' | 'missing' | 'phase' | 'help' | 'bin',
+    CliRun
+  >;
+
+  // Every run is independent: start them all at once, then check each in its own test.
+  before(async () => {
+    closedPort.temporal = await freePort();
+    closedPort.supplier = await freePort();
+    const noCredentials: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOTEL_API_BASE_URL: 'https://supplier.example.com',
+    };
+    delete noCredentials.HOTEL_API_KEY;
+    delete noCredentials.HOTEL_API_SECRET;
+    const tool = cli(process.env);
+    const [temporal, supplier, config, unknown, missing, phase, help, bin] = await Promise.all([
+      cli({ ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${closedPort.temporal}` })(
+        'status',
+        'any-order',
+      ),
+      cli({ ...process.env, HOTEL_API_BASE_URL: `http://127.0.0.1:${closedPort.supplier}` })(
+        '--json',
+        'search',
+        '--property',
+        '1001',
+        '--checkin',
+        '2030-01-01',
+        '--checkout',
+        '2030-01-03',
+      ),
+      cli(noCredentials)('static'),
+      tool('frobnicate'),
+      tool('search', '--checkin', '2030-01-01'),
+      tool('list', '--phase', 'SLEEPING'),
+      tool('--help'),
+      runNode('bin/hotel-booking.js', ['book', '--help'], process.env),
+    ]);
+    runs = { temporal, supplier, config, unknown, missing, phase, help, bin };
   });
 
-  it('cannot reach the supplier: exit 3, saying what to start, also as JSON', async () => {
-    const port = await freePort();
-    const run = await cli({ ...process.env, HOTEL_API_BASE_URL: `http://127.0.0.1:${port}` })(
-      '--json',
-      'search',
-      '--property',
-      '1001',
-      '--checkin',
-      '2030-01-01',
-      '--checkout',
-      '2030-01-03',
+  it('cannot reach Temporal: exit 3, from the TCP probe, saying what to start', () => {
+    const run = runs.temporal;
+    assert.equal(run.code, 3, explain(run));
+    // The probe's reason, not the SDK's 10 s "Failed to connect before the deadline".
+    assert.match(
+      run.stderr,
+      new RegExp(
+        `Cannot reach Temporal at 127\\.0\\.0\\.1:${closedPort.temporal} \\(ECONNREFUSED\\)`,
+      ),
     );
+    assert.match(run.stderr, /Try `npm run temporal` or `npm start`/);
+  });
+
+  it('cannot reach the supplier: exit 3, saying what to start, also as JSON', () => {
+    const run = runs.supplier;
     assert.equal(run.code, 3, explain(run));
     assert.match(run.stderr, /Cannot reach the supplier at http:\/\/127\.0\.0\.1:\d+/);
     assert.match(run.stderr, /Try `npm run simulator` or `npm start`/);
@@ -36,33 +68,23 @@ describe('the command-line tool without a stack: usage, configuration and reacha
     assert.equal(doc.error.code, 'CONNECTION_FAILED_BEFORE_SEND');
   });
 
-  it('a configuration problem is exit 2 naming the variable', async () => {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      HOTEL_API_BASE_URL: 'https://supplier.example.com',
-    };
-    delete env.HOTEL_API_KEY;
-    delete env.HOTEL_API_SECRET;
-    const run = await cli(env)('static');
+  it('a configuration problem is exit 2 naming the variable', () => {
+    const run = runs.config;
     assert.equal(run.code, 2, explain(run));
     assert.match(run.stderr, /HOTEL_API_KEY: required/);
   });
 
-  it('usage errors are exit 2 with the reason; --help is exit 0 and lists every command', async () => {
-    const run = cli(process.env);
-    const [unknown, missing, phase, help, binHelp] = await Promise.all([
-      run('frobnicate'),
-      run('search', '--checkin', '2030-01-01'),
-      run('list', '--phase', 'SLEEPING'),
-      run('--help'),
-      runNode('bin/hotel-booking.js', ['book', '--help'], process.env),
-    ]);
-    assert.equal(unknown.code, 2, explain(unknown));
-    assert.match(unknown.stderr, /unknown command 'frobnicate'/);
-    assert.equal(missing.code, 2, explain(missing));
-    assert.match(missing.stderr, /required option '--property <ids...>' not specified/);
-    assert.equal(phase.code, 2, explain(phase));
-    assert.match(phase.stderr, /--phase: "SLEEPING" is not a phase; one of PRICE_CHECK/);
+  it('usage errors are exit 2 with the reason', () => {
+    assert.equal(runs.unknown.code, 2, explain(runs.unknown));
+    assert.match(runs.unknown.stderr, /unknown command 'frobnicate'/);
+    assert.equal(runs.missing.code, 2, explain(runs.missing));
+    assert.match(runs.missing.stderr, /required option '--property <ids...>' not specified/);
+    assert.equal(runs.phase.code, 2, explain(runs.phase));
+    assert.match(runs.phase.stderr, /--phase: "SLEEPING" is not a phase; one of PRICE_CHECK/);
+  });
+
+  it('--help is exit 0 and lists every command; the installed binary runs the same tool', () => {
+    const { help, bin } = runs;
     assert.equal(help.code, 0, explain(help));
     for (const command of [
       'search',
@@ -79,8 +101,7 @@ describe('the command-line tool without a stack: usage, configuration and reacha
       assert.match(help.stdout, new RegExp(`^  ${command}\\b`, 'm'), `${command} in --help`);
     }
     assert.match(help.stdout, /Exit codes: 0 ok; 1 the operation failed/);
-    // The installed binary is a shim over the same code.
-    assert.equal(binHelp.code, 0, explain(binHelp));
-    assert.match(binHelp.stdout, /--expected-net <amount>/);
+    assert.equal(bin.code, 0, explain(bin));
+    assert.match(bin.stdout, /--expected-net <amount>/);
   });
 });
