@@ -175,6 +175,12 @@ function toFields(meta: LogEntry['meta']): Record<string, unknown> {
  */
 export function temporalLogger(logger: Logger, level: LogLevel): DefaultLogger {
   return new DefaultLogger(level, (entry: LogEntry) => {
-    logger[PINO_METHOD[entry.level]](toFields(entry.meta), entry.message);
+    try {
+      logger[PINO_METHOD[entry.level]](toFields(entry.meta), entry.message);
+    } catch (err) {
+      // The SDK calls this from a timer: a throw would crash the worker over a log line. Say that
+      // a line was lost, without its metadata (whatever could not be serialized).
+      logger.error({ dropped: entry.message, reason: String(err) }, 'a Temporal log line was lost');
+    }
   });
 }
