@@ -46,7 +46,9 @@ export function parseGuest(raw: string): { firstName: string; lastName: string }
     return firstName && lastName ? { firstName, lastName } : undefined;
   }
   const space = text.lastIndexOf(' ');
-  return space > 0 ? { firstName: text.slice(0, space), lastName: text.slice(space + 1) } : undefined;
+  return space > 0
+    ? { firstName: text.slice(0, space), lastName: text.slice(space + 1) }
+    : undefined;
 }
 
 function readInputFile(path: string): Json {

@@ -21,6 +21,12 @@ export interface RunCliOptions {
 }
 
 const EXIT_CODES_HELP = `
+Examples:
+  search --property 1001 1002 --checkin 2027-05-10 --checkout 2027-05-12 --occupancy 2 2-5,7
+  book --order ord-42 --option <option id> --guest "Ada Lovelace" --phone-prefix +39 --phone 3331234567 --wait
+  status ord-42        approve ord-42        cancel ord-42 --wait
+  list --phase NEEDS_RECONCILIATION        resolve ord-42 --booking-id 100123
+
 Exit codes: 0 ok; 1 the operation failed (e.g. book --wait not CONFIRMED); 2 bad usage or
 invalid input (nothing started); 3 Temporal, a worker or the supplier unreachable.
 Configuration comes from the environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE,
@@ -33,7 +39,8 @@ TEMPORAL_TASK_QUEUE, HOTEL_API_BASE_URL, HOTEL_API_KEY, HOTEL_API_SECRET (see RE
 export async function runCli(args: readonly string[], options: RunCliOptions): Promise<number> {
   const { io } = options;
   let exitCode: number = ExitCode.OK;
-  let json = false;
+  // Known before parsing succeeds, so that a usage error in `--json` mode is a JSON document too.
+  let json = args.includes('--json');
   let ctx: CliContext | undefined;
 
   const run: CommandRunner = async (body) => {
@@ -68,16 +75,14 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
   try {
     await program.parseAsync([...args], { from: 'user' });
   } catch (err) {
-    if (err instanceof CommanderError) {
-      // Help and version "errors" are successes; commander already printed its message.
-      return err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
-    }
+    // Help and version are "errors" that succeed; commander has printed them.
+    if (err instanceof CommanderError && err.exitCode === 0) return ExitCode.OK;
     const failure = toCliFailure(err, ctx?.failureContext() ?? {});
-    io.stderr(`error: ${failure.message}\n`);
+    // Commander has printed its own usage message.
+    if (!(err instanceof CommanderError)) io.stderr(`error: ${failure.message}\n`);
     if (json) {
-      io.stdout(
-        `${JSON.stringify({ error: { code: failure.code, message: failure.message, issues: failure.issues } }, null, 2)}\n`,
-      );
+      const { code, message, issues } = failure;
+      io.stdout(`${JSON.stringify({ error: { code, message, issues } }, null, 2)}\n`);
     }
     exitCode = failure.exitCode;
   } finally {

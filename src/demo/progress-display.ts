@@ -54,7 +54,8 @@ export class ProgressDisplay {
       startedAt: Date.now(),
       endedAt: undefined,
     });
-    this.#changed(row.orderId, 'started');
+    // Shown from its first phase on: in line mode, columns are only aligned once all are added.
+    this.#dirty = true;
   }
 
   /** A new phase of an order (repeats are ignored). */

@@ -13,13 +13,19 @@ import {
   type LogEntry,
   type Worker,
 } from '@temporalio/worker';
+import { Connection } from '@temporalio/client';
 import type { LogLevel } from '@temporalio/common';
 import { createBookingWorker } from '../build-worker';
 import { createDataConverter } from '../codec/data-converter';
 import type { Config } from '../config';
 import { HotelApiClient } from '../hotel-api';
 import { buildSimulator, DEMO_COMPANY, type Simulator } from '../simulator';
-import { startDevServer, waitForTemporal, type DevServer } from '../temporal-server/dev-server';
+import {
+  ensureSearchAttributes,
+  startDevServer,
+  waitForTemporal,
+  type DevServer,
+} from '../temporal-server/dev-server';
 
 /** Start a dev server, or use the one at `address`. */
 export type TemporalChoice =
@@ -129,6 +135,17 @@ function safeJson(value: unknown): string {
   }
 }
 
+/**
+ * The first supplier booking id of a simulator started now. The simulator forgets its bookings
+ * when it stops but the Temporal DB remembers the workflows that made them: ids that restarted at
+ * 100001 every time would make `SupplierBookingId = 100003` find unrelated bookings of earlier
+ * runs. Ten ids per second since 2025 keeps runs apart unless one books faster than that.
+ */
+export function freshBookingIdBase(now = Date.now()): number {
+  const secondsSince2025 = Math.floor((now - Date.UTC(2025, 0, 1)) / 1000);
+  return 100_001 + Math.max(0, secondsSince2025) * 10;
+}
+
 /** Starts the stack; resolves once the worker polls. */
 export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack> {
   const cleanups: (() => Promise<void>)[] = [];
@@ -169,6 +186,14 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
       temporalAddress = o.temporal.address;
       uiUrl = o.temporal.uiUrl;
       await waitForTemporal(temporalAddress, 10_000, namespace);
+      // A server started some other way (plain `temporal server start-dev`) may lack them, and
+      // every booking upserts them.
+      const connection = await Connection.connect({ address: temporalAddress });
+      try {
+        await ensureSearchAttributes(connection, namespace);
+      } finally {
+        await connection.close();
+      }
     }
 
     // --- supplier ---
@@ -182,6 +207,7 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
             ? [DEMO_COMPANY, { ...extra, active: true }]
             : [DEMO_COMPANY],
         inspection: true,
+        firstBookingId: freshBookingIdBase(),
       });
       const { origin } = await sim.listen(o.supplier.port ?? 0, o.supplier.host ?? '127.0.0.1');
       cleanups.push(() => sim.close());

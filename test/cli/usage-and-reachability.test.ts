@@ -38,7 +38,7 @@ describe('the command-line tool without a stack: usage, configuration and reacha
       ),
       cli(noCredentials)('static'),
       tool('frobnicate'),
-      tool('search', '--checkin', '2030-01-01'),
+      tool('--json', 'search', '--checkin', '2030-01-01'),
       tool('list', '--phase', 'SLEEPING'),
       tool('--help'),
       runNode('bin/hotel-booking.js', ['book', '--help'], process.env),
@@ -79,6 +79,8 @@ describe('the command-line tool without a stack: usage, configuration and reacha
     assert.match(runs.unknown.stderr, /unknown command 'frobnicate'/);
     assert.equal(runs.missing.code, 2, explain(runs.missing));
     assert.match(runs.missing.stderr, /required option '--property <ids...>' not specified/);
+    const doc = JSON.parse(runs.missing.stdout) as { error: { code: string } };
+    assert.equal(doc.error.code, 'USAGE', 'a usage error in --json mode is a JSON document too');
     assert.equal(runs.phase.code, 2, explain(runs.phase));
     assert.match(runs.phase.stderr, /--phase: "SLEEPING" is not a phase; one of PRICE_CHECK/);
   });
