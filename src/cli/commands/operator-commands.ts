@@ -187,6 +187,10 @@ async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFla
   }
   if (c.kind === 'requested') {
     ctx.note(`Cancellation requested for order ${id} (phase ${c.state.phase}).`);
+    if (c.state.phase === 'NEEDS_RECONCILIATION') {
+      // The workflow cannot know whether there is a supplier booking to cancel until told.
+      ctx.note(`It ends once reconciled: ${phaseHint(c.state) ?? `resolve ${id}`}`);
+    }
     if (!o.wait) {
       ctx.emit({ orderId: id, action: 'requested', state: c.state }, () => renderState(c.state));
       return ExitCode.OK;
