@@ -52,6 +52,21 @@ export interface BookingSnapshot {
   readonly orderId?: string;
 }
 
+/** The `POST /booking` body for a booking input: the order id travels in `orderIdField`. */
+export function supplierBookingBody(input: CreateBookingInput, orderIdField: string) {
+  return {
+    room_detail: input.rooms.map((room) => ({
+      lead_first_name: room.firstName,
+      lead_last_name: room.lastName,
+      notes: room.notes ?? null,
+    })),
+    phone_number_prefix: input.contact.phonePrefix,
+    phone_number: input.contact.phone,
+    email: input.contact.email ?? null,
+    custom_fields: { ...input.customFields, [orderIdField]: input.orderId },
+  };
+}
+
 /** Delay before poll `attempt + 1`: exponential from `initialInterval`, capped at `maximumInterval`. */
 export function pollDelayMs(polling: Polling, attempt: number): number {
   const initial = durationToMs(polling.initialInterval) ?? 5_000;
@@ -137,17 +152,7 @@ export function createBookingActivities(deps: BookingActivityDeps) {
         const r = await hotelApi.createBooking(
           {
             optionId: input.token,
-            body: {
-              room_detail: input.rooms.map((room) => ({
-                lead_first_name: room.firstName,
-                lead_last_name: room.lastName,
-                notes: room.notes ?? null,
-              })),
-              phone_number_prefix: input.contact.phonePrefix,
-              phone_number: input.contact.phone,
-              email: input.contact.email ?? null,
-              custom_fields: { ...input.customFields, [orderIdField]: input.orderId },
-            },
+            body: supplierBookingBody(input, orderIdField),
           },
           { signal: ctx.cancellationSignal },
         );
