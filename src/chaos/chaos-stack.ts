@@ -9,16 +9,14 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import type { PayloadCodec } from '@temporalio/common';
 import { BookingClient } from '../client';
-import { createDataConverter, EncryptionCodec, FAILURE_CONVERTER_PATH } from '../codec';
-import { workflowBundleConverterOptions } from '../codec';
+import { createDataConverter, EncryptionCodec } from '../codec';
 import { parseEncryptionKeys } from '../codec/config';
 import type { EncryptionKey } from '../codec/config';
 import { buildSimulator, type Simulator, type SimulatorOptions } from '../simulator';
 import { startDevServer, type DevServer } from '../temporal-server/dev-server';
-import { WORKFLOWS_PATH } from '../workflow-bundle';
+import { bundleWorkflows } from '../workflow-bundle';
 import { WorkerProcess } from './worker-process';
 
 /** The supplier account the stack's worker signs with (the secret is a sentinel by default). */
@@ -44,23 +42,15 @@ export interface ChaosStackOptions {
   /** Extra or overriding worker environment (e.g. HOTEL_API_CLOCK_CORRECTION). */
   readonly workerEnv?: Readonly<Record<string, string>>;
   /**
-   * `PAYLOAD_ENCRYPTION_KEYS` for the worker (`id:base64,…`). The client decodes with the same
-   * keys. @default one fresh random key
+   * `PAYLOAD_ENCRYPTION_KEYS` for the worker (`id:base64,…`); the client encrypts and decrypts
+   * with the same keys. @default one fresh random key
    */
   readonly encryptionKeys?: string;
   /**
-   * Whether the client encrypts what it writes (workflow input, updates). Only possible when the
-   * worker decrypts, i.e. when src/worker.ts wires the payload codec. Reading always decrypts
-   * (plain payloads pass through), so a worker without the codec still works with `false`.
-   * @default false
-   */
-  readonly clientEncrypts?: boolean;
-  /**
-   * The workflow bundle the worker loads (`WORKFLOW_BUNDLE_PATH`). `'codec'`: one built with the
-   * project's failure converter (as production must build it), cached in the work directory.
+   * The workflow bundle the worker loads (`WORKFLOW_BUNDLE_PATH`).
    * @default process.env.WORKFLOW_BUNDLE_PATH when it exists, else a bundle built once here
    */
-  readonly bundle?: string | 'codec';
+  readonly bundle?: string;
   /** Append the worker's output to this file too. */
   readonly workerLogFile?: string;
   /** Start the worker and wait until it polls. @default true */
@@ -82,7 +72,7 @@ export interface ChaosStack {
   readonly connection: Connection;
   readonly client: Client;
   readonly bookings: BookingClient;
-  /** A client that writes and reads payloads as they are stored (no codec): what the server holds. */
+  /** A client without the codec: reads payloads as the server stores them. */
   readonly rawClient: Client;
   /** The codec with the worker's keys, for decoding raw histories. */
   readonly codec: PayloadCodec;
@@ -101,16 +91,6 @@ export function newEncryptionKey(id = `k${randomUUID().slice(0, 8)}`): string {
   return `${id}:${randomBytes(32).toString('base64')}`;
 }
 
-/** A data converter that decrypts what it reads but writes payloads in clear. */
-function readOnlyConverter(keys: readonly [EncryptionKey, ...EncryptionKey[]]): DataConverter {
-  const codec = new EncryptionCodec({ keys });
-  const passthrough: PayloadCodec = {
-    encode: async (payloads: Payload[]) => payloads,
-    decode: (payloads: Payload[]) => codec.decode(payloads),
-  };
-  return { payloadCodecs: [passthrough], failureConverterPath: FAILURE_CONVERTER_PATH };
-}
-
 /** Parses `id:base64,…` keys (throws naming the problem). */
 export function parseKeys(spec: string): readonly [EncryptionKey, ...EncryptionKey[]] {
   const problems: string[] = [];
@@ -122,22 +102,14 @@ export function parseKeys(spec: string): readonly [EncryptionKey, ...EncryptionK
 
 /**
  * The workflow bundle file for worker subprocesses: the test run's when there is one, else built
- * once into `workDir`. `codec: true` builds one with the project's failure converter.
+ * once into `workDir` (the project's bundle, with its failure converter compiled in).
  */
-export async function ensureWorkflowBundle(
-  workDir: string,
-  options: { codec?: boolean } = {},
-): Promise<string> {
+export async function ensureWorkflowBundle(workDir: string): Promise<string> {
   const shared = process.env.WORKFLOW_BUNDLE_PATH;
-  if (!options.codec && shared && existsSync(shared)) return shared;
-  const path = join(workDir, options.codec ? 'workflow-bundle-codec.js' : 'workflow-bundle.js');
+  if (shared && existsSync(shared)) return shared;
+  const path = join(workDir, 'workflow-bundle.js');
   if (existsSync(path)) return path;
-  const noop = () => undefined;
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    ...(options.codec ? workflowBundleConverterOptions : {}),
-    logger: { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop },
-  });
+  const { code } = await bundleWorkflows();
   mkdirSync(workDir, { recursive: true });
   writeFileSync(path, code);
   return path;
@@ -200,18 +172,16 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
 
     const connection = await Connection.connect({ address: temporalAddress });
     cleanups.push(() => connection.close());
-    const dataConverter = options.clientEncrypts
-      ? createDataConverter({ keys })
-      : readOnlyConverter(keys);
-    const client = new Client({ connection, namespace: 'default', dataConverter });
+    const client = new Client({
+      connection,
+      namespace: 'default',
+      dataConverter: createDataConverter({ keys }),
+    });
     const rawClient = new Client({ connection, namespace: 'default' });
     const bookings = new BookingClient({ client, taskQueue });
 
     // --- worker ---------------------------------------------------------------------------------
-    const bundlePath =
-      options.bundle === 'codec'
-        ? await ensureWorkflowBundle(options.workDir, { codec: true })
-        : (options.bundle ?? (await ensureWorkflowBundle(options.workDir)));
+    const bundlePath = options.bundle ?? (await ensureWorkflowBundle(options.workDir));
     const worker = new WorkerProcess({
       label: options.name,
       ...(options.workerLogFile ? { logFile: options.workerLogFile } : {}),
