@@ -1,0 +1,90 @@
+/**
+ * The fleet-wide supplier rate cap (SUPPLIER_MAX_CALLS_PER_SECOND → the task queue's activity
+ * rate, enforced by the Temporal server) measured where it matters: at the supplier.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { bookingInput } from '../helpers/booking-stack';
+import {
+  startOpsStack,
+  startWorkerProcess,
+  type OpsStack,
+  type WorkerProcess,
+} from './worker-process';
+
+const CAP_PER_SECOND = 5;
+const BOOKINGS = 30;
+/**
+ * What the server lets through beyond the rate: it enforces the cap per task-queue partition
+ * (4 by default), each a token bucket of ceil(cap / 4) tokens, so over any T seconds the supplier
+ * may see up to cap·T + 4·ceil(cap / 4) calls (e.g. after a quiet spell), and no more.
+ */
+const PARTITIONS = 4;
+const BURST = PARTITIONS * Math.ceil(CAP_PER_SECOND / PARTITIONS);
+/** How often the simulator's request count is sampled, ms. */
+const SAMPLE_MS = 50;
+
+describe('supplier rate cap', () => {
+  let stack: OpsStack | undefined;
+  let worker: WorkerProcess | undefined;
+  after(async () => {
+    worker?.kill();
+    await stack?.close();
+  });
+
+  it(`the rate cap holds: ${BOOKINGS} bookings reach the supplier at no more than ${CAP_PER_SECOND} calls/s, give or take the server's burst`, async () => {
+    stack = await startOpsStack('rate-limit');
+    const s = stack;
+    worker = await startWorkerProcess({
+      taskQueue: s.taskQueue,
+      env: { ...s.workerEnv, SUPPLIER_MAX_CALLS_PER_SECOND: String(CAP_PER_SECOND) },
+    });
+    await worker.waitReady();
+
+    const samples: { at: number; total: number }[] = [];
+    const sampler = setInterval(
+      () => samples.push({ at: performance.now(), total: s.sim.requests().total }),
+      SAMPLE_MS,
+    );
+    try {
+      const inputs = Array.from({ length: BOOKINGS }, () => bookingInput('instant'));
+      await Promise.all(inputs.map((i) => s.bookings.startBooking(i)));
+      const results = await Promise.all(inputs.map((i) => s.bookings.result(i.orderId)));
+      assert.ok(results.every((r) => r.outcome === 'CONFIRMED'));
+    } finally {
+      clearInterval(sampler);
+    }
+    samples.push({ at: performance.now(), total: s.sim.requests().total });
+
+    const first = samples.find((x) => x.total > 0)!;
+    const last = samples.at(-1)!;
+    const calls = last.total;
+    assert.ok(calls >= BOOKINGS * 2, `${calls} supplier calls (price check and booking each)`);
+
+    // The most calls the supplier saw in any window of `seconds`, sliding by one sample.
+    const worstWindow = (seconds: number) => {
+      let worst = 0;
+      for (const end of samples) {
+        const start = samples.findLast((x) => x.at <= end.at - seconds * 1000);
+        if (start) worst = Math.max(worst, end.total - start.total);
+      }
+      return worst;
+    };
+    for (const seconds of [1, 2, 4]) {
+      const worst = worstWindow(seconds);
+      assert.ok(
+        worst <= CAP_PER_SECOND * seconds + BURST,
+        `${worst} calls in ${seconds} s (cap ${CAP_PER_SECOND}/s + burst ${BURST})`,
+      );
+    }
+    // Over the whole run the rate is the cap, not more…
+    const seconds = (last.at - first.at) / 1000;
+    const mean = (calls - first.total) / seconds;
+    assert.ok(
+      mean <= CAP_PER_SECOND,
+      `mean ${mean.toFixed(2)} calls/s over ${seconds.toFixed(1)} s`,
+    );
+    // …and the cap is a cap, not a stall: the work still flows at a good part of it.
+    assert.ok(mean >= CAP_PER_SECOND * 0.4, `mean ${mean.toFixed(2)} calls/s`);
+  });
+});
