@@ -83,6 +83,8 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
       name: METRIC_NAMES.bookingCountErrors,
       help: 'Failed attempts to count bookings in Temporal visibility (the booking gauges are absent from that scrape).',
       registers: [registry],
+      // Collected after the round like the gauges, so a scrape reports its own failure.
+      collect: () => refresh(),
     });
     // One round of visibility queries feeds the three gauges: a scrape collects all metrics at
     // once, so the three collects share the round that the first one started.

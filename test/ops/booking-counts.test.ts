@@ -1,0 +1,92 @@
+/**
+ * The fleet-wide booking gauges without a server: the visibility queries they send, the cache
+ * that keeps scrapes from multiplying them, and what a scrape shows when counting fails.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createBookingCounter } from '../../src/observability/booking-counts';
+import { createWorkerMetrics, METRIC_NAMES } from '../../src/observability/metrics';
+
+describe('booking gauges', () => {
+  it('count each phase and outcome with one visibility query, cached between scrapes', async () => {
+    const queries: string[] = [];
+    let now = 0;
+    const counter = createBookingCounter({
+      maxAgeMs: 15_000,
+      now: () => now,
+      count: (query) => {
+        queries.push(query);
+        return Promise.resolve(query.includes("'CONFIRMED'") ? 7 : 1);
+      },
+    });
+    const [a, b] = await Promise.all([counter.get(), counter.get()]);
+    assert.equal(a, b, 'concurrent callers share one round');
+    assert.equal(a.outcomes.CONFIRMED, 7);
+    assert.equal(a.waiting.NEEDS_RECONCILIATION, 1);
+    assert.ok(
+      queries.includes(
+        "WorkflowType = 'bookRoom' AND ExecutionStatus = 'Running' AND BookingPhase = 'AWAITING_APPROVAL'",
+      ),
+    );
+    const round = queries.length;
+    assert.equal(round, 2 + 6 + 3, 'two phases, six booking outcomes, three cancellation outcomes');
+    now = 10_000;
+    await counter.get();
+    assert.equal(queries.length, round, 'served from cache');
+    now = 16_000;
+    await counter.get();
+    assert.equal(queries.length, 2 * round, 'recounted once stale');
+  });
+
+  it('are absent from a scrape when counting fails, and the failure is counted', async () => {
+    let fail = false;
+    const errors: unknown[] = [];
+    const metrics = createWorkerMetrics({
+      defaultMetrics: false,
+      onCountError: (err) => errors.push(err),
+      bookingCounter: createBookingCounter({
+        maxAgeMs: 0,
+        count: () => (fail ? Promise.reject(new Error('visibility down')) : Promise.resolve(3)),
+      }),
+    });
+    const up = await metrics.registry.metrics();
+    assert.match(up, /^hotel_bookings_waiting\{phase="NEEDS_RECONCILIATION"\} 3$/m);
+    fail = true;
+    const down = await metrics.registry.metrics();
+    assert.doesNotMatch(down, /^hotel_bookings_waiting\{/m, 'no stale numbers');
+    assert.doesNotMatch(down, /^hotel_bookings_by_outcome\{/m);
+    assert.match(down, new RegExp(`^${METRIC_NAMES.bookingCountErrors} 1$`, 'm'));
+    assert.equal(errors.length, 1, 'one failure per scrape, not one per gauge');
+  });
+
+  it('label supplier calls by endpoint, status and error code', async () => {
+    const metrics = createWorkerMetrics({ defaultMetrics: false });
+    metrics.recordSupplierCall({
+      endpoint: '/booking',
+      method: 'POST',
+      statusCode: 201,
+      durationMs: 120,
+    });
+    metrics.recordSupplierCall({
+      endpoint: '/booking',
+      method: 'POST',
+      durationMs: 5_000,
+      code: 'TIMEOUT',
+    });
+    metrics.recordPollLateness(250);
+    const text = await metrics.registry.metrics();
+    assert.match(
+      text,
+      /^hotel_supplier_calls_total\{endpoint="\/booking",method="POST",status="201",code="OK"\} 1$/m,
+    );
+    assert.match(
+      text,
+      /^hotel_supplier_calls_total\{endpoint="\/booking",method="POST",status="none",code="TIMEOUT"\} 1$/m,
+    );
+    assert.match(
+      text,
+      /^hotel_supplier_call_duration_seconds_bucket\{le="0.25",endpoint="\/booking",method="POST",result="ok"\} 1$/m,
+    );
+    assert.match(text, /^hotel_poll_lateness_seconds_count 1$/m);
+  });
+});
