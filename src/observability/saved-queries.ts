@@ -1,0 +1,90 @@
+/**
+ * The operator's daily views as Temporal visibility queries: paste them into the Temporal UI's
+ * workflow filter (and save the view), or `temporal workflow list --query "…"`. Visibility
+ * queries take absolute times only, so each view is built for a moment (`now`).
+ *
+ * They use only the search attributes the workflows write (src/shared/search-attributes.ts) and
+ * the built-in `WorkflowType`, `ExecutionStatus`, `StartTime` and `CloseTime`; a test runs each
+ * against a real server.
+ */
+import { BookingOutcome, BookingPhase } from '../shared/booking-contract';
+
+export interface SavedQuery {
+  /** Short name for the saved view. */
+  readonly name: string;
+  /** What an operator does with it. */
+  readonly purpose: string;
+  readonly query: string;
+}
+
+export interface SavedQueryOptions {
+  /** @default new Date() */
+  readonly now?: Date;
+  /** "Waiting for approval for longer than this", minutes. @default 10 */
+  readonly approvalWaitMinutes?: number;
+}
+
+const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** Midnight UTC of `d`'s UTC date, plus `days`. */
+const utcDay = (d: Date, days = 0) =>
+  new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + days));
+
+const BOOKINGS = `WorkflowType = 'bookRoom'`;
+const RUNNING = `ExecutionStatus = 'Running'`;
+
+/** The daily views, for `now`. */
+export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
+  const now = options.now ?? new Date();
+  const wait = options.approvalWaitMinutes ?? 10;
+  const today = utcDay(now);
+  const tomorrow = utcDay(now, 1);
+  const dayAfter = utcDay(now, 2);
+  return [
+    {
+      name: 'Needs reconciliation',
+      purpose:
+        'Bookings whose booking call had an ambiguous result: find the supplier booking by order id, then `resolve`.',
+      query: `${BOOKINGS} AND ${RUNNING} AND BookingPhase = '${BookingPhase.NEEDS_RECONCILIATION}'`,
+    },
+    {
+      name: `Awaiting approval > ${wait} min`,
+      purpose:
+        'Price or policy changes nobody has decided on (started before the cutoff: the phase has no timestamp of its own).',
+      query: `${BOOKINGS} AND ${RUNNING} AND BookingPhase = '${BookingPhase.AWAITING_APPROVAL}' AND StartTime < '${iso(new Date(now.getTime() - wait * 60_000))}'`,
+    },
+    {
+      name: 'Confirmed today',
+      purpose: 'Bookings the supplier confirmed since midnight UTC.',
+      query: `${BOOKINGS} AND BookingOutcome = '${BookingOutcome.CONFIRMED}' AND CloseTime >= '${iso(today)}'`,
+    },
+    {
+      name: 'Check-ins tomorrow, not confirmed',
+      purpose:
+        'Guests arriving tomorrow (UTC) whose booking is still open or did not end CONFIRMED: call the hotel or the guest.',
+      query: `${BOOKINGS} AND CheckInDate >= '${iso(tomorrow)}' AND CheckInDate < '${iso(dayAfter)}' AND (${RUNNING} OR BookingOutcome != '${BookingOutcome.CONFIRMED}')`,
+    },
+    {
+      name: 'Failed today',
+      purpose:
+        'Bookings that ended FAILED (credentials, supplier contract errors) since midnight UTC.',
+      query: `${BOOKINGS} AND BookingOutcome = '${BookingOutcome.FAILED}' AND CloseTime >= '${iso(today)}'`,
+    },
+    {
+      name: 'Cancellations the supplier never confirmed',
+      purpose: 'cancelBooking runs that ended STILL_ACTIVE: the supplier booking may still stand.',
+      query: `WorkflowType = 'cancelBooking' AND BookingOutcome = 'STILL_ACTIVE'`,
+    },
+  ];
+}
+
+/** The views as a Markdown table (for the README). */
+export function savedQueriesMarkdown(options: SavedQueryOptions = {}): string {
+  const cell = (t: string) => t.replaceAll('|', '\\|');
+  return [
+    '| view | query | what for |',
+    '|---|---|---|',
+    ...savedQueries(options).map(
+      (q) => `| ${q.name} | \`${cell(q.query)}\` | ${cell(q.purpose)} |`,
+    ),
+  ].join('\n');
+}
