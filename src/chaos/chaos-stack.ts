@@ -35,7 +35,9 @@ export interface ChaosStackOptions {
    * persisted in `<workDir>/temporal.db` (SQLite, WAL) so it can be killed and restarted.
    * @default { address: process.env.TEMPORAL_ADDRESS } when set, else { own: {} }
    */
-  readonly temporal?: { readonly address: string } | { readonly own: { readonly dbFile?: string } };
+  readonly temporal?:
+    | { readonly address: string }
+    | { readonly own: { readonly dbFile?: string; readonly inMemory?: boolean } };
   readonly simulator?: SimulatorOptions;
   /** @default a `chaos-key-…` key with a random secret */
   readonly company?: ChaosCompany;
@@ -86,6 +88,14 @@ export interface ChaosStack {
   close(): Promise<void>;
 }
 
+/** Stacks not closed yet, so an interrupted run can stop its servers and workers. */
+const openStacks = new Set<ChaosStack>();
+
+/** Closes every stack still open (for signal handlers of long runs). */
+export async function closeOpenStacks(): Promise<void> {
+  await Promise.allSettled([...openStacks].map((s) => s.close()));
+}
+
 /** A fresh `id:base64` key for PAYLOAD_ENCRYPTION_KEYS. */
 export function newEncryptionKey(id = `k${randomUUID().slice(0, 8)}`): string {
   return `${id}:${randomBytes(32).toString('base64')}`;
@@ -128,9 +138,11 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
   const taskQueue = `${options.name}-${randomUUID().slice(0, 8)}`;
 
   const cleanups: (() => Promise<void>)[] = [];
-  const closeAll = async () => {
-    for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
-  };
+  let closing: Promise<void> | undefined;
+  const closeAll = () =>
+    (closing ??= (async () => {
+      for (const fn of [...cleanups].reverse()) await fn().catch(() => undefined);
+    })());
 
   try {
     // --- supplier -------------------------------------------------------------------------------
@@ -162,8 +174,10 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
     if ('address' in temporalOption) {
       temporalAddress = temporalOption.address;
     } else {
-      dbFile = temporalOption.own.dbFile ?? join(options.workDir, 'temporal.db');
-      devServer = await startDevServer({ headless: true, dbFile, log });
+      dbFile = temporalOption.own.inMemory
+        ? undefined
+        : (temporalOption.own.dbFile ?? join(options.workDir, 'temporal.db'));
+      devServer = await startDevServer({ headless: true, ...(dbFile ? { dbFile } : {}), log });
       temporalAddress = devServer.address;
       const server = () => devServer;
       cleanups.push(async () => server()?.stop());
@@ -233,8 +247,12 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
         if (!dbFile) throw new Error('the stack has no dev server of its own');
         devServer = await startDevServer({ headless: true, dbFile, port, log });
       },
-      close: closeAll,
+      close: async () => {
+        openStacks.delete(stack);
+        await closeAll();
+      },
     };
+    openStacks.add(stack);
     return stack;
   } catch (err) {
     await closeAll();

@@ -1,0 +1,147 @@
+/**
+ * `npm run chaos -- [crash] [faults] [personal-data] [load]` (default: all four): the long
+ * variants of the reliability drills (issue 8), each against its own Temporal dev server, the
+ * simulator and the worker as a subprocess. Prints each drill's figures; exits 1 when one fails.
+ *
+ * Knobs (environment, read here only):
+ *
+ * | variable | default | drill |
+ * |---|---|---|
+ * | CHAOS_BOOKINGS | 200 | crash: bookings |
+ * | CHAOS_WORKER_KILLS | 10 | crash: worker SIGKILLs |
+ * | CHAOS_SERVER_KILLS | 1 | crash: dev-server SIGKILLs |
+ * | CHAOS_BURST_MS | 60000 | faults: length of the 30 % 5xx burst |
+ * | CHAOS_BURST_RATE | 4 | faults: bookings per second |
+ * | CHAOS_PII_BOOKINGS | 100 | personal-data: bookings with sentinel guest data |
+ * | CHAOS_DURATION_MS | 1800000 (30 min) | load: length of the run |
+ * | CHAOS_RATE | 10 | load: bookings per second |
+ * | CHAOS_FAULT_RATE | 0.01 | load: share of faults |
+ * | CHAOS_WORK_DIR | a new temp dir | where DB files, bundle and worker logs go (kept) |
+ * | CHAOS_SEED | time | PRNG seed of the choices |
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleWorkflows } from '../workflow-bundle';
+import { closeOpenStacks } from './chaos-stack';
+import { formatCrashReport, runCrashDrill } from './crash-drill';
+import { formatFaultBurstReport, runFaultBurst } from './fault-burst';
+import { formatLoadReport, runLoad } from './load-run';
+import { formatPersonalDataReport, runPersonalDataDrill } from './personal-data';
+
+const DRILLS = ['crash', 'faults', 'personal-data', 'load'] as const;
+type Drill = (typeof DRILLS)[number];
+
+function num(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0)
+    throw new Error(`${name}: "${raw}" is not a non-negative number`);
+  return n;
+}
+
+async function main(): Promise<number> {
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((a) => !(DRILLS as readonly string[]).includes(a));
+  if (unknown.length > 0) {
+    console.error(`unknown drill(s): ${unknown.join(', ')}; choose from ${DRILLS.join(', ')}`);
+    return 2;
+  }
+  const drills: readonly Drill[] = asked.length > 0 ? (asked as Drill[]) : DRILLS;
+  const root = process.env.CHAOS_WORK_DIR || mkdtempSync(join(tmpdir(), 'hbo-chaos-'));
+  const seed = num('CHAOS_SEED', Date.now() % 1_000_000);
+  const stamp = () => new Date().toISOString().slice(11, 19);
+  const log = (drill: string) => (line: string) => console.log(`${stamp()} [${drill}] ${line}`);
+  console.log(`chaos: ${drills.join(', ')}; work dir ${root}; seed ${seed}`);
+
+  // One workflow bundle for every worker subprocess of the run.
+  if (!process.env.WORKFLOW_BUNDLE_PATH) {
+    const bundlePath = join(root, 'workflow-bundle.js');
+    writeFileSync(bundlePath, (await bundleWorkflows()).code);
+    process.env.WORKFLOW_BUNDLE_PATH = bundlePath;
+  }
+
+  const results: { drill: Drill; passed: boolean; seconds: number }[] = [];
+  for (const drill of drills) {
+    const t0 = Date.now();
+    const workDir = mkdtempSync(join(root, `${drill}-`));
+    let lines: string[];
+    let passed: boolean;
+    if (drill === 'crash') {
+      const workerKills = num('CHAOS_WORKER_KILLS', 10);
+      const r = await runCrashDrill({
+        bookings: num('CHAOS_BOOKINGS', 200),
+        workerKills,
+        serverKills: num('CHAOS_SERVER_KILLS', 1),
+        // About one kill every 6 s, starts over the same window.
+        startWindowMs: Math.max(10_000, workerKills * 6_000),
+        killWindowMs: Math.max(10_000, workerKills * 6_000),
+        settleTimeoutMs: 300_000,
+        reconcile: true,
+        workDir,
+        seed,
+        log: log(drill),
+      });
+      lines = formatCrashReport(r);
+      passed = r.passed;
+    } else if (drill === 'faults') {
+      const r = await runFaultBurst({
+        arrivalsPerSecond: num('CHAOS_BURST_RATE', 4),
+        steadyMs: 20_000,
+        burstMs: num('CHAOS_BURST_MS', 60_000),
+        errorRate: 0.3,
+        settleTimeoutMs: 180_000,
+        workDir,
+        temporal: { own: {} },
+        seed,
+        log: log(drill),
+      });
+      lines = formatFaultBurstReport(r);
+      passed = r.passed;
+    } else if (drill === 'personal-data') {
+      const r = await runPersonalDataDrill({
+        bookings: num('CHAOS_PII_BOOKINGS', 100),
+        workDir,
+        seed,
+        log: log(drill),
+      });
+      lines = formatPersonalDataReport(r);
+      passed = r.passed;
+    } else {
+      const r = await runLoad({
+        bookingsPerSecond: num('CHAOS_RATE', 10),
+        durationMs: num('CHAOS_DURATION_MS', 30 * 60_000),
+        faultRate: num('CHAOS_FAULT_RATE', 0.01),
+        settleTimeoutMs: 300_000,
+        workDir,
+        seed,
+        log: log(drill),
+      });
+      lines = formatLoadReport(r);
+      passed = r.passed;
+    }
+    for (const line of lines) console.log(line);
+    results.push({ drill, passed, seconds: (Date.now() - t0) / 1000 });
+  }
+  console.log(
+    `chaos summary: ${results.map((r) => `${r.drill} ${r.passed ? 'PASS' : 'FAIL'} (${r.seconds.toFixed(0)} s)`).join(', ')}`,
+  );
+  return results.every((r) => r.passed) ? 0 : 1;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`chaos: ${signal}, stopping servers and workers`);
+    void closeOpenStacks().finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (err: unknown) => {
+    console.error(err);
+    await closeOpenStacks();
+    process.exit(1);
+  },
+);
