@@ -158,6 +158,18 @@ function readSecret(
   return env[name];
 }
 
+const MISSING_KEY = 'HOTEL_API_KEY: required (or HOTEL_API_KEY_FILE)';
+const MISSING_SECRET = 'HOTEL_API_SECRET: required (or HOTEL_API_SECRET_FILE)';
+
+/** Throws {@link ConfigError} when a config loaded without supplier credentials lacks them. */
+export function assertSupplierCredentials(config: Config): void {
+  const problems = [
+    ...(config.hotelApi.key ? [] : [MISSING_KEY]),
+    ...(config.hotelApi.secret ? [] : [MISSING_SECRET]),
+  ];
+  if (problems.length > 0) throw new ConfigError(problems);
+}
+
 /** Parses the environment variables only, for callers that need the raw values. */
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = EnvSchema.safeParse(source);
@@ -171,7 +183,19 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
  * Parses and validates the whole configuration. Credentials default to the simulator's demo
  * company only when the base URL is a loopback address; against a real supplier they are required.
  */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+export interface LoadConfigOptions {
+  /**
+   * Whether missing supplier credentials are an error now. Tools that may only talk to Temporal
+   * (the CLI's status, list, approve …) load without them and call
+   * {@link assertSupplierCredentials} before a supplier call. @default true
+   */
+  readonly requireSupplierCredentials?: boolean;
+}
+
+export function loadConfig(
+  source: NodeJS.ProcessEnv = process.env,
+  options: LoadConfigOptions = {},
+): Config {
   const env = parseEnv(source);
   const problems: string[] = [];
   let key = readSecret(env, 'HOTEL_API_KEY', problems);
@@ -182,8 +206,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (key === undefined && secret === undefined && loopback) {
     ({ key, secret } = DEV_CREDENTIALS);
   }
-  if (!key) problems.push('HOTEL_API_KEY: required (or HOTEL_API_KEY_FILE)');
-  if (!secret) problems.push('HOTEL_API_SECRET: required (or HOTEL_API_SECRET_FILE)');
+  if (options.requireSupplierCredentials === false) {
+    key ??= '';
+    secret ??= '';
+  } else {
+    if (!key) problems.push(MISSING_KEY);
+    if (!secret) problems.push(MISSING_SECRET);
+  }
   let encryption: EncryptionConfig | undefined;
   try {
     encryption = loadEncryptionConfig(env);
@@ -191,7 +220,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     if (!(err instanceof ConfigError)) throw err;
     problems.push(...err.problems);
   }
-  if (problems.length > 0 || !key || !secret || !encryption) throw new ConfigError(problems);
+  if (problems.length > 0 || key === undefined || secret === undefined || !encryption) {
+    throw new ConfigError(problems);
+  }
   return {
     temporal: {
       address: env.TEMPORAL_ADDRESS,

@@ -11,7 +11,8 @@ runCli(process.argv.slice(2), {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
   },
-  loadConfig: () => loadConfig(),
+  // Supplier credentials are checked only by the commands that call the supplier.
+  loadConfig: () => loadConfig(process.env, { requireSupplierCredentials: false }),
 }).then(
   (code) => {
     // exitCode, not exit(): let stdout drain when it is a pipe.

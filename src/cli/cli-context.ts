@@ -5,7 +5,7 @@
  */
 import type { BookingClient } from '../client';
 import { connectBookingClient, type ConnectedClient } from '../client';
-import type { Config } from '../config';
+import { assertSupplierCredentials, type Config } from '../config';
 import { HotelApiClient } from '../hotel-api';
 import { temporalUnreachable, type FailureContext } from './cli-errors';
 import { probeTcp } from './tcp-probe';
@@ -83,7 +83,10 @@ export class CliContext {
 
   /** The supplier client, built from HOTEL_API_* on first use. */
   hotelApi(): HotelApiClient {
-    this.#hotelApi ??= new HotelApiClient(this.config.hotelApi);
+    if (!this.#hotelApi) {
+      assertSupplierCredentials(this.config);
+      this.#hotelApi = new HotelApiClient(this.config.hotelApi);
+    }
     return this.#hotelApi;
   }
 

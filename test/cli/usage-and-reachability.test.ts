@@ -6,7 +6,15 @@ import { cli, explain, runNode, type CliRun } from './cli-process';
 describe('the command-line tool without a stack: usage, configuration and reachability', () => {
   const closedPort = { temporal: 0, supplier: 0 };
   let runs: Record<
-    'temporal' | 'supplier' | 'config' | 'unknown' | 'missing' | 'phase' | 'help' | 'bin',
+    | 'temporal'
+    | 'supplier'
+    | 'config'
+    | 'temporalOnly'
+    | 'unknown'
+    | 'missing'
+    | 'phase'
+    | 'help'
+    | 'bin',
     CliRun
   >;
 
@@ -21,29 +29,34 @@ describe('the command-line tool without a stack: usage, configuration and reacha
     delete noCredentials.HOTEL_API_KEY;
     delete noCredentials.HOTEL_API_SECRET;
     const tool = cli(process.env);
-    const [temporal, supplier, config, unknown, missing, phase, help, bin] = await Promise.all([
-      cli({ ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${closedPort.temporal}` })(
-        'status',
-        'any-order',
-      ),
-      cli({ ...process.env, HOTEL_API_BASE_URL: `http://127.0.0.1:${closedPort.supplier}` })(
-        '--json',
-        'search',
-        '--property',
-        '1001',
-        '--checkin',
-        '2030-01-01',
-        '--checkout',
-        '2030-01-03',
-      ),
-      cli(noCredentials)('static'),
-      tool('frobnicate'),
-      tool('--json', 'search', '--checkin', '2030-01-01'),
-      tool('list', '--phase', 'SLEEPING'),
-      tool('--help'),
-      runNode('bin/hotel-booking.js', ['book', '--help'], process.env),
-    ]);
-    runs = { temporal, supplier, config, unknown, missing, phase, help, bin };
+    const [temporal, supplier, config, temporalOnly, unknown, missing, phase, help, bin] =
+      await Promise.all([
+        cli({ ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${closedPort.temporal}` })(
+          'status',
+          'any-order',
+        ),
+        cli({ ...process.env, HOTEL_API_BASE_URL: `http://127.0.0.1:${closedPort.supplier}` })(
+          '--json',
+          'search',
+          '--property',
+          '1001',
+          '--checkin',
+          '2030-01-01',
+          '--checkout',
+          '2030-01-03',
+        ),
+        cli(noCredentials)('static'),
+        cli({ ...noCredentials, TEMPORAL_ADDRESS: `127.0.0.1:${closedPort.temporal}` })(
+          'status',
+          'any-order',
+        ),
+        tool('frobnicate'),
+        tool('--json', 'search', '--checkin', '2030-01-01'),
+        tool('list', '--phase', 'SLEEPING'),
+        tool('--help'),
+        runNode('bin/hotel-booking.js', ['book', '--help'], process.env),
+      ]);
+    runs = { temporal, supplier, config, temporalOnly, unknown, missing, phase, help, bin };
   });
 
   it('cannot reach Temporal: exit 3, from the TCP probe, saying what to start', () => {
@@ -72,6 +85,13 @@ describe('the command-line tool without a stack: usage, configuration and reacha
     const run = runs.config;
     assert.equal(run.code, 2, explain(run));
     assert.match(run.stderr, /HOTEL_API_KEY: required/);
+  });
+
+  it('commands that only talk to Temporal do not need supplier credentials', () => {
+    const run = runs.temporalOnly;
+    assert.equal(run.code, 3, explain(run));
+    assert.match(run.stderr, /Cannot reach Temporal/);
+    assert.doesNotMatch(run.stderr, /HOTEL_API_KEY/);
   });
 
   it('usage errors are exit 2 with the reason', () => {
