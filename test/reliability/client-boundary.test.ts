@@ -15,6 +15,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { createBookingActivities } from '../../src/activities/booking';
+import { formatCounts } from '../../src/chaos/audit';
 import { runCli } from '../../src/cli/program';
 import {
   BookingInputError,
@@ -298,11 +299,11 @@ const baseInput = (): BookRoomInput => ({
 
 // --- pure properties -----------------------------------------------------------------------------
 
-describe('validateBookRoomInput (property-based)', () => {
-  after(() => {
-    console.log(`client boundary property runs: ${JSON.stringify(ran)}`);
-  });
+after(() => {
+  console.log(`client boundary property runs: ${formatCounts(ran)}`);
+});
 
+describe('validateBookRoomInput (property-based)', () => {
   it('accepts the base input the mutations start from', () => {
     assert.doesNotThrow(() => validateBookRoomInput(baseInput()));
   });
