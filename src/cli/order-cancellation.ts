@@ -55,6 +55,7 @@ export async function cancelOrder(
   }
   const handle = await bookings.startCancellation({
     bookingId: booking.bookingId,
+    orderId: booking.orderId,
     ...(options.reason !== undefined ? { reason: options.reason } : {}),
     ...(options.polling !== undefined ? { polling: options.polling } : {}),
     ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),

@@ -191,8 +191,11 @@ export class BookingClient {
       args: [input],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      typedSearchAttributes: [{ key: SupplierBookingIdKey, value: input.bookingId }],
-      staticSummary: `Cancel supplier booking ${input.bookingId}`,
+      typedSearchAttributes: [
+        { key: SupplierBookingIdKey, value: input.bookingId },
+        ...(input.orderId ? [{ key: OrderIdKey, value: input.orderId }] : []),
+      ],
+      staticSummary: `Cancel supplier booking ${input.bookingId}${input.orderId ? ` (order ${input.orderId})` : ''}`,
     });
   }
 

@@ -201,6 +201,8 @@ export type ResolveReconciliation = z.infer<typeof ResolveReconciliationSchema>;
 
 export const CancelBookingInputSchema = z.strictObject({
   bookingId: z.number().int().positive('a positive supplier booking id'),
+  /** The order the booking belongs to, when known: makes the cancellation searchable by order. */
+  orderId: z.string().regex(ORDER_ID_RE, 'an order id').optional(),
   reason: z.string().max(500).optional(),
   /** Give up (outcome `STILL_ACTIVE`) when the supplier has not confirmed by then. @default '2h' */
   deadline: duration('deadline').default('2h'),

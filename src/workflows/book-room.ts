@@ -9,7 +9,9 @@ import {
   allHandlersFinished,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   sleep,
@@ -54,12 +56,17 @@ import {
   CREATE_BOOKING_ACTIVITY,
   POLL_ACTIVITY,
   READ_ACTIVITY,
+  READ_LOCAL_ACTIVITY,
 } from './activity-options';
 import { DEFAULT_POLLING, runCancellation } from './cancellation';
 import { failureFacts, isDeadline, toBookingError } from './failure-facts';
 import { increasePercent } from './pricing';
 
 const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
+/** The price check runs as a local activity (see READ_LOCAL_ACTIVITY). */
+const localReads = proxyLocalActivities<BookingActivities>(READ_LOCAL_ACTIVITY);
+/** Workflows started before the price check became a local activity replay the old command. */
+const PRICE_CHECK_LOCAL_PATCH = 'price-check-local-activity';
 const { createBooking } = proxyActivities<BookingActivities>(CREATE_BOOKING_ACTIVITY);
 
 /** A price-check token older than this is re-checked before booking (tokens expire). */
@@ -261,7 +268,8 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   // --- price check and decision (rule 2) ---------------------------------------------------------
   async function checkPrice(): Promise<PriceCheckResult | Final> {
     try {
-      return await reads.priceCheck({ optionId: p.optionId });
+      const { priceCheck } = patched(PRICE_CHECK_LOCAL_PATCH) ? localReads : reads;
+      return await priceCheck({ optionId: p.optionId });
     } catch (err) {
       const error = toBookingError(err);
       return { outcome: BookingOutcome.FAILED, reason: `price check failed: ${error.code}`, error };
@@ -475,6 +483,8 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       );
     }
     setBooking(resolution.bookingId, resolution.snapshot.status);
+    const paid = resolution.snapshot.price;
+    if (paid) price = { net: paid.totalAmount, currency: paid.currency };
   } else {
     setBooking(attempt.bookingId, attempt.status);
   }

@@ -9,7 +9,7 @@ import {
   type CancelBookingInput,
   type CancelBookingResult,
 } from '../shared/booking-contract';
-import { BookingOutcomeKey, SupplierBookingIdKey } from '../shared/search-attributes';
+import { BookingOutcomeKey, OrderIdKey, SupplierBookingIdKey } from '../shared/search-attributes';
 import { DEFAULT_POLLING, runCancellation } from './cancellation';
 
 /**
@@ -28,8 +28,11 @@ export async function cancelBooking(input: CancelBookingInput): Promise<CancelBo
       nonRetryable: true,
     });
   }
-  const { bookingId, deadline, polling } = parsed.data;
-  upsertSearchAttributes([{ key: SupplierBookingIdKey, value: bookingId }]);
+  const { bookingId, orderId, deadline, polling } = parsed.data;
+  upsertSearchAttributes([
+    { key: SupplierBookingIdKey, value: bookingId },
+    ...(orderId ? [{ key: OrderIdKey, value: orderId }] : []),
+  ]);
   setCurrentDetails(`Cancelling supplier booking **${bookingId}** (deadline ${String(deadline)})`);
   const outcome = await runCancellation(bookingId, deadline, polling ?? DEFAULT_POLLING);
   upsertSearchAttributes([{ key: BookingOutcomeKey, value: outcome }]);
