@@ -163,8 +163,39 @@ const RESERVED = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'service'])
 function toFields(meta: LogEntry['meta']): Record<string, unknown> {
   if (meta === undefined) return {};
   const fields: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(meta)) fields[RESERVED.has(k) ? `sdk_${k}` : k] = v;
+  for (const [k, v] of Object.entries(meta)) {
+    fields[RESERVED.has(k) ? `sdk_${k}` : k] =
+      v !== null && typeof v === 'object' ? withoutPayloads(v) : v;
+  }
   return fields;
+}
+
+/** The size of a payload's body, whatever form it has taken (bytes, base64, a JSON-ed buffer). */
+function byteLength(data: unknown): number {
+  if (typeof data === 'string') return Math.floor((data.length * 3) / 4);
+  if (data instanceof Uint8Array) return data.byteLength;
+  if (Array.isArray(data)) return data.length;
+  if (data !== null && typeof data === 'object') return Object.keys(data).length;
+  return 0;
+}
+
+/**
+ * A copy of SDK metadata with every payload body (`{ metadata, data }`) replaced by its size.
+ * At trace level the SDK logs whole workflow activations and activity tasks, whose payloads hold
+ * the workflow's arguments (guest names, contacts), base64-encoded where the redaction of keys
+ * cannot see; the payload metadata (encoding, encryption key id) stays. Protobuf messages go
+ * through their `toJSON` on the way, as they would when the line is written.
+ */
+function withoutPayloads(value: object): unknown {
+  const json = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === 'bigint') return v.toString();
+    if (v instanceof Uint8Array) return `[${v.byteLength} bytes]`;
+    if (v !== null && typeof v === 'object' && 'data' in v && 'metadata' in v) {
+      return { metadata: v.metadata, data: `${REDACTED} payload, ${byteLength(v.data)} bytes` };
+    }
+    return v;
+  });
+  return json === undefined ? undefined : JSON.parse(json);
 }
 
 /**

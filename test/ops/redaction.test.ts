@@ -65,6 +65,33 @@ describe('log redaction', () => {
     JSON.parse(lines[0]!); // still one valid JSON object
   });
 
+  it('keeps payload bodies out of SDK trace lines (activations carry the workflow arguments)', () => {
+    const { logger, lines } = memoryLogger();
+    const sdk = temporalLogger(logger, 'TRACE');
+    const guest = Buffer.from(JSON.stringify({ rooms: [{ firstName: 'Zebulon' }] }));
+    const activation = {
+      runId: 'r1',
+      jobs: [
+        {
+          initializeWorkflow: {
+            workflowId: 'booking-ord-1',
+            arguments: [{ metadata: { encoding: Buffer.from('json/plain') }, data: guest }],
+          },
+        },
+      ],
+      historySizeBytes: 1234n,
+    };
+    sdk.trace('Got workflow activation', activation);
+    // The SDK decodes the activation in place after logging it: the line must not follow.
+    activation.jobs[0]!.initializeWorkflow.arguments[0]!.data = Buffer.from('changed');
+    const text = lines.join('\n');
+    assert.ok(!text.includes(guest.toString('base64').slice(0, 12)), text);
+    assert.ok(!text.includes('Zebulon'));
+    assert.match(text, /"workflowId":"booking-ord-1"/);
+    assert.match(text, /payload, \d+ bytes/);
+    assert.match(text, /"historySizeBytes":"?1234"?/, 'bigints do not break the line');
+  });
+
   it("puts the Temporal SDK's metadata on the line as fields", () => {
     const { logger, parsed } = memoryLogger();
     const sdk = temporalLogger(logger, 'DEBUG');
