@@ -14,7 +14,8 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectBookingClient, type ConnectedClient } from '../client';
 import { formatDuration, table } from '../cli/render';
-import { loadConfig } from '../config';
+import { loadCodecServerConfig } from '../codec/config';
+import { loadConfig, parseEnv } from '../config';
 import { HotelApiClient } from '../hotel-api';
 import { scenarioOptionId } from '../simulator/scenarios';
 import { startLocalStack, workflowUrl, type LocalStack } from '../stack/local-stack';
@@ -195,6 +196,8 @@ async function main(): Promise<number> {
     // The demo's own settings, not the shell's: it runs against its own simulator and server
     // (the defaults give the simulator's demo company and the development encryption key).
     config: loadConfig({ TEMPORAL_TASK_QUEUE: taskQueue }),
+    // Port 0: a demo must not collide with an `npm start` already serving the default port.
+    codecServer: { ...loadCodecServerConfig(parseEnv({})), port: 0 },
     log,
     sdkLog: { to: { file: workerLog }, level: 'WARN' },
   });

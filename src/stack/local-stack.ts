@@ -16,12 +16,16 @@ import {
 import { Connection } from '@temporalio/client';
 import type { LogLevel } from '@temporalio/common';
 import { createBookingWorker } from '../build-worker';
+import { buildCodecServer } from '../codec/codec-server';
+import type { CodecServerConfig } from '../codec/config';
 import { createDataConverter } from '../codec/data-converter';
+import { EncryptionCodec } from '../codec/encryption-codec';
 import type { Config } from '../config';
 import { HotelApiClient } from '../hotel-api';
 import { buildSimulator, DEMO_COMPANY, type Simulator } from '../simulator';
 import {
   ensureSearchAttributes,
+  freePort,
   startDevServer,
   waitForTemporal,
   type DevServer,
@@ -69,6 +73,11 @@ export interface LocalStackOptions {
    * choices above; {@link LocalStack.config} is this with them filled in.
    */
   readonly config: Config;
+  /**
+   * Serve the codec server and give its capability URL to the UI (`--ui-codec-endpoint`), so the
+   * UI shows decrypted payloads. Only when this stack starts the Temporal server with its UI.
+   */
+  readonly codecServer?: CodecServerConfig;
   /** How long running activities may finish when the stack stops. @default 3_000 */
   readonly shutdownGraceMs?: number;
   /** Progress lines for people. */
@@ -90,6 +99,8 @@ export interface LocalStack {
   readonly startedTemporal: boolean;
   /** The in-process simulator, when the stack runs one (with inspection on). */
   readonly simulator: Simulator | undefined;
+  /** The codec server the UI decodes through, when this stack runs one. */
+  readonly codecUrl: string | undefined;
   /** The supplier's base URL, as `HOTEL_API_BASE_URL` would say it. */
   readonly supplierUrl: string;
   readonly taskQueue: string;
@@ -166,15 +177,34 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     let server: DevServer | undefined;
     let temporalAddress: string;
     let uiUrl: string | undefined;
+    let codecUrl: string | undefined;
     if (o.temporal.kind === 'start') {
       const t = o.temporal;
       const started = Date.now();
+      const port = t.port ?? (await freePort());
+      const uiPort = t.headless ? undefined : (t.uiPort ?? port + 1000);
+      let uiCodecEndpoint: string | undefined;
+      if (o.codecServer && uiPort !== undefined) {
+        const codec = buildCodecServer({
+          codec: new EncryptionCodec(o.config.encryption),
+          token: o.codecServer.token,
+          corsOrigin: [
+            ...o.codecServer.corsOrigins,
+            `http://127.0.0.1:${uiPort}`,
+            `http://localhost:${uiPort}`,
+          ],
+        });
+        codecUrl = await codec.listen(o.codecServer.port, '127.0.0.1');
+        cleanups.push(() => codec.close());
+        // The UI cannot send a static bearer token; the token rides in the path instead.
+        uiCodecEndpoint = `${codecUrl.replace(/\/$/, '')}/t/${encodeURIComponent(o.codecServer.token)}`;
+      }
       server = await startDevServer({
-        ...(t.port !== undefined ? { port: t.port } : {}),
-        ...(t.uiPort !== undefined ? { uiPort: t.uiPort } : {}),
-        ...(t.headless ? { headless: true } : {}),
+        port,
+        ...(uiPort !== undefined ? { uiPort } : { headless: true }),
         ip: t.ip ?? '127.0.0.1',
         dbFile: t.dbFile,
+        ...(uiCodecEndpoint ? { uiCodecEndpoint } : {}),
         log: o.log,
       });
       const s = server;
@@ -253,6 +283,7 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
       uiUrl,
       startedTemporal: server !== undefined,
       simulator,
+      codecUrl,
       supplierUrl,
       taskQueue,
       namespace,

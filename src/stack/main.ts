@@ -8,7 +8,8 @@
  */
 import { resolve } from 'node:path';
 import { parseHostPort, probeTcp } from '../cli/tcp-probe';
-import { ConfigError, loadConfig } from '../config';
+import { loadCodecServerConfig } from '../codec/config';
+import { ConfigError, loadConfig, parseEnv } from '../config';
 import { startLocalStack, type SupplierChoice, type TemporalChoice } from './local-stack';
 
 const DB_FILE = resolve('.data/temporal.db');
@@ -53,6 +54,7 @@ async function main(): Promise<number> {
     temporal,
     supplier,
     config,
+    codecServer: loadCodecServerConfig(parseEnv()),
     log,
     sdkLog: { to: 'stderr', level: 'WARN' },
   });
@@ -62,6 +64,9 @@ async function main(): Promise<number> {
     `  Temporal gRPC:  ${stack.temporalAddress}${stack.startedTemporal ? ` (started here; DB ${DB_FILE})` : ' (already running)'}`,
     `  Temporal UI:    ${stack.uiUrl ?? '(that of the running server)'}`,
     `  Supplier:       ${stack.supplierUrl}/api/v1${stack.simulator ? ' (simulator, in-process; inspection at /__sim/bookings)' : ''}`,
+    ...(stack.codecUrl
+      ? [`  Codec server:   ${stack.codecUrl} (the UI decrypts payloads through it)`]
+      : []),
     `  Worker:         task queue '${stack.taskQueue}', namespace '${stack.namespace}'`,
     '',
     'In another terminal:',
