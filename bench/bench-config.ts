@@ -68,6 +68,8 @@ export interface BenchSettings {
   readonly simulator: { readonly durationMs: number; readonly concurrency: number };
   /** Extra `WorkerOptions` for experiments, JSON (`BENCH_WORKER_OVERRIDES`). */
   readonly workerOverrides: Record<string, unknown>;
+  /** Extra `temporal server start-dev` arguments for experiments (`BENCH_SERVER_ARGS`, spaces). */
+  readonly serverArgs: readonly string[];
 }
 
 function num(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -98,6 +100,7 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_SCALE_OBSERVE_MS` | watch time once all are open | 120000 | 30000 |
  * | `BENCH_SCALE_START_CONCURRENCY` | starts in flight | 50 | 50 |
  * | `BENCH_WORKER_OVERRIDES` | JSON `WorkerOptions` for experiments | none | none |
+ * | `BENCH_SERVER_ARGS` | extra `start-dev` arguments for experiments | none | none |
  * | `BENCH_EAGER_START` / `BENCH_WORKER_IN_PROCESS` | overhead experiments | off | off |
  * | `BENCH_OUTPUT` | results file | bench/results/latest.json | same |
  */
@@ -160,5 +163,6 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
     client: { durationMs: quick ? 2_000 : 5_000, concurrency: 16 },
     simulator: { durationMs: quick ? 2_000 : 5_000, concurrency: 32 },
     workerOverrides,
+    serverArgs: (env.BENCH_SERVER_ARGS ?? '').split(' ').filter((a) => a !== ''),
   };
 }

@@ -9,28 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
-import { bundleWorkflowCode } from '@temporalio/worker';
-import { workflowBundleConverterOptions } from '../src/codec/data-converter';
 import { freePort, startDevServer, type DevServer } from '../src/temporal-server/dev-server';
-import { WORKFLOWS_PATH } from '../src/workflow-bundle';
+import { bundleWorkflows } from '../src/workflow-bundle';
 import { ChildHandle } from './child-ipc';
 import { benchDataConverter, startBenchWorker, type BenchWorker } from './bench-worker';
 
-const quietLogger = (() => {
-  const noop = () => undefined;
-  return { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop };
-})();
-
 /**
- * Bundles the workflows once for the whole bench run, as production does at image build time
- * (with the failure converter compiled in), and returns the bundle's path.
+ * Bundles the workflows once for the whole bench run, the way production does at image build
+ * time (`bundleWorkflows`: the failure converter compiled in), and returns the bundle's path.
  */
 export async function bundleOnce(dir: string): Promise<string> {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    logger: quietLogger,
-    ...workflowBundleConverterOptions,
-  });
+  const { code } = await bundleWorkflows();
   const path = join(dir, 'workflow-bundle.js');
   writeFileSync(path, code);
   return path;
@@ -45,14 +34,19 @@ export interface BenchTemporal {
   close(): Promise<void>;
 }
 
-/** A dev server on a fresh SQLite file in a temp dir, and a client to it. */
-export async function startBenchTemporal(): Promise<BenchTemporal> {
+/**
+ * A dev server on a fresh SQLite file in a temp dir, and a client to it. `extraArgs` go to
+ * `start-dev` after ours (later `--dynamic-config-value`s of a key win), for experiments.
+ */
+export async function startBenchTemporal(
+  extraArgs: readonly string[] = [],
+): Promise<BenchTemporal> {
   const dir = mkdtempSync(join(tmpdir(), 'hbo-bench-'));
   const metricsPort = await freePort();
   const server = await startDevServer({
     headless: true,
     dbFile: join(dir, 'temporal.db'),
-    extraArgs: ['--metrics-port', String(metricsPort)],
+    extraArgs: ['--metrics-port', String(metricsPort), ...extraArgs],
   });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection, dataConverter: benchDataConverter() });
@@ -108,6 +102,8 @@ export interface WorkerStart {
   readonly bundlePath: string;
   readonly overrides: Partial<WorkerOptions>;
   readonly inProcess?: boolean;
+  /** Extra node arguments of the worker process (e.g. `--cpu-prof`). */
+  readonly nodeArgs?: readonly string[];
 }
 
 /** Starts a worker, by default in a child process with its own Prometheus metrics port. */
@@ -130,7 +126,7 @@ export async function startWorker(s: WorkerStart): Promise<WorkerHandle> {
     };
   }
   const metricsPort = await freePort();
-  const child = await ChildHandle.fork(join(__dirname, 'worker-child.ts'));
+  const child = await ChildHandle.fork(join(__dirname, 'worker-child.ts'), s.nodeArgs);
   await child.request('start', { ...init, metricsPort });
   return {
     pid: child.pid,

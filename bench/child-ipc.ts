@@ -44,14 +44,14 @@ export class ChildHandle {
   }
 
   /**
-   * Forks `modulePath` (a .ts file: the child inherits tsx's loader through `execArgv`) and waits
-   * for its `ready` message.
+   * Forks `modulePath` (a .ts file: the child inherits tsx's loader through `execArgv`, plus
+   * `nodeArgs`, e.g. `--cpu-prof`) and waits for its `ready` message.
    */
-  static async fork(
-    modulePath: string,
-    env: NodeJS.ProcessEnv = process.env,
-  ): Promise<ChildHandle> {
-    const child = fork(modulePath, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env });
+  static async fork(modulePath: string, nodeArgs: readonly string[] = []): Promise<ChildHandle> {
+    const child = fork(modulePath, [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: [...process.execArgv, ...nodeArgs],
+    });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: unknown) => {
         if (m === 'ready') {

@@ -40,6 +40,7 @@ export interface OverheadAtLatency {
 export interface OverheadContext {
   readonly bundlePath: string;
   readonly overrides: Partial<WorkerOptions>;
+  readonly serverArgs: readonly string[];
   readonly log: (line: string) => void;
 }
 
@@ -58,7 +59,7 @@ export async function runOverheadBench(
   settings: BenchSettings['overhead'],
   ctx: OverheadContext,
 ): Promise<Record<string, OverheadAtLatency>> {
-  const temporal = await startBenchTemporal();
+  const temporal = await startBenchTemporal(ctx.serverArgs);
   const sim = await startSimulatorChild(settings.latenciesMs[0] ?? 0);
   const taskQueue = `bench-overhead-${randomUUID().slice(0, 8)}`;
   const worker = await startWorker({

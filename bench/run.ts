@@ -156,7 +156,7 @@ async function main(): Promise<number> {
   try {
     log(`bundling workflows once (${settings.quick ? 'quick' : 'full'} run)`);
     const bundlePath = await bundleOnce(work);
-    const ctx = { bundlePath, overrides, log };
+    const ctx = { bundlePath, overrides, serverArgs: settings.serverArgs, log };
     const part = async <T>(name: string, fn: () => Promise<T>): Promise<void> => {
       if (!settings.parts.includes(name as (typeof PARTS)[number])) return;
       log(`${name}: start`);

@@ -59,6 +59,7 @@ export interface ScaleResult {
 export interface ScaleContext {
   readonly bundlePath: string;
   readonly overrides: Partial<WorkerOptions>;
+  readonly serverArgs: readonly string[];
   readonly log: (line: string) => void;
 }
 
@@ -85,7 +86,7 @@ export async function runScaleBench(
   s: BenchSettings['scale'],
   ctx: ScaleContext,
 ): Promise<ScaleResult> {
-  const temporal = await startBenchTemporal();
+  const temporal = await startBenchTemporal(ctx.serverArgs);
   const sim = await startSimulatorChild(s.latencyMs);
   const taskQueue = `bench-scale-${randomUUID().slice(0, 8)}`;
   const worker = await startWorker({

@@ -56,6 +56,7 @@ export interface ThroughputResult {
 export interface ThroughputContext {
   readonly bundlePath: string;
   readonly overrides: Partial<WorkerOptions>;
+  readonly serverArgs: readonly string[];
   readonly log: (line: string) => void;
 }
 
@@ -72,7 +73,7 @@ export async function runThroughputBench(
   s: BenchSettings['throughput'],
   ctx: ThroughputContext,
 ): Promise<ThroughputResult> {
-  const temporal: BenchTemporal = await startBenchTemporal();
+  const temporal: BenchTemporal = await startBenchTemporal(ctx.serverArgs);
   const sim = await startSimulatorChild(s.latencyMs);
   const taskQueue = `bench-throughput-${randomUUID().slice(0, 8)}`;
   const worker = await startWorker({
