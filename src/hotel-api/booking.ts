@@ -57,7 +57,12 @@ export const BookingRequestBody = z.strictObject({
   room_detail: z.array(RoomRequest).min(1, 'needs at least one room'),
   phone_number_prefix: NonEmptyString,
   phone_number: NonEmptyString,
-  email: z.email('must be an e-mail address').nullable().optional(),
+  // RFC 5321 caps a path at 254 characters; the supplier rejects longer addresses.
+  email: z
+    .email('must be an e-mail address')
+    .max(254, 'at most 254 characters')
+    .nullable()
+    .optional(),
   custom_fields: CustomFields.optional(),
 });
 export type BookingRequestBody = z.infer<typeof BookingRequestBody>;

@@ -63,17 +63,20 @@ const validPhone = fc
     ),
     { minLength: 4, maxLength: 20 },
   )
-  .map((cs) => cs.join(''));
+  .map((cs) => cs.join(''))
+  // The contract wants at least 4 digits among the separators.
+  .filter((p) => (p.match(/\d/g)?.length ?? 0) >= 4);
 /**
  * E-mail addresses the contract accepts (zod's e-mail rule is stricter than RFC 5322, so RFC
- * addresses are filtered through it), including long ones: the schema sets no length limit.
+ * addresses are filtered through it), including long ones up to the 254-character limit.
  */
-const contractEmail = z.email();
+const contractEmail = z.email().max(254);
 const validEmail = fc.oneof(
   fc.emailAddress().filter((e) => contractEmail.safeParse(e).success),
   fc
     .tuple(fc.integer({ min: 1, max: 300 }), fc.constantFrom('example.com', 'mail.example.org'))
-    .map(([n, domain]) => `${'a'.repeat(n)}@${domain}`),
+    .map(([n, domain]) => `${'a'.repeat(n)}@${domain}`)
+    .filter((e) => e.length <= 254),
 );
 const validRoom = fc.record(
   { firstName: nonBlank(100), lastName: nonBlank(100), notes: fc.string({ maxLength: 1000 }) },
