@@ -35,7 +35,7 @@ export const SCENARIO_MIX: readonly MixEntry[] = [
   { scenario: 'sold-out', weight: 1, expect: 'NOT_AVAILABLE' },
   { scenario: 'price-check-5xx', param: 2, weight: 1, expect: 'CONFIRMED' },
   // The 201 arrives late: the booking call is in flight for long, where kills land.
-  { scenario: 'booking-slow', param: 1_500, weight: 2, expect: 'CONFIRMED' },
+  { scenario: 'booking-slow', param: 2_000, weight: 4, expect: 'CONFIRMED' },
   { scenario: 'supplier-cancels', param: 2, weight: 1, expect: 'CONFIRMED' },
   { scenario: 'booking-5xx', weight: 1, expect: 'NEEDS_RECONCILIATION' },
   { scenario: 'booking-lost', weight: 1, expect: 'NEEDS_RECONCILIATION' },

@@ -6,6 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { bookingWorkflowId } from '../shared/booking-contract';
 import {
   audit,
   formatCounts,
@@ -28,6 +31,11 @@ export interface CrashDrillOptions {
   readonly killWindowMs: number;
   /** Longest wait for every order to settle after the last kill. */
   readonly settleTimeoutMs: number;
+  /**
+   * At a kill's moment, wait up to this long for a POST /booking to be in flight, so kills land
+   * in booking calls (the case hard rule 1 is about). @default 3000
+   */
+  readonly aimMs?: number;
   /** Resolve NEEDS_RECONCILIATION like an operator afterwards, and wait for the outcomes. */
   readonly reconcile: boolean;
   readonly workDir: string;
@@ -44,6 +52,8 @@ export interface KillRecord {
   readonly inFlight: { total: number; booking: number };
   /** From the kill to the restart's spawn (worker) or readiness (server), ms. */
   readonly restartMs: number;
+  /** The killed worker's pid. */
+  readonly pid?: number;
 }
 
 /** Why an order waits for reconciliation, or undefined when nothing explains it. */
@@ -81,19 +91,67 @@ const KILL_CODES = new Set(['ACTIVITY_TIMEOUT', 'CONNECTION_LOST', 'TIMEOUT', 'C
 /** Longest time from a kill to the workflow noticing it (booking start-to-close 150 s + slack). */
 const NOTICE_WINDOW_MS = 180_000;
 
+/** What the history says of an order's booking call: who ran it and how it ended. */
+export interface BookingCallFacts {
+  /** The worker identity that started `createBooking` (`pid@host` by default). */
+  readonly identity?: string;
+  readonly pid?: number;
+  /** `TIMEOUT_TYPE_HEARTBEAT`, `TIMEOUT_TYPE_START_TO_CLOSE`, … when it timed out. */
+  readonly timeoutType?: string;
+}
+
+/** Reads the `createBooking` events of a booking's history. */
+export async function bookingCallFacts(client: Client, orderId: string): Promise<BookingCallFacts> {
+  const history = await client.workflow.getHandle(bookingWorkflowId(orderId)).fetchHistory();
+  const events = history.events ?? [];
+  const scheduled = events.find(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createBooking',
+  );
+  if (!scheduled?.eventId) return {};
+  const id = String(scheduled.eventId);
+  const started = events.find(
+    (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId ?? '') === id,
+  );
+  const timedOut = events.find(
+    (e) => String(e.activityTaskTimedOutEventAttributes?.scheduledEventId ?? '') === id,
+  );
+  const identity = started?.activityTaskStartedEventAttributes?.identity ?? undefined;
+  const pid = identity ? Number(/^(\d+)@/.exec(identity)?.[1]) : NaN;
+  const timeoutType =
+    timedOut?.activityTaskTimedOutEventAttributes?.failure?.timeoutFailureInfo?.timeoutType;
+  return {
+    ...(identity ? { identity } : {}),
+    ...(Number.isFinite(pid) ? { pid } : {}),
+    ...(timeoutType !== undefined && timeoutType !== null
+      ? { timeoutType: temporal.api.enums.v1.TimeoutType[timeoutType] ?? String(timeoutType) }
+      : {}),
+  };
+}
+
 export function explainReconciliation(
   orderId: string,
   entry: MixEntry,
   status: Extract<OrderStatus, { kind: 'reconciliation' }>,
   kills: readonly KillRecord[],
+  facts: BookingCallFacts = {},
 ): Explained {
   const code = status.lastError?.code;
   const base = { orderId, scenario: entry.scenario, code };
   if (entry.expect === 'NEEDS_RECONCILIATION')
     return { ...base, explanation: `scenario ${entry.scenario} is ambiguous by design` };
   if (code !== undefined && KILL_CODES.has(code)) {
+    // Best evidence: the booking call was started by a worker process that was SIGKILLed.
+    const killed =
+      facts.pid === undefined
+        ? undefined
+        : kills.find((k) => k.target === 'worker' && k.pid === facts.pid);
+    if (killed)
+      return {
+        ...base,
+        explanation: `createBooking started by worker pid ${facts.pid}, SIGKILLed at +${(killed.atMs / 1000).toFixed(1)} s (${facts.timeoutType ?? code})`,
+      };
+    // Else a kill (of the server, say) shortly before the workflow noticed the failure.
     const at = status.lastError?.at ? Date.parse(status.lastError.at) : Date.now();
-    // The latest kill before the workflow noticed the failure.
     const kill = kills
       .filter((k) => k.at <= at + 1_000 && at - k.at <= NOTICE_WINDOW_MS)
       .sort((a, b) => b.at - a.at)[0];
@@ -144,17 +202,27 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
       for (const k of schedule) {
         const wait = t0 + k.atMs - Date.now();
         if (wait > 0) await sleep(wait);
-        // Land mid-call: give a supplier call up to 1.5 s to be in flight.
-        for (let i = 0; i < 30 && stack.inFlight().total === 0; i++) await sleep(50);
+        // Land mid-call: a POST /booking in flight if one comes soon, else any call.
+        const aimSteps = Math.round((options.aimMs ?? 3_000) / 50);
+        for (let i = 0; i < aimSteps && stack.inFlight().booking === 0; i++) await sleep(50);
+        for (let i = 0; i < 20 && stack.inFlight().total === 0; i++) await sleep(50);
         const inFlight = stack.inFlight();
         const at = Date.now();
         if (k.target === 'worker') {
+          const pid = stack.worker.pid;
           await stack.worker.kill();
           // Restarted within 2 s, like a supervisor would.
           await sleep(Math.round(random() * 1_500));
           stack.worker.start();
           const restartMs = Date.now() - at;
-          kills.push({ target: 'worker', atMs: at - t0, at, inFlight, restartMs });
+          kills.push({
+            target: 'worker',
+            atMs: at - t0,
+            at,
+            inFlight,
+            restartMs,
+            ...(pid !== undefined ? { pid } : {}),
+          });
           log(
             `killed the worker at +${at - t0} ms (${inFlight.total} supplier calls in flight, ${inFlight.booking} bookings); restarted after ${restartMs} ms`,
           );
@@ -198,8 +266,10 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
     for (const id of ids) {
       const s = statuses.get(id);
       const entry = entryOf.get(id)!;
-      if (s?.kind === 'reconciliation')
-        reconciliation.push(explainReconciliation(id, entry, s, kills));
+      if (s?.kind === 'reconciliation') {
+        const facts = await bookingCallFacts(stack.rawClient, id).catch(() => ({}));
+        reconciliation.push(explainReconciliation(id, entry, s, kills, facts));
+      }
       if (s?.kind === 'final' && s.outcome !== entry.expect)
         unexpected.push({
           orderId: id,
