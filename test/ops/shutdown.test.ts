@@ -31,6 +31,9 @@ const CASES: {
   { scenario: 'not-available', outcome: 'NOT_AVAILABLE', supplierBookings: 0 },
 ];
 
+/** Every supplier answer takes this long, so calls are in flight when the signal arrives. */
+const LATENCY_MS = 900;
+
 describe('graceful shutdown', () => {
   let stack: OpsStack | undefined;
   const workers: WorkerProcess[] = [];
@@ -40,8 +43,7 @@ describe('graceful shutdown', () => {
   });
 
   it('SIGTERM during work loses nothing: the worker drains, exits 0, and a new worker finishes every booking once', async () => {
-    // Every supplier answer takes 400 ms, so calls are in flight when the signal arrives.
-    stack = await startOpsStack('shutdown', { simulator: { latency: { fixedMs: 400 } } });
+    stack = await startOpsStack('shutdown', { simulator: { latency: { fixedMs: LATENCY_MS } } });
     const s = stack;
     const env = { ...s.workerEnv, SHUTDOWN_GRACE_MS: '20000' };
     const first = await startWorkerProcess({ taskQueue: s.taskQueue, env });
@@ -52,13 +54,14 @@ describe('graceful shutdown', () => {
       bookingInput(c.scenario, c.param !== undefined ? { param: c.param } : {}),
     );
     await Promise.all(inputs.map((i) => s.bookings.startBooking(i)));
-    // The first supplier booking answered: the others were sent at about the same time.
+    // Every price check answered: the booking calls go out next and each takes LATENCY_MS, so a
+    // moment later they are all in flight.
     await eventually(
-      async () => (s.sim.requests().byEndpoint.booking?.total ?? 0) >= 1,
+      async () => (s.sim.requests().byEndpoint['price-check']?.total ?? 0) >= CASES.length,
       30_000,
-      'a first booking call',
+      'every price check',
     );
-
+    await new Promise((r) => setTimeout(r, LATENCY_MS / 3));
     first.child.kill('SIGTERM');
     const readiness: number[] = [];
     const reasons: string[] = [];
