@@ -39,6 +39,14 @@ export const GUEST_SENTINELS: readonly string[] = [
 
 const CONTROL_SENTINEL = 'Zqxcontrolsentinel';
 
+/**
+ * Payloads Temporal writes in clear by design: search attributes (never encrypted), and the SDK
+ * core's own marker details — a patch marker's `patch-data` (the patch id) and a local activity
+ * marker's `data` (sequence number, activity type, times; its `result` is encrypted).
+ */
+const SDK_PLAIN_PATH =
+  /\.searchAttributes\.|markerRecordedEventAttributes\.details\.(patch-data|data)\.payloads/;
+
 export interface PersonalDataOptions {
   readonly bookings: number;
   readonly workDir: string;
@@ -72,7 +80,7 @@ export interface PersonalDataReport {
     readonly encryptedByKey: Record<string, number>;
     /** Payloads in clear by encoding (search attributes are never encrypted). */
     readonly plainByEncoding: Record<string, number>;
-    /** Payloads in clear that are not search attributes (should be none). */
+    /** Payloads in clear other than search attributes and SDK marker details (should be none). */
     readonly plainElsewhere: string[];
   };
   readonly workerOutput: { readonly bytes: number; readonly hits: SentinelHit[] };
@@ -191,7 +199,7 @@ export async function runPersonalDataDrill(
         encryptedByKey[k] = (encryptedByKey[k] ?? 0) + v;
       for (const p of decoded.plain) {
         plainByEncoding[p.encoding] = (plainByEncoding[p.encoding] ?? 0) + 1;
-        if (!p.path.includes('.searchAttributes.')) plainElsewhere.push(`${id}: ${p.path}`);
+        if (!SDK_PLAIN_PATH.test(p.path)) plainElsewhere.push(`${id}: ${p.path}`);
       }
     }
 
@@ -262,7 +270,7 @@ export function formatPersonalDataReport(r: PersonalDataReport): string[] {
     `  Temporal SQLite while running: ${r.dbWhileRunning.files.length} files, ${kb(r.dbWhileRunning.bytes)}, hits ${r.dbWhileRunning.hits.length}`,
     `  Temporal SQLite after stop: ${r.dbAfterStop.files.length} files, ${kb(r.dbAfterStop.bytes)}, hits ${r.dbAfterStop.hits.length}`,
     `  control sentinel written without the codec found in the DB: ${r.controlFound ? 'yes' : 'NO (the scan proves nothing)'}`,
-    `  raw histories: ${r.histories.count}, ${kb(r.histories.bytes)}, hits ${r.histories.hits.length}; payloads ${r.histories.payloads}: encrypted by key ${formatCounts(r.histories.encryptedByKey)}, in clear by encoding ${formatCounts(r.histories.plainByEncoding)} (outside search attributes: ${r.histories.plainElsewhere.length})`,
+    `  raw histories: ${r.histories.count}, ${kb(r.histories.bytes)}, hits ${r.histories.hits.length}; payloads ${r.histories.payloads}: encrypted by key ${formatCounts(r.histories.encryptedByKey)}, in clear by encoding ${formatCounts(r.histories.plainByEncoding)} (other than search attributes and SDK marker details: ${r.histories.plainElsewhere.length})`,
     `  worker output: ${kb(r.workerOutput.bytes)}, hits ${r.workerOutput.hits.length}`,
     ...[
       ...r.dbWhileRunning.hits,

@@ -49,7 +49,11 @@ describe('personal data', { concurrency: true }, () => {
     assert.equal(report.dbAfterStop.hits.length, 0, hitLines(report.dbAfterStop.hits));
     assert.equal(report.histories.hits.length, 0, hitLines(report.histories.hits));
     assert.equal(report.workerOutput.hits.length, 0, hitLines(report.workerOutput.hits));
-    assert.deepEqual(report.histories.plainElsewhere, [], 'only search attributes in clear');
+    assert.deepEqual(
+      report.histories.plainElsewhere,
+      [],
+      'only search attributes and SDK marker details in clear',
+    );
     assert.ok(report.dbAfterStop.bytes > 0 && report.histories.payloads > 0);
     assert.deepEqual(report.audit.lost, []);
   });
