@@ -135,7 +135,11 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     )
     .map((value) => ({ path: ['orderId'], value })),
   fc
-    .oneof(blank, fc.string({ minLength: 513, maxLength: 600 }), notAString)
+    .oneof(
+      blank,
+      fc.string({ minLength: 513, maxLength: 600 }).filter((x) => x.trim().length > 512),
+      notAString,
+    )
     .map((value) => ({ path: ['optionId'], value })),
   fc
     .oneof(fc.constant([]), fc.constant({}), notAString)
@@ -169,6 +173,9 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     .oneof(
       fc.stringMatching(/^\d{0,3}$/),
       fc.stringMatching(/^\d{21,25}$/),
+      // Separators with fewer than 4 digits: the supplier reads them as empty.
+      fc.stringMatching(/^[ ()-]{4,8}$/),
+      fc.stringMatching(/^[ ()-]{2,6}\d{1,3}[ ()-]{1,4}$/),
       fc
         .tuple(fc.stringMatching(/^\d{4,10}$/), fc.constantFrom('a', 'x', '+', '.', '/'))
         .map(([a, b]) => a + b),
@@ -181,6 +188,8 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
       fc.string({ maxLength: 20 }).filter((s) => !s.includes('@')),
       fc.constant('a@b'),
       fc.constant('@example.com'),
+      // Over the 254 characters the supplier accepts.
+      fc.integer({ min: 243, max: 400 }).map((n) => `${'a'.repeat(n)}@example.com`),
       notAString,
     )
     .map((value) => ({ path: ['contact', 'email'], value })),
