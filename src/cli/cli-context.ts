@@ -3,6 +3,9 @@
  * `--help` works with a broken environment), and connections opened only by the commands that
  * need them and closed once at the end.
  */
+import { existsSync, statSync } from 'node:fs';
+import { openSqliteCatalogueStore } from '../catalogue/sqlite-store';
+import type { CatalogueStore } from '../catalogue/store';
 import type { BookingClient } from '../client';
 import { connectBookingClient, type ConnectedClient } from '../client';
 import { assertSupplierCredentials, type Config } from '../config';
@@ -34,6 +37,7 @@ export class CliContext {
   #config: Config | undefined;
   #temporal: ConnectedClient | undefined;
   #hotelApi: HotelApiClient | undefined;
+  #catalogue: Promise<CatalogueStore | undefined> | undefined;
 
   constructor(options: CliContextOptions) {
     this.io = options.io;
@@ -90,6 +94,19 @@ export class CliContext {
     return this.#hotelApi;
   }
 
+  /**
+   * The local content catalogue (`CATALOGUE_DB_PATH`), opened read-only on first use;
+   * `undefined` when the file does not exist yet (no `content sync` has run against it).
+   */
+  catalogueStore(): Promise<CatalogueStore | undefined> {
+    this.#catalogue ??= (async () => {
+      const path = this.config.catalogueDbPath;
+      if (!existsSync(path) || statSync(path).size === 0) return undefined;
+      return openSqliteCatalogueStore({ path, readonly: true });
+    })();
+    return this.#catalogue;
+  }
+
   /** Writes the command's one result: JSON in `--json` mode, else the human rendering. */
   emit(json: unknown, human: () => string): void {
     if (this.json) this.io.stdout(`${JSON.stringify(json, null, 2)}\n`);
@@ -105,6 +122,10 @@ export class CliContext {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.#temporal?.close(), this.#hotelApi?.close()]);
+    await Promise.allSettled([
+      this.#temporal?.close(),
+      this.#hotelApi?.close(),
+      this.#catalogue?.then((store) => store?.close()),
+    ]);
   }
 }

@@ -26,11 +26,13 @@ Examples:
   book --order ord-42 --option <option id> --guest "Ada Lovelace" --phone-prefix +39 --phone 3331234567 --wait
   status ord-42        approve ord-42        cancel ord-42 --wait
   list --phase NEEDS_RECONCILIATION        resolve ord-42 --booking-id 100123
+  content sync --country IT        content search --country IT --city Rome --min-stars 4
 
 Exit codes: 0 ok; 1 the operation failed (e.g. book --wait not CONFIRMED); 2 bad usage or
 invalid input (nothing started); 3 Temporal, a worker or the supplier unreachable.
 Configuration comes from the environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE,
-TEMPORAL_TASK_QUEUE, HOTEL_API_BASE_URL, HOTEL_API_KEY, HOTEL_API_SECRET (see README).`;
+TEMPORAL_TASK_QUEUE, HOTEL_API_BASE_URL, HOTEL_API_KEY, HOTEL_API_SECRET, CATALOGUE_DB_PATH
+(the local catalogue; see README).`;
 
 /**
  * Runs the tool on `args` (without `node` and the script) and resolves with the exit code; it

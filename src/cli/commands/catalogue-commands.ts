@@ -1,19 +1,23 @@
 /**
- * The supplier's catalogue from the command line: `search` (availability joined with property
- * names), `content list`, `content show` and `static`. These talk to the supplier only; no
- * Temporal server is needed.
+ * The catalogue from the command line: `search` (availability joined with property names and
+ * stars, from the local catalogue when it knows the property, else from the supplier),
+ * `content list` (the supplier), `content show` (the local catalogue, else the supplier) and
+ * `static`; `content sync` and `content search` live in content-store-commands.ts. Only
+ * `content sync` needs a Temporal server.
  */
 import type { Command } from 'commander';
+import { showProperty, type StoredProperty } from '../../catalogue';
 import type { AvailabilityResponse, LanguageCode, PropertyDetail } from '../../hotel-api';
-import { HotelApiError } from '../../hotel-api';
 import type { CliContext } from '../cli-context';
 import { usageError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';
 import { formatPrice, keyValueTable, table } from '../render';
 import type { CommandRunner } from './command-runner';
-
-/** Property names are fetched this many at a time (one detail call each). */
-const NAME_LOOKUP_CONCURRENCY = 8;
+import {
+  parseContentLanguage,
+  propertyLabels,
+  registerContentStoreCommands,
+} from './content-store-commands';
 
 /** `--property 1001 1002` or `--property 1001,1002`. */
 export function parsePropertyIds(raw: readonly string[]): number[] {
@@ -29,28 +33,6 @@ export function parsePropertyIds(raw: readonly string[]): number[] {
   });
 }
 
-/** Names by property id; a property the supplier does not describe gets no name, not an error. */
-async function propertyNames(
-  ctx: CliContext,
-  ids: readonly number[],
-  languageCode: LanguageCode,
-): Promise<Map<number, string>> {
-  const names = new Map<number, string>();
-  for (let i = 0; i < ids.length; i += NAME_LOOKUP_CONCURRENCY) {
-    await Promise.all(
-      ids.slice(i, i + NAME_LOOKUP_CONCURRENCY).map(async (hotelId) => {
-        try {
-          names.set(hotelId, (await ctx.hotelApi().getProperty({ hotelId, languageCode })).name);
-        } catch (err) {
-          // An inactive or unknown property still has rooms worth showing.
-          if (!(err instanceof HotelApiError && err.code === 'NOT_FOUND')) throw err;
-        }
-      }),
-    );
-  }
-  return names;
-}
-
 interface SearchOptions {
   property: string[];
   checkin: string;
@@ -61,7 +43,7 @@ interface SearchOptions {
 
 async function search(ctx: CliContext, o: SearchOptions): Promise<ExitCode> {
   const propertyIds = parsePropertyIds(o.property);
-  const language = o.language as LanguageCode;
+  const language = parseContentLanguage(o.language);
   const availability: AvailabilityResponse = await ctx.hotelApi().availability({
     checkin: o.checkin,
     checkout: o.checkout,
@@ -69,10 +51,13 @@ async function search(ctx: CliContext, o: SearchOptions): Promise<ExitCode> {
     occupancy: o.occupancy,
   });
   const found = availability.properties.map((p) => Number(p.property_id));
-  const names = await propertyNames(ctx, found, language);
+  const labels = await propertyLabels(ctx, found, language);
   const properties = availability.properties.map((p) => ({
     propertyId: Number(p.property_id),
-    name: names.get(Number(p.property_id)) ?? null,
+    name: labels.get(Number(p.property_id))?.name ?? null,
+    stars: labels.get(Number(p.property_id))?.stars ?? null,
+    /** Where name and stars came from: the local catalogue or a supplier detail call. */
+    nameSource: labels.get(Number(p.property_id))?.source ?? null,
     status: p.status,
     rooms: p.rooms.map((r) => ({
       optionId: r.id,
@@ -97,6 +82,7 @@ async function search(ctx: CliContext, o: SearchOptions): Promise<ExitCode> {
       const rows = properties.flatMap((p) =>
         p.rooms.map((r) => [
           `${p.propertyId} ${p.name ?? ''}`.trim(),
+          p.stars,
           r.roomName,
           r.board.join(', '),
           formatPrice(r.price),
@@ -108,7 +94,9 @@ async function search(ctx: CliContext, o: SearchOptions): Promise<ExitCode> {
         `${roomCount} room option(s) at ${properties.length} property(ies), ${o.checkin} → ${o.checkout}, occupancy ${o.occupancy.join(' + ')}`,
       ];
       if (rows.length > 0) {
-        lines.push(table(['Property', 'Room', 'Board', 'Price', 'Refundable', 'Option id'], rows));
+        lines.push(
+          table(['Property', 'Stars', 'Room', 'Board', 'Price', 'Refundable', 'Option id'], rows),
+        );
         lines.push(
           'Book one with: book --order <id> --option <option id> --guest "First Last" ...',
         );
@@ -147,18 +135,50 @@ async function contentList(
   return ExitCode.OK;
 }
 
-async function contentShow(
-  ctx: CliContext,
-  rawId: string,
-  o: { language: string },
-): Promise<ExitCode> {
+interface ShowOptions {
+  language: string;
+  supplier?: boolean;
+}
+
+/** The catalogue's bookkeeping of a stored property, shown next to its detail. */
+function catalogueInfo(stored: StoredProperty) {
+  return {
+    active: stored.active,
+    countryCode: stored.countryCode,
+    firstSeenAt: stored.firstSeenAt,
+    updatedAt: stored.updatedAt,
+    lastSeenAt: stored.lastSeenAt,
+    deactivatedAt: stored.deactivatedAt,
+  };
+}
+
+/**
+ * One property: from the local catalogue when it has the property in that language (active or
+ * not), else from the supplier; `source` says which. `--supplier` skips the catalogue.
+ */
+async function contentShow(ctx: CliContext, rawId: string, o: ShowOptions): Promise<ExitCode> {
   const [hotelId] = parsePropertyIds([rawId]);
-  const p = await ctx.hotelApi().getProperty({
-    hotelId: hotelId!,
-    languageCode: o.language as LanguageCode,
-  });
+  const language = parseContentLanguage(o.language);
+  const store = o.supplier ? undefined : await ctx.catalogueStore();
+  const stored = store ? await showProperty(store, hotelId!, language) : undefined;
+  let p: PropertyDetail;
+  let source: string;
+  let json: Record<string, unknown>;
+  if (stored) {
+    p = stored.detail as unknown as PropertyDetail;
+    source = `store (last synced ${stored.lastSeenAt})`;
+    json = { source: 'store', ...stored.detail, catalogue: catalogueInfo(stored) };
+  } else {
+    p = await ctx.hotelApi().getProperty({ hotelId: hotelId!, languageCode: language });
+    source = o.supplier
+      ? 'supplier (--supplier)'
+      : store
+        ? 'supplier (not in the local catalogue)'
+        : 'supplier (no local catalogue)';
+    json = { source: 'supplier', ...p };
+  }
   const descriptions = (p as { descriptions?: { headline?: string } }).descriptions;
-  ctx.emit(p, () =>
+  ctx.emit(json, () =>
     keyValueTable([
       ['Id', p.id],
       ['Name', p.name],
@@ -183,6 +203,13 @@ async function contentShow(
           : undefined,
       ],
       ['Headline', descriptions?.headline ?? undefined],
+      [
+        'Active',
+        stored && !stored.active
+          ? `no: the sync of ${stored.deactivatedAt ?? '?'} no longer listed it`
+          : undefined,
+      ],
+      ['Source', source],
     ]),
   );
   return ExitCode.OK;
@@ -210,7 +237,7 @@ async function staticLists(ctx: CliContext, o: { language: string }): Promise<Ex
   return ExitCode.OK;
 }
 
-/** Adds `search`, `content list|show` and `static` to the program. */
+/** Adds `search`, `content list|show|sync|search` and `static` to the program. */
 export function registerCatalogueCommands(program: Command, run: CommandRunner): void {
   program
     .command('search')
@@ -224,14 +251,21 @@ export function registerCatalogueCommands(program: Command, run: CommandRunner):
       ['2'],
     )
     .option('--language <code>', 'language of property names (en, it)', 'en')
+    .addHelpText(
+      'after',
+      '\nNames and stars come from the local catalogue (`content sync`) when it has the ' +
+        'property,\nelse from one supplier detail call per property (JSON: nameSource).',
+    )
     .action((o: SearchOptions) => run((ctx) => search(ctx, o)));
 
   const content = program
     .command('content')
-    .description("The supplier's property content: list a country's properties, show one");
+    .description(
+      "Property content: sync a country into the local catalogue, search it, show one; list the supplier's",
+    );
   content
     .command('list')
-    .description("One page (200) of a country's active properties")
+    .description("One page (200) of a country's active properties, from the supplier")
     .requiredOption('--country <code>', 'ISO 3166-1 alpha-2 country code, e.g. IT')
     .option('--page <n>', 'page number, from 1', '1')
     .option('--language <code>', 'en or it', 'en')
@@ -240,10 +274,12 @@ export function registerCatalogueCommands(program: Command, run: CommandRunner):
     );
   content
     .command('show')
-    .description('The detail record of one property')
+    .description('The detail record of one property: the local catalogue, else the supplier')
     .argument('<id>', 'property id')
     .option('--language <code>', 'en or it', 'en')
-    .action((id: string, o: { language: string }) => run((ctx) => contentShow(ctx, id, o)));
+    .option('--supplier', 'ask the supplier even when the local catalogue has the property')
+    .action((id: string, o: ShowOptions) => run((ctx) => contentShow(ctx, id, o)));
+  registerContentStoreCommands(content, run);
 
   program
     .command('static')
