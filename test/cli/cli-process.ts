@@ -3,6 +3,7 @@
  * and a local stack for it: the run's Temporal server, a simulator on port 0 and an in-process
  * worker on a task queue of its own, configured through the same environment the child gets.
  */
+import { tmpdir } from 'node:os';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config';
@@ -41,9 +42,16 @@ export async function runNode(
   return { code, stdout, stderr, ms: Date.now() - t0 };
 }
 
+/**
+ * A catalogue path no test writes: unless a test names its own, the tool must not read a
+ * developer's real `.data/catalogue.db`.
+ */
+const NO_CATALOGUE = join(tmpdir(), `hbo-no-catalogue-${process.pid}`, 'catalogue.db');
+
 /** The tool with `env`. */
 export function cli(env: NodeJS.ProcessEnv) {
-  return (...args: string[]) => runNode('src/starter.ts', args, env);
+  const withCatalogue = { ...env, CATALOGUE_DB_PATH: env.CATALOGUE_DB_PATH ?? NO_CATALOGUE };
+  return (...args: string[]) => runNode('src/starter.ts', args, withCatalogue);
 }
 
 /** A failed assertion's context: what the tool printed. */
