@@ -5,7 +5,7 @@
  * half-way stops what it had started before it rethrows.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import {
   DefaultLogger,
   NativeConnection,
@@ -16,6 +16,7 @@ import {
 import { Connection } from '@temporalio/client';
 import type { LogLevel } from '@temporalio/common';
 import { createBookingWorker } from '../build-worker';
+import { openSqliteCatalogueStore } from '../catalogue/sqlite-store';
 import { buildCodecServer } from '../codec/codec-server';
 import type { CodecServerConfig } from '../codec/config';
 import { createDataConverter } from '../codec/data-converter';
@@ -257,7 +258,11 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     cleanups.push(() => hotelApi.close());
     const connection = await NativeConnection.connect({ address: temporalAddress });
     cleanups.push(() => connection.close());
+    // The content catalogue this worker syncs into (`content sync`, `content search`).
+    const catalogueStore = openSqliteCatalogueStore({ path: resolve(config.catalogueDbPath) });
+    cleanups.push(() => catalogueStore.close());
     const worker = await createBookingWorker({
+      catalogueStore,
       connection,
       namespace,
       taskQueue,
