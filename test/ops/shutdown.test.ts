@@ -4,6 +4,7 @@
  * booking with its expected outcome and exactly one supplier booking per booked order.
  */
 import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
 import { after, describe, it } from 'node:test';
 import type { ScenarioName } from '../../src/simulator/scenarios';
 import { bookingInput, eventually } from '../helpers/booking-stack';
@@ -54,14 +55,13 @@ describe('graceful shutdown', () => {
       bookingInput(c.scenario, c.param !== undefined ? { param: c.param } : {}),
     );
     await Promise.all(inputs.map((i) => s.bookings.startBooking(i)));
-    // Every price check answered: the booking calls go out next and each takes LATENCY_MS, so a
-    // moment later they are all in flight.
-    await eventually(
-      async () => (s.sim.requests().byEndpoint['price-check']?.total ?? 0) >= CASES.length,
-      30_000,
-      'every price check',
-    );
-    await new Promise((r) => setTimeout(r, LATENCY_MS / 3));
+    // SIGTERM as soon as a booking call has reached the supplier (its answer takes LATENCY_MS).
+    let bookingCallsArrived = 0;
+    s.sim.server.on('request', (req: IncomingMessage) => {
+      const path = (req.url ?? '').split('?')[0]!;
+      if (req.method === 'POST' && path.endsWith('/booking')) bookingCallsArrived += 1;
+    });
+    await eventually(async () => bookingCallsArrived >= 1, 30_000, 'a booking call in flight');
     first.child.kill('SIGTERM');
     const readiness: number[] = [];
     const reasons: string[] = [];
