@@ -52,8 +52,12 @@ export interface BenchSettings {
   readonly scale: {
     /** Bookings left waiting for confirmation at once. */
     readonly workflows: number;
-    /** Bookings being started at once while the population is built. */
-    readonly startConcurrency: number;
+    /**
+     * While the population is built, at most this many bookings are between "started" and
+     * "booked at the supplier" (then waiting): bookings arrive as fast as the system takes them,
+     * not as a flood that queues workflow tasks for longer than their timeouts.
+     */
+    readonly rampInFlight: number;
     /** First poll delay after the booking's first poll, ms. */
     readonly pollInitialMs: number;
     /** Poll delay cap, ms (the backoff reaches it on the third poll). */
@@ -70,6 +74,10 @@ export interface BenchSettings {
   readonly workerOverrides: Record<string, unknown>;
   /** Extra `temporal server start-dev` arguments for experiments (`BENCH_SERVER_ARGS`, spaces). */
   readonly serverArgs: readonly string[];
+  /** A prebuilt workflow bundle to run instead of bundling now (`BENCH_BUNDLE_PATH`). */
+  readonly bundlePath: string | undefined;
+  /** Extra node arguments of worker processes (`BENCH_WORKER_NODE_ARGS`, spaces). */
+  readonly workerNodeArgs: readonly string[];
 }
 
 function num(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -98,9 +106,11 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_SCALE_WORKFLOWS` | bookings open at once | 10000 | 1000 |
  * | `BENCH_SCALE_POLL_MS` | poll delays `initial,maximum` | 30000,60000 | 10000,20000 |
  * | `BENCH_SCALE_OBSERVE_MS` | watch time once all are open | 120000 | 30000 |
- * | `BENCH_SCALE_START_CONCURRENCY` | starts in flight | 50 | 50 |
+ * | `BENCH_SCALE_RAMP_IN_FLIGHT` | bookings started, not yet booked | 50 | 50 |
  * | `BENCH_WORKER_OVERRIDES` | JSON `WorkerOptions` for experiments | none | none |
  * | `BENCH_SERVER_ARGS` | extra `start-dev` arguments for experiments | none | none |
+ * | `BENCH_BUNDLE_PATH` | a prebuilt workflow bundle, for experiments | bundled now | same |
+ * | `BENCH_WORKER_NODE_ARGS` | extra node arguments of the worker process | none | none |
  * | `BENCH_EAGER_START` / `BENCH_WORKER_IN_PROCESS` | overhead experiments | off | off |
  * | `BENCH_OUTPUT` | results file | bench/results/latest.json | same |
  */
@@ -153,7 +163,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
     },
     scale: {
       workflows,
-      startConcurrency: num(env, 'BENCH_SCALE_START_CONCURRENCY', 50),
+      rampInFlight: num(env, 'BENCH_SCALE_RAMP_IN_FLIGHT', 50),
       pollInitialMs,
       pollMaximumMs,
       observeMs: num(env, 'BENCH_SCALE_OBSERVE_MS', quick ? 30_000 : 120_000),
@@ -164,5 +174,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
     simulator: { durationMs: quick ? 2_000 : 5_000, concurrency: 32 },
     workerOverrides,
     serverArgs: (env.BENCH_SERVER_ARGS ?? '').split(' ').filter((a) => a !== ''),
+    bundlePath: env.BENCH_BUNDLE_PATH || undefined,
+    workerNodeArgs: (env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
   };
 }

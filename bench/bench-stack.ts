@@ -92,6 +92,8 @@ export interface WorkerHandle {
   /** The SDK's Prometheus endpoint of the worker process, when it has one. */
   readonly metricsUrl: string | undefined;
   takeLateness(): Promise<number[]>;
+  /** `process.memoryUsage()` of the worker process. */
+  memory(): Promise<NodeJS.MemoryUsage>;
   stop(): Promise<void>;
 }
 
@@ -122,6 +124,7 @@ export async function startWorker(s: WorkerStart): Promise<WorkerHandle> {
       nativeConnection: w.connection,
       metricsUrl: undefined,
       takeLateness: () => Promise.resolve(w.takeLateness()),
+      memory: () => Promise.resolve(process.memoryUsage()),
       stop: () => w.stop(),
     };
   }
@@ -133,6 +136,7 @@ export async function startWorker(s: WorkerStart): Promise<WorkerHandle> {
     nativeConnection: undefined,
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     takeLateness: () => child.request<number[]>('takeLateness'),
+    memory: () => child.request<NodeJS.MemoryUsage>('memory'),
     stop: () => child.stop(),
   };
 }

@@ -41,6 +41,7 @@ export interface OverheadContext {
   readonly bundlePath: string;
   readonly overrides: Partial<WorkerOptions>;
   readonly serverArgs: readonly string[];
+  readonly workerNodeArgs: readonly string[];
   readonly log: (line: string) => void;
 }
 
@@ -68,6 +69,7 @@ export async function runOverheadBench(
     supplierUrl: sim.baseUrl,
     bundlePath: ctx.bundlePath,
     overrides: ctx.overrides,
+    nodeArgs: ctx.workerNodeArgs,
     inProcess: settings.workerInProcess,
   });
   const direct = new HotelApiClient(benchHotelApiConfig(sim.baseUrl));

@@ -155,8 +155,14 @@ async function main(): Promise<number> {
   const errors: Record<string, string> = {};
   try {
     log(`bundling workflows once (${settings.quick ? 'quick' : 'full'} run)`);
-    const bundlePath = await bundleOnce(work);
-    const ctx = { bundlePath, overrides, serverArgs: settings.serverArgs, log };
+    const bundlePath = settings.bundlePath ?? (await bundleOnce(work));
+    const ctx = {
+      bundlePath,
+      overrides,
+      serverArgs: settings.serverArgs,
+      workerNodeArgs: settings.workerNodeArgs,
+      log,
+    };
     const part = async <T>(name: string, fn: () => Promise<T>): Promise<void> => {
       if (!settings.parts.includes(name as (typeof PARTS)[number])) return;
       log(`${name}: start`);

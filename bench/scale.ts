@@ -37,6 +37,8 @@ export interface ScaleResult {
   /** Largest worker VmRSS seen while the population was open, MiB. */
   readonly workerRssMiB: number;
   readonly workflowTaskTimeouts: number;
+  /** By timeout type (`TIMEOUT_TYPE_SCHEDULE_TO_START` = a sticky task nobody picked up in time). */
+  readonly workflowTaskTimeoutTypes: Readonly<Record<string, number>>;
   /** Histories scanned for the count above. */
   readonly historiesScanned: number;
   readonly pollLatenessP99Ms: number;
@@ -52,6 +54,8 @@ export interface ScaleResult {
   readonly watchSeconds: number;
   readonly pollIntervalMs: { readonly initial: number; readonly maximum: number };
   readonly serverRssMiB: number;
+  /** The worker's main-thread V8 heap (activities, SDK plumbing); workflows run in another thread. */
+  readonly workerMainThreadHeapMiB: number;
   /** Hints from the worker's own metrics. */
   readonly workerMetrics: Readonly<Record<string, number>>;
 }
@@ -60,6 +64,7 @@ export interface ScaleContext {
   readonly bundlePath: string;
   readonly overrides: Partial<WorkerOptions>;
   readonly serverArgs: readonly string[];
+  readonly workerNodeArgs: readonly string[];
   readonly log: (line: string) => void;
 }
 
@@ -95,6 +100,7 @@ export async function runScaleBench(
     supplierUrl: sim.baseUrl,
     bundlePath: ctx.bundlePath,
     overrides: ctx.overrides,
+    nodeArgs: ctx.workerNodeArgs,
   });
   const bookings = new BookingClient({ client: temporal.client, taskQueue });
   try {
@@ -111,27 +117,38 @@ export async function runScaleBench(
     );
     const rampStart = performance.now();
     let started = 0;
+    let booked = 0;
     const progress = setInterval(() => {
-      void sim
-        .bookings()
-        .then((booked) =>
-          ctx.log(
-            `scale: ${started} started, ${booked} booked, worker RSS ${round(rssMiB(worker.pid))} MiB`,
-          ),
-        );
+      void worker.memory().then((m) =>
+        ctx.log(
+          `scale: ${started} started, ${booked} booked, worker RSS ${round(rssMiB(worker.pid))} MiB ` +
+            `(main thread heap ${round(m.heapUsed / 2 ** 20)} MiB, external ${round(m.external / 2 ** 20)} MiB)`,
+        ),
+      );
     }, 15_000);
     try {
-      await forEachLimit(inputs, s.startConcurrency, async (input) => {
-        await bookings.startBooking(input);
-        started += 1;
-      });
       // Booked at the supplier = through price check and booking, into the polling phase.
-      const deadline = performance.now() + Math.max(300_000, s.workflows * 100);
-      while ((await sim.bookings()) < s.workflows) {
-        if (performance.now() > deadline) {
-          throw new Error(`only ${await sim.bookings()} of ${s.workflows} bookings were made`);
+      const deadline = performance.now() + Math.max(300_000, s.workflows * 200);
+      let refreshed = 0;
+      const refreshBooked = async () => {
+        if (performance.now() - refreshed < 100) return;
+        refreshed = performance.now();
+        booked = await sim.bookings();
+      };
+      await forEachLimit(inputs, s.rampInFlight, async (input) => {
+        while (started - booked >= s.rampInFlight) {
+          await sleep(50);
+          await refreshBooked();
         }
-        await sleep(500);
+        started += 1;
+        await bookings.startBooking(input);
+      });
+      while (booked < s.workflows) {
+        if (performance.now() > deadline) {
+          throw new Error(`only ${booked} of ${s.workflows} bookings were made`);
+        }
+        await sleep(200);
+        await refreshBooked();
       }
     } finally {
       clearInterval(progress);
@@ -151,6 +168,7 @@ export async function runScaleBench(
     }
     const watchSeconds = (performance.now() - watchStart) / 1000;
     const lateness = await worker.takeLateness();
+    const mainMemory = await worker.memory();
     const serverRss = temporal.server.pid !== undefined ? rssMiB(temporal.server.pid) : NaN;
     const late = summarize(lateness);
     ctx.log(
@@ -164,9 +182,16 @@ export async function runScaleBench(
     );
     const sample = inputs.slice(0, Math.min(s.historySample, inputs.length));
     let timeouts = 0;
+    const timeoutTypes: Record<string, number> = {};
     await forEachLimit(sample, 16, async (input) => {
       const history = await bookings.handle(input.orderId).fetchHistory();
-      for (const e of history.events ?? []) if (e.eventType === WFT_TIMED_OUT) timeouts += 1;
+      for (const e of history.events ?? []) {
+        if (e.eventType !== WFT_TIMED_OUT) continue;
+        timeouts += 1;
+        const type = e.workflowTaskTimedOutEventAttributes?.timeoutType ?? 0;
+        const name = proto.api.enums.v1.TimeoutType[type] ?? String(type);
+        timeoutTypes[name] = (timeoutTypes[name] ?? 0) + 1;
+      }
     });
     const metrics = await scrape(worker.metricsUrl);
     const workerMetrics = {
@@ -186,6 +211,7 @@ export async function runScaleBench(
       openWorkflows: open.count,
       workerRssMiB: round(maxRss),
       workflowTaskTimeouts: timeouts,
+      workflowTaskTimeoutTypes: timeoutTypes,
       historiesScanned: sample.length,
       pollLatenessP99Ms: round(late.p99),
       pollLatenessP50Ms: round(late.p50),
@@ -197,6 +223,7 @@ export async function runScaleBench(
       watchSeconds: round(watchSeconds),
       pollIntervalMs: { initial: s.pollInitialMs, maximum: s.pollMaximumMs },
       serverRssMiB: round(serverRss),
+      workerMainThreadHeapMiB: round(mainMemory.heapUsed / 2 ** 20),
       workerMetrics,
     };
   } finally {

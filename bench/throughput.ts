@@ -57,6 +57,7 @@ export interface ThroughputContext {
   readonly bundlePath: string;
   readonly overrides: Partial<WorkerOptions>;
   readonly serverArgs: readonly string[];
+  readonly workerNodeArgs: readonly string[];
   readonly log: (line: string) => void;
 }
 
@@ -82,6 +83,7 @@ export async function runThroughputBench(
     supplierUrl: sim.baseUrl,
     bundlePath: ctx.bundlePath,
     overrides: ctx.overrides,
+    nodeArgs: ctx.workerNodeArgs,
   });
   const bookings = new BookingClient({ client: temporal.client, taskQueue });
   const pids: Record<string, number> = {

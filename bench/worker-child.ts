@@ -14,6 +14,8 @@ serveParent({
     return true;
   },
   takeLateness: () => bench?.takeLateness() ?? [],
+  /** The main thread's memory (the workflow thread's heap is only in `rss`). */
+  memory: () => process.memoryUsage(),
   stop: async () => {
     await bench?.stop();
   },
