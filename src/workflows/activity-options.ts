@@ -3,7 +3,7 @@
  * hotel API client's classification: activities throw non-retryable failures for what must not be
  * retried and carry `nextRetryDelay` for `Retry-After`, so policies only bound time and attempts.
  */
-import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions } from '@temporalio/workflow';
 
 /** Reads (price check, retrieve, content): retried with backoff on retryable failures. */
 export const READ_ACTIVITY: ActivityOptions = {
@@ -15,23 +15,6 @@ export const READ_ACTIVITY: ActivityOptions = {
     maximumInterval: '1m',
     maximumAttempts: 8,
   },
-};
-
-/**
- * The price check as a local activity: it runs inside the workflow task that asked for it, so a
- * booking saves one activity dispatch and one workflow task round trip (about 6 history events
- * and a server round trip per booking). Safe because the price check is an idempotent read: a
- * worker that dies mid-call makes the workflow task time out and the read run again elsewhere.
- * Same time bounds and retries as {@link READ_ACTIVITY}; back-offs up to `localRetryThreshold`
- * wait inside the worker (the workflow task is kept alive meanwhile), longer ones as timers.
- * Never for `POST /booking` (not idempotent) nor for polls (their retries must stay out of
- * history).
- */
-export const READ_LOCAL_ACTIVITY: LocalActivityOptions = {
-  startToCloseTimeout: READ_ACTIVITY.startToCloseTimeout,
-  scheduleToCloseTimeout: READ_ACTIVITY.scheduleToCloseTimeout,
-  localRetryThreshold: '1m',
-  retry: READ_ACTIVITY.retry,
 };
 
 /**

@@ -9,9 +9,7 @@ import {
   allHandlersFinished,
   condition,
   isCancellation,
-  patched,
   proxyActivities,
-  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   sleep,
@@ -56,17 +54,19 @@ import {
   CREATE_BOOKING_ACTIVITY,
   POLL_ACTIVITY,
   READ_ACTIVITY,
-  READ_LOCAL_ACTIVITY,
 } from './activity-options';
 import { DEFAULT_POLLING, runCancellation } from './cancellation';
 import { failureFacts, isDeadline, toBookingError } from './failure-facts';
 import { increasePercent } from './pricing';
 
+/**
+ * Every supplier call is a regular activity, the price check included. A local activity would save
+ * a round trip per booking, but it bypasses the task queue, so the fleet-wide supplier rate cap
+ * (`maxTaskQueueActivitiesPerSecond`) and the per-worker concurrency cap would not hold, and its
+ * marker is stored outside the payload codec's reach (measured: test/ops/rate-limit.test.ts,
+ * test/reliability/personal-data.test.ts).
+ */
 const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
-/** The price check runs as a local activity (see READ_LOCAL_ACTIVITY). */
-const localReads = proxyLocalActivities<BookingActivities>(READ_LOCAL_ACTIVITY);
-/** Workflows started before the price check became a local activity replay the old command. */
-const PRICE_CHECK_LOCAL_PATCH = 'price-check-local-activity';
 const { createBooking } = proxyActivities<BookingActivities>(CREATE_BOOKING_ACTIVITY);
 
 /** A price-check token older than this is re-checked before booking (tokens expire). */
@@ -268,8 +268,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   // --- price check and decision (rule 2) ---------------------------------------------------------
   async function checkPrice(): Promise<PriceCheckResult | Final> {
     try {
-      const { priceCheck } = patched(PRICE_CHECK_LOCAL_PATCH) ? localReads : reads;
-      return await priceCheck({ optionId: p.optionId });
+      return await reads.priceCheck({ optionId: p.optionId });
     } catch (err) {
       const error = toBookingError(err);
       return { outcome: BookingOutcome.FAILED, reason: `price check failed: ${error.code}`, error };
