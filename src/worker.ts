@@ -20,6 +20,8 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createBookingWorker } from './build-worker';
+import { openSqliteCatalogueStore } from './catalogue/sqlite-store';
+import type { CatalogueStore } from './catalogue/store';
 import { createDataConverter } from './codec/data-converter';
 import { ConfigError, loadConfig, type Config } from './config';
 import { HotelApiClient } from './hotel-api';
@@ -92,6 +94,7 @@ async function main(): Promise<number> {
   let health: HealthServer | undefined;
   let metricsServer: MetricsServer | undefined;
   let hotelApi: HotelApiClient | undefined;
+  let catalogueStore: CatalogueStore | undefined;
   let exitCode = 0;
   try {
     // Health first: liveness answers during start-up, and readiness says why it is not yet ready.
@@ -141,7 +144,10 @@ async function main(): Promise<number> {
     if (bundlePath !== undefined && !existsSync(bundlePath)) {
       log.warn({ bundlePath }, 'WORKFLOW_BUNDLE_PATH does not exist: bundling workflows now');
     }
+    // The embedded content catalogue (SQLite, one file per worker host): content sync writes it.
+    catalogueStore = openSqliteCatalogueStore({ path: config.catalogueDbPath });
     worker = await createBookingWorker({
+      catalogueStore,
       connection: conn,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
@@ -177,6 +183,7 @@ async function main(): Promise<number> {
   } finally {
     draining = true;
     await hotelApi?.close();
+    await catalogueStore?.close();
     await connection?.close();
     await metricsServer?.close();
     await health?.close();

@@ -3,6 +3,7 @@
  * the ops tests: real signals, real exit codes, real stdout. Its ports are free ones; its
  * simulator and Temporal server are the test's.
  */
+import { tmpdir } from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { BookingClient } from '../../src/client';
@@ -46,6 +47,8 @@ export async function startWorkerProcess(options: StartWorkerOptions): Promise<W
     TEMPORAL_METRICS_PORT: String(sdkPort),
     HEALTH_PORT: String(healthPort),
     METRICS_VISIBILITY_REFRESH_MS: '0',
+    // Each worker its own catalogue, outside the checkout.
+    CATALOGUE_DB_PATH: join(tmpdir(), `hbo-worker-${options.taskQueue}`, 'catalogue.db'),
     ...options.env,
   };
   // The test's client encrypts with the development key: so must the worker.
