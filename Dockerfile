@@ -31,6 +31,7 @@ FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \
     WORKFLOW_BUNDLE_PATH=/app/workflow-bundle.js \
+    CATALOGUE_DB_PATH=/data/catalogue.db \
     PATH=/app/node_modules/.bin:$PATH
 # Everything stays owned by root and read-only to the process user.
 COPY --from=deps /app/node_modules ./node_modules
@@ -38,6 +39,9 @@ COPY package.json package-lock.json tsconfig.json ./
 COPY src ./src
 COPY --from=bundle /app/workflow-bundle.js ./workflow-bundle.js
 # The official image's unprivileged user (uid 1000).
+# The content catalogue (SQLite) lives in a volume the non-root user owns.
+RUN mkdir -p /data && chown node:node /data
+VOLUME /data
 USER node
 # METRICS_PORT, HEALTH_PORT (defaults of src/config.ts)
 EXPOSE 9464 8081
