@@ -202,6 +202,8 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
       for (const k of schedule) {
         const wait = t0 + k.atMs - Date.now();
         if (wait > 0) await sleep(wait);
+        // A worker still starting up has no call to interrupt: let it poll first.
+        if (k.target === 'worker') await stack.worker.waitReady(30_000).catch(() => undefined);
         // Land mid-call: a POST /booking in flight if one comes soon, else any call.
         const aimSteps = Math.round((options.aimMs ?? 3_000) / 50);
         for (let i = 0; i < aimSteps && stack.inFlight().booking === 0; i++) await sleep(50);
