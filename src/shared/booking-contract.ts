@@ -76,8 +76,10 @@ export const ContactSchema = z.strictObject({
   phonePrefix: z.string().regex(/^\+?\d{1,4}$/, "a phone prefix such as '+39' or '39'"),
   phone: z
     .string()
-    .regex(/^[0-9 ()-]{4,20}$/, 'digits, spaces, dashes or brackets, 4 to 20 characters')
-    .refine((v) => (v.match(/\d/g)?.length ?? 0) >= 4, 'at least 4 digits'),
+    .refine(
+      (v) => /^[0-9 ()-]{4,20}$/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 4,
+      '4 to 20 digits, spaces, dashes or brackets, at least 4 of them digits',
+    ),
   // RFC 5321 caps a path at 254 characters; the supplier rejects longer addresses.
   email: z.email('an e-mail address').max(254, 'at most 254 characters').optional(),
 });
