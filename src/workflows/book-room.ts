@@ -67,7 +67,6 @@ import { increasePercent } from './pricing';
  * test/reliability/personal-data.test.ts).
  */
 const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
-const { createBooking } = proxyActivities<BookingActivities>(CREATE_BOOKING_ACTIVITY);
 
 /** A price-check token older than this is re-checked before booking (tokens expire). */
 const TOKEN_FRESH_MS = 5 * 60_000;
@@ -268,7 +267,11 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   // --- price check and decision (rule 2) ---------------------------------------------------------
   async function checkPrice(): Promise<PriceCheckResult | Final> {
     try {
-      return await reads.priceCheck({ optionId: p.optionId });
+      const { priceCheck } = proxyActivities<BookingActivities>({
+        ...READ_ACTIVITY,
+        summary: `Price check for order ${orderId}`,
+      });
+      return await priceCheck({ optionId: p.optionId });
     } catch (err) {
       const error = toBookingError(err);
       return { outcome: BookingOutcome.FAILED, reason: `price check failed: ${error.code}`, error };
@@ -361,6 +364,10 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     let refreshedToken = false;
     for (let attempt = 1; ; attempt++) {
       try {
+        const { createBooking } = proxyActivities<BookingActivities>({
+          ...CREATE_BOOKING_ACTIVITY,
+          summary: `POST /booking for order ${orderId} (sent at most once)`,
+        });
         const r = await createBooking({
           orderId: p.orderId,
           token,
@@ -495,6 +502,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     const { awaitFinalBookingStatus } = proxyActivities<BookingActivities>({
       ...POLL_ACTIVITY,
       scheduleToCloseTimeout: durationToMs(p.confirmationDeadline) ?? 48 * 3_600_000,
+      summary: `Poll supplier booking ${id} until it is final`,
     });
     pollScope = new CancellationScope();
     try {

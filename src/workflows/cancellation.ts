@@ -10,8 +10,6 @@ import { durationToMs } from '../shared/duration';
 import { CANCEL_ACTIVITY, POLL_ACTIVITY } from './activity-options';
 import { isDeadline } from './failure-facts';
 
-const { cancelBooking } = proxyActivities<BookingActivities>(CANCEL_ACTIVITY);
-
 export const DEFAULT_POLLING: Polling = PollingSchema.parse({});
 
 /** Cancels `bookingId`, waiting at most `deadline` for the supplier to confirm it. */
@@ -20,11 +18,16 @@ export async function runCancellation(
   deadline: string | number,
   polling: Polling = DEFAULT_POLLING,
 ): Promise<CancellationOutcome> {
+  const { cancelBooking } = proxyActivities<BookingActivities>({
+    ...CANCEL_ACTIVITY,
+    summary: `DELETE /cancel of supplier booking ${bookingId}`,
+  });
   const first = await cancelBooking({ bookingId });
   if (first.outcome === 'CANCELLED') return CancellationOutcome.CANCELLED;
   const { awaitCancellation } = proxyActivities<BookingActivities>({
     ...POLL_ACTIVITY,
     scheduleToCloseTimeout: durationToMs(deadline) ?? 2 * 3_600_000,
+    summary: `Wait until supplier booking ${bookingId} reads CANCELLED`,
   });
   try {
     const r = await awaitCancellation({ bookingId, polling });
