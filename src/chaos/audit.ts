@@ -94,11 +94,32 @@ export async function waitForSettled(
     if (pending.length === 0 || Date.now() > deadline) break;
     if (options.log && Date.now() - lastLog > 5_000) {
       lastLog = Date.now();
-      options.log(`waiting for ${pending.length} of ${orderIds.length} orders to settle`);
+      const detail = `: ${await describePending(client, pending.slice(0, 3))}${pending.length > 3 ? ', …' : ''}`;
+      options.log(`waiting for ${pending.length} of ${orderIds.length} orders to settle${detail}`);
     }
     await new Promise((r) => setTimeout(r, options.pollMs ?? 500));
   }
   return statuses;
+}
+
+/** `orderId phase [activity#attempt: last failure]`, for progress lines about slow orders. */
+async function describePending(client: Client, orderIds: readonly string[]): Promise<string> {
+  const parts = await Promise.all(
+    orderIds.map(async (id) => {
+      try {
+        const d = await client.workflow.getHandle(bookingWorkflowId(id)).describe();
+        const phase = d.typedSearchAttributes.get(BookingPhaseKey) ?? '?';
+        const activities = (d.raw.pendingActivities ?? []).map(
+          (a) =>
+            `${a.activityType?.name ?? '?'}#${a.attempt ?? '?'}${a.lastFailure ? ` (${a.lastFailure.message})` : ''}`,
+        );
+        return `${id} ${phase}${activities.length ? ` [${activities.join(', ')}]` : ''}`;
+      } catch (err) {
+        return `${id} (${err instanceof Error ? err.message : String(err)})`;
+      }
+    }),
+  );
+  return parts.join('; ');
 }
 
 /** Supplier bookings per order id (from the simulator's inspection). */

@@ -36,10 +36,14 @@ export interface CrashDrillOptions {
    * in booking calls (the case hard rule 1 is about). @default 3000
    */
   readonly aimMs?: number;
+  /** Before a worker kill, wait up to this long for the restarted worker to poll. @default 30000 */
+  readonly readyWaitMs?: number;
   /** Resolve NEEDS_RECONCILIATION like an operator afterwards, and wait for the outcomes. */
   readonly reconcile: boolean;
   readonly workDir: string;
   readonly seed?: number;
+  /** The scenarios to draw from. @default SCENARIO_MIX */
+  readonly mix?: readonly MixEntry[];
   readonly log?: (line: string) => void;
 }
 
@@ -65,13 +69,15 @@ export interface Explained {
 }
 
 export interface CrashDrillReport {
-  readonly options: Omit<CrashDrillOptions, 'log'>;
+  readonly options: Omit<CrashDrillOptions, 'log' | 'mix'>;
   readonly durationMs: number;
   readonly kills: KillRecord[];
   readonly startAttempts: number;
   readonly audit: AuditReport;
   readonly reconciliation: Explained[];
   readonly unexplained: Explained[];
+  /** Activity timeouts recorded in the histories (how the kills were noticed). */
+  readonly timeouts: Record<string, number>;
   /** Final outcomes that differ from the scenario's expected one (for the record). */
   readonly unexpected: { orderId: string; scenario: string; outcome: string; reason?: string }[];
   /** After the operator resolved every reconciliation. */
@@ -128,6 +134,28 @@ export async function bookingCallFacts(client: Client, orderId: string): Promise
   };
 }
 
+/** Activity timeouts in a history, as `activityType/TIMEOUT_TYPE_…` → count. */
+export async function activityTimeouts(
+  client: Client,
+  orderId: string,
+): Promise<Record<string, number>> {
+  const history = await client.workflow.getHandle(bookingWorkflowId(orderId)).fetchHistory();
+  const types = new Map<string, string>();
+  const out: Record<string, number> = {};
+  for (const e of history.events ?? []) {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled && e.eventId) types.set(String(e.eventId), scheduled.activityType?.name ?? '?');
+    const timedOut = e.activityTaskTimedOutEventAttributes;
+    if (timedOut) {
+      const type = types.get(String(timedOut.scheduledEventId ?? '')) ?? '?';
+      const t = timedOut.failure?.timeoutFailureInfo?.timeoutType;
+      const key = `${type}/${t !== undefined && t !== null ? (temporal.api.enums.v1.TimeoutType[t] ?? t) : '?'}`;
+      out[key] = (out[key] ?? 0) + 1;
+    }
+  }
+  return out;
+}
+
 export function explainReconciliation(
   orderId: string,
   entry: MixEntry,
@@ -182,7 +210,7 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
       `stack up: dev server ${stack.temporalAddress} (db ${stack.dbFile}), worker pid ${stack.worker.pid}`,
     );
     const orders = Array.from({ length: options.bookings }, (_, i) => {
-      const entry = pick(SCENARIO_MIX, random);
+      const entry = pick(options.mix ?? SCENARIO_MIX, random);
       return { orderId: orderIdFor(run, i), entry };
     });
     const entryOf = new Map(orders.map((o) => [o.orderId, o.entry]));
@@ -203,7 +231,8 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
         const wait = t0 + k.atMs - Date.now();
         if (wait > 0) await sleep(wait);
         // A worker still starting up has no call to interrupt: let it poll first.
-        if (k.target === 'worker') await stack.worker.waitReady(30_000).catch(() => undefined);
+        if (k.target === 'worker')
+          await stack.worker.waitReady(options.readyWaitMs ?? 30_000).catch(() => undefined);
         // Land mid-call: a POST /booking in flight if one comes soon, else any call.
         const aimSteps = Math.round((options.aimMs ?? 3_000) / 50);
         for (let i = 0; i < aimSteps && stack.inFlight().booking === 0; i++) await sleep(50);
@@ -281,6 +310,11 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
         });
     }
     const unexplained = reconciliation.filter((r) => r.explanation === undefined);
+    const timeouts: Record<string, number> = {};
+    for (const id of ids) {
+      const t = await activityTimeouts(stack.rawClient, id).catch(() => ({}));
+      for (const [k, v] of Object.entries(t)) timeouts[k] = (timeouts[k] ?? 0) + v;
+    }
 
     let afterReconcile: CrashDrillReport['afterReconcile'];
     if (options.reconcile && report.reconciliation.length > 0) {
@@ -302,7 +336,7 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
         (afterReconcile.failed.length === 0 &&
           afterReconcile.audit.reconciliation.length === 0 &&
           afterReconcile.audit.duplicates.length === 0));
-    const { log: _omit, ...recorded } = options;
+    const { log: _omit, mix: _mix, ...recorded } = options;
     return {
       options: recorded,
       durationMs: Date.now() - t0,
@@ -311,6 +345,7 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
       audit: report,
       reconciliation,
       unexplained,
+      timeouts,
       unexpected,
       ...(afterReconcile ? { afterReconcile } : {}),
       passed,
@@ -341,6 +376,7 @@ export function formatCrashReport(r: CrashDrillReport): string[] {
     ...r.reconciliation.map(
       (x) => `    ${x.orderId} [${x.scenario}] ${x.code ?? '?'}: ${x.explanation ?? 'UNEXPLAINED'}`,
     ),
+    `  activity timeouts in the histories (how the kills were noticed): ${formatCounts(r.timeouts)}`,
     `  outcomes other than the scenario's own (not failures by themselves): ${r.unexpected.length}`,
     ...r.unexpected.map(
       (u) => `    ${u.orderId} [${u.scenario}] ${u.outcome}${u.reason ? `: ${u.reason}` : ''}`,

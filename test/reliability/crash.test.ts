@@ -2,6 +2,9 @@
  * Issue 8, point 1 (short variant; `npm run chaos -- crash` runs 200 bookings and 10 kills):
  * bookings across the scenarios while the worker subprocess is SIGKILLed at random moments and
  * restarted within 2 s, and our own dev server is SIGKILLed and restarted on its SQLite file.
+ *
+ * It takes about a minute: a price check or a poll cut off by a kill is retried only when its
+ * 45 s start-to-close timeout passes (reads do not heartbeat), so the last kill + 45 s is a floor.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -17,9 +20,10 @@ describe('crashes', () => {
       bookings: Number(process.env.CRASH_BOOKINGS ?? 30),
       workerKills: 3,
       serverKills: 1,
-      startWindowMs: 5_000,
-      killWindowMs: 6_000,
+      startWindowMs: 8_000,
+      killWindowMs: 8_000,
       aimMs: 1_000,
+      readyWaitMs: 3_000,
       settleTimeoutMs: 120_000,
       reconcile: true,
       workDir,
