@@ -5,9 +5,17 @@
  */
 import type { ActivityOptions } from '@temporalio/workflow';
 
-/** Reads (price check, retrieve, content): retried with backoff on retryable failures. */
+/**
+ * How long one supplier read may run: a little above the client's read timeout
+ * (`HOTEL_API_READ_TIMEOUT_MS`, 15 s by default), so the client's own TIMEOUT is the usual signal,
+ * and a read cut off by a dead worker is retried elsewhere within ~20 s rather than ~45 s.
+ * Raise it with the read timeout.
+ */
+const READ_START_TO_CLOSE = '20s';
+
+/** Reads (price check, retrieve): retried with backoff on retryable failures. */
 export const READ_ACTIVITY: ActivityOptions = {
-  startToCloseTimeout: '45s',
+  startToCloseTimeout: READ_START_TO_CLOSE,
   scheduleToCloseTimeout: '10m',
   retry: {
     initialInterval: '1s',
@@ -36,7 +44,7 @@ export const CANCEL_ACTIVITY: ActivityOptions = READ_ACTIVITY;
  * delay of the next poll. `scheduleToCloseTimeout` (the deadline) is set per call.
  */
 export const POLL_ACTIVITY: ActivityOptions = {
-  startToCloseTimeout: '45s',
+  startToCloseTimeout: READ_START_TO_CLOSE,
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10m' },
 };
 
