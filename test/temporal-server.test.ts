@@ -1,0 +1,74 @@
+/**
+ * The local Temporal server of `npm run temporal`: a persistent SQLite DB, the UI, our search
+ * attributes, and workflows that survive a restart on the same DB file.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/shared/search-attributes';
+import { cachedCliPath, resolveTemporalCli } from '../src/temporal-server/cli-binary';
+import { freePort, startDevServer } from '../src/temporal-server/dev-server';
+
+describe('the local Temporal dev server', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hbo-devserver-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('resolves the CLI without building it again once it is cached', async () => {
+    const lines: string[] = [];
+    const cli = await resolveTemporalCli({ log: (l) => lines.push(l) });
+    assert.equal(cli.kind, 'binary');
+    assert.deepEqual(lines, [], 'no build was announced');
+    if (cli.kind === 'binary' && cli.source === 'cache') assert.equal(cli.path, cachedCliPath());
+  });
+
+  it('serves the UI, registers our search attributes, and keeps workflows across a restart', async () => {
+    const dbFile = join(dir, 'temporal.db');
+    const port = await freePort();
+    const uiPort = await freePort();
+    const workflowId = `survives-restart-${Date.now()}`;
+
+    let server = await startDevServer({ port, uiPort, dbFile });
+    try {
+      const ui = await fetch(`${server.uiUrl}/`);
+      assert.equal(ui.status, 200, 'an HTTP GET of the UI answers 200');
+      const connection = await Connection.connect({ address: server.address });
+      try {
+        const client = new Client({ connection });
+        // No worker polls this queue: the workflow stays open, as a booking waiting would.
+        await client.workflow.start('controlNoop', {
+          taskQueue: `nobody-${workflowId}`,
+          workflowId,
+          args: ['x'],
+        });
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      await server.stop();
+    }
+
+    server = await startDevServer({ port, uiPort, dbFile, headless: true });
+    try {
+      const connection = await Connection.connect({ address: server.address });
+      try {
+        const described = await new Client({ connection }).workflow
+          .getHandle(workflowId)
+          .describe();
+        assert.equal(described.status.name, 'RUNNING');
+        const attrs = await connection.operatorService.listSearchAttributes({
+          namespace: 'default',
+        });
+        for (const key of ALL_SEARCH_ATTRIBUTE_KEYS) {
+          assert.ok(key.name in (attrs.customAttributes ?? {}), `${key.name} registered`);
+        }
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+});
