@@ -23,6 +23,19 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
   'system.enableActivityEagerExecution': 'true',
 };
 
+/**
+ * Performance settings for the dev server alone (one history shard on one SQLite connection), not
+ * features the product relies on: a deployed cluster sizes these with its shard count.
+ */
+export const DEV_SERVER_TUNING: Readonly<Record<string, string>> = {
+  // The transfer queue hands every workflow task to matching, and by default reads new tasks at
+  // most 20 times a second per shard: on the dev server's single shard, a workflow task scheduled
+  // shortly after another waited ~35 ms for the next read, twice per no-op workflow. At 1000 reads
+  // a second it is dispatched at once (bench: no-op control workflow 101 -> 28 ms start to
+  // result; bookRoom throughput 29.5 -> 34.6 bookings/s; server CPU per booking unchanged).
+  'history.transferProcessorMaxPollRPS': '1000',
+};
+
 export interface DevServerOptions {
   /** @default a free port */
   readonly port?: number;
@@ -138,7 +151,10 @@ function startDevArgs(o: DevServerOptions, port: number, uiPort: number | undefi
   for (const key of ALL_SEARCH_ATTRIBUTE_KEYS) {
     args.push('--search-attribute', `${key.name}=${cliTypeName(key.type)}`);
   }
-  for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG)) {
+  for (const [key, value] of Object.entries({
+    ...DEV_SERVER_DYNAMIC_CONFIG,
+    ...DEV_SERVER_TUNING,
+  })) {
     args.push('--dynamic-config-value', `${key}=${value}`);
   }
   if (o.uiCodecEndpoint) args.push('--ui-codec-endpoint', o.uiCodecEndpoint);
@@ -228,10 +244,9 @@ async function startWithSdkDownload(
         ...(uiPort !== undefined ? { uiPort } : {}),
         ...(options.dbFile ? { dbFilename: options.dbFile } : {}),
         extraArgs: [
-          ...Object.entries(DEV_SERVER_DYNAMIC_CONFIG).flatMap(([k, v]) => [
-            '--dynamic-config-value',
-            `${k}=${v}`,
-          ]),
+          ...Object.entries({ ...DEV_SERVER_DYNAMIC_CONFIG, ...DEV_SERVER_TUNING }).flatMap(
+            ([k, v]) => ['--dynamic-config-value', `${k}=${v}`],
+          ),
           ...(options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
           ...(options.extraArgs ?? []),
         ],
