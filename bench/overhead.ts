@@ -4,6 +4,10 @@
  * booking) made directly with the hotel API client, in sequential pairs whose order alternates so
  * both sides share the machine's noise. Reported per supplier latency as
  * `R = quantile(bookRoom) / quantile(direct)` at p50 and p99, plus the per-pair ratios.
+ *
+ * Each pair also runs the no-op control workflow (`controlNoop`: one workflow task, one no-op
+ * activity, one closing task) start → result: the engine's own floor on this server and machine,
+ * which no change to bookRoom can go below.
  */
 import { randomUUID } from 'node:crypto';
 import { Client, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
@@ -35,6 +39,10 @@ export interface OverheadAtLatency {
   readonly directMs: Summary;
   /** p50 of bookRoom minus p50 of direct: what orchestration adds to a booking, in ms. */
   readonly addedMsP50: number;
+  /** The no-op control workflow, start → result (the engine floor), ms. */
+  readonly controlMs: Summary;
+  /** (p50 direct + p50 control) / p50 direct: R if bookRoom cost the engine no more than the control. */
+  readonly floorRp50: number;
 }
 
 export interface OverheadContext {
@@ -105,6 +113,18 @@ export async function runOverheadBench(
     return ms;
   }
 
+  async function viaControl(): Promise<number> {
+    const t0 = performance.now();
+    const handle = await (eagerClient ?? temporal.client).workflow.start('controlNoop', {
+      taskQueue,
+      workflowId: `control-${randomUUID()}`,
+      args: ['x'],
+      ...(eagerClient ? { requestEagerStart: true } : {}),
+    });
+    await handle.result();
+    return performance.now() - t0;
+  }
+
   async function viaClient(input: BookRoomInput): Promise<number> {
     const t0 = performance.now();
     await directBooking(direct, input);
@@ -113,14 +133,24 @@ export async function runOverheadBench(
 
   const out: Record<string, OverheadAtLatency> = {};
   try {
+    // Warm everything (JIT of worker, server and client; connections; caches) before any latency
+    // is measured, so the first latency measured is not also the coldest.
+    await sim.setLatency(0);
+    for (let i = 0; i < settings.warmupRuns * 3; i++) {
+      await viaWorkflow(benchBookingInput('instant'));
+      await viaClient(benchBookingInput('instant'));
+      await viaControl();
+    }
     for (const latencyMs of settings.latenciesMs) {
       await sim.setLatency(latencyMs);
       for (let i = 0; i < settings.warmupRuns; i++) {
         await viaWorkflow(benchBookingInput('instant'));
         await viaClient(benchBookingInput('instant'));
+        await viaControl();
       }
       const wf: number[] = [];
       const dc: number[] = [];
+      const ctl: number[] = [];
       for (let i = 0; i < settings.runs; i++) {
         // Alternate the order so neither side always runs right after the other.
         if (i % 2 === 0) {
@@ -130,10 +160,12 @@ export async function runOverheadBench(
           dc.push(await viaClient(benchBookingInput('instant')));
           wf.push(await viaWorkflow(benchBookingInput('instant')));
         }
+        ctl.push(await viaControl());
       }
       const pairs = wf.map((w, i) => w / (dc[i] as number));
       const workflowMs = summarize(wf);
       const directMs = summarize(dc);
+      const controlMs = summarize(ctl);
       const r: OverheadAtLatency = {
         latencyMs,
         runs: settings.runs,
@@ -143,10 +175,13 @@ export async function runOverheadBench(
         workflowMs: roundSummary(workflowMs),
         directMs: roundSummary(directMs),
         addedMsP50: round(workflowMs.p50 - directMs.p50),
+        controlMs: roundSummary(controlMs),
+        floorRp50: round((directMs.p50 + controlMs.p50) / directMs.p50, 3),
       };
       ctx.log(
         `overhead @${latencyMs} ms: R p50 ${r.p50} p99 ${r.p99} ` +
-          `(bookRoom p50 ${r.workflowMs.p50} ms, direct p50 ${r.directMs.p50} ms)`,
+          `(bookRoom p50 ${r.workflowMs.p50} ms, direct p50 ${r.directMs.p50} ms, ` +
+          `no-op control workflow p50 ${r.controlMs.p50} ms)`,
       );
       out[`latency${latencyMs}`] = r;
     }
