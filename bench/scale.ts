@@ -23,6 +23,7 @@ import { BookingClient } from '../src/client';
 import type { BenchSettings } from './bench-config';
 import { benchBookingInput } from './bookings';
 import {
+  cpuSeconds,
   metricSum,
   rssMiB,
   scrape,
@@ -44,6 +45,8 @@ export interface ScaleResult {
   readonly pollLatenessP99Ms: number;
   readonly pollLatenessP50Ms: number;
   readonly pollLatenessMaxMs: number;
+  /** Polls by lateness: `≤100` ms, …, `>60000`. */
+  readonly pollLatenessHistogram: Readonly<Record<string, number>>;
   /** Polls made during the watch window. */
   readonly polls: number;
   /** The first poll of each booking, made while the population was being built. */
@@ -52,6 +55,9 @@ export interface ScaleResult {
   readonly rampBookingsPerSecond: number;
   readonly rampSeconds: number;
   readonly watchSeconds: number;
+  readonly pollsPerSecond: number;
+  /** CPU seconds per second while watching, by process (1 = one core busy). */
+  readonly cpu: Readonly<Record<string, number>>;
   readonly pollIntervalMs: { readonly initial: number; readonly maximum: number };
   readonly serverRssMiB: number;
   /** The worker's main-thread V8 heap (activities, SDK plumbing); workflows run in another thread. */
@@ -69,6 +75,19 @@ export interface ScaleContext {
 }
 
 const WFT_TIMED_OUT = proto.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT;
+
+/** Counts of `values` at or below each bound, and above the last. */
+function histogram(values: readonly number[], bounds: readonly number[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const b of bounds) out[`≤${b}`] = 0;
+  out[`>${bounds[bounds.length - 1]}`] = 0;
+  for (const v of values) {
+    const b = bounds.find((x) => v <= x);
+    const key = b === undefined ? `>${bounds[bounds.length - 1]}` : `≤${b}`;
+    out[key] = (out[key] ?? 0) + 1;
+  }
+  return out;
+}
 
 /** Runs `fn` over `items` with at most `concurrency` at once. */
 async function forEachLimit<T>(
@@ -119,12 +138,14 @@ export async function runScaleBench(
     let started = 0;
     let booked = 0;
     const progress = setInterval(() => {
-      void worker.memory().then((m) =>
-        ctx.log(
-          `scale: ${started} started, ${booked} booked, worker RSS ${round(rssMiB(worker.pid))} MiB ` +
-            `(main thread heap ${round(m.heapUsed / 2 ** 20)} MiB, external ${round(m.external / 2 ** 20)} MiB)`,
-        ),
-      );
+      void worker
+        .memory()
+        .then((m) =>
+          ctx.log(
+            `scale: ${started} started, ${booked} booked, worker RSS ${round(rssMiB(worker.pid))} MiB ` +
+              `(main thread heap ${round(m.heapUsed / 2 ** 20)} MiB, external ${round(m.external / 2 ** 20)} MiB)`,
+          ),
+        );
     }, 15_000);
     try {
       // Booked at the supplier = through price check and booking, into the polling phase.
@@ -160,6 +181,12 @@ export async function runScaleBench(
     const rampLateness = await worker.takeLateness();
 
     // --- watch it -------------------------------------------------------------------------------
+    const pids: Record<string, number> = {
+      worker: worker.pid,
+      simulator: sim.pid,
+      ...(temporal.server.pid !== undefined ? { server: temporal.server.pid } : {}),
+    };
+    const cpu0 = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
     const watchStart = performance.now();
     let maxRss = rssMiB(worker.pid);
     while (performance.now() - watchStart < s.observeMs) {
@@ -167,6 +194,12 @@ export async function runScaleBench(
       maxRss = Math.max(maxRss, rssMiB(worker.pid));
     }
     const watchSeconds = (performance.now() - watchStart) / 1000;
+    const cpu = Object.fromEntries(
+      Object.entries(pids).map(([k, pid]) => [
+        k,
+        round((cpuSeconds(pid) - (cpu0[k] ?? 0)) / watchSeconds),
+      ]),
+    );
     const lateness = await worker.takeLateness();
     const mainMemory = await worker.memory();
     const serverRss = temporal.server.pid !== undefined ? rssMiB(temporal.server.pid) : NaN;
@@ -216,11 +249,14 @@ export async function runScaleBench(
       pollLatenessP99Ms: round(late.p99),
       pollLatenessP50Ms: round(late.p50),
       pollLatenessMaxMs: round(late.max),
+      pollLatenessHistogram: histogram(lateness, [100, 1_000, 5_000, 10_000, 20_000, 60_000]),
       polls: lateness.length,
       rampPollLatenessP99Ms: round(summarize(rampLateness).p99),
       rampBookingsPerSecond: round(s.workflows / rampSeconds),
       rampSeconds: round(rampSeconds),
       watchSeconds: round(watchSeconds),
+      pollsPerSecond: round(lateness.length / watchSeconds),
+      cpu,
       pollIntervalMs: { initial: s.pollInitialMs, maximum: s.pollMaximumMs },
       serverRssMiB: round(serverRss),
       workerMainThreadHeapMiB: round(mainMemory.heapUsed / 2 ** 20),
