@@ -23,6 +23,17 @@ export interface BookingWorkerOptions {
   readonly dataConverter: DataConverter;
   /** Per-worker cap on concurrent activities, i.e. on concurrent supplier calls. @default 100 */
   readonly maxConcurrentActivities?: number;
+  /**
+   * Workflows kept in memory between their workflow tasks. Each costs about 1.3 MB of worker
+   * memory (every workflow gets its own copy of the workflow modules, zod schemas included), and
+   * the SDK's default sizes the cache from the V8 heap limit: about 2,300 on a machine with 24 GiB,
+   * which took the worker to 1.8 GiB RSS with 1,000 bookings waiting. A booking waiting for
+   * confirmation needs no cache (its polls are activity retries; it has one more workflow task,
+   * replayed from its short history), so the cache only has to hold the bookings in flight.
+   * Bench: 1,000 waiting bookings 1,830 -> 741 MiB RSS; throughput at 50 in flight unchanged.
+   * @default 100
+   */
+  readonly maxCachedWorkflows?: number;
   /** Fleet-wide cap on activities per second on this task queue (the server enforces it). */
   readonly maxActivitiesPerSecond?: number;
   /** How long running activities may finish after SIGTERM. @default '30s' */
@@ -48,6 +59,7 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
     }),
     dataConverter: o.dataConverter,
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 100,
+    maxCachedWorkflows: o.maxCachedWorkflows ?? 100,
     ...(o.maxActivitiesPerSecond
       ? { maxTaskQueueActivitiesPerSecond: o.maxActivitiesPerSecond }
       : {}),
