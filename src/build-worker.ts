@@ -45,7 +45,17 @@ export interface BookingWorkerOptions {
   readonly overrides?: Partial<WorkerOptions>;
 }
 
+/**
+ * Activity task pollers kept waiting at the server (the SDK's default is 10). Every poll of a
+ * waiting booking is an activity task: when no poll is waiting as it is dispatched, the task goes
+ * to the task queue's backlog in the database and waits there. Bench, 5,000 bookings polled every
+ * 15-20 s (240 polls/s): with 10 pollers 4 % of polls started 5-20 s late (p99 8.9 s); with 40,
+ * none over 1 s (p99 0.8 s).
+ */
+const ACTIVITY_POLLERS = 40;
+
 export async function createBookingWorker(o: BookingWorkerOptions): Promise<Worker> {
+  const maxActivities = o.maxConcurrentActivities ?? 100;
   return Worker.create({
     connection: o.connection,
     namespace: o.namespace ?? 'default',
@@ -58,7 +68,8 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
       ...(o.catalogueStore ? { catalogueStore: o.catalogueStore } : {}),
     }),
     dataConverter: o.dataConverter,
-    maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 100,
+    maxConcurrentActivityTaskExecutions: maxActivities,
+    maxConcurrentActivityTaskPolls: Math.min(ACTIVITY_POLLERS, maxActivities),
     maxCachedWorkflows: o.maxCachedWorkflows ?? 100,
     ...(o.maxActivitiesPerSecond
       ? { maxTaskQueueActivitiesPerSecond: o.maxActivitiesPerSecond }
