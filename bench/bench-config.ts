@@ -67,6 +67,8 @@ export interface BenchSettings {
     readonly latencyMs: number;
     /** Histories scanned for `WorkflowTaskTimedOut` (all of them when ≥ workflows). */
     readonly historySample: number;
+    /** Where to save the server's Prometheus metrics at the end (`BENCH_SERVER_METRICS_FILE`). */
+    readonly serverMetricsFile: string | undefined;
   };
   readonly client: { readonly durationMs: number; readonly concurrency: number };
   readonly simulator: { readonly durationMs: number; readonly concurrency: number };
@@ -169,6 +171,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
       observeMs: num(env, 'BENCH_SCALE_OBSERVE_MS', quick ? 30_000 : 120_000),
       latencyMs,
       historySample: num(env, 'BENCH_SCALE_HISTORY_SAMPLE', workflows),
+      serverMetricsFile: env.BENCH_SERVER_METRICS_FILE || undefined,
     },
     client: { durationMs: quick ? 2_000 : 5_000, concurrency: 16 },
     simulator: { durationMs: quick ? 2_000 : 5_000, concurrency: 32 },

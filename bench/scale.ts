@@ -17,6 +17,7 @@
  * The dev server and its SQLite file are dropped afterwards, which ends the workflows.
  */
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { temporal as proto } from '@temporalio/proto';
 import type { WorkerOptions } from '@temporalio/worker';
 import { BookingClient } from '../src/client';
@@ -227,6 +228,7 @@ export async function runScaleBench(
       }
     });
     const metrics = await scrape(worker.metricsUrl);
+    if (s.serverMetricsFile) writeFileSync(s.serverMetricsFile, await scrape(temporal.metricsUrl));
     const workerMetrics = {
       workflowTaskExecutionFailed: metricSum(metrics, 'temporal_workflow_task_execution_failed'),
       stickyCacheSize: metricSum(metrics, 'temporal_sticky_cache_size'),
