@@ -107,7 +107,7 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_LATENCY_MS` | supplier latency, throughput and scale | 20 | 20 |
  * | `BENCH_SCALE_WORKFLOWS` | bookings open at once | 10000 | 1000 |
  * | `BENCH_SCALE_POLL_MS` | poll delays `initial,maximum` | 30000,60000 | 10000,20000 |
- * | `BENCH_SCALE_OBSERVE_MS` | watch time once all are open | 120000 | 30000 |
+ * | `BENCH_SCALE_OBSERVE_MS` | watch time once all are open | 120000 | 20000 |
  * | `BENCH_SCALE_RAMP_IN_FLIGHT` | bookings started, not yet booked | 50 | 50 |
  * | `BENCH_WORKER_OVERRIDES` | JSON `WorkerOptions` for experiments | none | none |
  * | `BENCH_SERVER_ARGS` | extra `start-dev` arguments for experiments | none | none |
@@ -161,20 +161,20 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
       durationMs: num(env, 'BENCH_DURATION_MS', quick ? 15_000 : 60_000),
       concurrency: num(env, 'BENCH_CONCURRENCY', 50),
       latencyMs,
-      warmupMs: quick ? 2_000 : 5_000,
+      warmupMs: quick ? 1_000 : 5_000,
     },
     scale: {
       workflows,
       rampInFlight: num(env, 'BENCH_SCALE_RAMP_IN_FLIGHT', 50),
       pollInitialMs,
       pollMaximumMs,
-      observeMs: num(env, 'BENCH_SCALE_OBSERVE_MS', quick ? 30_000 : 120_000),
+      observeMs: num(env, 'BENCH_SCALE_OBSERVE_MS', quick ? 20_000 : 120_000),
       latencyMs,
       historySample: num(env, 'BENCH_SCALE_HISTORY_SAMPLE', workflows),
       serverMetricsFile: env.BENCH_SERVER_METRICS_FILE || undefined,
     },
-    client: { durationMs: quick ? 2_000 : 5_000, concurrency: 16 },
-    simulator: { durationMs: quick ? 2_000 : 5_000, concurrency: 32 },
+    client: { durationMs: quick ? 1_500 : 5_000, concurrency: 16 },
+    simulator: { durationMs: quick ? 1_500 : 5_000, concurrency: 32 },
     workerOverrides,
     serverArgs: (env.BENCH_SERVER_ARGS ?? '').split(' ').filter((a) => a !== ''),
     bundlePath: env.BENCH_BUNDLE_PATH || undefined,

@@ -178,7 +178,7 @@ export async function runScaleBench(
     const rampSeconds = (performance.now() - rampStart) / 1000;
     ctx.log(`scale: ${s.workflows} booked in ${round(rampSeconds)} s`);
     // Let the last bookings' first polls run before separating ramp from steady state.
-    await sleep(Math.min(5_000, s.pollInitialMs / 2));
+    await sleep(Math.min(3_000, s.pollInitialMs / 2));
     const rampLateness = await worker.takeLateness();
 
     // --- watch it -------------------------------------------------------------------------------
