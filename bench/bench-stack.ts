@@ -92,6 +92,8 @@ export interface WorkerHandle {
   /** The SDK's Prometheus endpoint of the worker process, when it has one. */
   readonly metricsUrl: string | undefined;
   takeLateness(): Promise<number[]>;
+  /** When the polls returned by the last {@link WorkerHandle.takeLateness} started (epoch ms). */
+  takeLatenessTimes(): Promise<number[]>;
   /** `process.memoryUsage()` of the worker process. */
   memory(): Promise<NodeJS.MemoryUsage>;
   stop(): Promise<void>;
@@ -124,6 +126,7 @@ export async function startWorker(s: WorkerStart): Promise<WorkerHandle> {
       nativeConnection: w.connection,
       metricsUrl: undefined,
       takeLateness: () => Promise.resolve(w.takeLateness()),
+      takeLatenessTimes: () => Promise.resolve(w.takeLatenessTimes()),
       memory: () => Promise.resolve(process.memoryUsage()),
       stop: () => w.stop(),
     };
@@ -136,6 +139,7 @@ export async function startWorker(s: WorkerStart): Promise<WorkerHandle> {
     nativeConnection: undefined,
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     takeLateness: () => child.request<number[]>('takeLateness'),
+    takeLatenessTimes: () => child.request<number[]>('takeLatenessTimes'),
     memory: () => child.request<NodeJS.MemoryUsage>('memory'),
     stop: () => child.stop(),
   };

@@ -29,6 +29,8 @@ export interface BenchWorker {
   readonly connection: NativeConnection;
   /** Poll lateness samples (ms) since the last {@link BenchWorker.takeLateness}. */
   takeLateness(): number[];
+  /** When each of those polls started (epoch ms), in the same order. */
+  takeLatenessTimes(): number[];
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function startBenchWorker(init: BenchWorkerInit): Promise<BenchWork
   const connection = await NativeConnection.connect({ address: init.address });
   const hotelApi = new HotelApiClient(benchHotelApiConfig(init.supplierUrl));
   let lateness: number[] = [];
+  let latenessTimes: number[] = [];
   const worker = await createBookingWorker({
     connection,
     taskQueue: init.taskQueue,
@@ -73,7 +76,10 @@ export async function startBenchWorker(init: BenchWorkerInit): Promise<BenchWork
     workflowBundle: await loadWorkflowBundle(init.bundlePath),
     dataConverter: benchDataConverter(),
     shutdownGraceTime: '2s',
-    onPollLateness: (ms) => lateness.push(ms),
+    onPollLateness: (ms) => {
+      lateness.push(ms);
+      latenessTimes.push(Date.now());
+    },
     ...(init.overrides ? { overrides: init.overrides } : {}),
   });
   const running = worker.run();
@@ -84,6 +90,11 @@ export async function startBenchWorker(init: BenchWorkerInit): Promise<BenchWork
     takeLateness() {
       const taken = lateness;
       lateness = [];
+      return taken;
+    },
+    takeLatenessTimes() {
+      const taken = latenessTimes;
+      latenessTimes = [];
       return taken;
     },
     async stop() {

@@ -48,6 +48,8 @@ export interface ScaleResult {
   readonly pollLatenessMaxMs: number;
   /** Polls by lateness: `≤100` ms, …, `>60000`. */
   readonly pollLatenessHistogram: Readonly<Record<string, number>>;
+  /** Per 10 s of the watch window: `[polls, polls over 1 s late]` (stalls show as bursts). */
+  readonly latePollsBy10s: readonly (readonly [number, number])[];
   /** Polls made during the watch window. */
   readonly polls: number;
   /** The first poll of each booking, made while the population was being built. */
@@ -87,6 +89,24 @@ function histogram(values: readonly number[], bounds: readonly number[]): Record
     const key = b === undefined ? `>${bounds[bounds.length - 1]}` : `≤${b}`;
     out[key] = (out[key] ?? 0) + 1;
   }
+  return out;
+}
+
+/** Per `bucketMs` since `start`: how many polls started, and how many of them over 1 s late. */
+function latePollsOverTime(
+  lateness: readonly number[],
+  times: readonly number[],
+  start: number,
+  bucketMs: number,
+): [number, number][] {
+  const out: [number, number][] = [];
+  lateness.forEach((late, i) => {
+    const b = Math.max(0, Math.floor(((times[i] ?? start) - start) / bucketMs));
+    while (out.length <= b) out.push([0, 0]);
+    const bucket = out[b] as [number, number];
+    bucket[0] += 1;
+    if (late > 1_000) bucket[1] += 1;
+  });
   return out;
 }
 
@@ -180,6 +200,7 @@ export async function runScaleBench(
     // Let the last bookings' first polls run before separating ramp from steady state.
     await sleep(Math.min(3_000, s.pollInitialMs / 2));
     const rampLateness = await worker.takeLateness();
+    await worker.takeLatenessTimes();
 
     // --- watch it -------------------------------------------------------------------------------
     const pids: Record<string, number> = {
@@ -189,6 +210,7 @@ export async function runScaleBench(
     };
     const cpu0 = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
     const watchStart = performance.now();
+    const watchStartEpoch = Date.now();
     let maxRss = rssMiB(worker.pid);
     while (performance.now() - watchStart < s.observeMs) {
       await sleep(1_000);
@@ -202,6 +224,7 @@ export async function runScaleBench(
       ]),
     );
     const lateness = await worker.takeLateness();
+    const latenessTimes = await worker.takeLatenessTimes();
     const mainMemory = await worker.memory();
     const serverRss = temporal.server.pid !== undefined ? rssMiB(temporal.server.pid) : NaN;
     const late = summarize(lateness);
@@ -252,6 +275,7 @@ export async function runScaleBench(
       pollLatenessP50Ms: round(late.p50),
       pollLatenessMaxMs: round(late.max),
       pollLatenessHistogram: histogram(lateness, [100, 1_000, 5_000, 10_000, 20_000, 60_000]),
+      latePollsBy10s: latePollsOverTime(lateness, latenessTimes, watchStartEpoch, 10_000),
       polls: lateness.length,
       rampPollLatenessP99Ms: round(summarize(rampLateness).p99),
       rampBookingsPerSecond: round(s.workflows / rampSeconds),

@@ -14,6 +14,7 @@ serveParent({
     return true;
   },
   takeLateness: () => bench?.takeLateness() ?? [],
+  takeLatenessTimes: () => bench?.takeLatenessTimes() ?? [],
   /** The main thread's memory (the workflow thread's heap is only in `rss`). */
   memory: () => process.memoryUsage(),
   stop: async () => {
