@@ -25,6 +25,7 @@ import { benchDataConverter } from './bench-worker';
 import { benchBookingInput, directBooking } from './bookings';
 import { startBenchTemporal, startSimulatorChild, startWorker } from './bench-stack';
 import { quantile, round, summarize, type Summary } from './stats';
+import { meanSteps, runSteps, type Step } from './timeline';
 
 export interface OverheadAtLatency {
   readonly latencyMs: number;
@@ -43,6 +44,20 @@ export interface OverheadAtLatency {
   readonly controlMs: Summary;
   /** (p50 direct + p50 control) / p50 direct: R if bookRoom cost the engine no more than the control. */
   readonly floorRp50: number;
+  /** Where a bookRoom's time goes, mean ms per step over the sampled runs (bench/timeline.ts). */
+  readonly workflowStepsMs: Record<Step, number>;
+  /** The same for the no-op control workflow. */
+  readonly controlStepsMs: Record<Step, number>;
+}
+
+/** Runs per latency whose histories are read for the step breakdown. */
+const TIMELINE_SAMPLE = 50;
+
+/** A measured run: its workflow id and when it was started and answered (epoch ms). */
+interface Run {
+  readonly workflowId: string;
+  readonly startedAt: number;
+  readonly resultAt: number;
 }
 
 export interface OverheadContext {
@@ -88,7 +103,11 @@ export async function runOverheadBench(
       : undefined;
 
   /** One bookRoom, start to result; the product's client path unless eager start is on. */
+  let lastWorkflowRun: Run | undefined;
+  let lastControlRun: Run | undefined;
+
   async function viaWorkflow(input: BookRoomInput): Promise<number> {
+    const startedAt = Date.now();
     const t0 = performance.now();
     let result: BookRoomResult;
     if (eagerClient) {
@@ -107,6 +126,11 @@ export async function runOverheadBench(
       result = await bookings.result(input.orderId);
     }
     const ms = performance.now() - t0;
+    lastWorkflowRun = {
+      workflowId: bookingWorkflowId(input.orderId),
+      startedAt,
+      resultAt: Date.now(),
+    };
     if (result.outcome !== 'CONFIRMED') {
       throw new Error(`bookRoom ${input.orderId} ended ${result.outcome}: ${result.reason ?? ''}`);
     }
@@ -114,15 +138,30 @@ export async function runOverheadBench(
   }
 
   async function viaControl(): Promise<number> {
+    const startedAt = Date.now();
     const t0 = performance.now();
+    const workflowId = `control-${randomUUID()}`;
     const handle = await (eagerClient ?? temporal.client).workflow.start('controlNoop', {
       taskQueue,
-      workflowId: `control-${randomUUID()}`,
+      workflowId,
       args: ['x'],
       ...(eagerClient ? { requestEagerStart: true } : {}),
     });
     await handle.result();
-    return performance.now() - t0;
+    const ms = performance.now() - t0;
+    lastControlRun = { workflowId, startedAt, resultAt: Date.now() };
+    return ms;
+  }
+
+  /** Mean ms per step of `runs`, from their histories. */
+  async function steps(runs: readonly Run[]): Promise<Record<Step, number>> {
+    const each = await Promise.all(
+      runs.map(async (r) => {
+        const history = await temporal.client.workflow.getHandle(r.workflowId).fetchHistory();
+        return runSteps(history.events ?? [], r.startedAt, r.resultAt);
+      }),
+    );
+    return meanSteps(each);
   }
 
   async function viaClient(input: BookRoomInput): Promise<number> {
@@ -151,6 +190,8 @@ export async function runOverheadBench(
       const wf: number[] = [];
       const dc: number[] = [];
       const ctl: number[] = [];
+      const wfRuns: Run[] = [];
+      const ctlRuns: Run[] = [];
       for (let i = 0; i < settings.runs; i++) {
         // Alternate the order so neither side always runs right after the other.
         if (i % 2 === 0) {
@@ -161,6 +202,10 @@ export async function runOverheadBench(
           wf.push(await viaWorkflow(benchBookingInput('instant')));
         }
         ctl.push(await viaControl());
+        if (i >= settings.runs - TIMELINE_SAMPLE && lastWorkflowRun && lastControlRun) {
+          wfRuns.push(lastWorkflowRun);
+          ctlRuns.push(lastControlRun);
+        }
       }
       const pairs = wf.map((w, i) => w / (dc[i] as number));
       const workflowMs = summarize(wf);
@@ -177,11 +222,17 @@ export async function runOverheadBench(
         addedMsP50: round(workflowMs.p50 - directMs.p50),
         controlMs: roundSummary(controlMs),
         floorRp50: round((directMs.p50 + controlMs.p50) / directMs.p50, 3),
+        workflowStepsMs: await steps(wfRuns),
+        controlStepsMs: await steps(ctlRuns),
       };
       ctx.log(
         `overhead @${latencyMs} ms: R p50 ${r.p50} p99 ${r.p99} ` +
           `(bookRoom p50 ${r.workflowMs.p50} ms, direct p50 ${r.directMs.p50} ms, ` +
           `no-op control workflow p50 ${r.controlMs.p50} ms)`,
+      );
+      ctx.log(
+        `overhead @${latencyMs} ms: bookRoom mean ms by step ${JSON.stringify(r.workflowStepsMs)}; ` +
+          `control ${JSON.stringify(r.controlStepsMs)}`,
       );
       out[`latency${latencyMs}`] = r;
     }
