@@ -62,7 +62,12 @@ export interface BenchSettings {
     readonly pollInitialMs: number;
     /** Poll delay cap, ms (the backoff reaches it on the third poll). */
     readonly pollMaximumMs: number;
-    /** How long the open population is watched once built, ms. */
+    /**
+     * Between the end of the build and the watch, ms: building runs the server flat out, so polls
+     * fall behind then, and the backlog is drained here (its lateness is reported on its own).
+     */
+    readonly settleMs: number;
+    /** How long the open population is watched once built and settled, ms. */
     readonly observeMs: number;
     readonly latencyMs: number;
     /** Histories scanned for `WorkflowTaskTimedOut` (all of them when ≥ workflows). */
@@ -107,6 +112,7 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_LATENCY_MS` | supplier latency, throughput and scale | 20 | 20 |
  * | `BENCH_SCALE_WORKFLOWS` | bookings open at once | 10000 | 1000 |
  * | `BENCH_SCALE_POLL_MS` | poll delays `initial,maximum` | 30000,60000 | 10000,20000 |
+ * | `BENCH_SCALE_SETTLE_MS` | pause between building and watching | the poll cap | 10000 |
  * | `BENCH_SCALE_OBSERVE_MS` | watch time once all are open | 120000 | 20000 |
  * | `BENCH_SCALE_RAMP_IN_FLIGHT` | bookings started, not yet booked | 50 | 50 |
  * | `BENCH_WORKER_OVERRIDES` | JSON `WorkerOptions` for experiments | none | none |
@@ -168,6 +174,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
       rampInFlight: num(env, 'BENCH_SCALE_RAMP_IN_FLIGHT', 50),
       pollInitialMs,
       pollMaximumMs,
+      settleMs: num(env, 'BENCH_SCALE_SETTLE_MS', quick ? 10_000 : pollMaximumMs),
       observeMs: num(env, 'BENCH_SCALE_OBSERVE_MS', quick ? 20_000 : 120_000),
       latencyMs,
       historySample: num(env, 'BENCH_SCALE_HISTORY_SAMPLE', workflows),

@@ -12,7 +12,9 @@
  *   metrics can only hint at one (they are reported beside it: schedule-to-start and execution
  *   latency, failures, cache evictions);
  * - poll lateness: each poll reports `Date.now() - currentAttemptScheduledTimestampMs` through the
- *   worker's `onPollLateness`; p99 over the watch window (the ramp-up's first polls separately).
+ *   worker's `onPollLateness`; p99 over the watch window. Building the population runs the server
+ *   flat out and polls fall behind meanwhile, so the ramp-up's polls and the settle window in
+ *   which that backlog drains (one poll cap by default) are reported separately.
  *
  * The dev server and its SQLite file are dropped afterwards, which ends the workflows.
  */
@@ -54,6 +56,14 @@ export interface ScaleResult {
   readonly polls: number;
   /** The first poll of each booking, made while the population was being built. */
   readonly rampPollLatenessP99Ms: number;
+  /** Polls between the build and the watch: the build's backlog drained. */
+  readonly settle: {
+    readonly seconds: number;
+    readonly polls: number;
+    readonly pollLatenessP99Ms: number;
+    /** Per 10 s of the settle window: `[polls, polls over 1 s late]`. */
+    readonly latePollsBy10s: readonly (readonly [number, number])[];
+  };
   /** Bookings started (and booked at the supplier) per second while building the population. */
   readonly rampBookingsPerSecond: number;
   readonly rampSeconds: number;
@@ -202,6 +212,16 @@ export async function runScaleBench(
     const rampLateness = await worker.takeLateness();
     await worker.takeLatenessTimes();
 
+    // --- let the build's backlog of polls drain ------------------------------------------------
+    const settleStartEpoch = Date.now();
+    await sleep(s.settleMs);
+    const settleLateness = await worker.takeLateness();
+    const settleTimes = await worker.takeLatenessTimes();
+    ctx.log(
+      `scale: settled for ${round(s.settleMs / 1000)} s, ${settleLateness.length} polls, ` +
+        `lateness p99 ${round(summarize(settleLateness).p99)} ms`,
+    );
+
     // --- watch it -------------------------------------------------------------------------------
     const pids: Record<string, number> = {
       worker: worker.pid,
@@ -278,6 +298,12 @@ export async function runScaleBench(
       latePollsBy10s: latePollsOverTime(lateness, latenessTimes, watchStartEpoch, 10_000),
       polls: lateness.length,
       rampPollLatenessP99Ms: round(summarize(rampLateness).p99),
+      settle: {
+        seconds: round(s.settleMs / 1000),
+        polls: settleLateness.length,
+        pollLatenessP99Ms: round(summarize(settleLateness).p99),
+        latePollsBy10s: latePollsOverTime(settleLateness, settleTimes, settleStartEpoch, 10_000),
+      },
       rampBookingsPerSecond: round(s.workflows / rampSeconds),
       rampSeconds: round(rampSeconds),
       watchSeconds: round(watchSeconds),
