@@ -38,8 +38,10 @@ import { round, sleep, summarize } from './stats';
 
 export interface ScaleResult {
   readonly openWorkflows: number;
-  /** Largest worker VmRSS seen while the population was open, MiB. */
+  /** Largest worker VmRSS seen while the population was open and waiting (the watch), MiB. */
   readonly workerRssMiB: number;
+  /** Largest worker VmRSS while the population was built (bookings running flat out), MiB. */
+  readonly buildRssMiB: number;
   readonly workflowTaskTimeouts: number;
   /** By timeout type (`TIMEOUT_TYPE_SCHEDULE_TO_START` = a sticky task nobody picked up in time). */
   readonly workflowTaskTimeoutTypes: Readonly<Record<string, number>>;
@@ -168,6 +170,10 @@ export async function runScaleBench(
     const rampStart = performance.now();
     let started = 0;
     let booked = 0;
+    let buildRss = rssMiB(worker.pid);
+    const rssSampler = setInterval(() => {
+      buildRss = Math.max(buildRss, rssMiB(worker.pid));
+    }, 1_000);
     const progress = setInterval(() => {
       void worker
         .memory()
@@ -204,6 +210,7 @@ export async function runScaleBench(
       }
     } finally {
       clearInterval(progress);
+      clearInterval(rssSampler);
     }
     const rampSeconds = (performance.now() - rampStart) / 1000;
     ctx.log(`scale: ${s.workflows} booked in ${round(rampSeconds)} s`);
@@ -288,6 +295,7 @@ export async function runScaleBench(
     return {
       openWorkflows: open.count,
       workerRssMiB: round(maxRss),
+      buildRssMiB: round(buildRss),
       workflowTaskTimeouts: timeouts,
       workflowTaskTimeoutTypes: timeoutTypes,
       historiesScanned: sample.length,
