@@ -23,7 +23,13 @@ import {
 import { benchHotelApiConfig, type BenchSettings } from './bench-config';
 import { benchDataConverter } from './bench-worker';
 import { benchBookingInput, directBooking } from './bookings';
-import { startBenchTemporal, startSimulatorChild, startWorker } from './bench-stack';
+import {
+  metricSum,
+  scrape,
+  startBenchTemporal,
+  startSimulatorChild,
+  startWorker,
+} from './bench-stack';
 import { quantile, round, summarize, type Summary } from './stats';
 import { meanSteps, runSteps, type Step } from './timeline';
 
@@ -48,6 +54,52 @@ export interface OverheadAtLatency {
   readonly workflowStepsMs: Record<Step, number>;
   /** The same for the no-op control workflow. */
   readonly controlStepsMs: Record<Step, number>;
+  /** Means from the worker's own SDK metrics over the measured runs, ms (absent in process). */
+  readonly workerMeansMs?: WorkerMeans;
+}
+
+/** What the worker's SDK reports, mean ms per task or call. */
+export interface WorkerMeans {
+  /** A bookRoom workflow task in the worker: activation handed to the sandbox, run, answered. */
+  readonly bookRoomWorkflowTask: number;
+  /** The `RespondWorkflowTaskCompleted` call (the server recording a task), every workflow. */
+  readonly respondWorkflowTaskCompleted: number;
+  /** A bookRoom activity, the supplier call included. */
+  readonly bookRoomActivity: number;
+  /** The `RespondActivityTaskCompleted` call. */
+  readonly respondActivityTaskCompleted: number;
+}
+
+/** Mean of a Prometheus histogram between two scrapes: Δsum / Δcount. */
+function histogramMean(
+  before: string,
+  after: string,
+  name: string,
+  match: Record<string, string>,
+): number {
+  const d = (suffix: string) =>
+    metricSum(after, `${name}_${suffix}`, match) - metricSum(before, `${name}_${suffix}`, match);
+  return round(d('sum') / d('count'), 2);
+}
+
+function workerMeans(before: string, after: string): WorkerMeans | undefined {
+  if (!before || !after) return undefined;
+  const bookRoom = { workflow_type: 'bookRoom' };
+  return {
+    bookRoomWorkflowTask: histogramMean(
+      before,
+      after,
+      'temporal_workflow_task_execution_latency',
+      bookRoom,
+    ),
+    respondWorkflowTaskCompleted: histogramMean(before, after, 'temporal_request_latency', {
+      operation: 'RespondWorkflowTaskCompleted',
+    }),
+    bookRoomActivity: histogramMean(before, after, 'temporal_activity_execution_latency', bookRoom),
+    respondActivityTaskCompleted: histogramMean(before, after, 'temporal_request_latency', {
+      operation: 'RespondActivityTaskCompleted',
+    }),
+  };
 }
 
 /** Runs per latency whose histories are read for the step breakdown. */
@@ -192,6 +244,7 @@ export async function runOverheadBench(
       const ctl: number[] = [];
       const wfRuns: Run[] = [];
       const ctlRuns: Run[] = [];
+      const metricsBefore = await scrape(worker.metricsUrl);
       for (let i = 0; i < settings.runs; i++) {
         // Alternate the order so neither side always runs right after the other.
         if (i % 2 === 0) {
@@ -207,6 +260,7 @@ export async function runOverheadBench(
           ctlRuns.push(lastControlRun);
         }
       }
+      const means = workerMeans(metricsBefore, await scrape(worker.metricsUrl));
       const pairs = wf.map((w, i) => w / (dc[i] as number));
       const workflowMs = summarize(wf);
       const directMs = summarize(dc);
@@ -224,6 +278,7 @@ export async function runOverheadBench(
         floorRp50: round((directMs.p50 + controlMs.p50) / directMs.p50, 3),
         workflowStepsMs: await steps(wfRuns),
         controlStepsMs: await steps(ctlRuns),
+        ...(means ? { workerMeansMs: means } : {}),
       };
       ctx.log(
         `overhead @${latencyMs} ms: R p50 ${r.p50} p99 ${r.p99} ` +
@@ -232,7 +287,7 @@ export async function runOverheadBench(
       );
       ctx.log(
         `overhead @${latencyMs} ms: bookRoom mean ms by step ${JSON.stringify(r.workflowStepsMs)}; ` +
-          `control ${JSON.stringify(r.controlStepsMs)}`,
+          `control ${JSON.stringify(r.controlStepsMs)}; worker means ${JSON.stringify(means ?? {})}`,
       );
       out[`latency${latencyMs}`] = r;
     }
