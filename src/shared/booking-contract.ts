@@ -98,7 +98,10 @@ export const PriceChangePolicySchema = z.strictObject({
   approvalTimeout: duration('approvalTimeout').default('15m'),
 });
 
-/** How the supplier is polled while a booking or a cancellation is pending. */
+/**
+ * How the supplier is polled while a booking or a cancellation is pending. Each delay is then
+ * shortened by up to `POLL_JITTER` (20 %) at random (activities/booking.ts).
+ */
 export const PollingSchema = z.strictObject({
   /** @default '5s' */
   initialInterval: duration('initialInterval').default('5s'),
