@@ -48,7 +48,9 @@ function stepOf(prev: HistoryEvent | undefined, e: HistoryEvent): Step {
     case ET.EVENT_TYPE_ACTIVITY_TASK_STARTED:
       return 'activityDispatch';
     case ET.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
-      return prev?.eventType === ET.EVENT_TYPE_ACTIVITY_TASK_STARTED ? 'activityExecution' : 'other';
+      return prev?.eventType === ET.EVENT_TYPE_ACTIVITY_TASK_STARTED
+        ? 'activityExecution'
+        : 'other';
     default:
       return 'other';
   }

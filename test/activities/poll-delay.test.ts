@@ -11,7 +11,10 @@ test('poll delays follow the schedule, capped, less up to POLL_JITTER of it', ()
     [30_000, 45_000, 60_000, 60_000],
   );
   // random() → 1: the shortest delay the jitter allows.
-  assert.equal(pollDelayMs(polling, 4, () => 0.999999), Math.round(60_000 * (1 - POLL_JITTER)));
+  assert.equal(
+    pollDelayMs(polling, 4, () => 0.999999),
+    Math.round(60_000 * (1 - POLL_JITTER)),
+  );
 });
 
 test('poll delays are spread, so polls held up together do not stay together', () => {
