@@ -154,10 +154,11 @@ export async function runOverheadBench(
       ? new Client({ connection: worker.nativeConnection, dataConverter: benchDataConverter() })
       : undefined;
 
-  /** One bookRoom, start to result; the product's client path unless eager start is on. */
+  /** The runs just measured, for the step breakdown. */
   let lastWorkflowRun: Run | undefined;
   let lastControlRun: Run | undefined;
 
+  /** One bookRoom, start to result; the product's client path unless eager start is on. */
   async function viaWorkflow(input: BookRoomInput): Promise<number> {
     const startedAt = Date.now();
     const t0 = performance.now();
