@@ -51,7 +51,11 @@ export function hotelApiConfig(
 /** Starts the simulator, a worker and a client; `close()` stops them all. */
 export async function startBookingStack(
   name: string,
-  options: { simulator?: SimulatorOptions } = {},
+  options: {
+    simulator?: SimulatorOptions;
+    /** Put this between the hotel API client and the simulator (e.g. a fault proxy). */
+    front?: (simUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
+  } = {},
 ): Promise<BookingStack> {
   const sim = buildSimulator({
     companies: [
@@ -64,8 +68,9 @@ export async function startBookingStack(
   });
   const { url } = await sim.listen(0, '127.0.0.1');
   const simUrl = url.replace(/\/api\/v1\/?$/, '');
+  const front = options.front ? await options.front(simUrl) : undefined;
   const temporal = await connectTemporal();
-  const hotelApi = new HotelApiClient(hotelApiConfig(simUrl));
+  const hotelApi = new HotelApiClient(hotelApiConfig(front?.url ?? simUrl));
   const taskQueue = uniqueTaskQueue(name);
   const worker = await createBookingWorker({
     connection: temporal.nativeConnection,
@@ -89,6 +94,7 @@ export async function startBookingStack(
       await running;
       await hotelApi.close();
       await temporal.close();
+      await front?.close();
       await sim.close();
     },
   };
