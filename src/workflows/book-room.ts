@@ -181,11 +181,13 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
 
   setHandler(
     approvePriceChangeUpdate,
-    async (request) => {
-      decision = request.approve;
-      await condition(() => phase !== BookingPhase.AWAITING_APPROVAL);
-      return state();
-    },
+    (request) =>
+      // Handlers run in the root scope: a cancellation from Temporal must not break them either.
+      CancellationScope.nonCancellable(async () => {
+        decision = request.approve;
+        await condition(() => phase !== BookingPhase.AWAITING_APPROVAL);
+        return state();
+      }),
     {
       validator: (request) => {
         const parsed = ApprovePriceChangeSchema.safeParse(request);
@@ -214,31 +216,35 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
 
   setHandler(
     resolveReconciliationUpdate,
-    async (request) => {
-      resolving = true;
-      try {
-        if ('noBooking' in request) {
-          resolution = { noBooking: true };
-        } else {
-          let snapshot: BookingSnapshot;
-          try {
-            snapshot = await reads.verifyBookingForOrder({ bookingId: request.bookingId, orderId });
-          } catch (err) {
-            const f = failureFacts(err);
-            throw ApplicationFailure.create({
-              type: f.code,
-              message: `Booking ${request.bookingId} was not accepted: ${f.message}`,
-              nonRetryable: true,
-            });
+    (request) =>
+      CancellationScope.nonCancellable(async () => {
+        resolving = true;
+        try {
+          if ('noBooking' in request) {
+            resolution = { noBooking: true };
+          } else {
+            let snapshot: BookingSnapshot;
+            try {
+              snapshot = await reads.verifyBookingForOrder({
+                bookingId: request.bookingId,
+                orderId,
+              });
+            } catch (err) {
+              const f = failureFacts(err);
+              throw ApplicationFailure.create({
+                type: f.code,
+                message: `Booking ${request.bookingId} was not accepted: ${f.message}`,
+                nonRetryable: true,
+              });
+            }
+            resolution = { bookingId: request.bookingId, snapshot };
           }
-          resolution = { bookingId: request.bookingId, snapshot };
+        } finally {
+          resolving = false;
         }
-      } finally {
-        resolving = false;
-      }
-      await condition(() => phase !== BookingPhase.NEEDS_RECONCILIATION);
-      return state();
-    },
+        await condition(() => phase !== BookingPhase.NEEDS_RECONCILIATION);
+        return state();
+      }),
     {
       validator: (request) => {
         const parsed = ResolveReconciliationSchema.safeParse(request);

@@ -4,7 +4,12 @@
  * lagging replica, a 401 during a key rotation, a 408, a slow answer). Everything else is
  * forwarded untouched, so the simulator still does all the work. Listens on port 0.
  */
-import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface FaultRule {
@@ -14,6 +19,10 @@ export interface FaultRule {
   readonly path: string;
   /** Only requests for this booking (`booking_id` in the query). @default any */
   readonly bookingId?: number;
+  /** Only requests whose query has these values (e.g. `{ option_id }`). @default any */
+  readonly query?: Readonly<Record<string, string>>;
+  /** Only requests whose body contains this text (e.g. an order id). @default any */
+  readonly bodyIncludes?: string;
   /** How many matching requests this rule answers; then it is spent. @default Infinity */
   readonly times?: number;
   /** Skip this many matching requests before answering. @default 0 */
@@ -44,7 +53,7 @@ export async function startFaultProxy(targetBaseUrl: string): Promise<FaultProxy
   const target = new URL(targetBaseUrl);
   let rules: LiveRule[] = [];
 
-  function pick(req: IncomingMessage): { rule: LiveRule } | undefined {
+  function pick(req: IncomingMessage, body: string): { rule: LiveRule } | undefined {
     const url = new URL(req.url ?? '/', 'http://proxy');
     const path = url.pathname.replace(/^\/api\/v1/, '');
     for (const rule of rules) {
@@ -54,6 +63,9 @@ export async function startFaultProxy(targetBaseUrl: string): Promise<FaultProxy
         url.searchParams.get('booking_id') !== String(rule.bookingId)
       )
         continue;
+      if (rule.query && Object.entries(rule.query).some(([k, v]) => url.searchParams.get(k) !== v))
+        continue;
+      if (rule.bodyIncludes !== undefined && !body.includes(rule.bodyIncludes)) continue;
       rule.seen += 1;
       if (rule.seen <= (rule.after ?? 0)) continue;
       if (rule.used >= (rule.times ?? Infinity)) continue;
@@ -64,7 +76,13 @@ export async function startFaultProxy(targetBaseUrl: string): Promise<FaultProxy
   }
 
   const server = createServer((req, res) => {
-    const hit = pick(req);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => handle(req, Buffer.concat(chunks), res));
+  });
+
+  function handle(req: IncomingMessage, body: Buffer, res: ServerResponse) {
+    const hit = pick(req, body.toString('utf8'));
     const forward = () => {
       const upstream = httpRequest(
         {
@@ -80,23 +98,22 @@ export async function startFaultProxy(targetBaseUrl: string): Promise<FaultProxy
         },
       );
       upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
+      upstream.end(body);
     };
     const answer = () => {
       if (!hit || hit.rule.status === undefined) return forward();
-      req.resume();
-      const body = hit.rule.body ?? '';
+      const text = hit.rule.body ?? '';
       res.writeHead(hit.rule.status, {
         'content-type': hit.rule.contentType ?? 'application/json',
-        'content-length': Buffer.byteLength(body),
+        'content-length': Buffer.byteLength(text),
         date: new Date().toUTCString(),
       });
-      res.end(body);
+      res.end(text);
     };
     const delay = hit?.rule.delayMs ?? 0;
     if (delay > 0) setTimeout(answer, delay).unref();
     else answer();
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
