@@ -319,7 +319,10 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       return finish({ ...cancelled, outcome: BookingOutcome.NOT_CONFIRMED });
     }
     if (cancelRequested && needsCancelling(supplierStatus)) {
-      return finish(await cancelExisting(p, id, cancelWhy()));
+      const cancelled = await cancelExisting(p, id, cancelWhy());
+      // The supplier did not confirm the cancellation of a confirmed booking: it stands.
+      if (cancelled.outcome === BookingOutcome.CONFIRMED) return finishConfirmed(cancelled);
+      return finish(cancelled);
     }
     const reading = readStatus(supplierStatus ?? '');
     if (reading.kind !== 'final') {
@@ -650,9 +653,11 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     return `cancelled on request${cancelReason ? `: ${cancelReason}` : ''}`;
   }
 
-  /** The one place where a CONFIRMED booking is finished. */
-  async function finishConfirmed(): Promise<BookRoomResult> {
-    return finish({ outcome: BookingOutcome.CONFIRMED });
+  /** The one place where a CONFIRMED booking is finished (what follows a confirmation goes here). */
+  async function finishConfirmed(
+    final: Final = { outcome: BookingOutcome.CONFIRMED },
+  ): Promise<BookRoomResult> {
+    return finish(final);
   }
 
   async function finish(final: Final): Promise<BookRoomResult> {

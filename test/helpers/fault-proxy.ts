@@ -34,11 +34,20 @@ export interface FaultRule {
   readonly contentType?: string;
   /** Wait this long before answering (or forwarding). @default 0 */
   readonly delayMs?: number;
+  /** Called once the answer has been sent (e.g. to pause the proxy right after it). */
+  readonly onAnswered?: () => void;
 }
 
 export interface FaultProxy {
   /** The base URL to give the hotel API client (without `/api/v1`). */
   readonly url: string;
+  /**
+   * Stops accepting connections and closes the open ones: the next request is refused
+   * (ECONNREFUSED), proof that it never reached the supplier.
+   */
+  pause(): void;
+  /** Accepts connections again, on the same port. */
+  resume(): Promise<void>;
   /** Adds a rule (rules are tried in the order added); returns how to read its use. */
   add(rule: FaultRule): { answered(): number; remove(): void };
   close(): Promise<void>;
@@ -110,6 +119,7 @@ export async function startFaultProxy(targetBaseUrl: string): Promise<FaultProxy
       });
       res.end(text);
     };
+    if (hit?.rule.onAnswered) res.once('finish', hit.rule.onAnswered);
     const delay = hit?.rule.delayMs ?? 0;
     if (delay > 0) setTimeout(answer, delay).unref();
     else answer();
@@ -118,6 +128,14 @@ export async function startFaultProxy(targetBaseUrl: string): Promise<FaultProxy
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    pause() {
+      server.close();
+      server.closeAllConnections();
+    },
+    async resume() {
+      if (server.listening) return;
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    },
     add(rule) {
       const live: LiveRule = { ...rule, seen: 0, used: 0 };
       rules.push(live);
@@ -130,7 +148,7 @@ export async function startFaultProxy(targetBaseUrl: string): Promise<FaultProxy
     },
     async close() {
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

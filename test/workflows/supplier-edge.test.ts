@@ -52,6 +52,9 @@ describe('transient read failures do not end a live booking', { concurrency: fal
     await s?.close();
   });
 
+  const supplierBookings = (orderId: string) =>
+    s.sim.bookings({ customFields: { custom_field_10: orderId } });
+
   it('a 404 right after creation, an HTML page, a 401, a 403 and a 408 while polling: still CONFIRMED', async () => {
     const json = (status: number, detail: string) => ({
       method: 'GET',
@@ -175,6 +178,41 @@ describe('transient read failures do not end a live booking', { concurrency: fal
       confirmed.remove();
     }
   });
+  it('a booking call refused at connect (ECONNREFUSED) is sent again, and books once', async () => {
+    const input = bookingInput('instant');
+    const optionId = input.optionId;
+    // Right after the price check, nothing listens: POST /booking is refused, proof it never left.
+    const priced = proxy.add({
+      method: 'GET',
+      path: '/price-check',
+      query: { option_id: optionId },
+      times: 1,
+      onAnswered: () => proxy.pause(),
+    });
+    try {
+      const started = await s.bookings.startBooking(input);
+      await eventually(async () => {
+        const st = await s.bookings.state(input.orderId);
+        return st.lastError?.code === 'CONNECTION_FAILED_BEFORE_SEND';
+      });
+      await proxy.resume();
+      const r = await s.bookings.result(input.orderId);
+      await maybeRecordHistory(s, started.workflowId, 'resend-after-refused-connection');
+      assert.equal(r.outcome, 'CONFIRMED', `${r.outcome}: ${r.reason}`);
+      assert.equal(priced.answered(), 1);
+      assert.equal(supplierBookings(input.orderId).length, 1, 'one supplier booking');
+      const { events } = await s.temporal.client.workflow
+        .getHandle(started.workflowId)
+        .fetchHistory();
+      const sends = (events ?? []).filter(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createBooking',
+      );
+      assert.ok(sends.length >= 2, `sent ${sends.length} times`);
+    } finally {
+      priced.remove();
+      await proxy.resume().catch(() => undefined);
+    }
+  });
 });
 
 describe('edge cases of cancelling and booking', { concurrency: true }, () => {
@@ -263,6 +301,28 @@ describe('edge cases of cancelling and booking', { concurrency: true }, () => {
       assert.equal(r.outcome, 'CANCELLED', `${r.outcome}: ${r.reason}`);
       assert.equal(refused.answered(), 1);
       assert.equal(supplierBookings(input.orderId).length, 0);
+    } finally {
+      refused.remove();
+    }
+  });
+
+  it('bookRoom: a 422 whose re-check answers AVAILABLE books again once with the fresh token', async () => {
+    const input = bookingInput('instant');
+    const refused = proxy.add({
+      method: 'POST',
+      path: '/booking',
+      bodyIncludes: input.orderId,
+      times: 1,
+      status: 422,
+      body: JSON.stringify({ detail: 'Token expired' }),
+    });
+    try {
+      const started = await s.bookings.startBooking(input);
+      const r = await s.bookings.result(input.orderId);
+      await maybeRecordHistory(s, started.workflowId, 'token-refresh-after-422');
+      assert.equal(r.outcome, 'CONFIRMED', `${r.outcome}: ${r.reason}`);
+      assert.equal(refused.answered(), 1);
+      assert.equal(supplierBookings(input.orderId).length, 1);
     } finally {
       refused.remove();
     }
