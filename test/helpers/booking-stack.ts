@@ -2,6 +2,7 @@
  * A booking stack for one test file: the simulator over real HTTP (port 0, inspection on), the
  * real hotel API client, a real worker on its own task queue, and the typed booking client.
  */
+import { randomInt } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from '@temporalio/worker';
@@ -64,6 +65,9 @@ export async function startBookingStack(
     ],
     inspection: true,
     seed: 42,
+    // Booking ids name workflows (`cancel-<bookingId>`) on the one server all test files share:
+    // each stack issues its own range, so two simulators never hand out the same id.
+    firstBookingId: 1_000_000_000 + randomInt(0, 1_000_000) * 1_000,
     ...options.simulator,
   });
   const { url } = await sim.listen(0, '127.0.0.1');
