@@ -1,7 +1,7 @@
 /**
  * Both shapes of a poll deadline give the contracted outcome (rule 8), on the dev server with
  * timings that force each shape deterministically:
- * - "the next retry would pass the deadline": polls every 4 s against a 10 s deadline; the server
+ * - "the next retry would pass the deadline": polls every 5 s against an 11 s deadline; the server
  *   does not schedule the poll after the third, and the workflow sees `ActivityFailure` with
  *   `retryState: TIMEOUT` and the last pending failure as cause (the usual shape in production);
  * - "the deadline fires during a poll": a poll held by the supplier's edge past the deadline; the
@@ -22,8 +22,12 @@ import {
 
 const { EventType, RetryState, TimeoutType } = temporal.api.enums.v1;
 
-/** Polls 4 s apart (jitter only shortens them): against 10 s, the 4th poll would start after. */
-const EVERY_4S = { initialInterval: '4s', maximumInterval: '4s', backoffCoefficient: 1 };
+/**
+ * Polls 5 s apart, jitter making it 4–5 s: the third poll starts at 8–10 s, the fourth would start
+ * at 12 s or later, so against an 11 s deadline no poll can be in flight when it passes, and the
+ * server refuses the fourth: the "next retry would pass the deadline" shape, every time.
+ */
+const EVERY_5S = { initialInterval: '5s', maximumInterval: '5s', backoffCoefficient: 1 };
 
 describe(
   'poll deadlines end in their contracted outcome, both shapes',
@@ -74,8 +78,8 @@ describe(
       const bookingId = await confirmedBooking('cancel-202-never');
       const handle = await s.bookings.startCancellation({
         bookingId,
-        deadline: '10s',
-        polling: EVERY_4S,
+        deadline: '11s',
+        polling: EVERY_5S,
       });
       const r = await handle.result();
       await maybeRecordHistory(s, handle.workflowId, 'cancel-202-never-next-retry-past-deadline');
@@ -97,7 +101,7 @@ describe(
         const handle = await s.bookings.startCancellation({
           bookingId,
           deadline: '2s',
-          polling: EVERY_4S,
+          polling: EVERY_5S,
         });
         const r = await handle.result();
         assert.equal(r.outcome, 'STILL_ACTIVE');
@@ -115,8 +119,8 @@ describe(
 
     it('bookRoom: still pending when the next poll would pass confirmationDeadline → NOT_CONFIRMED, its booking cancelled once', async () => {
       const input = bookingInput('pending-long', {
-        confirmationDeadline: '10s',
-        polling: EVERY_4S,
+        confirmationDeadline: '11s',
+        polling: EVERY_5S,
       });
       const started = await s.bookings.startBooking(input);
       const r = await s.bookings.result(input.orderId);
@@ -136,7 +140,9 @@ describe(
 
     it('bookRoom: still pending when confirmationDeadline fires during a poll → NOT_CONFIRMED, its booking cancelled once', async () => {
       const input = bookingInput('pending-long', {
-        confirmationDeadline: '3s',
+        // The hold is added once the booking id is known (well within a second, usually): the
+        // deadline must pass during the held poll, i.e. after it starts and within its 4.5 s.
+        confirmationDeadline: '4s',
         polling: { initialInterval: '500ms', maximumInterval: '500ms', backoffCoefficient: 1 },
       });
       const started = await s.bookings.startBooking(input);

@@ -288,7 +288,7 @@ describe('edge cases of cancelling and booking', { concurrency: true }, () => {
       method: 'POST',
       path: '/booking',
       bodyIncludes: input.orderId,
-      delayMs: 1_500,
+      delayMs: 4_000,
       status: 422,
       body: JSON.stringify({ detail: 'The rate is no longer available' }),
     });

@@ -65,7 +65,7 @@ describe('a cancellation from Temporal is a cancellation', { concurrency: true }
   });
 
   it('during the booking call: the call is not aborted; the booking it made is cancelled', async () => {
-    const input = bookingInput('booking-slow', { param: 1500 });
+    const input = bookingInput('booking-slow', { param: 4000 });
     const started = await s.bookings.startBooking(input);
     await phaseOf(input.orderId, 'BOOKING');
     await s.bookings.handle(input.orderId).cancel();
