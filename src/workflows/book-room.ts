@@ -95,13 +95,19 @@ const CANCEL_AS_CHILD = 'cancel-as-child-workflow';
 const FINAL: ReadonlySet<string> = new Set(Object.values(BookingOutcome));
 
 type Final = Omit<BookRoomResult, 'orderId'>;
-type Priced = { token: string; price: SupplierPrice | undefined };
+/** Every step tells its results apart by `kind`; `ended` carries the booking's outcome. */
+type Ended = { readonly kind: 'ended'; readonly final: Final };
+const end = (final: Final): Ended => ({ kind: 'ended', final });
+type Checked = { kind: 'checked'; answer: PriceCheckAnswer } | Ended;
+type Priced = { kind: 'priced'; token: string; price: SupplierPrice | undefined } | Ended;
 type BookAttempt =
   | { kind: 'booked'; bookingId: number; status: string }
-  | { kind: 'final'; final: Final }
   | { kind: 'ambiguous'; error: BookingError }
   /** A 422's re-check found a new price or policy: decide again on this answer. */
-  | { kind: 'decide-again'; answer: PriceCheckAnswer };
+  | { kind: 'decide-again'; answer: PriceCheckAnswer }
+  | Ended;
+type Reconciled = { kind: 'reconciled' } | Ended;
+type Waited = { kind: 'final' | 'deadline' | 'cancelled' };
 
 export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   // --- state ------------------------------------------------------------------------------------
@@ -291,7 +297,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     let attempt: BookAttempt;
     for (;;) {
       const priced = await priceAndDecide(p, rounds, answer);
-      if ('outcome' in priced) return finish(priced);
+      if (priced.kind === 'ended') return finish(priced.final);
       if (cancelRequested) return finish(cancelledBeforeBooking());
       enter(BookingPhase.BOOKING);
       attempt = await bookOnce(p, priced);
@@ -299,10 +305,10 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       answer = attempt.answer;
     }
 
-    if (attempt.kind === 'final') return finish(attempt.final);
+    if (attempt.kind === 'ended') return finish(attempt.final);
     if (attempt.kind === 'ambiguous') {
       const reconciled = await reconcile(attempt.error);
-      if (reconciled) return finish(reconciled);
+      if (reconciled.kind === 'ended') return finish(reconciled.final);
     } else {
       setBooking(attempt.bookingId, attempt.status);
     }
@@ -310,7 +316,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
 
     // Rule 3: pending is not final.
     const waited = await awaitConfirmation(p, id);
-    if (waited === 'deadline') {
+    if (waited.kind === 'deadline') {
       const why = `not confirmed within ${String(p.confirmationDeadline)}`;
       noteError({ code: 'CONFIRMATION_DEADLINE', message: why });
       if (!p.cancelOnConfirmationTimeout)
@@ -326,8 +332,8 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     }
     const reading = readStatus(supplierStatus ?? '');
     if (reading.kind !== 'final') {
-      // Unreachable: the poll returns final statuses only. Kept so a change there cannot close
-      // a live booking silently.
+      // Unreachable: the poll returns final statuses only. Should a change there break that, the
+      // booking ends loudly (UNKNOWN_STATUS) rather than with an outcome it does not have.
       const error = { code: 'UNKNOWN_STATUS', message: `status ${String(supplierStatus)}` };
       return finish({ outcome: BookingOutcome.FAILED, reason: error.message, error });
     }
@@ -343,16 +349,20 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   }
 
   // --- steps --------------------------------------------------------------------------------------
-  async function checkPrice(optionId: string): Promise<PriceCheckAnswer | Final> {
+  async function checkPrice(optionId: string): Promise<Checked> {
     try {
       const { priceCheck } = proxyActivities<BookingActivities>({
         ...READ_ACTIVITY,
         summary: `Price check for order ${orderId}`,
       });
-      return await priceCheck({ optionId });
+      return { kind: 'checked', answer: await priceCheck({ optionId }) };
     } catch (err) {
       const error = toBookingError(err);
-      return { outcome: BookingOutcome.FAILED, reason: `price check failed: ${error.code}`, error };
+      return end({
+        outcome: BookingOutcome.FAILED,
+        reason: `price check failed: ${error.code}`,
+        error,
+      });
     }
   }
 
@@ -361,7 +371,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     p: BookRoomParams,
     rounds: { left: number },
     given: PriceCheckAnswer | undefined,
-  ): Promise<Priced | Final> {
+  ): Promise<Priced> {
     let approved: Approved | undefined;
     let answer = given;
     for (; rounds.left > 0; rounds.left--) {
@@ -369,9 +379,9 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       const checkedAt = Date.now();
       if (!answer) {
         const pc = await checkPrice(p.optionId);
-        if (cancelRequested) return cancelledBeforeBooking();
-        if ('outcome' in pc) return pc;
-        answer = pc;
+        if (cancelRequested) return end(cancelledBeforeBooking());
+        if (pc.kind === 'ended') return pc;
+        answer = pc.answer;
       }
       const verdict = decidePrice(answer, {
         expected: p.expectedPrice,
@@ -381,17 +391,17 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       });
       switch (verdict.kind) {
         case 'not-available':
-          return {
+          return end({
             outcome: BookingOutcome.NOT_AVAILABLE,
             reason: 'the supplier says the option is not available',
-          };
+          });
         case 'invalid': {
           const error = { code: 'CONTRACT', message: verdict.message };
-          return { outcome: BookingOutcome.FAILED, reason: error.message, error };
+          return end({ outcome: BookingOutcome.FAILED, reason: error.message, error });
         }
         case 'book':
           price = verdict.price;
-          return { token: verdict.token, price: verdict.price };
+          return { kind: 'priced', token: verdict.token, price: verdict.price };
         case 'ask':
           break;
       }
@@ -412,32 +422,35 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       enter(BookingPhase.AWAITING_APPROVAL);
       const decided = await condition(() => decision !== undefined || cancelRequested, timeoutMs);
       pendingDecision = undefined;
-      if (cancelRequested) return cancelledBeforeBooking();
+      if (cancelRequested) return end(cancelledBeforeBooking());
       if (!decided) {
-        return {
+        return end({
           outcome: BookingOutcome.PRICE_REJECTED,
           reason: `no decision within ${String(timeout)}`,
-        };
+        });
       }
       if (!decision) {
-        return {
+        return end({
           outcome: BookingOutcome.PRICE_REJECTED,
           reason: `the ${answer.status} was rejected`,
-        };
+        });
       }
       approved = approve(answer, approved);
       if (Date.now() - checkedAt < TOKEN_FRESH_MS) {
         price = verdict.price;
-        return { token: verdict.token, price: verdict.price };
+        return { kind: 'priced', token: verdict.token, price: verdict.price };
       }
       // The token may have expired while a person decided: check again, against what was approved.
       answer = undefined;
     }
-    return { outcome: BookingOutcome.PRICE_REJECTED, reason: 'the price kept changing' };
+    return end({ outcome: BookingOutcome.PRICE_REJECTED, reason: 'the price kept changing' });
   }
 
   /** Rule 1: `POST /booking`, sent again only on proof that it never arrived. */
-  async function bookOnce(p: BookRoomParams, priced: Priced): Promise<BookAttempt> {
+  async function bookOnce(
+    p: BookRoomParams,
+    priced: Extract<Priced, { kind: 'priced' }>,
+  ): Promise<BookAttempt> {
     let token = priced.token;
     let tokenRefreshed = false;
     for (let attempt = 1; ; attempt++) {
@@ -468,35 +481,29 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
           case 'reconcile':
             return { kind: 'ambiguous', error };
           case 'cancelled':
-            return { kind: 'final', final: cancelledBeforeBooking() };
+            return end(cancelledBeforeBooking());
           case 'fail':
-            return {
-              kind: 'final',
-              final: {
-                outcome: BookingOutcome.FAILED,
-                reason: `booking refused: ${f.code}`,
-                error,
-              },
-            };
+            return end({
+              outcome: BookingOutcome.FAILED,
+              reason: `booking refused: ${f.code}`,
+              error,
+            });
           case 'resend':
             await sleep(next.delayMs);
-            if (cancelRequested) return { kind: 'final', final: cancelledBeforeBooking() };
+            if (cancelRequested) return end(cancelledBeforeBooking());
             continue;
           case 'recheck-price': {
             // A 422 proves nothing was booked. Sold out, an expired token, a new price? Ask.
             const pc = await checkPrice(p.optionId);
-            if (cancelRequested) return { kind: 'final', final: cancelledBeforeBooking() };
-            if ('outcome' in pc) return { kind: 'final', final: pc };
-            const then = afterRecheck(pc, { tokenRefreshed });
+            if (cancelRequested) return end(cancelledBeforeBooking());
+            if (pc.kind === 'ended') return pc;
+            const then = afterRecheck(pc.answer, { tokenRefreshed });
             switch (then.next) {
               case 'not-available':
-                return {
-                  kind: 'final',
-                  final: {
-                    outcome: BookingOutcome.NOT_AVAILABLE,
-                    reason: `sold out at booking: ${f.message}`,
-                  },
-                };
+                return end({
+                  outcome: BookingOutcome.NOT_AVAILABLE,
+                  reason: `sold out at booking: ${f.message}`,
+                });
               case 'book-again':
                 tokenRefreshed = true;
                 token = then.token;
@@ -504,14 +511,11 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
               case 'decide':
                 return { kind: 'decide-again', answer: then.answer };
               case 'fail':
-                return {
-                  kind: 'final',
-                  final: {
-                    outcome: BookingOutcome.FAILED,
-                    reason: `the supplier rejected the booking: ${f.message}`,
-                    error,
-                  },
-                };
+                return end({
+                  outcome: BookingOutcome.FAILED,
+                  reason: `the supplier rejected the booking: ${f.message}`,
+                  error,
+                });
             }
           }
         }
@@ -521,27 +525,29 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
 
   /**
    * Rule 1: the booking call was ambiguous. Waits, open and searchable, for an operator; a
-   * cancellation does not end the wait (the supplier may hold a booking). Returns the outcome,
-   * or nothing when the operator named the supplier booking (then set as the booking).
+   * cancellation does not end the wait (the supplier may hold a booking). Ends the booking when
+   * the operator says there is none; otherwise the supplier booking they named is the booking.
    */
-  async function reconcile(error: BookingError): Promise<Final | undefined> {
+  async function reconcile(error: BookingError): Promise<Reconciled> {
     enter(BookingPhase.NEEDS_RECONCILIATION);
     await condition(() => resolution !== undefined);
     if (!resolution || 'noBooking' in resolution) {
-      return cancelRequested
-        ? {
-            outcome: BookingOutcome.CANCELLED,
-            reason: 'cancelled; an operator confirmed no supplier booking exists',
-          }
-        : {
-            outcome: BookingOutcome.FAILED,
-            reason: 'an operator confirmed that no supplier booking exists',
-            error,
-          };
+      return end(
+        cancelRequested
+          ? {
+              outcome: BookingOutcome.CANCELLED,
+              reason: 'cancelled; an operator confirmed no supplier booking exists',
+            }
+          : {
+              outcome: BookingOutcome.FAILED,
+              reason: 'an operator confirmed that no supplier booking exists',
+              error,
+            },
+      );
     }
     // The price stays the one decided on: the retrieve's total is not a net price.
     setBooking(resolution.bookingId, resolution.snapshot.status);
-    return undefined;
+    return { kind: 'reconciled' };
   }
 
   /**
@@ -549,11 +555,9 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
    * asked for. A failed read proves nothing: the poll goes on; when reads fail for long the
    * booking shows as `STATUS_UNREADABLE` (still polled) until a read succeeds again.
    */
-  async function awaitConfirmation(
-    p: BookRoomParams,
-    id: number,
-  ): Promise<'final' | 'deadline' | 'cancelled'> {
-    if (cancelRequested || readStatus(supplierStatus ?? '').kind === 'final') return 'final';
+  async function awaitConfirmation(p: BookRoomParams, id: number): Promise<Waited> {
+    if (cancelRequested || readStatus(supplierStatus ?? '').kind === 'final')
+      return { kind: 'final' };
     enter(BookingPhase.AWAITING_CONFIRMATION);
     const polling = p.polling ?? DEFAULT_POLLING;
     const until = Date.now() + (durationToMs(p.confirmationDeadline) ?? 48 * 3_600_000);
@@ -577,7 +581,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
             }),
           );
           setBooking(id, snap.status);
-          if (readStatus(snap.status).kind === 'final') return 'final';
+          if (readStatus(snap.status).kind === 'final') return { kind: 'final' };
           unreadable = false; // read again: back to waiting
           enter(BookingPhase.AWAITING_CONFIRMATION);
         } catch (err) {
@@ -585,7 +589,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
             deadline: isDeadline(err),
             cancelled: cancelRequested && isCancellation(err),
           });
-          if (next.next !== 'unreadable') return next.next;
+          if (next.next !== 'unreadable') return { kind: next.next };
           noteError(toBookingError(err));
           unreadable = true;
           enter(BookingPhase.STATUS_UNREADABLE);
