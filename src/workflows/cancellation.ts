@@ -9,7 +9,7 @@ import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities/booking';
 import { CancellationOutcome, PollingSchema, type Polling } from '../shared/booking-contract';
 import { durationToMs } from '../shared/duration';
-import { FIRST_CANCEL_ACTIVITY, POLL_ACTIVITY } from './activity-options';
+import { CANCEL_ACTIVITY, POLL_ACTIVITY } from './activity-options';
 import { failureFacts, isDeadline } from './failure-facts';
 
 export const DEFAULT_POLLING: Polling = PollingSchema.parse({});
@@ -44,7 +44,7 @@ export async function runCancellation(
   };
 
   const { cancelBooking } = proxyActivities<BookingActivities>({
-    ...FIRST_CANCEL_ACTIVITY,
+    ...CANCEL_ACTIVITY,
     scheduleToCloseTimeout: deadlineMs,
     summary: `DELETE /cancel of supplier booking ${bookingId}`,
   });
