@@ -9,6 +9,7 @@ import {
   allHandlersFinished,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -25,6 +26,7 @@ import {
   CancellationOutcome,
   PENDING_SUPPLIER_STATUSES,
   ResolveReconciliationSchema,
+  bookRoomInputRuleIssues,
   toFieldIssues,
   type BookRoomInput,
   type BookRoomResult,
@@ -68,6 +70,9 @@ import { increasePercent } from './pricing';
  */
 const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
 
+/** Patch id of the input rules across fields (bookRoomInputRuleIssues). */
+const INPUT_RULES_PATCH = 'input-rules-across-fields';
+
 /** A price-check token older than this is re-checked before booking (tokens expire). */
 const TOKEN_FRESH_MS = 5 * 60_000;
 /** Price checks one booking may make through approvals and re-checks. */
@@ -81,6 +86,8 @@ type Priced = { token: string; price: SupplierPrice | undefined };
 export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   // --- state ------------------------------------------------------------------------------------
   const orderId = typeof input?.orderId === 'string' ? input.orderId : '(invalid)';
+  // The field the starter validated against; absent in older inputs (then the worker's setting).
+  const orderIdField = typeof input?.orderIdField === 'string' ? input.orderIdField : undefined;
   let phase: BookingState['phase'] = BookingPhase.PRICE_CHECK;
   let supplierStatus: string | undefined;
   let bookingId: number | undefined;
@@ -167,7 +174,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     cancelUpdate,
     (request) => {
       cancelRequested = true;
-      cancelReason = request?.reason;
+      cancelReason = request?.reason ?? undefined; // null is absent (rule 7)
       pollScope?.cancel();
       setCurrentDetails(details());
       return state();
@@ -183,7 +190,8 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
 
   setHandler(
     resolveReconciliationUpdate,
-    async (request) => {
+    async (raw) => {
+      const request = ResolveReconciliationSchema.parse(raw); // null fields are absent (rule 7)
       resolving = true;
       try {
         if ('noBooking' in request) {
@@ -191,7 +199,11 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
         } else {
           let snapshot: BookingSnapshot;
           try {
-            snapshot = await reads.verifyBookingForOrder({ bookingId: request.bookingId, orderId });
+            snapshot = await reads.verifyBookingForOrder({
+              bookingId: request.bookingId,
+              orderId,
+              ...(orderIdField ? { orderIdField } : {}),
+            });
           } catch (err) {
             const f = failureFacts(err);
             throw ApplicationFailure.create({
@@ -253,6 +265,19 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     });
   }
   const p = parsed.data;
+  // Rules across fields (price policy without a reference price, the reserved order-id field),
+  // behind a patch: a workflow started before them replays as it ran.
+  const ruleIssues = bookRoomInputRuleIssues(p);
+  if (ruleIssues.length > 0 && patched(INPUT_RULES_PATCH)) {
+    return finish({
+      outcome: BookingOutcome.FAILED,
+      reason: 'invalid input',
+      error: {
+        code: 'INVALID_INPUT',
+        message: ruleIssues.map((i) => `${i.field}: ${i.message}`).join('; '),
+      },
+    });
+  }
   upsertSearchAttributes([
     { key: OrderIdKey, value: p.orderId },
     ...(p.checkIn ? [{ key: CheckInDateKey, value: new Date(`${p.checkIn}T00:00:00Z`) }] : []),
@@ -374,6 +399,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
           rooms: p.rooms,
           contact: p.contact,
           customFields: p.customFields,
+          ...(p.orderIdField ? { orderIdField: p.orderIdField } : {}),
         });
         return { kind: 'booked', bookingId: r.bookingId, status: r.status };
       } catch (err) {
