@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { loadEncryptionConfig, type EncryptionConfig } from './codec/config';
 import { DEFAULT_TASK_QUEUE } from './shared/task-queue';
+import { clientTimeoutProblems, shutdownGraceMsFor } from './workflows/activity-options';
 
 const durationMs = z.coerce.number().int().positive();
 const optionalString = z
@@ -65,8 +66,11 @@ export const EnvSchema = z.object({
   SUPPLIER_MAX_CALLS_PER_SECOND: z.coerce.number().min(0).default(0),
   /** Per-worker cap on concurrent supplier calls (concurrent activities). */
   SUPPLIER_MAX_CONCURRENT_CALLS: z.coerce.number().int().positive().default(100),
-  /** How long running activities may finish after SIGTERM, ms. */
-  SHUTDOWN_GRACE_MS: durationMs.default(30_000),
+  /**
+   * How long running activities may finish after SIGTERM, ms. Unset: derived from the booking
+   * timeout (HOTEL_API_BOOKING_TIMEOUT_MS + 15 s), so a deploy lets every booking call finish.
+   */
+  SHUTDOWN_GRACE_MS: durationMs.optional(),
   /**
    * The Temporal SDK's own Prometheus exporter, bound on 127.0.0.1:<port> and served through
    * METRICS_PORT's `/metrics` (one scrape target); 0 turns the SDK's metrics off.
@@ -108,6 +112,7 @@ export interface WorkerConfig {
   readonly healthPort: number;
   readonly maxSupplierCallsPerSecond: number;
   readonly maxConcurrentSupplierCalls: number;
+  /** `SHUTDOWN_GRACE_MS`, else derived from the booking timeout (`shutdownGraceMsFor`). */
   readonly shutdownGraceMs: number;
   /** The SDK's Prometheus exporter port (loopback), 0 = off. */
   readonly temporalMetricsPort: number;
@@ -213,6 +218,12 @@ export function loadConfig(
     if (!key) problems.push(MISSING_KEY);
     if (!secret) problems.push(MISSING_SECRET);
   }
+  problems.push(
+    ...clientTimeoutProblems({
+      bookingMs: env.HOTEL_API_BOOKING_TIMEOUT_MS,
+      readMs: env.HOTEL_API_READ_TIMEOUT_MS,
+    }),
+  );
   let encryption: EncryptionConfig | undefined;
   try {
     encryption = loadEncryptionConfig(env);
@@ -234,7 +245,8 @@ export function loadConfig(
       healthPort: env.HEALTH_PORT,
       maxSupplierCallsPerSecond: env.SUPPLIER_MAX_CALLS_PER_SECOND,
       maxConcurrentSupplierCalls: env.SUPPLIER_MAX_CONCURRENT_CALLS,
-      shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+      shutdownGraceMs:
+        env.SHUTDOWN_GRACE_MS ?? shutdownGraceMsFor(env.HOTEL_API_BOOKING_TIMEOUT_MS),
       temporalMetricsPort: env.TEMPORAL_METRICS_PORT,
       visibilityRefreshMs: env.METRICS_VISIBILITY_REFRESH_MS,
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,

@@ -9,7 +9,8 @@
  * - Prometheus metrics on METRICS_PORT `/metrics`: ours and the SDK's in one exposition;
  * - `/healthz` and `/readyz` on HEALTH_PORT;
  * - graceful shutdown: the first SIGTERM or SIGINT makes `/readyz` answer 503, stops polling and
- *   lets running activities finish for up to SHUTDOWN_GRACE_MS, then the process exits 0. A
+ *   lets running activities finish for up to SHUTDOWN_GRACE_MS (unset: the booking timeout +
+ *   15 s, so every booking call in flight finishes), then the process exits 0. A
  *   second signal exits at once (128 + signal number): a booking call cut off that way ends in
  *   NEEDS_RECONCILIATION, never in a duplicate.
  *
@@ -40,6 +41,7 @@ import {
 } from './observability/metrics';
 import { installTemporalRuntime, sdkMetricsUrl } from './observability/runtime';
 import { loadWorkflowBundle } from './workflow-bundle';
+import { CALL_REPORT_MARGIN_MS, shutdownGraceMsFor } from './workflows/activity-options';
 
 /** Visibility counts (a scrape) give up after this long, ms. */
 const VISIBILITY_TIMEOUT_MS = 5_000;
@@ -160,6 +162,13 @@ async function main(): Promise<number> {
       shutdownGraceTime: config.worker.shutdownGraceMs,
       onPollLateness: metrics.recordPollLateness,
     });
+    const graceNeeded = shutdownGraceMsFor(config.hotelApi.timeouts.bookingMs);
+    if (config.worker.shutdownGraceMs < graceNeeded) {
+      log.warn(
+        { shutdownGraceMs: config.worker.shutdownGraceMs, graceNeeded },
+        `SHUTDOWN_GRACE_MS is shorter than a booking call may take (HOTEL_API_BOOKING_TIMEOUT_MS + ${CALL_REPORT_MARGIN_MS} ms): a SIGTERM during a slow booking call leaves that order to an operator. Unset it to derive it.`,
+      );
+    }
     if (draining) {
       log.info('shutdown requested during start-up: not polling');
     } else {
