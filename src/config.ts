@@ -73,9 +73,11 @@ export const EnvSchema = z.object({
   SHUTDOWN_GRACE_MS: durationMs.optional(),
   /**
    * The Temporal SDK's own Prometheus exporter, bound on 127.0.0.1:<port> and served through
-   * METRICS_PORT's `/metrics` (one scrape target); 0 turns the SDK's metrics off.
+   * METRICS_PORT's `/metrics` (one scrape target); 0 turns the SDK's metrics off. Unset: a free
+   * loopback port, logged at start (nothing scrapes it directly, so several workers on one host
+   * need no setting).
    */
-  TEMPORAL_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  TEMPORAL_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Booking gauges (visibility counts) are recounted at most this often, ms; 0 = every scrape. */
   METRICS_VISIBILITY_REFRESH_MS: z.coerce.number().int().min(0).default(15_000),
   /** A prebuilt workflow bundle (the image builds one); unset or missing: bundled at start. */
@@ -114,8 +116,8 @@ export interface WorkerConfig {
   readonly maxConcurrentSupplierCalls: number;
   /** `SHUTDOWN_GRACE_MS`, else derived from the booking timeout (`shutdownGraceMsFor`). */
   readonly shutdownGraceMs: number;
-  /** The SDK's Prometheus exporter port (loopback), 0 = off. */
-  readonly temporalMetricsPort: number;
+  /** The SDK's Prometheus exporter port (loopback), 0 = off, `'free'` = any free one. */
+  readonly temporalMetricsPort: number | 'free';
   /** Minimum age of the visibility booking counts before a scrape recounts, ms. */
   readonly visibilityRefreshMs: number;
   /** A prebuilt workflow bundle file, if any. */
@@ -247,7 +249,7 @@ export function loadConfig(
       maxConcurrentSupplierCalls: env.SUPPLIER_MAX_CONCURRENT_CALLS,
       shutdownGraceMs:
         env.SHUTDOWN_GRACE_MS ?? shutdownGraceMsFor(env.HOTEL_API_BOOKING_TIMEOUT_MS),
-      temporalMetricsPort: env.TEMPORAL_METRICS_PORT,
+      temporalMetricsPort: env.TEMPORAL_METRICS_PORT ?? 'free',
       visibilityRefreshMs: env.METRICS_VISIBILITY_REFRESH_MS,
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
     },

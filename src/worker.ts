@@ -14,7 +14,8 @@
  *   second signal exits at once (128 + signal number): a booking call cut off that way ends in
  *   NEEDS_RECONCILIATION, never in a duplicate.
  *
- * Exit codes: 0 after a clean drain, 1 when the worker failed, 2 for a configuration error.
+ * Exit codes: 0 after a clean drain, 1 when the worker failed, 2 for a configuration error or a
+ * port that is taken (one line naming the port and the variable that moves it).
  */
 import { existsSync } from 'node:fs';
 import { Client } from '@temporalio/client';
@@ -39,7 +40,8 @@ import {
   createWorkerMetrics,
   type MetricsServer,
 } from './observability/metrics';
-import { installTemporalRuntime, sdkMetricsUrl } from './observability/runtime';
+import { PortInUseError, whenPortInUse } from './observability/ports';
+import { installTemporalRuntimeWithMetrics, sdkMetricsUrl } from './observability/runtime';
 import { loadWorkflowBundle } from './workflow-bundle';
 import { CALL_REPORT_MARGIN_MS, shutdownGraceMsFor } from './workflows/activity-options';
 
@@ -66,8 +68,18 @@ async function main(): Promise<number> {
 
   // Before anything that touches Temporal: the first connection installs a default runtime.
   const metricsOn = config.worker.metricsPort > 0;
-  const sdkMetricsPort = metricsOn ? config.worker.temporalMetricsPort : 0;
-  installTemporalRuntime({ logger: root, level: config.logLevel, sdkMetricsPort });
+  let sdkMetricsPort: number;
+  try {
+    sdkMetricsPort = await installTemporalRuntimeWithMetrics({
+      logger: root,
+      level: config.logLevel,
+      port: metricsOn ? config.worker.temporalMetricsPort : 0,
+    });
+  } catch (err) {
+    if (!(err instanceof PortInUseError)) throw err;
+    log.fatal({ variable: err.setting, port: err.port }, err.message);
+    return 2;
+  }
 
   let worker: Worker | undefined;
   let connection: NativeConnection | undefined;
@@ -113,7 +125,10 @@ async function main(): Promise<number> {
           },
         }),
       });
-      const url = await health.listen(config.worker.healthPort);
+      const port = config.worker.healthPort;
+      const url = await health
+        .listen(port)
+        .catch(whenPortInUse('HEALTH_PORT', port, 'health endpoints /healthz, /readyz'));
       log.info({ url: `${url}/readyz` }, 'health endpoints listening');
     }
 
@@ -137,8 +152,14 @@ async function main(): Promise<number> {
         registry: metrics.registry,
         ...(sdkMetricsPort > 0 ? { sdkMetricsUrl: sdkMetricsUrl(sdkMetricsPort) } : {}),
       });
-      const url = await metricsServer.listen(config.worker.metricsPort);
-      log.info({ url: `${url}/metrics` }, 'metrics listening');
+      const port = config.worker.metricsPort;
+      const url = await metricsServer
+        .listen(port)
+        .catch(whenPortInUse('METRICS_PORT', port, 'Prometheus /metrics'));
+      log.info(
+        { url: `${url}/metrics`, ...(sdkMetricsPort > 0 ? { sdkMetricsPort } : {}) },
+        'metrics listening',
+      );
     }
 
     hotelApi = new HotelApiClient(config.hotelApi, { onCall: metrics.recordSupplierCall });
@@ -187,8 +208,13 @@ async function main(): Promise<number> {
       await worker.run();
     }
   } catch (err) {
-    log.fatal({ err }, 'worker failed');
-    exitCode = 1;
+    if (err instanceof PortInUseError) {
+      log.fatal({ variable: err.setting, port: err.port }, err.message);
+      exitCode = 2;
+    } else {
+      log.fatal({ err }, 'worker failed');
+      exitCode = 1;
+    }
   } finally {
     draining = true;
     await hotelApi?.close();
