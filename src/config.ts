@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { loadEncryptionConfig, type EncryptionConfig } from './codec/config';
 import { DEFAULT_TASK_QUEUE } from './shared/task-queue';
+import { clientTimeoutProblems, shutdownGraceMsFor } from './workflows/activity-options';
 
 const durationMs = z.coerce.number().int().positive();
 const optionalString = z
@@ -65,13 +66,18 @@ export const EnvSchema = z.object({
   SUPPLIER_MAX_CALLS_PER_SECOND: z.coerce.number().min(0).default(0),
   /** Per-worker cap on concurrent supplier calls (concurrent activities). */
   SUPPLIER_MAX_CONCURRENT_CALLS: z.coerce.number().int().positive().default(100),
-  /** How long running activities may finish after SIGTERM, ms. */
-  SHUTDOWN_GRACE_MS: durationMs.default(30_000),
+  /**
+   * How long running activities may finish after SIGTERM, ms. Unset: derived from the booking
+   * timeout (HOTEL_API_BOOKING_TIMEOUT_MS + 15 s), so a deploy lets every booking call finish.
+   */
+  SHUTDOWN_GRACE_MS: durationMs.optional(),
   /**
    * The Temporal SDK's own Prometheus exporter, bound on 127.0.0.1:<port> and served through
-   * METRICS_PORT's `/metrics` (one scrape target); 0 turns the SDK's metrics off.
+   * METRICS_PORT's `/metrics` (one scrape target); 0 turns the SDK's metrics off. Unset: a free
+   * loopback port, logged at start (nothing scrapes it directly, so several workers on one host
+   * need no setting).
    */
-  TEMPORAL_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  TEMPORAL_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Booking gauges (visibility counts) are recounted at most this often, ms; 0 = every scrape. */
   METRICS_VISIBILITY_REFRESH_MS: z.coerce.number().int().min(0).default(15_000),
   /** A prebuilt workflow bundle (the image builds one); unset or missing: bundled at start. */
@@ -108,9 +114,10 @@ export interface WorkerConfig {
   readonly healthPort: number;
   readonly maxSupplierCallsPerSecond: number;
   readonly maxConcurrentSupplierCalls: number;
+  /** `SHUTDOWN_GRACE_MS`, else derived from the booking timeout (`shutdownGraceMsFor`). */
   readonly shutdownGraceMs: number;
-  /** The SDK's Prometheus exporter port (loopback), 0 = off. */
-  readonly temporalMetricsPort: number;
+  /** The SDK's Prometheus exporter port (loopback), 0 = off, `'free'` = any free one. */
+  readonly temporalMetricsPort: number | 'free';
   /** Minimum age of the visibility booking counts before a scrape recounts, ms. */
   readonly visibilityRefreshMs: number;
   /** A prebuilt workflow bundle file, if any. */
@@ -213,6 +220,12 @@ export function loadConfig(
     if (!key) problems.push(MISSING_KEY);
     if (!secret) problems.push(MISSING_SECRET);
   }
+  problems.push(
+    ...clientTimeoutProblems({
+      bookingMs: env.HOTEL_API_BOOKING_TIMEOUT_MS,
+      readMs: env.HOTEL_API_READ_TIMEOUT_MS,
+    }),
+  );
   let encryption: EncryptionConfig | undefined;
   try {
     encryption = loadEncryptionConfig(env);
@@ -234,8 +247,9 @@ export function loadConfig(
       healthPort: env.HEALTH_PORT,
       maxSupplierCallsPerSecond: env.SUPPLIER_MAX_CALLS_PER_SECOND,
       maxConcurrentSupplierCalls: env.SUPPLIER_MAX_CONCURRENT_CALLS,
-      shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
-      temporalMetricsPort: env.TEMPORAL_METRICS_PORT,
+      shutdownGraceMs:
+        env.SHUTDOWN_GRACE_MS ?? shutdownGraceMsFor(env.HOTEL_API_BOOKING_TIMEOUT_MS),
+      temporalMetricsPort: env.TEMPORAL_METRICS_PORT ?? 'free',
       visibilityRefreshMs: env.METRICS_VISIBILITY_REFRESH_MS,
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
     },

@@ -9,11 +9,13 @@
  * - Prometheus metrics on METRICS_PORT `/metrics`: ours and the SDK's in one exposition;
  * - `/healthz` and `/readyz` on HEALTH_PORT;
  * - graceful shutdown: the first SIGTERM or SIGINT makes `/readyz` answer 503, stops polling and
- *   lets running activities finish for up to SHUTDOWN_GRACE_MS, then the process exits 0. A
+ *   lets running activities finish for up to SHUTDOWN_GRACE_MS (unset: the booking timeout +
+ *   15 s, so every booking call in flight finishes), then the process exits 0. A
  *   second signal exits at once (128 + signal number): a booking call cut off that way ends in
  *   NEEDS_RECONCILIATION, never in a duplicate.
  *
- * Exit codes: 0 after a clean drain, 1 when the worker failed, 2 for a configuration error.
+ * Exit codes: 0 after a clean drain, 1 when the worker failed, 2 for a configuration error or a
+ * port that is taken (one line naming the port and the variable that moves it).
  */
 import { existsSync } from 'node:fs';
 import { Client } from '@temporalio/client';
@@ -38,8 +40,10 @@ import {
   createWorkerMetrics,
   type MetricsServer,
 } from './observability/metrics';
-import { installTemporalRuntime, sdkMetricsUrl } from './observability/runtime';
+import { PortInUseError, whenPortInUse } from './observability/ports';
+import { installTemporalRuntimeWithMetrics, sdkMetricsUrl } from './observability/runtime';
 import { loadWorkflowBundle } from './workflow-bundle';
+import { CALL_REPORT_MARGIN_MS, shutdownGraceMsFor } from './workflows/activity-options';
 
 /** Visibility counts (a scrape) give up after this long, ms. */
 const VISIBILITY_TIMEOUT_MS = 5_000;
@@ -64,8 +68,18 @@ async function main(): Promise<number> {
 
   // Before anything that touches Temporal: the first connection installs a default runtime.
   const metricsOn = config.worker.metricsPort > 0;
-  const sdkMetricsPort = metricsOn ? config.worker.temporalMetricsPort : 0;
-  installTemporalRuntime({ logger: root, level: config.logLevel, sdkMetricsPort });
+  let sdkMetricsPort: number;
+  try {
+    sdkMetricsPort = await installTemporalRuntimeWithMetrics({
+      logger: root,
+      level: config.logLevel,
+      port: metricsOn ? config.worker.temporalMetricsPort : 0,
+    });
+  } catch (err) {
+    if (!(err instanceof PortInUseError)) throw err;
+    log.fatal({ variable: err.setting, port: err.port }, err.message);
+    return 2;
+  }
 
   let worker: Worker | undefined;
   let connection: NativeConnection | undefined;
@@ -111,7 +125,10 @@ async function main(): Promise<number> {
           },
         }),
       });
-      const url = await health.listen(config.worker.healthPort);
+      const port = config.worker.healthPort;
+      const url = await health
+        .listen(port)
+        .catch(whenPortInUse('HEALTH_PORT', port, 'health endpoints /healthz, /readyz'));
       log.info({ url: `${url}/readyz` }, 'health endpoints listening');
     }
 
@@ -135,8 +152,14 @@ async function main(): Promise<number> {
         registry: metrics.registry,
         ...(sdkMetricsPort > 0 ? { sdkMetricsUrl: sdkMetricsUrl(sdkMetricsPort) } : {}),
       });
-      const url = await metricsServer.listen(config.worker.metricsPort);
-      log.info({ url: `${url}/metrics` }, 'metrics listening');
+      const port = config.worker.metricsPort;
+      const url = await metricsServer
+        .listen(port)
+        .catch(whenPortInUse('METRICS_PORT', port, 'Prometheus /metrics'));
+      log.info(
+        { url: `${url}/metrics`, ...(sdkMetricsPort > 0 ? { sdkMetricsPort } : {}) },
+        'metrics listening',
+      );
     }
 
     hotelApi = new HotelApiClient(config.hotelApi, { onCall: metrics.recordSupplierCall });
@@ -160,6 +183,13 @@ async function main(): Promise<number> {
       shutdownGraceTime: config.worker.shutdownGraceMs,
       onPollLateness: metrics.recordPollLateness,
     });
+    const graceNeeded = shutdownGraceMsFor(config.hotelApi.timeouts.bookingMs);
+    if (config.worker.shutdownGraceMs < graceNeeded) {
+      log.warn(
+        { shutdownGraceMs: config.worker.shutdownGraceMs, graceNeeded },
+        `SHUTDOWN_GRACE_MS is shorter than a booking call may take (HOTEL_API_BOOKING_TIMEOUT_MS + ${CALL_REPORT_MARGIN_MS} ms): a SIGTERM during a slow booking call leaves that order to an operator. Unset it to derive it.`,
+      );
+    }
     if (draining) {
       log.info('shutdown requested during start-up: not polling');
     } else {
@@ -178,8 +208,13 @@ async function main(): Promise<number> {
       await worker.run();
     }
   } catch (err) {
-    log.fatal({ err }, 'worker failed');
-    exitCode = 1;
+    if (err instanceof PortInUseError) {
+      log.fatal({ variable: err.setting, port: err.port }, err.message);
+      exitCode = 2;
+    } else {
+      log.fatal({ err }, 'worker failed');
+      exitCode = 1;
+    }
   } finally {
     draining = true;
     await hotelApi?.close();

@@ -6,7 +6,7 @@
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import type { HotelApiClient } from '../hotel-api';
-import { HotelApiError } from '../hotel-api/errors';
+import { HotelApiError, isHotelApiError } from '../hotel-api/errors';
 import type { Polling, SupplierPrice } from '../shared/booking-contract';
 import { durationToMs } from '../shared/duration';
 import { supplierStatusKind } from '../shared/supplier-status';
@@ -35,6 +35,8 @@ export interface CreateBookingInput {
   readonly rooms: readonly { firstName: string; lastName: string; notes?: string | undefined }[];
   readonly contact: { phonePrefix: string; phone: string; email?: string | undefined };
   readonly customFields?: Readonly<Record<string, string>> | undefined;
+  /** The field the starter validated the order id against; else the worker's `orderIdField`. */
+  readonly orderIdField?: string | undefined;
 }
 
 export interface BookingSnapshot {
@@ -140,11 +142,10 @@ export function createBookingActivities(deps: BookingActivityDeps) {
     return Context.current().cancellationSignal;
   }
 
-  async function snapshot(bookingId: number): Promise<BookingSnapshot> {
+  async function snapshot(bookingId: number, field = orderIdField): Promise<BookingSnapshot> {
     const r = await hotelApi.retrieveBooking({ bookingId }, { signal: signal() });
     const fields = r.custom_fields as Record<string, unknown> | null | undefined;
-    const orderId =
-      fields && typeof fields[orderIdField] === 'string' ? fields[orderIdField] : undefined;
+    const orderId = fields && typeof fields[field] === 'string' ? fields[field] : undefined;
     return {
       bookingId: r.booking_id,
       status: r.status,
@@ -180,10 +181,11 @@ export function createBookingActivities(deps: BookingActivityDeps) {
      * failure that does not prove the request never arrived is the workflow's to reconcile.
      */
     async createBooking(input: CreateBookingInput): Promise<{ bookingId: number; status: string }> {
-      if (input.customFields && orderIdField in input.customFields) {
+      const field = input.orderIdField ?? orderIdField;
+      if (input.customFields && field in input.customFields) {
         throw ApplicationFailure.create({
           type: 'INVALID_REQUEST',
-          message: `customFields.${orderIdField} is reserved for the order id`,
+          message: `customFields.${field} is reserved for the order id`,
           nonRetryable: true,
           details: [{ code: 'INVALID_REQUEST', retryable: false, ambiguous: false }],
         });
@@ -196,12 +198,22 @@ export function createBookingActivities(deps: BookingActivityDeps) {
         const r = await hotelApi.createBooking(
           {
             optionId: input.token,
-            body: supplierBookingBody(input, orderIdField),
+            body: supplierBookingBody(input, field),
           },
           { signal: ctx.cancellationSignal },
         );
+        // For the operator who reconciles a call whose answer never reached the workflow: the
+        // order and the supplier's id, in the worker's log (ids only, no guest data).
+        ctx.log.info(
+          `booking call returned: order ${input.orderId} → supplier booking ${r.booking_id} (${r.status})`,
+          { orderId: input.orderId, supplierBookingId: r.booking_id, supplierStatus: r.status },
+        );
         return { bookingId: r.booking_id, status: r.status };
       } catch (err) {
+        ctx.log.warn(`booking call failed: order ${input.orderId}, no supplier booking id`, {
+          orderId: input.orderId,
+          code: isHotelApiError(err) ? err.code : 'UNKNOWN',
+        });
         throw toApplicationFailure(err);
       } finally {
         clearInterval(beat);
@@ -220,12 +232,15 @@ export function createBookingActivities(deps: BookingActivityDeps) {
     async verifyBookingForOrder(input: {
       bookingId: number;
       orderId: string;
+      /** The field the starter validated against; else the worker's `orderIdField`. */
+      orderIdField?: string;
     }): Promise<BookingSnapshot> {
-      const snap = await supplierCall(() => snapshot(input.bookingId));
+      const field = input.orderIdField ?? orderIdField;
+      const snap = await supplierCall(() => snapshot(input.bookingId, field));
       if (snap.orderId !== input.orderId) {
         throw ApplicationFailure.create({
           type: 'ORDER_MISMATCH',
-          message: `Supplier booking ${input.bookingId} does not carry order ${input.orderId} in ${orderIdField}`,
+          message: `Supplier booking ${input.bookingId} does not carry order ${input.orderId} in ${field}`,
           nonRetryable: true,
         });
       }

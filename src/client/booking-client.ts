@@ -21,7 +21,9 @@ import {
   bookingWorkflowId,
   cancellationWorkflowId,
   toFieldIssues,
+  bookRoomInputRuleIssues,
   type BookRoomInput,
+  type BookRoomParams,
   type BookRoomResult,
   type BookingState,
   type CancelBookingInput,
@@ -43,6 +45,9 @@ import {
 } from '../shared/search-attributes';
 import { DEFAULT_TASK_QUEUE } from '../shared/task-queue';
 
+/** The custom field that carries the order id when none is configured. */
+const DEFAULT_ORDER_ID_FIELD = 'custom_field_10';
+
 /** Bad input: nothing was started, nothing was sent. `issues` name the fields. */
 export class BookingInputError extends Error {
   constructor(
@@ -58,7 +63,10 @@ export interface BookingClientOptions {
   readonly client: Client;
   /** @default 'hotel-booking' */
   readonly taskQueue?: string;
-  /** The custom field reserved for the order id. @default 'custom_field_10' */
+  /**
+   * The custom field reserved for the order id (`BOOKING_ORDER_ID_FIELD`). Every start carries it
+   * in the input (`orderIdField`), and the worker books with it. @default 'custom_field_10'
+   */
   readonly orderIdField?: string;
 }
 
@@ -72,22 +80,33 @@ export interface StartedBooking {
   readonly status: StartStatus;
 }
 
-/** Throws {@link BookingInputError} when `input` is not a valid `bookRoom` input. */
+/**
+ * Validates a `bookRoom` input (JSON `null` in an optional field counts as absent) and returns it
+ * as the workflow will read it, carrying the order-id field it was validated against
+ * (`input.orderIdField`, else `orderIdField`), so the worker books with that same field.
+ * Throws {@link BookingInputError} naming every bad field.
+ */
 export function validateBookRoomInput(
   input: unknown,
-  orderIdField = 'custom_field_10',
-): BookRoomInput {
+  orderIdField = DEFAULT_ORDER_ID_FIELD,
+): BookRoomParams {
   const parsed = BookRoomInputSchema.safeParse(input);
-  const issues = parsed.success ? [] : toFieldIssues(parsed.error);
-  const fields = (input as { customFields?: Record<string, unknown> } | undefined)?.customFields;
-  if (fields && typeof fields === 'object' && orderIdField in fields) {
+  if (parsed.success) {
+    const issues = bookRoomInputRuleIssues(parsed.data, orderIdField);
+    if (issues.length > 0) throw new BookingInputError(issues);
+    return { ...parsed.data, orderIdField: parsed.data.orderIdField ?? orderIdField };
+  }
+  const issues = toFieldIssues(parsed.error);
+  const raw = input as { customFields?: unknown; orderIdField?: unknown } | null | undefined;
+  const field = typeof raw?.orderIdField === 'string' ? raw.orderIdField : orderIdField;
+  const fields = raw?.customFields;
+  if (fields && typeof fields === 'object' && field in fields) {
     issues.push({
-      field: `customFields.${orderIdField}`,
+      field: `customFields.${field}`,
       message: 'reserved: the order id travels to the supplier in this field',
     });
   }
-  if (issues.length > 0) throw new BookingInputError(issues);
-  return input as BookRoomInput;
+  throw new BookingInputError(issues);
 }
 
 export class BookingClient {
@@ -98,12 +117,13 @@ export class BookingClient {
   constructor(options: BookingClientOptions) {
     this.client = options.client;
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
-    this.orderIdField = options.orderIdField ?? 'custom_field_10';
+    this.orderIdField = options.orderIdField ?? DEFAULT_ORDER_ID_FIELD;
   }
 
   /**
    * Starts `bookRoom` for `input.orderId`, once per order: a running workflow is reused and a
-   * finished one is reported, never restarted (so never a second supplier booking).
+   * finished one is reported, never restarted (so never a second supplier booking). The workflow
+   * receives the validated input: nulls removed, defaults applied, `orderIdField` set.
    */
   async startBooking(input: BookRoomInput): Promise<StartedBooking> {
     const valid = validateBookRoomInput(input, this.orderIdField);

@@ -10,6 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, parseEnv } from '../config';
+import { PortInUseError, whenPortInUse } from '../observability/ports';
 import { buildCodecServer } from './codec-server';
 import { DEV_CODEC_TOKEN, loadCodecServerConfig, loadEncryptionConfig } from './config';
 import { EncryptionCodec } from './encryption-codec';
@@ -40,7 +41,9 @@ async function main(): Promise<void> {
   const { encryption, server: config } = loadAll();
   const codec = new EncryptionCodec(encryption);
   const server = buildCodecServer({ codec, token: config.token, corsOrigin: config.corsOrigins });
-  const url = await server.listen(config.port, values.host);
+  const url = await server
+    .listen(config.port, values.host)
+    .catch(whenPortInUse('CODEC_SERVER_PORT', config.port, 'codec server', values.host));
 
   console.log(`Codec server listening on ${url}`);
   console.log(
@@ -73,7 +76,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof PortInUseError) {
     console.error(err.message);
     process.exit(2);
   }

@@ -116,7 +116,7 @@ export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
   {
     code: 'CONNECTION_FAILED_BEFORE_SEND',
     trigger:
-      'ECONNREFUSED, ENOTFOUND, EAI_AGAIN, UND_ERR_CONNECT_TIMEOUT, TLS handshake failure, or any failure or deadline before the request was handed to a connected socket (connecting or queued for a connection)',
+      'any failure or deadline before the request was handed to a connected socket, whatever its code: connection refused, DNS failure, connect timeout, TLS handshake failure, queued for a free connection',
     retryable: true,
     ambiguous: false,
     meaning:
@@ -125,7 +125,7 @@ export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
   {
     code: 'CONNECTION_LOST',
     trigger:
-      'ECONNRESET, EPIPE, UND_ERR_SOCKET, UND_ERR_CLOSED and other socket failures after the request was written, or a response body cut short',
+      'any socket failure after the request was handed to the socket, whatever its code (ECONNRESET, EPIPE, EHOSTUNREACH, ETIMEDOUT, UND_ERR_SOCKET, ...), or a response body cut short',
     retryable: true,
     ambiguous: true,
     meaning:
@@ -546,26 +546,6 @@ export function contractError(init: {
 
 // --- network failures -------------------------------------------------------------------------
 
-/**
- * Error codes that can only happen while establishing the connection: the request never left.
- * TLS verification failures belong here too (the handshake precedes the request).
- */
-export const BEFORE_SEND_ERROR_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_FAIL',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'CERT_HAS_EXPIRED',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
 /** undici codes meaning its own headers/body inactivity timer fired (after the write). */
 const TIMEOUT_ERROR_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
@@ -651,7 +631,9 @@ export function classifyNetworkError(err: unknown, ctx: NetworkErrorContext): Ho
       message: `${where} timed out${after} waiting for the answer; the supplier may still process it`,
     });
   }
-  if ((code !== undefined && BEFORE_SEND_ERROR_CODES.has(code)) || !requestSent) {
+  // Decided by what happened to the request, never by the code: an EHOSTUNREACH or ECONNREFUSED
+  // reported on a socket that already carried the request proves nothing (rule 1).
+  if (!requestSent) {
     return new HotelApiError({
       ...base,
       code: 'CONNECTION_FAILED_BEFORE_SEND',

@@ -65,13 +65,36 @@ const duration = (what: string) =>
     return ms !== undefined && ms > 0;
   }, `${what} must be a positive duration such as '30s', '15m', '48h' or a number of ms`);
 
+/**
+ * JSON `null` in an optional field means "absent" (rule 7): order systems in Java or Python send
+ * `"notes": null`, and the supplier's own API types such fields as string or null. Wraps an
+ * optional (or defaulted) schema so that null parses as if the field were missing.
+ */
+export function absent<T extends z.ZodType>(schema: T) {
+  return z.preprocess<z.input<T>, T, z.input<T> | null>(
+    (v) => (v === null ? undefined : v) as z.input<T>,
+    schema,
+  );
+}
+
+/** An object's entries without the null ones (a map of optional values). */
+function withoutNulls<T>(v: unknown): T {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v as T;
+  return Object.fromEntries(Object.entries(v).filter(([, value]) => value !== null)) as T;
+}
+
+const CustomFieldsSchema = z.record(
+  z.string().regex(CUSTOM_FIELD_RE, 'custom field names are custom_field_1 .. custom_field_10'),
+  z.string().max(255, 'at most 255 characters'),
+);
+
 const nonBlank = (max: number) =>
   z.string().trim().min(1, 'required').max(max, `at most ${max} characters`);
 
 export const GuestRoomSchema = z.strictObject({
   firstName: nonBlank(100),
   lastName: nonBlank(100),
-  notes: z.string().max(1000, 'at most 1000 characters').optional(),
+  notes: absent(z.string().max(1000, 'at most 1000 characters').optional()),
 });
 
 export const ContactSchema = z.strictObject({
@@ -83,7 +106,7 @@ export const ContactSchema = z.strictObject({
       '4 to 20 digits, spaces, dashes or brackets, at least 4 of them digits',
     ),
   // RFC 5321 caps a path at 254 characters; the supplier rejects longer addresses.
-  email: z.email('an e-mail address').max(254, 'at most 254 characters').optional(),
+  email: absent(z.email('an e-mail address').max(254, 'at most 254 characters').optional()),
 });
 
 export const PriceSchema = z.strictObject({
@@ -93,11 +116,11 @@ export const PriceSchema = z.strictObject({
 
 export const PriceChangePolicySchema = z.strictObject({
   /** A price increase up to this percentage is accepted without asking. @default 0 */
-  maxIncreasePercent: z.number().min(0).max(100).default(0),
+  maxIncreasePercent: absent(z.number().min(0).max(100).default(0)),
   /** Accept a `POLICY CHANGE` (e.g. new cancellation terms) without asking. @default false */
-  acceptPolicyChange: z.boolean().default(false),
+  acceptPolicyChange: absent(z.boolean().default(false)),
   /** How long to wait for `approvePriceChange` before ending `PRICE_REJECTED`. @default '15m' */
-  approvalTimeout: duration('approvalTimeout').default('15m'),
+  approvalTimeout: absent(duration('approvalTimeout').default('15m')),
 });
 
 /**
@@ -106,11 +129,11 @@ export const PriceChangePolicySchema = z.strictObject({
  */
 export const PollingSchema = z.strictObject({
   /** @default '5s' */
-  initialInterval: duration('initialInterval').default('5s'),
+  initialInterval: absent(duration('initialInterval').default('5s')),
   /** @default '5m' */
-  maximumInterval: duration('maximumInterval').default('5m'),
+  maximumInterval: absent(duration('maximumInterval').default('5m')),
   /** @default 1.5 */
-  backoffCoefficient: z.number().min(1).max(10).default(1.5),
+  backoffCoefficient: absent(z.number().min(1).max(10).default(1.5)),
 });
 
 export const BookRoomInputSchema = z.strictObject({
@@ -120,24 +143,63 @@ export const BookRoomInputSchema = z.strictObject({
   optionId: nonBlank(512),
   rooms: z.array(GuestRoomSchema).min(1, 'at least one room'),
   contact: ContactSchema,
-  customFields: z
-    .record(
-      z.string().regex(CUSTOM_FIELD_RE, 'custom field names are custom_field_1 .. custom_field_10'),
-      z.string().max(255, 'at most 255 characters'),
-    )
-    .optional(),
-  expectedPrice: PriceSchema.optional(),
-  priceChangePolicy: PriceChangePolicySchema.optional(),
+  /** A field whose value is null is absent (a Java or Python map may hold nulls). */
+  customFields: absent(
+    z
+      .preprocess<Record<string, string>, typeof CustomFieldsSchema, Record<string, string | null>>(
+        withoutNulls,
+        CustomFieldsSchema,
+      )
+      .optional(),
+  ),
+  expectedPrice: absent(PriceSchema.optional()),
+  priceChangePolicy: absent(PriceChangePolicySchema.optional()),
   /** How long to wait for the supplier to confirm. @default '48h' */
-  confirmationDeadline: duration('confirmationDeadline').default('48h'),
+  confirmationDeadline: absent(duration('confirmationDeadline').default('48h')),
   /** When the confirmation deadline passes with the booking still pending, cancel it. @default true */
-  cancelOnConfirmationTimeout: z.boolean().default(true),
+  cancelOnConfirmationTimeout: absent(z.boolean().default(true)),
   /** How long a cancellation may wait for the supplier before ending `STILL_ACTIVE`. @default '2h' */
-  cancellationDeadline: duration('cancellationDeadline').default('2h'),
+  cancellationDeadline: absent(duration('cancellationDeadline').default('2h')),
   /** Check-in date (YYYY-MM-DD), for the operator's `CheckInDate` search attribute. */
-  checkIn: z.iso.date('a date YYYY-MM-DD').optional(),
-  polling: PollingSchema.optional(),
+  checkIn: absent(z.iso.date('a date YYYY-MM-DD').optional()),
+  polling: absent(PollingSchema.optional()),
+  /**
+   * The custom field the order id travels in, as the starter validated it (`BookingClient` sets
+   * its `BOOKING_ORDER_ID_FIELD`), so client and worker cannot disagree. Unset (inputs recorded
+   * before it existed, or a caller that does not know it): the worker's `BOOKING_ORDER_ID_FIELD`.
+   */
+  orderIdField: absent(
+    z.string().regex(CUSTOM_FIELD_RE, 'one of custom_field_1 .. custom_field_10').optional(),
+  ),
 });
+
+/**
+ * Rules across fields of a parsed `bookRoom` input, which the schema alone does not state. The
+ * client refuses an input that breaks one before anything starts; the workflow re-checks direct
+ * starts (behind a patch, so workflows started before the rule replay as they ran).
+ */
+export function bookRoomInputRuleIssues(
+  p: BookRoomParams,
+  defaultOrderIdField?: string,
+): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const maxIncrease = p.priceChangePolicy?.maxIncreasePercent ?? 0;
+  if (maxIncrease > 0 && p.expectedPrice === undefined) {
+    issues.push({
+      field: 'priceChangePolicy.maxIncreasePercent',
+      message:
+        'needs expectedPrice: without an expected price an increase cannot be measured, so every price change would wait for a person (give expectedPrice, or leave maxIncreasePercent at 0)',
+    });
+  }
+  const orderIdField = p.orderIdField ?? defaultOrderIdField;
+  if (orderIdField !== undefined && p.customFields && orderIdField in p.customFields) {
+    issues.push({
+      field: `customFields.${orderIdField}`,
+      message: 'reserved: the order id travels to the supplier in this field',
+    });
+  }
+  return issues;
+}
 
 /** What a caller passes (defaults optional). */
 export type BookRoomInput = z.input<typeof BookRoomInputSchema>;
@@ -199,23 +261,35 @@ export interface BookingState {
 export const ApprovePriceChangeSchema = z.strictObject({ approve: z.boolean() });
 export type ApprovePriceChange = z.infer<typeof ApprovePriceChangeSchema>;
 
-export const CancelRequestSchema = z.strictObject({ reason: z.string().max(500).optional() });
+export const CancelRequestSchema = z.strictObject({
+  reason: absent(z.string().max(500).optional()),
+});
 export type CancelRequest = z.infer<typeof CancelRequestSchema>;
 
-export const ResolveReconciliationSchema = z.union([
+const ResolveReconciliationVariants = z.union([
   z.strictObject({ bookingId: z.number().int().positive('a positive supplier booking id') }),
   z.strictObject({ noBooking: z.literal(true) }),
 ]);
-export type ResolveReconciliation = z.infer<typeof ResolveReconciliationSchema>;
+/** `{ bookingId }` or `{ noBooking: true }`; a null field is absent (`{ bookingId, noBooking: null }`). */
+export const ResolveReconciliationSchema = z.preprocess<
+  z.input<typeof ResolveReconciliationVariants>,
+  typeof ResolveReconciliationVariants,
+  | z.input<typeof ResolveReconciliationVariants>
+  | { bookingId?: number | null; noBooking?: true | null }
+>(
+  (v) => withoutNulls(v) as z.input<typeof ResolveReconciliationVariants>,
+  ResolveReconciliationVariants,
+);
+export type ResolveReconciliation = z.output<typeof ResolveReconciliationVariants>;
 
 export const CancelBookingInputSchema = z.strictObject({
   bookingId: z.number().int().positive('a positive supplier booking id'),
   /** The order the booking belongs to, when known: makes the cancellation searchable by order. */
-  orderId: z.string().regex(ORDER_ID_RE, 'an order id').optional(),
-  reason: z.string().max(500).optional(),
+  orderId: absent(z.string().regex(ORDER_ID_RE, 'an order id').optional()),
+  reason: absent(z.string().max(500).optional()),
   /** Give up (outcome `STILL_ACTIVE`) when the supplier has not confirmed by then. @default '2h' */
-  deadline: duration('deadline').default('2h'),
-  polling: PollingSchema.optional(),
+  deadline: absent(duration('deadline').default('2h')),
+  polling: absent(PollingSchema.optional()),
 });
 export type CancelBookingInput = z.input<typeof CancelBookingInputSchema>;
 export type CancelBookingParams = z.output<typeof CancelBookingInputSchema>;

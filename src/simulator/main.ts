@@ -7,6 +7,7 @@
  * close it cleanly.
  */
 import { parseArgs } from 'node:util';
+import { PortInUseError, whenPortInUse } from '../observability/ports';
 import type { CompanyAccount } from './auth';
 import type { LatencyOption } from './faults';
 import { DEMO_COMPANY } from './options';
@@ -79,7 +80,10 @@ async function main(): Promise<void> {
     ...(values.seed === undefined ? {} : { seed: integer(values.seed, '--seed') }),
     inspection: values.inspection,
   });
-  const { url } = await sim.listen(integer(values.port, '--port'), values.host);
+  const port = integer(values.port, '--port');
+  const { url } = await sim
+    .listen(port, values.host)
+    .catch(whenPortInUse('--port', port, 'the simulator; 0 takes a free one', values.host));
   process.stdout.write(`Simulator listening on ${url}\n`);
 
   let closing = false;
@@ -101,5 +105,5 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+  process.exit(err instanceof PortInUseError ? 2 : 1);
 });

@@ -23,6 +23,7 @@ import { createDataConverter } from '../codec/data-converter';
 import { EncryptionCodec } from '../codec/encryption-codec';
 import type { Config } from '../config';
 import { HotelApiClient } from '../hotel-api';
+import { assertPortFree, whenPortInUse } from '../observability/ports';
 import { buildSimulator, DEMO_COMPANY, type Simulator } from '../simulator';
 import {
   ensureSearchAttributes,
@@ -184,6 +185,10 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
       const started = Date.now();
       const port = t.port ?? (await freePort());
       const uiPort = t.headless ? undefined : (t.uiPort ?? port + 1000);
+      if (uiPort !== undefined) {
+        const what = 'the Temporal UI, at the gRPC port + 1000';
+        await assertPortFree(uiPort, t.ip ?? '127.0.0.1', 'TEMPORAL_ADDRESS', what);
+      }
       let uiCodecEndpoint: string | undefined;
       if (o.codecServer && uiPort !== undefined) {
         const codec = buildCodecServer({
@@ -195,7 +200,10 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
             `http://localhost:${uiPort}`,
           ],
         });
-        codecUrl = await codec.listen(o.codecServer.port, '127.0.0.1');
+        const codecPort = o.codecServer.port;
+        codecUrl = await codec
+          .listen(codecPort, '127.0.0.1')
+          .catch(whenPortInUse('CODEC_SERVER_PORT', codecPort, 'codec server', '127.0.0.1'));
         cleanups.push(() => codec.close());
         // The UI cannot send a static bearer token; the token rides in the path instead.
         uiCodecEndpoint = `${codecUrl.replace(/\/$/, '')}/t/${encodeURIComponent(o.codecServer.token)}`;
@@ -240,7 +248,10 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
         inspection: true,
         firstBookingId: freshBookingIdBase(),
       });
-      const { origin } = await sim.listen(o.supplier.port ?? 0, o.supplier.host ?? '127.0.0.1');
+      const [simPort, simHost] = [o.supplier.port ?? 0, o.supplier.host ?? '127.0.0.1'];
+      const { origin } = await sim
+        .listen(simPort, simHost)
+        .catch(whenPortInUse('HOTEL_API_BASE_URL', simPort, 'the simulator', simHost));
       cleanups.push(() => sim.close());
       simulator = sim;
       supplierUrl = origin;

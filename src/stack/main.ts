@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { parseHostPort, probeTcp } from '../cli/tcp-probe';
 import { loadCodecServerConfig } from '../codec/config';
 import { ConfigError, loadConfig, parseEnv } from '../config';
+import { PortInUseError } from '../observability/ports';
 import { startLocalStack, type SupplierChoice, type TemporalChoice } from './local-stack';
 
 const DB_FILE = resolve('.data/temporal.db');
@@ -108,7 +109,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof PortInUseError) {
       log(err.message);
       process.exit(2);
     }

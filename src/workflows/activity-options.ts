@@ -9,9 +9,60 @@ import type { ActivityOptions } from '@temporalio/workflow';
  * How long one supplier read may run: a little above the client's read timeout
  * (`HOTEL_API_READ_TIMEOUT_MS`, 15 s by default), so the client's own TIMEOUT is the usual signal,
  * and a read cut off by a dead worker is retried elsewhere within ~20 s rather than ~45 s.
- * Raise it with the read timeout.
+ * {@link clientTimeoutProblems} refuses a read timeout that would not fit under it.
  */
-const READ_START_TO_CLOSE = '20s';
+export const READ_CALL_LIMIT_MS = 20_000;
+const READ_START_TO_CLOSE = READ_CALL_LIMIT_MS;
+
+/**
+ * What a call's activity needs beyond the client's own deadline to report the answer (or the
+ * client's TIMEOUT): the answer's body, decoding, the completion reaching the server.
+ */
+export const CALL_REPORT_MARGIN_MS = 15_000;
+
+/**
+ * `POST /booking`'s start-to-close timeout: only a backstop. The client's booking timeout
+ * (`HOTEL_API_BOOKING_TIMEOUT_MS`, which workflow code cannot read) ends a slow call, and a dead
+ * worker is noticed by the 20 s heartbeat timeout; this bounds a worker that is alive but stuck.
+ * A fixed 150 s used to sit here: a booking timeout above it turned every slow booking into a
+ * reconciliation, silently. Now {@link clientTimeoutProblems} refuses a booking timeout that does
+ * not fit under the backstop, at start.
+ */
+export const BOOKING_CALL_BACKSTOP_MS = 15 * 60_000;
+
+/**
+ * The shutdown grace of a worker: every booking call in flight may run to the client's booking
+ * timeout and be reported (a call cut off after its write needs an operator). The one place it
+ * is derived; config.ts applies it when `SHUTDOWN_GRACE_MS` is unset.
+ */
+export function shutdownGraceMsFor(bookingTimeoutMs: number): number {
+  return bookingTimeoutMs + CALL_REPORT_MARGIN_MS;
+}
+
+/**
+ * Client timeouts the activity timeouts cannot honour, one line each naming the variable: a call
+ * the activity times out before the client does ends as an ambiguous activity timeout (bookings:
+ * reconciliation) instead of the client's own classified answer.
+ */
+export function clientTimeoutProblems(timeouts: {
+  readonly bookingMs: number;
+  readonly readMs: number;
+}): string[] {
+  const problems: string[] = [];
+  const maxBooking = BOOKING_CALL_BACKSTOP_MS - CALL_REPORT_MARGIN_MS;
+  if (timeouts.bookingMs > maxBooking) {
+    problems.push(
+      `HOTEL_API_BOOKING_TIMEOUT_MS: ${timeouts.bookingMs} is over ${maxBooking}, the longest the booking activity's ${BOOKING_CALL_BACKSTOP_MS / 60_000} min backstop leaves room for (src/workflows/activity-options.ts)`,
+    );
+  }
+  const maxRead = READ_CALL_LIMIT_MS - 2_000;
+  if (timeouts.readMs > maxRead) {
+    problems.push(
+      `HOTEL_API_READ_TIMEOUT_MS: ${timeouts.readMs} is over ${maxRead}: supplier reads run in activities of ${READ_CALL_LIMIT_MS / 1000} s (src/workflows/activity-options.ts)`,
+    );
+  }
+  return problems;
+}
 
 /** Reads (price check, retrieve): retried with backoff on retryable failures. */
 export const READ_ACTIVITY: ActivityOptions = {
@@ -27,11 +78,13 @@ export const READ_ACTIVITY: ActivityOptions = {
 
 /**
  * `POST /booking`: never retried by Temporal. A worker that dies mid-call surfaces as a heartbeat
- * or start-to-close timeout, which the workflow treats as ambiguous. The timeout is above the
- * client's 120 s booking timeout so the client's own TIMEOUT is the usual signal.
+ * timeout (20 s), which the workflow treats as ambiguous. The client's booking timeout, whatever
+ * it is configured to, is the usual end of a slow call: the start-to-close timeout is only the
+ * backstop ({@link BOOKING_CALL_BACKSTOP_MS}). Timeouts are not part of replay's command check,
+ * so running workflows are unaffected by the change from 150 s.
  */
 export const CREATE_BOOKING_ACTIVITY: ActivityOptions = {
-  startToCloseTimeout: '150s',
+  startToCloseTimeout: BOOKING_CALL_BACKSTOP_MS,
   heartbeatTimeout: '20s',
   retry: { maximumAttempts: 1 },
 };

@@ -29,6 +29,7 @@ import {
   CancellationOutcome,
   ResolveReconciliationSchema,
   cancellationWorkflowId,
+  bookRoomInputRuleIssues,
   toFieldIssues,
   type BookRoomInput,
   type BookRoomParams,
@@ -81,6 +82,9 @@ import { needsCancelling, outcomeAfterCancellation, readStatus } from './supplie
  */
 const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
 
+/** Patch id of the input rules across fields (bookRoomInputRuleIssues). */
+const INPUT_RULES_PATCH = 'input-rules-across-fields';
+
 /** A price-check token older than this is re-checked before booking (tokens expire). */
 const TOKEN_FRESH_MS = 5 * 60_000;
 /** Price checks one booking may make through approvals and re-checks. */
@@ -112,6 +116,8 @@ type Waited = { kind: 'final' | 'deadline' | 'cancelled' };
 export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   // --- state ------------------------------------------------------------------------------------
   const orderId = typeof input?.orderId === 'string' ? input.orderId : '(invalid)';
+  // The field the starter validated against; absent in older inputs (then the worker's setting).
+  const orderIdField = typeof input?.orderIdField === 'string' ? input.orderIdField : undefined;
   let phase: BookingState['phase'] = BookingPhase.PRICE_CHECK;
   let supplierStatus: string | undefined;
   let bookingId: number | undefined;
@@ -208,7 +214,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   setHandler(
     cancelUpdate,
     (request) => {
-      requestCancel(request?.reason);
+      requestCancel(request?.reason ?? undefined); // null is absent (rule 7)
       return state();
     },
     {
@@ -222,8 +228,9 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
 
   setHandler(
     resolveReconciliationUpdate,
-    (request) =>
+    (raw) =>
       CancellationScope.nonCancellable(async () => {
+        const request = ResolveReconciliationSchema.parse(raw); // null fields are absent (rule 7)
         resolving = true;
         try {
           if ('noBooking' in request) {
@@ -234,6 +241,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
               snapshot = await reads.verifyBookingForOrder({
                 bookingId: request.bookingId,
                 orderId,
+                ...(orderIdField ? { orderIdField } : {}),
               });
             } catch (err) {
               const f = failureFacts(err);
@@ -284,6 +292,19 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       });
     }
     const p = parsed.data;
+    // Rules across fields (price policy without a reference price, the reserved order-id field),
+    // behind a patch: a workflow started before them replays as it ran.
+    const ruleIssues = bookRoomInputRuleIssues(p);
+    if (ruleIssues.length > 0 && patched(INPUT_RULES_PATCH)) {
+      return finish({
+        outcome: BookingOutcome.FAILED,
+        reason: 'invalid input',
+        error: {
+          code: 'INVALID_INPUT',
+          message: ruleIssues.map((i) => `${i.field}: ${i.message}`).join('; '),
+        },
+      });
+    }
     upsertSearchAttributes([
       { key: OrderIdKey, value: p.orderId },
       ...(p.checkIn ? [{ key: CheckInDateKey, value: new Date(`${p.checkIn}T00:00:00Z`) }] : []),
@@ -465,6 +486,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
           rooms: p.rooms,
           contact: p.contact,
           customFields: p.customFields,
+          ...(p.orderIdField ? { orderIdField: p.orderIdField } : {}),
         });
         return { kind: 'booked', bookingId: r.bookingId, status: r.status };
       } catch (err) {

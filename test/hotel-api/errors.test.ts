@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
+import { Agent, buildConnector } from 'undici';
 import type { HotelApiClientOptions } from '../../src/hotel-api';
 import {
   CLASSIFICATION_TABLE,
@@ -443,6 +444,41 @@ describe('Classification of network failures', () => {
     assert.match(err.message, /ECONNRESET|UND_ERR_SOCKET/);
   });
 
+  it('reports a host-unreachable error on a socket that already carried the booking as CONNECTION_LOST, never as proof it was not sent', async () => {
+    // Real sockets: the client's connections are recorded by its connector; once the server has
+    // read the whole booking, the client's socket fails with EHOSTUNREACH (a route lost mid-call).
+    const clientSockets: Socket[] = [];
+    const connect = buildConnector({});
+    const agent = new Agent({
+      connect: (opts, cb) =>
+        connect(opts, (err, socket) => {
+          if (socket) clientSockets.push(socket as Socket);
+          cb(err, socket as never);
+        }),
+    });
+    try {
+      const err = await withServer(
+        (_r, res) => {
+          res.on('error', () => undefined);
+          const route = Object.assign(new Error('connect EHOSTUNREACH'), { code: 'EHOSTUNREACH' });
+          for (const socket of clientSockets) socket.destroy(route);
+        },
+        async (c, server) => {
+          const e = await rejection(booking(c));
+          assert.equal(server.received.length, 1, 'the supplier received the booking');
+          assert.equal(server.received[0]?.method, 'POST');
+          return e;
+        },
+        { client: { dispatcher: agent } },
+      );
+      assertFlags(err, 'CONNECTION_LOST', true, true);
+      assert.equal(err.requestSent, true);
+      assert.match(err.message, /EHOSTUNREACH/);
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('reports a body cut short by a closed connection as CONNECTION_LOST', async () => {
     const err = await withServer(
       (_r, res) => {
@@ -458,11 +494,12 @@ describe('Classification of network failures', () => {
     const ac = new AbortController();
     const err = await withServer(
       async (rec, res) => {
+        // Abort once the supplier holds the request (a fixed delay raced the request under load).
+        ac.abort();
         await sleep(1_000);
         if (!res.destroyed) supplier(rec, res);
       },
       async (c, server) => {
-        setTimeout(() => ac.abort(), 100);
         const e = await rejection(
           c.createBooking({ optionId: 't', body: BOOKING_REQUEST }, { signal: ac.signal }),
         );
@@ -695,15 +732,23 @@ describe('classifyNetworkError', () => {
   const ctx = { endpoint: '/booking', method: 'POST' as const };
   const withCode = (code: string) => Object.assign(new Error(code), { code });
 
-  it('treats connect-phase error codes as before-send whatever the phase flag says', () => {
-    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']) {
-      for (const requestSent of [false, true]) {
-        assert.equal(
-          classifyNetworkError(withCode(code), { ...ctx, requestSent }).code,
-          'CONNECTION_FAILED_BEFORE_SEND',
-          code,
-        );
-      }
+  it('decides "never sent" by whether the request was written, never by the error code', () => {
+    const codes = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'];
+    for (const code of [
+      ...codes,
+      'EHOSTUNREACH',
+      'ENETUNREACH',
+      'EADDRNOTAVAIL',
+      'CERT_HAS_EXPIRED',
+    ]) {
+      assert.equal(
+        classifyNetworkError(withCode(code), { ...ctx, requestSent: false }).code,
+        'CONNECTION_FAILED_BEFORE_SEND',
+        code,
+      );
+      const after = classifyNetworkError(withCode(code), { ...ctx, requestSent: true });
+      assert.equal(after.code, 'CONNECTION_LOST', `${code} after the write`);
+      assert.equal(after.ambiguous, true, `${code} after the write`);
     }
   });
 

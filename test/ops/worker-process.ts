@@ -35,6 +35,8 @@ export interface StartWorkerOptions {
   readonly taskQueue: string;
   /** Extra environment: TEMPORAL_ADDRESS, HOTEL_API_*, LOG_LEVEL, … */
   readonly env: Record<string, string>;
+  /** Leave TEMPORAL_METRICS_PORT unset (the worker takes a free port itself). */
+  readonly freeSdkMetricsPort?: boolean;
 }
 
 /** Spawns the worker with free METRICS_PORT, TEMPORAL_METRICS_PORT and HEALTH_PORT. */
@@ -51,6 +53,7 @@ export async function startWorkerProcess(options: StartWorkerOptions): Promise<W
     CATALOGUE_DB_PATH: join(tmpdir(), `hbo-worker-${options.taskQueue}`, 'catalogue.db'),
     ...options.env,
   };
+  if (options.freeSdkMetricsPort) delete env.TEMPORAL_METRICS_PORT;
   // The test's client encrypts with the development key: so must the worker.
   delete env.PAYLOAD_ENCRYPTION_KEYS;
   delete env.PAYLOAD_ENCRYPTION_KEYS_FILE;

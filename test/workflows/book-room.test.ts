@@ -174,7 +174,8 @@ describe('bookRoom', { concurrency: true }, () => {
   });
 
   it('asks a person about a price change when there is no expected price to compare with', async () => {
-    const input = bookingInput('price-down', { priceChangePolicy: { maxIncreasePercent: 50 } });
+    // (A maxIncreasePercent without expectedPrice is refused at the boundary: input-boundary.test.ts.)
+    const input = bookingInput('price-down');
     await s.bookings.startBooking(input);
     await phaseOf(input.orderId, 'AWAITING_APPROVAL');
     await s.bookings.cancel(input.orderId, 'test over');
