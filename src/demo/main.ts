@@ -15,8 +15,9 @@ import { parseArgs } from 'node:util';
 import { connectBookingClient, type ConnectedClient } from '../client';
 import { formatDuration, table } from '../cli/render';
 import { loadCodecServerConfig } from '../codec/config';
-import { loadConfig, parseEnv } from '../config';
+import { ConfigError, loadConfig, parseEnv } from '../config';
 import { HotelApiClient } from '../hotel-api';
+import { PortInUseError } from '../observability/ports';
 import { scenarioOptionId } from '../simulator/scenarios';
 import { startLocalStack, workflowUrl, type LocalStack } from '../stack/local-stack';
 import { DEMO_CASES, type CaseResult, type DemoContext } from './demo-cases';
@@ -248,6 +249,7 @@ main().then(
   (code) => process.exit(code),
   (err: unknown) => {
     log(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
+    // A taken port or bad configuration is the caller's to change (exit 2, like the worker).
+    process.exit(err instanceof PortInUseError || err instanceof ConfigError ? 2 : 1);
   },
 );

@@ -126,7 +126,10 @@ export function registerBookCommand(program: Command, run: CommandRunner): void 
     .option('--phone-prefix <prefix>', "contact phone prefix, e.g. '+39'")
     .option('--phone <number>', 'contact phone number')
     .option('--email <address>', 'contact e-mail')
-    .option('--max-increase <percent>', 'accept a price increase up to this percentage')
+    .option(
+      '--max-increase <percent>',
+      'accept a price increase up to this percentage (needs --expected-net)',
+    )
     .option('--accept-policy-change', 'accept a changed cancellation policy without asking')
     .option('--approval-timeout <duration>', "how long a change waits for approval, e.g. '15m'")
     .option('--expected-net <amount>', "the net price you expect, e.g. '377.20'")
