@@ -15,7 +15,7 @@ import { createDataConverter, EncryptionCodec } from '../codec';
 import { parseEncryptionKeys } from '../codec/config';
 import type { EncryptionKey } from '../codec/config';
 import { buildSimulator, type Simulator, type SimulatorOptions } from '../simulator';
-import { startDevServer, type DevServer } from '../temporal-server/dev-server';
+import { restartablePort, startDevServer, type DevServer } from '../temporal-server/dev-server';
 import { bundleWorkflows } from '../workflow-bundle';
 import { WorkerProcess } from './worker-process';
 
@@ -177,7 +177,12 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
       dbFile = temporalOption.own.inMemory
         ? undefined
         : (temporalOption.own.dbFile ?? join(options.workDir, 'temporal.db'));
-      devServer = await startDevServer({ headless: true, ...(dbFile ? { dbFile } : {}), log });
+      // Restarted on the same port: one outside the ephemeral range, so nothing takes it meanwhile.
+      devServer = await startDevServer({
+        headless: true,
+        ...(dbFile ? { dbFile, port: await restartablePort() } : {}),
+        log,
+      });
       temporalAddress = devServer.address;
       const server = () => devServer;
       cleanups.push(async () => server()?.stop());

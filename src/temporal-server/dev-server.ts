@@ -90,6 +90,26 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/**
+ * A free port below Linux's ephemeral range (32768–60999), for a server that is stopped and started
+ * again on the same port: a port from {@link freePort} lies in that range, so while the server is
+ * down any process's outgoing connection or `listen(0)` (another test's dev server) may take it,
+ * and the restart fails "address already in use" (seen in the crash drill under load).
+ */
+export async function restartablePort(host = '127.0.0.1', random = Math.random): Promise<number> {
+  for (let tries = 0; tries < 50; tries++) {
+    const port = 20_000 + Math.floor(random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = createServer();
+      srv.unref();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, host, () => srv.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  return freePort(host);
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until the frontend answers a real RPC (the SDK's own readiness wait is only 5 s). */

@@ -1,0 +1,43 @@
+/**
+ * The crash drill restarts its dev server on the same port; that port must come from outside the
+ * ephemeral range, where another process may take it while the server is down.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { describe, it } from 'node:test';
+import { restartablePort } from '../src/temporal-server/dev-server';
+
+function listen(port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(port, '127.0.0.1', () => resolve(srv));
+  });
+}
+
+describe('restartablePort', () => {
+  it('gives a free port below the ephemeral range', async () => {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    for (let i = 0; i < 20; i++) {
+      const port = await restartablePort();
+      assert.ok(port >= 20_000 && port < (low ?? 32_768), `port ${port}`);
+      (await listen(port)).close();
+    }
+  });
+
+  it('skips a port that is taken', async () => {
+    const taken = await listen(await restartablePort());
+    const takenPort = (taken.address() as { port: number }).port;
+    const draws = [(takenPort - 20_000 + 0.5) / 12_000, 0.5];
+    try {
+      const port = await restartablePort('127.0.0.1', () => draws.shift() ?? Math.random());
+      assert.notEqual(port, takenPort);
+    } finally {
+      taken.close();
+    }
+  });
+});
