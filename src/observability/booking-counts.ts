@@ -12,7 +12,12 @@
 import { BookingOutcome, BookingPhase, CancellationOutcome } from '../shared/booking-contract';
 
 /** The phases in which a booking waits for an operator. */
-export const WAITING_PHASES = [BookingPhase.NEEDS_RECONCILIATION, BookingPhase.AWAITING_APPROVAL];
+/** Phases in which a running booking waits for a person (or, unreadable, for an operator's look). */
+export const WAITING_PHASES = [
+  BookingPhase.NEEDS_RECONCILIATION,
+  BookingPhase.AWAITING_APPROVAL,
+  BookingPhase.STATUS_UNREADABLE,
+];
 export type WaitingPhase = (typeof WAITING_PHASES)[number];
 
 export interface BookingCounts {
