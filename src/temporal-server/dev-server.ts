@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { temporalConnectionOptions, type TemporalSecurity } from '../client/connection-options';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../shared/search-attributes';
 import { resolveTemporalCli, TemporalCliNotFoundError, type TemporalCli } from './cli-binary';
 
@@ -21,6 +22,8 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
   // Eager dispatch saves a poll round trip per workflow start and per activity.
   'system.enableEagerWorkflowStart': 'true',
   'system.enableActivityEagerExecution': 'true',
+  // The new matcher: task-queue priority and fairness need it (off by default in 1.29.1).
+  'matching.useNewMatcher': 'true',
 };
 
 /**
@@ -93,12 +96,20 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until the frontend answers a real RPC (the SDK's own readiness wait is only 5 s). */
-export async function waitForTemporal(address: string, timeoutMs: number, namespace = 'default') {
+export async function waitForTemporal(
+  address: string,
+  timeoutMs: number,
+  namespace = 'default',
+  security: Partial<TemporalSecurity> = {},
+) {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {
-      const connection = await Connection.connect({ address, connectTimeout: 2_000 });
+      const connection = await Connection.connect({
+        ...temporalConnectionOptions({ ...security, address }),
+        connectTimeout: 2_000,
+      });
       try {
         await connection.workflowService.describeNamespace({ namespace });
         return;
