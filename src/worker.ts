@@ -22,7 +22,7 @@ import type { Logger } from 'pino';
 import { createBookingWorker } from './build-worker';
 import {
   describeTemporalSecurity,
-  explainTemporalConnectionError,
+  temporalConnectionFailure,
   temporalConnectionOptions,
 } from './client/connection-options';
 import { openSqliteCatalogueStore } from './catalogue/sqlite-store';
@@ -124,7 +124,7 @@ async function main(): Promise<number> {
     try {
       conn = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
     } catch (err) {
-      const explained = explainTemporalConnectionError(err, config.temporal);
+      const explained = await temporalConnectionFailure(err, config.temporal);
       if (explained) throw new ConfigError([explained]);
       throw err;
     }

@@ -5,7 +5,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { createDataConverter } from '../codec/data-converter';
 import type { Config } from '../config';
-import { explainTemporalConnectionError, temporalConnectionOptions } from './connection-options';
+import { temporalConnectionFailure, temporalConnectionOptions } from './connection-options';
 import { BookingClient } from './booking-client';
 
 /** Temporal refused the connection's TLS or credentials; the message says what to change. */
@@ -30,7 +30,7 @@ export async function connectBookingClient(config: Config): Promise<ConnectedCli
     connection = await Connection.connect(temporalConnectionOptions(config.temporal));
   } catch (err) {
     // A TLS or credential refusal gets one line that says which variable to change.
-    const explained = explainTemporalConnectionError(err, config.temporal);
+    const explained = await temporalConnectionFailure(err, config.temporal);
     if (explained) throw new TemporalConnectionRefusedError(explained, { cause: err });
     throw err;
   }

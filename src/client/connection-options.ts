@@ -10,6 +10,7 @@
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { connect as tlsConnect } from 'node:tls';
 
 /** TLS settings, the shape both `Connection` and `NativeConnection` take. */
 export interface TemporalTls {
@@ -271,4 +272,106 @@ function errorText(err: unknown): string {
     }
   }
   return parts.join(' | ');
+}
+
+/**
+ * Why a TLS connection to `target` fails, found by a TLS handshake of our own with the same
+ * settings (the SDKs often report only "Failed to connect before the deadline"). Resolves to one
+ * line that says what to change, or undefined when the handshake succeeds and the server keeps
+ * the connection (then the failure was not about TLS).
+ */
+export async function diagnoseTlsConnection(
+  target: { readonly address: string } & Partial<TemporalSecurity>,
+  timeoutMs = 5_000,
+): Promise<string | undefined> {
+  const tls = target.tls;
+  if (!tls) return undefined;
+  const i = target.address.lastIndexOf(':');
+  const host = target.address.slice(0, i).replace(/^\[|\]$/g, '');
+  const port = Number(target.address.slice(i + 1));
+  const at = `Temporal at ${target.address}`;
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (line: string | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(line);
+    };
+    const socket = tlsConnect({
+      host,
+      port,
+      servername: tls.serverNameOverride ?? (/^[\d.:]+$/.test(host) ? undefined : host),
+      ALPNProtocols: ['h2'],
+      ...(tls.serverRootCACertificate ? { ca: tls.serverRootCACertificate } : {}),
+      ...(tls.clientCertPair ? { cert: tls.clientCertPair.crt, key: tls.clientCertPair.key } : {}),
+    });
+    const timer = setTimeout(() => done(undefined), timeoutMs);
+    let secure = false;
+    // A server that drops the connection right after the handshake rejected our certificate
+    // (some TLS stacks send no alert at all).
+    socket.once('close', () =>
+      done(
+        secure
+          ? tls.clientCertPair
+            ? `${at} closed the connection after the handshake: it refused our client certificate; check TEMPORAL_TLS_CERT / TEMPORAL_TLS_KEY (issued by a CA the server trusts?)`
+            : `${at} refused the connection: it requires a client certificate (mTLS); set TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY`
+          : undefined,
+      ),
+    );
+    socket.once('secureConnect', () => {
+      secure = true;
+      // With TLS 1.3 the server judges our certificate after our side finished: wait for its
+      // verdict (an alert) before calling the handshake good.
+      setTimeout(() => done(undefined), 500);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => {
+      const text = `${err.code ?? ''} ${err.message}`;
+      if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH/.test(text)) return done(undefined);
+      if (/CERTIFICATE_REQUIRED|alert number 116|HANDSHAKE_FAILURE|alert number 40/i.test(text)) {
+        return done(
+          tls.clientCertPair
+            ? `${at} refused our client certificate: check TEMPORAL_TLS_CERT / TEMPORAL_TLS_KEY (issued by a CA the server trusts?)`
+            : `${at} refused the connection: it requires a client certificate (mTLS); set TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY`,
+        );
+      }
+      if (/UNKNOWN_CA|alert number 48|BAD_CERTIFICATE|alert number 42|DECRYPT_ERROR/i.test(text)) {
+        return done(
+          `${at} refused our client certificate (not issued by a CA it trusts): check TEMPORAL_TLS_CERT / TEMPORAL_TLS_KEY`,
+        );
+      }
+      if (
+        /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|CERT_UNTRUSTED|self[- ]signed/i.test(
+          text,
+        )
+      ) {
+        return done(
+          `${at}: the server's certificate is not trusted; set TEMPORAL_TLS_CA to the CA that issued it`,
+        );
+      }
+      if (/ERR_TLS_CERT_ALTNAME_INVALID|altnames/i.test(text)) {
+        return done(
+          `${at}: the server's certificate is not issued for this name; set TEMPORAL_TLS_SERVER_NAME to a name it carries`,
+        );
+      }
+      if (/WRONG_VERSION_NUMBER|wrong version number|packet length/i.test(text)) {
+        return done(
+          `${at} does not speak TLS on this port: unset the TEMPORAL_TLS_* variables or use its TLS port`,
+        );
+      }
+      return done(`${at}: the TLS handshake failed (${err.code ?? err.message})`);
+    });
+  });
+}
+
+/**
+ * One line for a failed connection: what the error says about TLS or credentials, else what a
+ * TLS handshake of our own finds; undefined when neither explains it (e.g. nothing listens).
+ */
+export async function temporalConnectionFailure(
+  err: unknown,
+  target: { readonly address: string } & Partial<TemporalSecurity>,
+): Promise<string | undefined> {
+  return explainTemporalConnectionError(err, target) ?? (await diagnoseTlsConnection(target));
 }

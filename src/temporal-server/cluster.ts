@@ -119,6 +119,47 @@ export class ClusterError extends Error {
   }
 }
 
+/** `--env` of the server: it loads `<config dir>/cluster.yaml`. */
+export const SERVER_CONFIG_ENV = 'cluster';
+
+/**
+ * The environment the shared server config template (deploy/temporal/config/cluster.yaml) is
+ * rendered from, natively (pure; docker-compose sets the same variables for its container).
+ */
+export function clusterServerEnv(
+  ports: ClusterPorts,
+  certs: Pick<CertificateSet, 'serverCert' | 'serverKey' | 'caCert' | 'clientCert' | 'clientKey'>,
+  options: { logLevel?: string | undefined } = {},
+): Record<string, string> {
+  return {
+    LOG_LEVEL: options.logLevel ?? 'warn',
+    NUM_HISTORY_SHARDS: String(CLUSTER_HISTORY_SHARDS),
+    POSTGRES_SEEDS: '127.0.0.1',
+    DB_PORT: String(ports.postgres),
+    POSTGRES_USER: DB_USER,
+    POSTGRES_PWD: DB_PASSWORD,
+    BIND_ON_IP: '127.0.0.1',
+    TEMPORAL_BROADCAST_ADDRESS: '127.0.0.1',
+    PROMETHEUS_ENDPOINT: `127.0.0.1:${ports.serverMetrics}`,
+    FRONTEND_GRPC_PORT: String(ports.frontend),
+    FRONTEND_HTTP_PORT: String(ports.frontendHttp),
+    FRONTEND_MEMBERSHIP_PORT: String(ports.frontendMembership),
+    HISTORY_GRPC_PORT: String(ports.history),
+    HISTORY_MEMBERSHIP_PORT: String(ports.historyMembership),
+    MATCHING_GRPC_PORT: String(ports.matching),
+    MATCHING_MEMBERSHIP_PORT: String(ports.matchingMembership),
+    WORKER_GRPC_PORT: String(ports.worker),
+    WORKER_MEMBERSHIP_PORT: String(ports.workerMembership),
+    DYNAMIC_CONFIG_FILE_PATH: join(REPO_ROOT, SHARED_FILES.dynamicConfig),
+    TEMPORAL_TLS_SERVER_CERT: certs.serverCert,
+    TEMPORAL_TLS_SERVER_KEY: certs.serverKey,
+    TEMPORAL_TLS_SERVER_CA_CERT: certs.caCert,
+    TEMPORAL_TLS_FRONTEND_CERT: certs.clientCert,
+    TEMPORAL_TLS_FRONTEND_KEY: certs.clientKey,
+    TEMPORAL_TLS_FRONTEND_SERVER_NAME: 'localhost',
+  };
+}
+
 // --- PostgreSQL ---------------------------------------------------------------------------------
 
 /** The directory of PostgreSQL's server binaries (Debian's layout), installing it as root if missing. */
@@ -380,31 +421,7 @@ export async function startClusterInfrastructure(
   const security = loadTemporalSecurity(clientEnv);
   const serverEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
-    LOG_LEVEL: options.serverLogLevel ?? 'warn',
-    NUM_HISTORY_SHARDS: String(CLUSTER_HISTORY_SHARDS),
-    POSTGRES_SEEDS: '127.0.0.1',
-    DB_PORT: String(ports.postgres),
-    POSTGRES_USER: DB_USER,
-    POSTGRES_PWD: DB_PASSWORD,
-    BIND_ON_IP: '127.0.0.1',
-    TEMPORAL_BROADCAST_ADDRESS: '127.0.0.1',
-    PROMETHEUS_ENDPOINT: `127.0.0.1:${ports.serverMetrics}`,
-    FRONTEND_GRPC_PORT: String(ports.frontend),
-    FRONTEND_HTTP_PORT: String(ports.frontendHttp),
-    FRONTEND_MEMBERSHIP_PORT: String(ports.frontendMembership),
-    HISTORY_GRPC_PORT: String(ports.history),
-    HISTORY_MEMBERSHIP_PORT: String(ports.historyMembership),
-    MATCHING_GRPC_PORT: String(ports.matching),
-    MATCHING_MEMBERSHIP_PORT: String(ports.matchingMembership),
-    WORKER_GRPC_PORT: String(ports.worker),
-    WORKER_MEMBERSHIP_PORT: String(ports.workerMembership),
-    DYNAMIC_CONFIG_FILE_PATH: join(REPO_ROOT, SHARED_FILES.dynamicConfig),
-    TEMPORAL_TLS_SERVER_CERT: certs.serverCert,
-    TEMPORAL_TLS_SERVER_KEY: certs.serverKey,
-    TEMPORAL_TLS_SERVER_CA_CERT: certs.caCert,
-    TEMPORAL_TLS_FRONTEND_CERT: certs.clientCert,
-    TEMPORAL_TLS_FRONTEND_KEY: certs.clientKey,
-    TEMPORAL_TLS_FRONTEND_SERVER_NAME: 'localhost',
+    ...clusterServerEnv(ports, certs, { logLevel: options.serverLogLevel }),
   };
   let server: ChildProcess | undefined;
   const startTemporal = async () => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { NativeConnection } from '@temporalio/worker';
 import {
-  explainTemporalConnectionError,
+  temporalConnectionFailure,
   loadTemporalSecurity,
   temporalConnectionOptions,
   type TemporalSecurityEnv,
@@ -105,7 +105,7 @@ describe('Temporal over TLS (mTLS proxy in front of the dev server)', () => {
     );
     assert.ok(nativeErr, 'the worker connection must be refused too');
     assert.match(
-      explainTemporalConnectionError(nativeErr, config.temporal) ?? String(nativeErr),
+      (await temporalConnectionFailure(nativeErr, config.temporal)) ?? String(nativeErr),
       /not trusted; set TEMPORAL_TLS_CA/,
     );
   });
@@ -128,7 +128,7 @@ describe('Temporal over TLS (mTLS proxy in front of the dev server)', () => {
     );
     assert.ok(nativeErr, 'the worker connection must be refused too');
     assert.match(
-      explainTemporalConnectionError(nativeErr, config.temporal) ?? String(nativeErr),
+      (await temporalConnectionFailure(nativeErr, config.temporal)) ?? String(nativeErr),
       /requires a client certificate/,
     );
     assert.ok(proxy.refusals.length > 0, 'the proxy refused the handshakes');
