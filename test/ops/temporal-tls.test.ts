@@ -23,24 +23,36 @@ import { makeCertificates, type CertificateSet } from '../../src/temporal-server
 import { startTlsProxy, type TlsProxy } from '../helpers/tls-proxy';
 import { temporalAddress } from '../helpers/temporal';
 
-describe('Temporal over TLS (mTLS proxy in front of the dev server)', () => {
+describe('Temporal over TLS (mTLS proxy in front of the dev server, or the cluster)', () => {
   let dir: string;
   let certs: CertificateSet;
   let otherCa: CertificateSet;
-  let proxy: TlsProxy;
+  let proxy: TlsProxy | undefined;
+  let target: { address: string; refusals: () => boolean };
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hbo-tls-'));
     certs = await makeCertificates(join(dir, 'good'));
     otherCa = await makeCertificates(join(dir, 'other'), { caName: 'somebody else' });
-    proxy = await startTlsProxy({
-      // The run's server may be the cluster (already TLS): the proxy needs a plaintext target,
-      // so this test is about the proxy's certificates only when the target is plaintext.
-      target: temporalAddress(),
-      cert: certs.serverCert,
-      key: certs.serverKey,
-      clientCa: certs.caCert,
-    });
+    if (process.env.TEMPORAL_TLS_CA && process.env.TEMPORAL_TLS_CERT) {
+      // The suite runs on the cluster (TEST_ON_CLUSTER=1): its frontend is the mTLS server.
+      certs = {
+        ...certs,
+        caCert: process.env.TEMPORAL_TLS_CA,
+        clientCert: process.env.TEMPORAL_TLS_CERT,
+        clientKey: process.env.TEMPORAL_TLS_KEY ?? '',
+      };
+      target = { address: temporalAddress(), refusals: () => true };
+    } else {
+      proxy = await startTlsProxy({
+        target: temporalAddress(),
+        cert: certs.serverCert,
+        key: certs.serverKey,
+        clientCa: certs.caCert,
+      });
+      const p = proxy;
+      target = { address: p.address, refusals: () => p.refusals.length > 0 };
+    }
   });
   after(async () => {
     await proxy?.close();
@@ -48,7 +60,7 @@ describe('Temporal over TLS (mTLS proxy in front of the dev server)', () => {
   });
 
   const env = (extra: TemporalSecurityEnv): NodeJS.ProcessEnv => ({
-    TEMPORAL_ADDRESS: proxy.address,
+    TEMPORAL_ADDRESS: target.address,
     ...extra,
   });
 
@@ -131,7 +143,7 @@ describe('Temporal over TLS (mTLS proxy in front of the dev server)', () => {
       (await temporalConnectionFailure(nativeErr, config.temporal)) ?? String(nativeErr),
       /requires a client certificate/,
     );
-    assert.ok(proxy.refusals.length > 0, 'the proxy refused the handshakes');
+    assert.ok(target.refusals(), 'the server refused the handshakes');
   });
 
   it('refuses a client certificate that another CA issued', async () => {
