@@ -16,7 +16,7 @@ import type { CodecServerConfig } from '../codec/config';
 import { createDataConverter } from '../codec/data-converter';
 import { EncryptionCodec } from '../codec/encryption-codec';
 import type { Config } from '../config';
-import { buildSimulator, DEMO_COMPANY, type Simulator } from '../simulator';
+import { buildSimulator, DEMO_COMPANY, type Simulator, type SimulatorOptions } from '../simulator';
 import {
   startClusterInfrastructure,
   workerHealthPort,
@@ -32,6 +32,8 @@ export interface ClusterStackOptions extends ClusterOptions {
   /** Task queue, namespace, encryption keys, supplier credentials: the product's configuration. */
   readonly config: Config;
   readonly codecServer: CodecServerConfig;
+  /** Simulator behaviour (latency, faults) on top of the cluster's defaults. */
+  readonly simulator?: Omit<SimulatorOptions, 'companies' | 'inspection'>;
   /** Extra worker environment (e.g. SHUTDOWN_GRACE_MS). */
   readonly workerEnv?: Readonly<Record<string, string>>;
 }
@@ -91,6 +93,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
           : [DEMO_COMPANY],
       inspection: true,
       firstBookingId: freshBookingIdBase(),
+      ...options.simulator,
     });
     const { origin: supplierUrl } = await simulator.listen(ports.simulator, '127.0.0.1');
     cleanups.push(() => simulator.close());
