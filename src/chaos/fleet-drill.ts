@@ -41,7 +41,7 @@ export interface FleetDrillOptions {
   readonly settleTimeoutMs?: number;
   /** The cluster's data directory (a fresh one per drill keeps runs apart). */
   readonly dataDir: string;
-  /** @default 37233 (apart from `npm run cluster` and the suite's cluster) */
+  /** @default 27433 (apart from `npm run cluster` and the suite's cluster) */
   readonly basePort?: number;
   /** Workers' SHUTDOWN_GRACE_MS for the rolling restart. @default 10000 */
   readonly shutdownGraceMs?: number;
@@ -87,7 +87,7 @@ export async function runFleetDrill(options: FleetDrillOptions): Promise<FleetDr
   const config = loadConfig(env);
   const stack = await startClusterStack({
     workers: workerCount,
-    basePort: options.basePort ?? 37233,
+    basePort: options.basePort ?? 27433,
     dataDir: options.dataDir,
     config,
     codecServer: loadCodecServerConfig(parseEnv(env)),

@@ -7,7 +7,11 @@
 import { parseArgs } from 'node:util';
 import { loadCodecServerConfig } from '../codec/config';
 import { ConfigError, loadConfig, parseEnv } from '../config';
-import { ClusterError, DEFAULT_CLUSTER_BASE_PORT } from '../temporal-server/cluster';
+import {
+  ClusterError,
+  DEFAULT_CLUSTER_BASE_PORT,
+  MAX_CLUSTER_BASE_PORT,
+} from '../temporal-server/cluster';
 import { ClusterBuildError } from '../temporal-server/cluster-binaries';
 import { startClusterStack } from './cluster-stack';
 
@@ -17,7 +21,9 @@ function log(line: string): void {
 
 function usage(problem: string): number {
   log(`npm run cluster: ${problem}`);
-  log('usage: npm run cluster -- [--workers N (1-16, default 2)] [--base-port P (default 17233)]');
+  log(
+    'usage: npm run cluster -- [--workers N (1-16, default 2)] [--base-port P (1024-32700, default 17233)]',
+  );
   return 2;
 }
 
@@ -36,8 +42,10 @@ async function main(): Promise<number> {
     return usage(`--workers: a whole number from 1 to 16 (got "${values.workers}")`);
   }
   const basePort = Number(values['base-port'] ?? DEFAULT_CLUSTER_BASE_PORT);
-  if (!Number.isInteger(basePort) || basePort < 1024 || basePort > 65_000) {
-    return usage(`--base-port: a port from 1024 to 65000 (got "${values['base-port']}")`);
+  if (!Number.isInteger(basePort) || basePort < 1024 || basePort > MAX_CLUSTER_BASE_PORT) {
+    return usage(
+      `--base-port: a port from 1024 to ${MAX_CLUSTER_BASE_PORT} (got "${values['base-port']}"); the server keeps membership ports in a PostgreSQL smallint`,
+    );
   }
   // The product's configuration, without the Temporal address/TLS: the cluster provides those.
   const env = { ...process.env };

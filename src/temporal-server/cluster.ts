@@ -11,10 +11,12 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   appendFileSync,
+  chmodSync,
   chownSync,
   existsSync,
   mkdirSync,
   readdirSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
@@ -50,6 +52,13 @@ export const CLUSTER_HISTORY_SHARDS = 4;
 const DB_USER = 'temporal';
 const DB_PASSWORD = 'temporal';
 
+export class ClusterError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClusterError';
+  }
+}
+
 /** Every port of the cluster, from one base. */
 export interface ClusterPorts {
   readonly frontend: number;
@@ -68,8 +77,19 @@ export interface ClusterPorts {
   readonly simulator: number;
 }
 
+/**
+ * Highest base port: the server stores membership ports in a PostgreSQL `smallint` (found the hard
+ * way: a base of 37233 made the server exit with "value 37238 is out of range for type smallint").
+ */
+export const MAX_CLUSTER_BASE_PORT = 32_700;
+
 /** The port layout (pure): base … base+13. */
 export function clusterPorts(base: number): ClusterPorts {
+  if (!Number.isInteger(base) || base < 1024 || base > MAX_CLUSTER_BASE_PORT) {
+    throw new ClusterError(
+      `base port ${base}: choose one from 1024 to ${MAX_CLUSTER_BASE_PORT} (membership ports are stored as a PostgreSQL smallint)`,
+    );
+  }
   return {
     frontend: base,
     frontendHttp: base + 1,
@@ -110,13 +130,6 @@ export async function busyPorts(ports: ClusterPorts): Promise<string[]> {
     }
   }
   return problems;
-}
-
-export class ClusterError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ClusterError';
-  }
 }
 
 /** `--env` of the server: it loads `<config dir>/cluster.yaml`. */
@@ -214,6 +227,18 @@ function postgresAccount(): { uid: number; gid: number; name: string } | undefin
   if (!created)
     throw new ClusterError('could not create the hbo-postgres account to run PostgreSQL as');
   return created;
+}
+
+/**
+ * PostgreSQL's account must reach its data directory: give "others" the execute (traverse, not
+ * read) bit on the ancestors that lack it (e.g. a private mkdtemp directory).
+ */
+function allowTraversal(dir: string): void {
+  for (let d = dir; ; d = dirname(d)) {
+    const mode = statSync(d).mode;
+    if ((mode & 0o001) === 0) chmodSync(d, (mode & 0o7777) | 0o001);
+    if (dirname(d) === d) break;
+  }
 }
 
 // --- the cluster --------------------------------------------------------------------------------
@@ -317,7 +342,10 @@ export async function startClusterInfrastructure(
   const asPg = account ? { uid: account.uid, gid: account.gid } : {};
   if (!existsSync(join(pgData, 'PG_VERSION'))) {
     mkdirSync(pgData, { recursive: true, mode: 0o700 });
-    if (account) chownSync(pgData, account.uid, account.gid);
+    if (account) {
+      chownSync(pgData, account.uid, account.gid);
+      allowTraversal(dirname(pgData));
+    }
     log(`Creating the PostgreSQL database in ${pgData} (first start) ...`);
     const r = spawnSync(
       join(pgBin, 'initdb'),
