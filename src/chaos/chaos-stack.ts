@@ -14,7 +14,7 @@ import { BookingClient } from '../client';
 import {
   loadTemporalSecurity,
   temporalConnectionOptions,
-  TEMPORAL_SECURITY_VARIABLES,
+  temporalSecurityEnvOf,
   type TemporalSecurityEnv,
 } from '../client/connection-options';
 import { createDataConverter, EncryptionCodec } from '../codec';
@@ -277,12 +277,4 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
   }
 }
 
-/** The set `TEMPORAL_TLS_*` / `TEMPORAL_API_KEY*` variables of `env`, to hand to a subprocess. */
-export function temporalSecurityEnvOf(env: TemporalSecurityEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of TEMPORAL_SECURITY_VARIABLES) {
-    const v = env[name];
-    if (v) out[name] = v;
-  }
-  return out;
-}
+export { temporalSecurityEnvOf };

@@ -82,7 +82,6 @@ export async function runFleetDrill(options: FleetDrillOptions): Promise<FleetDr
   const env = {
     TEMPORAL_TASK_QUEUE: run,
     PAYLOAD_ENCRYPTION_KEYS: `fleet:${randomBytes(32).toString('base64')}`,
-    LOG_LEVEL: 'warn',
   };
   const config = loadConfig(env);
   const stack = await startClusterStack({

@@ -12,6 +12,16 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect as tlsConnect } from 'node:tls';
 
+/** The set `TEMPORAL_TLS_*` / `TEMPORAL_API_KEY*` variables of `env`, to hand to a subprocess. */
+export function temporalSecurityEnvOf(env: TemporalSecurityEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of TEMPORAL_SECURITY_VARIABLES) {
+    const v = env[name];
+    if (v) out[name] = v;
+  }
+  return out;
+}
+
 /** TLS settings, the shape both `Connection` and `NativeConnection` take. */
 export interface TemporalTls {
   readonly clientCertPair?: { readonly crt: Buffer; readonly key: Buffer };

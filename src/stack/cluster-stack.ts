@@ -116,7 +116,8 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       HEALTH_PORT: String(workerHealthPort(ports.frontend, i)),
       WORKFLOW_BUNDLE_PATH: bundle,
       CATALOGUE_DB_PATH: join(infra.dataDir, `catalogue-${i}.db`),
-      LOG_LEVEL: config.logLevel,
+      // At least info: the "worker polling" line is how a start is known to be ready.
+      LOG_LEVEL: ['debug', 'trace'].includes(config.logLevel) ? config.logLevel : 'info',
       ...options.workerEnv,
     });
     const workers: WorkerProcess[] = [];
