@@ -20,6 +20,9 @@
  * | CHAOS_FLEET_BOOKINGS | 300 | fleet: bookings |
  * | CHAOS_FLEET_WORKERS | 3 | fleet: worker processes on one task queue |
  * | CHAOS_FLEET_WINDOW_MS | 120000 | fleet: starts and disruptions spread over this |
+ * | CHAOS_DEPLOY_FROM | main | deploy: the old release (git revision) |
+ * | CHAOS_DEPLOY_TO | this checkout | deploy: the new release (git revision) |
+ * | CHAOS_DEPLOY_TLS | false | deploy: mTLS on (both releases must support it) |
  * | CHAOS_WORK_DIR | a new temp dir | where DB files, bundle and worker logs go (kept) |
  * | CHAOS_SEED | time | PRNG seed of the choices |
  */
@@ -30,11 +33,12 @@ import { bundleWorkflows } from '../workflow-bundle';
 import { closeOpenStacks } from './chaos-stack';
 import { formatCrashReport, runCrashDrill } from './crash-drill';
 import { formatFaultBurstReport, runFaultBurst } from './fault-burst';
+import { formatDeployReport, runDeployDrill } from './deploy-drill';
 import { fleetDataDir, formatFleetReport, runFleetDrill } from './fleet-drill';
 import { formatLoadReport, runLoad } from './load-run';
 import { formatPersonalDataReport, runPersonalDataDrill } from './personal-data';
 
-const DRILLS = ['crash', 'faults', 'personal-data', 'load', 'fleet'] as const;
+const DRILLS = ['crash', 'faults', 'personal-data', 'load', 'fleet', 'deploy'] as const;
 type Drill = (typeof DRILLS)[number];
 /** Without arguments: the drills that need only the dev server. */
 const DEFAULT_DRILLS: readonly Drill[] = ['crash', 'faults', 'personal-data', 'load'];
@@ -114,6 +118,18 @@ async function main(): Promise<number> {
         log: log(drill),
       });
       lines = formatPersonalDataReport(r);
+      passed = r.passed;
+    } else if (drill === 'deploy') {
+      const to = process.env.CHAOS_DEPLOY_TO;
+      const r = await runDeployDrill({
+        from: process.env.CHAOS_DEPLOY_FROM || 'main',
+        ...(to ? { to } : {}),
+        tls: process.env.CHAOS_DEPLOY_TLS === 'true',
+        dataDir: join(workDir, 'cluster'),
+        workDir,
+        log: log(drill),
+      });
+      lines = formatDeployReport(r);
       passed = r.passed;
     } else if (drill === 'fleet') {
       const r = await runFleetDrill({

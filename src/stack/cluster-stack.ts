@@ -27,7 +27,7 @@ import { bundleWorkflows } from '../workflow-bundle';
 import { freshBookingIdBase } from './local-stack';
 
 export interface ClusterStackOptions extends ClusterOptions {
-  /** @default 2 */
+  /** @default 2 (0: the caller starts its own) */
   readonly workers?: number;
   /** Task queue, namespace, encryption keys, supplier credentials: the product's configuration. */
   readonly config: Config;

@@ -249,6 +249,11 @@ export interface ClusterOptions {
   /** @default 17233 */
   readonly basePort?: number;
   readonly log?: (line: string) => void;
+  /**
+   * mTLS on the frontend. Off only to run releases of the product that predate TLS support (the
+   * deploy drill from an old revision). @default true
+   */
+  readonly tls?: boolean;
   /** Server log level (the server's own logs go to `<dataDir>/logs/temporal.log`). @default 'warn' */
   readonly serverLogLevel?: string;
 }
@@ -439,18 +444,24 @@ export async function startClusterInfrastructure(
 
   // --- Temporal server ---
   const address = `localhost:${ports.frontend}`;
-  const clientEnv: Record<string, string> = {
-    TEMPORAL_ADDRESS: address,
-    TEMPORAL_TLS_CERT: certs.clientCert,
-    TEMPORAL_TLS_KEY: certs.clientKey,
-    TEMPORAL_TLS_CA: certs.caCert,
-    TEMPORAL_TLS_SERVER_NAME: 'localhost',
-  };
+  const tlsOn = options.tls ?? true;
+  const clientEnv: Record<string, string> = tlsOn
+    ? {
+        TEMPORAL_ADDRESS: address,
+        TEMPORAL_TLS_CERT: certs.clientCert,
+        TEMPORAL_TLS_KEY: certs.clientKey,
+        TEMPORAL_TLS_CA: certs.caCert,
+        TEMPORAL_TLS_SERVER_NAME: 'localhost',
+      }
+    : { TEMPORAL_ADDRESS: address };
   const security = loadTemporalSecurity(clientEnv);
   const serverEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     ...clusterServerEnv(ports, certs, { logLevel: options.serverLogLevel }),
   };
+  if (!tlsOn) {
+    for (const k of Object.keys(serverEnv)) if (k.startsWith('TEMPORAL_TLS_')) delete serverEnv[k];
+  }
   let server: ChildProcess | undefined;
   const startTemporal = async () => {
     const started = Date.now();
@@ -503,12 +514,16 @@ export async function startClusterInfrastructure(
         'cors:',
         '  allowOrigins:',
         `    - http://localhost:${ports.ui}`,
-        'tls:',
-        `  caFile: ${certs.caCert}`,
-        `  certFile: ${certs.clientCert}`,
-        `  keyFile: ${certs.clientKey}`,
-        '  serverName: localhost',
-        '  enableHostVerification: true',
+        ...(tlsOn
+          ? [
+              'tls:',
+              `  caFile: ${certs.caCert}`,
+              `  certFile: ${certs.clientCert}`,
+              `  keyFile: ${certs.clientKey}`,
+              '  serverName: localhost',
+              '  enableHostVerification: true',
+            ]
+          : []),
         ...(codecEndpoint ? ['codec:', `  endpoint: ${codecEndpoint}`] : []),
         '',
       ].join('\n'),
