@@ -494,7 +494,7 @@ export async function startClusterInfrastructure(
       ),
     ]);
     log(
-      `Temporal server ${address} ready in ${Date.now() - started} ms (mTLS, ${CLUSTER_HISTORY_SHARDS} history shards)`,
+      `Temporal server ${address} ready in ${Date.now() - started} ms (${tlsOn ? 'mTLS' : 'no TLS'}, ${CLUSTER_HISTORY_SHARDS} history shards)`,
     );
   };
 
