@@ -37,6 +37,8 @@ export interface DeployDrillOptions {
   readonly tls?: boolean;
   readonly dataDir: string;
   readonly workDir: string;
+  /** @default 900000 */
+  readonly settleTimeoutMs?: number;
   /** @default 27633 */
   readonly basePort?: number;
   readonly log?: (line: string) => void;
@@ -145,7 +147,12 @@ export async function runDeployDrill(options: DeployDrillOptions): Promise<Deplo
     await Promise.all(fresh.map((w) => w.waitReady(180_000)));
     log(`${workerCount} workers of ${options.to ?? 'this checkout'} polling`);
 
-    const statuses = await waitForSettled(stack.client, ids, { timeoutMs: 300_000, log });
+    // 15 min: a poll whose attempt was lost with an old worker is retried on the poll activity's
+    // own backoff, which reaches its 10 min cap after about ten polls (seen in this drill).
+    const statuses = await waitForSettled(stack.client, ids, {
+      timeoutMs: options.settleTimeoutMs ?? 900_000,
+      log,
+    });
     const report = audit(statuses, ids, stack.simulator);
     let workflowTaskFailures = 0;
     for (const id of ids) {
