@@ -22,8 +22,9 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
   // Eager dispatch saves a poll round trip per workflow start and per activity.
   'system.enableEagerWorkflowStart': 'true',
   'system.enableActivityEagerExecution': 'true',
-  // The new matcher: task-queue priority and fairness need it (off by default in 1.29.1).
-  'matching.useNewMatcher': 'true',
+  // Not 'matching.useNewMatcher' (task-queue priority needs it): with it on, server 1.29.1 let 16
+  // activities start within 1 s under the task queue's 5/s rate (SUPPLIER_MAX_CALLS_PER_SECOND);
+  // test/ops/rate-limit.test.ts fails with it and passes without. Keep it off until that holds.
 };
 
 /**
