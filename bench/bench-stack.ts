@@ -13,6 +13,7 @@ import { freePort, startDevServer, type DevServer } from '../src/temporal-server
 import { bundleWorkflows } from '../src/workflow-bundle';
 import { ChildHandle } from './child-ipc';
 import { benchDataConverter, startBenchWorker, type BenchWorker } from './bench-worker';
+import { temporalConnectionOptions } from '../src/client/connection-options';
 
 /**
  * Bundles the workflows once for the whole bench run, the way production does at image build
@@ -48,7 +49,9 @@ export async function startBenchTemporal(
     dbFile: join(dir, 'temporal.db'),
     extraArgs: ['--metrics-port', String(metricsPort), ...extraArgs],
   });
-  const connection = await Connection.connect({ address: server.address });
+  const connection = await Connection.connect(
+    temporalConnectionOptions({ address: server.address }),
+  );
   const client = new Client({ connection, dataConverter: benchDataConverter() });
   return {
     server,

@@ -11,6 +11,7 @@ import { developmentKey } from '../src/codec/config';
 import { HotelApiClient } from '../src/hotel-api';
 import { loadWorkflowBundle } from '../src/workflow-bundle';
 import { benchHotelApiConfig } from './bench-config';
+import { temporalConnectionOptions } from '../src/client/connection-options';
 
 export interface BenchWorkerInit {
   readonly address: string;
@@ -65,7 +66,10 @@ export const benchDataConverter = () => createDataConverter({ keys: [development
 
 export async function startBenchWorker(init: BenchWorkerInit): Promise<BenchWorker> {
   installBenchRuntime(init.metricsPort);
-  const connection = await NativeConnection.connect({ address: init.address });
+  // The bench's own dev server: plaintext, options from the one connection module all the same.
+  const connection = await NativeConnection.connect(
+    temporalConnectionOptions({ address: init.address }),
+  );
   const hotelApi = new HotelApiClient(benchHotelApiConfig(init.supplierUrl));
   let lateness: number[] = [];
   let latenessTimes: number[] = [];

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { loadTemporalSecurity, type TemporalSecurity } from './client/connection-options';
 import { loadEncryptionConfig, type EncryptionConfig } from './codec/config';
 import { DEFAULT_TASK_QUEUE } from './shared/task-queue';
 import { clientTimeoutProblems, shutdownGraceMsFor } from './workflows/activity-options';
@@ -19,6 +20,22 @@ export const EnvSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('localhost:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
+  /**
+   * Secured connections (src/client/connection-options.ts): mTLS client certificate and key,
+   * the CA that issued the server's certificate, the server name to verify, or a Temporal Cloud API
+   * key. `TEMPORAL_TLS_CERT`/`_KEY`/`_CA` are PEM file paths (as the Temporal CLI reads them) or PEM
+   * text; the `_FILE` forms are paths. `TEMPORAL_TLS=true` turns TLS on with the system CAs.
+   */
+  TEMPORAL_TLS: optionalString,
+  TEMPORAL_TLS_CERT: optionalString,
+  TEMPORAL_TLS_CERT_FILE: optionalString,
+  TEMPORAL_TLS_KEY: optionalString,
+  TEMPORAL_TLS_KEY_FILE: optionalString,
+  TEMPORAL_TLS_CA: optionalString,
+  TEMPORAL_TLS_CA_FILE: optionalString,
+  TEMPORAL_TLS_SERVER_NAME: optionalString,
+  TEMPORAL_API_KEY: optionalString,
+  TEMPORAL_API_KEY_FILE: optionalString,
 
   HOTEL_API_BASE_URL: z.url().default('http://127.0.0.1:8080'),
   HOTEL_API_KEY: optionalString,
@@ -103,7 +120,7 @@ export interface HotelApiConfig {
   readonly maxConnections: number;
 }
 
-export interface TemporalConfig {
+export interface TemporalConfig extends TemporalSecurity {
   readonly address: string;
   readonly namespace: string;
   readonly taskQueue: string;
@@ -226,6 +243,7 @@ export function loadConfig(
       readMs: env.HOTEL_API_READ_TIMEOUT_MS,
     }),
   );
+  const security = loadTemporalSecurity(env, problems);
   let encryption: EncryptionConfig | undefined;
   try {
     encryption = loadEncryptionConfig(env);
@@ -241,6 +259,8 @@ export function loadConfig(
       address: env.TEMPORAL_ADDRESS,
       namespace: env.TEMPORAL_NAMESPACE,
       taskQueue: env.TEMPORAL_TASK_QUEUE,
+      tls: security.tls,
+      apiKey: security.apiKey,
     },
     worker: {
       metricsPort: env.METRICS_PORT,

@@ -22,6 +22,11 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createBookingWorker } from './build-worker';
+import {
+  describeTemporalSecurity,
+  temporalConnectionFailure,
+  temporalConnectionOptions,
+} from './client/connection-options';
 import { openSqliteCatalogueStore } from './catalogue/sqlite-store';
 import type { CatalogueStore } from './catalogue/store';
 import { createDataConverter } from './codec/data-converter';
@@ -132,7 +137,14 @@ async function main(): Promise<number> {
       log.info({ url: `${url}/readyz` }, 'health endpoints listening');
     }
 
-    const conn = await NativeConnection.connect({ address: config.temporal.address });
+    let conn: NativeConnection;
+    try {
+      conn = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
+    } catch (err) {
+      const explained = await temporalConnectionFailure(err, config.temporal);
+      if (explained) throw new ConfigError([explained]);
+      throw err;
+    }
     connection = conn;
     const visibility = new Client({ connection: conn, namespace: config.temporal.namespace });
     const metrics = createWorkerMetrics({
@@ -202,6 +214,7 @@ async function main(): Promise<number> {
           maxSupplierCallsPerSecond: config.worker.maxSupplierCallsPerSecond || 'unlimited',
           maxConcurrentSupplierCalls: config.worker.maxConcurrentSupplierCalls,
           encryptionKeyId: config.encryption.keys[0].id,
+          temporalConnection: describeTemporalSecurity(config.temporal),
         },
         'worker polling',
       );
@@ -210,6 +223,10 @@ async function main(): Promise<number> {
   } catch (err) {
     if (err instanceof PortInUseError) {
       log.fatal({ variable: err.setting, port: err.port }, err.message);
+      exitCode = 2;
+    } else if (err instanceof ConfigError) {
+      // TLS or credentials refused: one line naming what to change, exit 2 like a bad variable.
+      log.fatal({ problems: err.problems }, err.problems[0] ?? 'invalid configuration');
       exitCode = 2;
     } else {
       log.fatal({ err }, 'worker failed');

@@ -1,5 +1,8 @@
 /**
- * `npm test`: one Temporal dev server for the whole run (or `TEMPORAL_ADDRESS` when set), the
+ * `npm test`: one Temporal dev server for the whole run (or `TEMPORAL_ADDRESS` when set, with the
+ * `TEMPORAL_TLS_*` variables it needs; or, with `TEST_ON_CLUSTER=1`, the production topology of
+ * `npm run cluster` — PostgreSQL, Temporal server 1.29.1 with mTLS — started for the run on
+ * `.data/cluster-test/`, base port TEST_CLUSTER_BASE_PORT, default 27233), the
  * workflows bundled once, then node's test runner over every `test/**\/*.test.ts` (or the files
  * given as arguments). Everything started here is stopped here, also when a test fails or hangs.
  */
@@ -9,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { bundleWorkflows } from '../src/workflow-bundle';
 import { startDevServer, type DevServer } from '../src/temporal-server/dev-server';
+import { startClusterInfrastructure, type ClusterProcesses } from '../src/temporal-server/cluster';
 
 /** The whole run is stopped after this long, whatever is still running. */
 const RUN_TIMEOUT_MS = Number(process.env.TEST_RUN_TIMEOUT_MS ?? 25 * 60_000);
@@ -33,9 +37,12 @@ async function main(): Promise<number> {
   const log = (line: string) => console.log(`[test-run] ${line}`);
 
   let server: DevServer | undefined;
+  let cluster: ClusterProcesses | undefined;
+  let clientEnv: Record<string, string> = {};
   const work = mkdtempSync(join(tmpdir(), 'hbo-test-'));
   const cleanup = async () => {
     await server?.stop();
+    await cluster?.stop();
     rmSync(work, { recursive: true, force: true });
   };
   const onSignal = (signal: NodeJS.Signals) => {
@@ -46,7 +53,18 @@ async function main(): Promise<number> {
 
   try {
     let address = process.env.TEMPORAL_ADDRESS;
-    if (!address) {
+    if (process.env.TEST_ON_CLUSTER === '1') {
+      cluster = await startClusterInfrastructure({
+        dataDir: join(root, '.data', 'cluster-test'),
+        basePort: Number(process.env.TEST_CLUSTER_BASE_PORT ?? 27233),
+        log,
+      });
+      address = cluster.address;
+      clientEnv = { ...cluster.clientEnv };
+      log(
+        `Cluster (PostgreSQL, Temporal 1.29.1, mTLS) on ${address}, ready in ${Date.now() - started} ms`,
+      );
+    } else if (!address) {
       server = await startDevServer({ headless: true, log });
       address = server.address;
       log(`Temporal dev server on ${address} (ready in ${Date.now() - started} ms)`);
@@ -75,6 +93,7 @@ async function main(): Promise<number> {
         stdio: 'inherit',
         env: {
           ...process.env,
+          ...clientEnv,
           TEMPORAL_ADDRESS: address,
           WORKFLOW_BUNDLE_PATH: bundlePath,
           TEST_WORK_DIR: work,

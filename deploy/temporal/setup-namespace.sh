@@ -1,7 +1,8 @@
 #!/bin/sh
 # Creates the namespace and registers this project's search attributes (the list must match
 # src/shared/search-attributes.ts; a test checks it). Runs in the temporalio/admin-tools image
-# once the server answers; idempotent.
+# once the server answers, and natively from `npm run cluster` (src/temporal-server/cluster.ts)
+# with the Temporal CLI; idempotent.
 # Environment: TEMPORAL_ADDRESS (upstream CLI variable), TEMPORAL_NAMESPACE, NAMESPACE_RETENTION.
 set -eu
 
@@ -24,7 +25,13 @@ else
   echo "Namespace $NAMESPACE created (retention $RETENTION)"
 fi
 
-existing="$(temporal operator search-attribute list --namespace "$NAMESPACE")"
+# A new namespace reaches the frontend's namespace cache some seconds after it is created.
+attempt=0
+until existing="$(temporal operator search-attribute list --namespace "$NAMESPACE" 2>&1)"; do
+  attempt=$((attempt + 1))
+  if [ "$attempt" -ge 60 ]; then echo "Namespace $NAMESPACE not usable: $existing" >&2; exit 1; fi
+  sleep 1
+done
 for pair in $SEARCH_ATTRIBUTES; do
   name="${pair%%=*}"
   type="${pair#*=}"

@@ -11,6 +11,12 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
 import { BookingClient } from '../client';
+import {
+  loadTemporalSecurity,
+  temporalConnectionOptions,
+  temporalSecurityEnvOf,
+  type TemporalSecurityEnv,
+} from '../client/connection-options';
 import { createDataConverter, EncryptionCodec } from '../codec';
 import { parseEncryptionKeys } from '../codec/config';
 import type { EncryptionKey } from '../codec/config';
@@ -33,10 +39,13 @@ export interface ChaosStackOptions {
   /**
    * `{ address }`: an existing server (the test run's). `{ own: {} }`: a dev server of our own,
    * persisted in `<workDir>/temporal.db` (SQLite, WAL) so it can be killed and restarted.
-   * @default { address: process.env.TEMPORAL_ADDRESS } when set, else { own: {} }
+   * `securityEnv`: the `TEMPORAL_TLS_*` / `TEMPORAL_API_KEY` variables to reach it with (the
+   * client here and the worker subprocess alike).
+   * @default { address: process.env.TEMPORAL_ADDRESS, securityEnv: the TEMPORAL_TLS_* of
+   * process.env } when set, else { own: {} }
    */
   readonly temporal?:
-    | { readonly address: string }
+    | { readonly address: string; readonly securityEnv?: TemporalSecurityEnv }
     | { readonly own: { readonly dbFile?: string; readonly inMemory?: boolean } };
   readonly simulator?: SimulatorOptions;
   /** @default a `chaos-key-…` key with a random secret */
@@ -167,12 +176,16 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
     // --- Temporal -------------------------------------------------------------------------------
     const temporalOption =
       options.temporal ??
-      (process.env.TEMPORAL_ADDRESS ? { address: process.env.TEMPORAL_ADDRESS } : { own: {} });
+      (process.env.TEMPORAL_ADDRESS
+        ? { address: process.env.TEMPORAL_ADDRESS, securityEnv: temporalSecurityEnvOf(process.env) }
+        : { own: {} });
     let devServer: DevServer | undefined;
     let dbFile: string | undefined;
     let temporalAddress: string;
+    let securityEnv: Record<string, string> = {};
     if ('address' in temporalOption) {
       temporalAddress = temporalOption.address;
+      securityEnv = temporalSecurityEnvOf(temporalOption.securityEnv ?? {});
     } else {
       dbFile = temporalOption.own.inMemory
         ? undefined
@@ -189,7 +202,10 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
     }
     const port = Number(temporalAddress.split(':').pop());
 
-    const connection = await Connection.connect({ address: temporalAddress });
+    const security = loadTemporalSecurity(securityEnv);
+    const connection = await Connection.connect(
+      temporalConnectionOptions({ ...security, address: temporalAddress }),
+    );
     cleanups.push(() => connection.close());
     const client = new Client({
       connection,
@@ -206,6 +222,7 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
       ...(options.workerLogFile ? { logFile: options.workerLogFile } : {}),
       env: {
         TEMPORAL_ADDRESS: temporalAddress,
+        ...securityEnv,
         TEMPORAL_NAMESPACE: 'default',
         TEMPORAL_TASK_QUEUE: taskQueue,
         HOTEL_API_BASE_URL: simOrigin,
@@ -264,3 +281,5 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
     throw err;
   }
 }
+
+export { temporalSecurityEnvOf };

@@ -48,7 +48,10 @@ export interface CrashDrillOptions {
 }
 
 export interface KillRecord {
-  readonly target: 'worker' | 'server';
+  /** What was stopped: a worker, the Temporal server, or (fleet drill) PostgreSQL. */
+  readonly target: 'worker' | 'server' | 'postgres';
+  /** How, when not a SIGKILL (e.g. 'SIGTERM' of a rolling restart). */
+  readonly how?: string;
   /** ms since the drill started. */
   readonly atMs: number;
   readonly at: number;
@@ -176,7 +179,7 @@ export function explainReconciliation(
     if (killed)
       return {
         ...base,
-        explanation: `createBooking started by worker pid ${facts.pid}, SIGKILLed at +${(killed.atMs / 1000).toFixed(1)} s (${facts.timeoutType ?? code})`,
+        explanation: `createBooking started by worker pid ${facts.pid}, ${killed.how ?? 'SIGKILLed'} at +${(killed.atMs / 1000).toFixed(1)} s (${facts.timeoutType ?? code})`,
       };
     // Else a kill (of the server, say) shortly before the workflow noticed the failure.
     const at = status.lastError?.at ? Date.parse(status.lastError.at) : Date.now();

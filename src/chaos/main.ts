@@ -1,5 +1,6 @@
 /**
- * `npm run chaos -- [crash] [faults] [personal-data] [load]` (default: all four): the long
+ * `npm run chaos -- [crash] [faults] [personal-data] [load] [fleet]` (default: the first four;
+ * `fleet` runs on the production topology of `npm run cluster`, see src/chaos/fleet-drill.ts): the long
  * variants of the reliability drills (issue 8), each against its own Temporal dev server, the
  * simulator and the worker as a subprocess. Prints each drill's figures; exits 1 when one fails.
  *
@@ -16,6 +17,12 @@
  * | CHAOS_DURATION_MS | 1800000 (30 min) | load: length of the run |
  * | CHAOS_RATE | 10 | load: bookings per second |
  * | CHAOS_FAULT_RATE | 0.01 | load: share of faults |
+ * | CHAOS_FLEET_BOOKINGS | 300 | fleet: bookings |
+ * | CHAOS_FLEET_WORKERS | 3 | fleet: worker processes on one task queue |
+ * | CHAOS_FLEET_WINDOW_MS | 120000 | fleet: starts and disruptions spread over this |
+ * | CHAOS_DEPLOY_FROM | main | deploy: the old release (git revision) |
+ * | CHAOS_DEPLOY_TO | this checkout | deploy: the new release (git revision) |
+ * | CHAOS_DEPLOY_TLS | false | deploy: mTLS on (both releases must support it) |
  * | CHAOS_WORK_DIR | a new temp dir | where DB files, bundle and worker logs go (kept) |
  * | CHAOS_SEED | time | PRNG seed of the choices |
  */
@@ -26,11 +33,15 @@ import { bundleWorkflows } from '../workflow-bundle';
 import { closeOpenStacks } from './chaos-stack';
 import { formatCrashReport, runCrashDrill } from './crash-drill';
 import { formatFaultBurstReport, runFaultBurst } from './fault-burst';
+import { formatDeployReport, runDeployDrill } from './deploy-drill';
+import { fleetDataDir, formatFleetReport, runFleetDrill } from './fleet-drill';
 import { formatLoadReport, runLoad } from './load-run';
 import { formatPersonalDataReport, runPersonalDataDrill } from './personal-data';
 
-const DRILLS = ['crash', 'faults', 'personal-data', 'load'] as const;
+const DRILLS = ['crash', 'faults', 'personal-data', 'load', 'fleet', 'deploy'] as const;
 type Drill = (typeof DRILLS)[number];
+/** Without arguments: the drills that need only the dev server. */
+const DEFAULT_DRILLS: readonly Drill[] = ['crash', 'faults', 'personal-data', 'load'];
 
 function num(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -48,7 +59,7 @@ async function main(): Promise<number> {
     console.error(`unknown drill(s): ${unknown.join(', ')}; choose from ${DRILLS.join(', ')}`);
     return 2;
   }
-  const drills: readonly Drill[] = asked.length > 0 ? (asked as Drill[]) : DRILLS;
+  const drills: readonly Drill[] = asked.length > 0 ? (asked as Drill[]) : DEFAULT_DRILLS;
   const root = process.env.CHAOS_WORK_DIR || mkdtempSync(join(tmpdir(), 'hbo-chaos-'));
   const seed = num('CHAOS_SEED', Date.now() % 1_000_000);
   const stamp = () => new Date().toISOString().slice(11, 19);
@@ -107,6 +118,29 @@ async function main(): Promise<number> {
         log: log(drill),
       });
       lines = formatPersonalDataReport(r);
+      passed = r.passed;
+    } else if (drill === 'deploy') {
+      const to = process.env.CHAOS_DEPLOY_TO;
+      const r = await runDeployDrill({
+        from: process.env.CHAOS_DEPLOY_FROM || 'main',
+        ...(to ? { to } : {}),
+        tls: process.env.CHAOS_DEPLOY_TLS === 'true',
+        dataDir: join(workDir, 'cluster'),
+        workDir,
+        log: log(drill),
+      });
+      lines = formatDeployReport(r);
+      passed = r.passed;
+    } else if (drill === 'fleet') {
+      const r = await runFleetDrill({
+        bookings: num('CHAOS_FLEET_BOOKINGS', 300),
+        workers: num('CHAOS_FLEET_WORKERS', 3),
+        startWindowMs: num('CHAOS_FLEET_WINDOW_MS', 120_000),
+        dataDir: fleetDataDir(workDir),
+        seed,
+        log: log(drill),
+      });
+      lines = formatFleetReport(r);
       passed = r.passed;
     } else {
       const r = await runLoad({

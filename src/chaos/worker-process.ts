@@ -24,6 +24,11 @@ export interface WorkerProcessOptions {
   readonly maxBufferedBytes?: number;
   /** @default 'worker' */
   readonly label?: string;
+  /**
+   * The source tree whose `src/worker.ts` runs (another release of the product, for the deploy
+   * drill). @default this checkout
+   */
+  readonly root?: string;
 }
 
 /** One start of the process. */
@@ -71,7 +76,7 @@ export class WorkerProcess {
       ...this.options.env,
     };
     const child = spawn(process.execPath, ['--import', 'tsx', join('src', 'worker.ts')], {
-      cwd: REPO_ROOT,
+      cwd: this.options.root ?? REPO_ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -11,7 +11,7 @@ import {
   isGrpcServiceError,
 } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { BookingInputError } from '../client';
+import { BookingInputError, TemporalConnectionRefusedError } from '../client';
 import { ConfigError } from '../config';
 import { HotelApiError } from '../hotel-api';
 import { ExitCode } from './exit-codes';
@@ -122,6 +122,10 @@ export function toCliFailure(err: unknown, where: FailureContext = {}): CliError
       'INVALID_INPUT',
       err.issues,
     );
+  }
+  if (err instanceof TemporalConnectionRefusedError) {
+    // TLS or credentials refused: a configuration problem (exit 2), the message names the variable.
+    return new CliError(err.message, ExitCode.USAGE, 'TEMPORAL_REFUSED');
   }
   if (err instanceof ConfigError) {
     return new CliError(

@@ -5,7 +5,16 @@
 import { Client, Connection } from '@temporalio/client';
 import { createDataConverter } from '../codec/data-converter';
 import type { Config } from '../config';
+import { temporalConnectionFailure, temporalConnectionOptions } from './connection-options';
 import { BookingClient } from './booking-client';
+
+/** Temporal refused the connection's TLS or credentials; the message says what to change. */
+export class TemporalConnectionRefusedError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'TemporalConnectionRefusedError';
+  }
+}
 
 export interface ConnectedClient {
   readonly connection: Connection;
@@ -16,7 +25,15 @@ export interface ConnectedClient {
 
 /** Connects to Temporal from a loaded {@link Config}. */
 export async function connectBookingClient(config: Config): Promise<ConnectedClient> {
-  const connection = await Connection.connect({ address: config.temporal.address });
+  let connection: Connection;
+  try {
+    connection = await Connection.connect(temporalConnectionOptions(config.temporal));
+  } catch (err) {
+    // A TLS or credential refusal gets one line that says which variable to change.
+    const explained = await temporalConnectionFailure(err, config.temporal);
+    if (explained) throw new TemporalConnectionRefusedError(explained, { cause: err });
+    throw err;
+  }
   const client = new Client({
     connection,
     namespace: config.temporal.namespace,

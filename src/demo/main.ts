@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectBookingClient, type ConnectedClient } from '../client';
+import { temporalSecurityEnvOf } from '../client/connection-options';
 import { formatDuration, table } from '../cli/render';
 import { loadCodecServerConfig } from '../codec/config';
 import { ConfigError, loadConfig, parseEnv } from '../config';
@@ -196,7 +197,11 @@ async function main(): Promise<number> {
     supplier: { kind: 'simulator' },
     // The demo's own settings, not the shell's: it runs against its own simulator and server
     // (the defaults give the simulator's demo company and the development encryption key).
-    config: loadConfig({ TEMPORAL_TASK_QUEUE: taskQueue }),
+    // An existing server is reached with the shell's TLS settings (TEMPORAL_TLS_*, API key).
+    config: loadConfig({
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      ...(address ? temporalSecurityEnvOf(process.env) : {}),
+    }),
     // Port 0: a demo must not collide with an `npm start` already serving the default port.
     codecServer: { ...loadCodecServerConfig(parseEnv({})), port: 0 },
     log,

@@ -16,6 +16,7 @@ import {
 import { Connection } from '@temporalio/client';
 import type { LogLevel } from '@temporalio/common';
 import { createBookingWorker } from '../build-worker';
+import { temporalConnectionOptions } from '../client/connection-options';
 import { openSqliteCatalogueStore } from '../catalogue/sqlite-store';
 import { buildCodecServer } from '../codec/codec-server';
 import type { CodecServerConfig } from '../codec/config';
@@ -224,10 +225,12 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     } else {
       temporalAddress = o.temporal.address;
       uiUrl = o.temporal.uiUrl;
-      await waitForTemporal(temporalAddress, 10_000, namespace);
+      await waitForTemporal(temporalAddress, 10_000, namespace, o.config.temporal);
       // A server started some other way (plain `temporal server start-dev`) may lack them, and
       // every booking upserts them.
-      const connection = await Connection.connect({ address: temporalAddress });
+      const connection = await Connection.connect(
+        temporalConnectionOptions({ ...o.config.temporal, address: temporalAddress }),
+      );
       try {
         await ensureSearchAttributes(connection, namespace);
       } finally {
@@ -262,12 +265,16 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     // --- worker ---
     const config: Config = {
       ...o.config,
-      temporal: { ...o.config.temporal, address: temporalAddress },
+      // A dev server started here is plaintext; an existing server keeps the configured TLS.
+      temporal:
+        o.temporal.kind === 'start'
+          ? { ...o.config.temporal, address: temporalAddress, tls: undefined, apiKey: undefined }
+          : { ...o.config.temporal, address: temporalAddress },
       hotelApi: { ...o.config.hotelApi, baseUrl: supplierUrl },
     };
     const hotelApi = new HotelApiClient(config.hotelApi);
     cleanups.push(() => hotelApi.close());
-    const connection = await NativeConnection.connect({ address: temporalAddress });
+    const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
     cleanups.push(() => connection.close());
     // The content catalogue this worker syncs into (`content sync`, `content search`).
     const catalogueStore = openSqliteCatalogueStore({ path: resolve(config.catalogueDbPath) });

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { temporalConnectionOptions } from '../../src/client/connection-options';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createBookingWorker } from '../../src/build-worker';
 import {
@@ -65,7 +66,7 @@ describe('content sync, content search and content show with the local catalogue
     const taskQueue = uniqueTaskQueue('cli-content-sync');
     store = openSqliteCatalogueStore({ path: dbPath });
     hotelApi = new HotelApiClient(s.stack.config.hotelApi);
-    connection = await NativeConnection.connect({ address: s.stack.temporalAddress });
+    connection = await NativeConnection.connect(temporalConnectionOptions(s.stack.config.temporal));
     worker = await createBookingWorker({
       connection,
       taskQueue,

@@ -5,6 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import {
+  loadTemporalSecurity,
+  temporalConnectionOptions,
+} from '../../src/client/connection-options';
 import { createDataConverter } from '../../src/codec/data-converter';
 import { developmentKey } from '../../src/codec/config';
 import { loadWorkflowBundle } from '../../src/workflow-bundle';
@@ -51,9 +55,13 @@ export async function connectTemporal(
   clientOptions: Partial<ConstructorParameters<typeof Client>[0]> = {},
 ): Promise<TestTemporal> {
   installQuietRuntime();
-  const address = temporalAddress();
-  const connection = await Connection.connect({ address });
-  const nativeConnection = await NativeConnection.connect({ address });
+  // TLS and credentials as the run's environment gives them (the suite on the cluster).
+  const options = temporalConnectionOptions({
+    ...loadTemporalSecurity(process.env),
+    address: temporalAddress(),
+  });
+  const connection = await Connection.connect(options);
+  const nativeConnection = await NativeConnection.connect(options);
   const client = new Client({
     connection,
     namespace: 'default',

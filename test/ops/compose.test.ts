@@ -14,6 +14,12 @@ import { EnvSchema, loadConfig, parseEnv } from '../../src/config';
 import { loadCodecServerConfig } from '../../src/codec/config';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/shared/search-attributes';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../../src/temporal-server/dev-server';
+import {
+  clusterPorts,
+  clusterServerEnv,
+  SERVER_CONFIG_ENV,
+  SHARED_FILES,
+} from '../../src/temporal-server/cluster';
 import { shutdownGraceMsFor } from '../../src/workflows/activity-options';
 
 const ROOT = join(__dirname, '..', '..');
@@ -132,19 +138,14 @@ function filesRun(s: Service, args: string[]): string[] {
  * Variables documented by the upstream images we use (their READMEs and config templates), or by
  * the deploy/ script the service runs (checked separately: the script must read each one).
  */
+/** The variables the shared server config template reads (`env "NAME"`). */
+const serverTemplate = read(SHARED_FILES.serverConfig);
+const TEMPLATE_ENV = [...serverTemplate.matchAll(/env "([A-Z0-9_]+)"/g)].map((m) => m[1]!);
+
 const UPSTREAM_ENV: Record<string, readonly string[]> = {
   postgres: ['POSTGRES_USER', 'POSTGRES_PASSWORD', 'POSTGRES_DB', 'PGDATA'],
-  'temporalio/server': [
-    'DB',
-    'DB_PORT',
-    'POSTGRES_USER',
-    'POSTGRES_PWD',
-    'POSTGRES_SEEDS',
-    'BIND_ON_IP',
-    'DYNAMIC_CONFIG_FILE_PATH',
-    'TEMPORAL_BROADCAST_ADDRESS',
-    'LOG_LEVEL',
-  ],
+  // The server runs our config template (deploy/temporal/config/cluster.yaml), not the image's.
+  'temporalio/server': TEMPLATE_ENV,
   'temporalio/admin-tools': [
     'TEMPORAL_ADDRESS',
     'TEMPORAL_NAMESPACE',
@@ -312,7 +313,10 @@ describe('docker-compose.yml', () => {
     const temporal = service('temporal');
     const path = envOf(temporal).DYNAMIC_CONFIG_FILE_PATH;
     assert.ok(path);
-    const hostFile = hostPathOf(temporal, posix.join('/etc/temporal', path));
+    const hostFile = hostPathOf(
+      temporal,
+      posix.isAbsolute(path) ? path : posix.join('/etc/temporal', path),
+    );
     assert.ok(hostFile && existsSync(hostFile), `${path} is mounted from the repository`);
     const dynamic = parse(readFileSync(hostFile, 'utf8')) as Record<string, { value: unknown }[]>;
     for (const [key, value] of Object.entries(DEV_SERVER_DYNAMIC_CONFIG)) {
@@ -398,5 +402,67 @@ describe('Dockerfile', () => {
     for (const entry of ['node_modules', '.env', '.git', '.data']) {
       assert.ok(ignore.includes(entry), `.dockerignore keeps ${entry} out of the build context`);
     }
+  });
+});
+
+describe('docker-compose.yml and `npm run cluster` share their files', () => {
+  const temporal = service('temporal');
+  const entry = argv(temporal.entrypoint);
+  const flag = (name: string) => entry[entry.indexOf(name) + 1];
+
+  it('the compose server loads the same config file the cluster loads', () => {
+    assert.equal(entry[0], 'temporal-server', 'compose runs the server binary itself');
+    assert.equal(flag('--env'), SERVER_CONFIG_ENV, 'the same --env (config file name)');
+    const configDir = posix.join(flag('--root')!, flag('--config')!);
+    const hostFile = hostPathOf(temporal, posix.join(configDir, `${SERVER_CONFIG_ENV}.yaml`));
+    assert.equal(hostFile, join(ROOT, SHARED_FILES.serverConfig));
+    assert.ok(entry.includes('start'));
+  });
+
+  it('the same dynamic config file', () => {
+    const path = envOf(temporal).DYNAMIC_CONFIG_FILE_PATH!;
+    assert.equal(hostPathOf(temporal, path), join(ROOT, SHARED_FILES.dynamicConfig));
+  });
+
+  it('the same setup scripts, for the schemas and for the namespace', () => {
+    const schema = service('temporal-schema');
+    assert.deepEqual(filesRun(schema, argv(schema.command)), [
+      join(ROOT, SHARED_FILES.setupPostgres),
+    ]);
+    const setup = service('temporal-setup');
+    assert.deepEqual(filesRun(setup, argv(setup.command)), [
+      join(ROOT, SHARED_FILES.setupNamespace),
+    ]);
+    // The native run has no schema directory: the schemas come embedded in the SQL tool.
+    const script = read(SHARED_FILES.setupPostgres);
+    assert.match(script, /--schema-name postgresql\/v12\/temporal\b/);
+    assert.match(script, /--schema-name postgresql\/v12\/visibility\b/);
+  });
+
+  it('both give the template every variable it needs, and only variables it reads', () => {
+    const native = clusterServerEnv(clusterPorts(17233), {
+      serverCert: 's.pem',
+      serverKey: 's.key',
+      caCert: 'ca.pem',
+      clientCert: 'c.pem',
+      clientKey: 'c.key',
+    });
+    const composeEnv = envOf(temporal);
+    // Variables used without a default must be set by both.
+    const required = [...serverTemplate.matchAll(/\{\{\s*env "([A-Z0-9_]+)"\s*(\|[^}]*)?\}\}/g)]
+      .filter((m) => !/default/.test(m[0]))
+      .map((m) => m[1]!)
+      .filter((k) => !k.startsWith('TEMPORAL_TLS_'));
+    for (const key of new Set(required)) {
+      assert.ok(native[key], `the cluster sets ${key}`);
+      assert.ok(composeEnv[key], `compose sets ${key}`);
+    }
+    for (const key of Object.keys(native)) {
+      assert.ok(TEMPLATE_ENV.includes(key), `the template reads ${key} (cluster sets it)`);
+    }
+    assert.equal(native.NUM_HISTORY_SHARDS, composeEnv.NUM_HISTORY_SHARDS, 'same shard count');
+    // The TLS section is switched by the variable the cluster sets.
+    assert.match(serverTemplate, /if env "TEMPORAL_TLS_SERVER_CERT"/);
+    assert.ok(native.TEMPORAL_TLS_SERVER_CERT);
   });
 });

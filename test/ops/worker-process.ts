@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { BookingClient } from '../../src/client';
+import { temporalSecurityEnvOf } from '../../src/client/connection-options';
 import { buildSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator';
 import { freePort } from '../../src/temporal-server/dev-server';
 import { eventually } from '../helpers/booking-stack';
@@ -54,6 +55,16 @@ export async function startWorkerProcess(options: StartWorkerOptions): Promise<W
     ...options.env,
   };
   if (options.freeSdkMetricsPort) delete env.TEMPORAL_METRICS_PORT;
+  // A worker sent to another server than the run's (its own dev server) must not inherit the
+  // run's TLS settings (the suite on the cluster sets them).
+  if (
+    options.env.TEMPORAL_ADDRESS &&
+    options.env.TEMPORAL_ADDRESS !== process.env.TEMPORAL_ADDRESS
+  ) {
+    for (const k of Object.keys(temporalSecurityEnvOf(process.env))) {
+      if (!(k in options.env)) delete env[k];
+    }
+  }
   // The test's client encrypts with the development key: so must the worker.
   delete env.PAYLOAD_ENCRYPTION_KEYS;
   delete env.PAYLOAD_ENCRYPTION_KEYS_FILE;

@@ -1,0 +1,106 @@
+/**
+ * `npm run cluster`'s infrastructure (src/temporal-server/cluster.ts): PostgreSQL and Temporal
+ * server 1.29.1 from the shared deploy/temporal files, frontend with mTLS. A second start on the
+ * same data keeps every workflow; a client without the certificate is refused in one line; a busy
+ * port is named. Needs the cluster binaries; skipped with a message without them.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
+import { connectBookingClient, TemporalConnectionRefusedError } from '../../src/client';
+import { temporalConnectionOptions } from '../../src/client/connection-options';
+import { loadConfig } from '../../src/config';
+import {
+  busyPorts,
+  clusterPorts,
+  startClusterInfrastructure,
+} from '../../src/temporal-server/cluster';
+import { CLUSTER_BINARIES, findClusterBinaries } from '../../src/temporal-server/cluster-binaries';
+import { freePort } from '../../src/temporal-server/dev-server';
+
+const found = findClusterBinaries();
+const missing = CLUSTER_BINARIES.filter((b) => !found[b.name]).map((b) => b.name);
+const skip =
+  missing.length > 0
+    ? `cluster binaries not built (${missing.join(', ')}): run \`npm run cluster\` once to build them`
+    : false;
+
+describe('the cluster (PostgreSQL, Temporal 1.29.1 with mTLS)', { skip }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hbo-cluster-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps every workflow across a restart, and refuses a client without the certificate', async () => {
+    const base = 28_000 + ((await freePort()) % 4_000);
+    const dataDir = join(dir, 'data');
+    const workflowId = `kept-${Date.now()}`;
+    let infra = await startClusterInfrastructure({ dataDir, basePort: base, log: () => undefined });
+    try {
+      const connection = await Connection.connect(
+        temporalConnectionOptions({ ...infra.security, address: infra.address }),
+      );
+      try {
+        // No worker polls this queue: the workflow just stays running, in PostgreSQL.
+        await new Client({ connection }).workflow.start('bookRoom', {
+          workflowId,
+          taskQueue: `nobody-${workflowId}`,
+          args: [],
+        });
+      } finally {
+        await connection.close();
+      }
+      const noCert = loadConfig({
+        TEMPORAL_ADDRESS: infra.address,
+        TEMPORAL_TLS_CA: infra.certs.caCert,
+      });
+      await assert.rejects(connectBookingClient(noCert), (err: unknown) => {
+        assert.ok(err instanceof TemporalConnectionRefusedError, String(err));
+        assert.match(err.message, /requires a client certificate \(mTLS\)/);
+        return true;
+      });
+      const plaintext = loadConfig({ TEMPORAL_ADDRESS: infra.address });
+      await assert.rejects(
+        Connection.connect({
+          ...temporalConnectionOptions(plaintext.temporal),
+          connectTimeout: 3_000,
+        }),
+      );
+    } finally {
+      await infra.stop();
+    }
+
+    infra = await startClusterInfrastructure({ dataDir, basePort: base, log: () => undefined });
+    try {
+      const connection = await Connection.connect(
+        temporalConnectionOptions({ ...infra.security, address: infra.address }),
+      );
+      try {
+        const d = await new Client({ connection }).workflow.getHandle(workflowId).describe();
+        assert.equal(d.status.name, 'RUNNING', 'the workflow survived the restart');
+        await new Client({ connection }).workflow.getHandle(workflowId).terminate('test done');
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      await infra.stop();
+    }
+  });
+
+  it('names a busy port and how to move', async () => {
+    const base = 28_000 + ((await freePort()) % 4_000);
+    const ports = clusterPorts(base);
+    const blocker: Server = createServer();
+    await new Promise<void>((r) => blocker.listen(ports.postgres, '127.0.0.1', () => r()));
+    try {
+      assert.deepEqual(await busyPorts(ports), [
+        `port ${ports.postgres} (postgres) is in use: stop what listens there (a cluster already running?) or pass --base-port`,
+      ]);
+    } finally {
+      blocker.close();
+    }
+    assert.throws(() => clusterPorts(37_233), /choose one from 1024 to 32700/);
+  });
+});
