@@ -106,7 +106,10 @@ export const CANCEL_ACTIVITY: ActivityOptions = {
  */
 export const POLL_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: READ_START_TO_CLOSE,
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10m' },
+  // Only an attempt that ends without `nextRetryDelay` uses this backoff: one lost with its worker
+  // (start-to-close timeout). Its exponent counts every poll before it, so a 10 m cap made a poll
+  // lost in a deploy wait 10 minutes after ten polls (deploy drill); 30 s puts it back quickly.
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
 };
 
 /** After a failure that proves the booking request never left us, try again this many times. */
