@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { durationToMs } from './duration';
+import { GuardPolicySchema } from './guard-contract';
 
 export const BOOK_ROOM_WORKFLOW = 'bookRoom';
 export const CANCEL_BOOKING_WORKFLOW = 'cancelBooking';
@@ -135,6 +136,8 @@ export const BookRoomInputSchema = z.strictObject({
   /** Check-in date (YYYY-MM-DD), for the operator's `CheckInDate` search attribute. */
   checkIn: z.iso.date('a date YYYY-MM-DD').optional(),
   polling: PollingSchema.optional(),
+  // --- after CONFIRMED (issue 17): how the order's guard looks after it until check-out ---------
+  guard: GuardPolicySchema.optional(),
 });
 
 /** What a caller passes (defaults optional). */

@@ -232,7 +232,9 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
         ...(request?.reason ? { reason: request.reason } : {}),
       };
       const mine = ++requested;
-      await condition(() => taken >= mine);
+      // Non-cancellable: after a refused Temporal cancellation the root scope stays cancelled,
+      // and later requests must still be answered.
+      await CancellationScope.nonCancellable(() => condition(() => taken >= mine));
       return state();
     },
     {
@@ -245,7 +247,13 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
               .join('; ')}`,
           );
         const decision = decide(request?.acceptPenalty === true);
-        if (decision.kind === 'refuse') throw new Error(decision.message);
+        // The type carries the refusal's code to the client (CancellationRefusedError.code).
+        if (decision.kind === 'refuse')
+          throw ApplicationFailure.create({
+            type: decision.code,
+            message: decision.message,
+            nonRetryable: true,
+          });
       },
     },
   );
@@ -344,6 +352,7 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
     upsertSearchAttributes([
       { key: OrderIdKey, value: orderId },
       { key: SupplierBookingIdKey, value: bookingId },
+      { key: BookingPhaseKey, value: s.phase },
     ]);
     const r = await read('Terms of the confirmed booking');
     const terms = r.terms;
@@ -474,9 +483,11 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
     upsertSearchAttributes([{ key: BookingOutcomeKey, value: s.phase }]);
   }
 
-  await CancellationScope.nonCancellable(guard);
-  // Let running update handlers return their answer before the workflow closes.
-  await condition(allHandlersFinished);
+  await CancellationScope.nonCancellable(async () => {
+    await guard();
+    // Let running update handlers return their answer before the workflow closes.
+    await condition(allHandlersFinished);
+  });
   const final = state();
   return {
     orderId,
