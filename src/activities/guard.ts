@@ -11,10 +11,10 @@ import { toApplicationFailure } from './failures';
 export interface BookingTerms {
   readonly found: true;
   readonly status: string;
-  readonly checkIn: string;
-  readonly checkOut: string;
+  readonly checkIn: string | null;
+  readonly checkOut: string | null;
   /** The supplier's `cancel_policy`: whether the booking can be cancelled free of charge. */
-  readonly refundable: boolean;
+  readonly refundable: boolean | null;
   /** The supplier's `penalty_date` when it is a string (the seed types it "any"). */
   readonly penaltyDate: string | null;
 }
@@ -33,9 +33,9 @@ export function createGuardActivities(deps: { readonly hotelApi: HotelApiClient 
         return {
           found: true,
           status: r.status,
-          checkIn: r.check_in,
-          checkOut: r.check_out,
-          refundable: r.cancel_policy,
+          checkIn: r.check_in ?? null,
+          checkOut: r.check_out ?? null,
+          refundable: r.cancel_policy ?? null,
           penaltyDate: typeof r.penalty_date === 'string' ? r.penalty_date : null,
         };
       } catch (err) {

@@ -357,11 +357,11 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
     const r = await read('Terms of the confirmed booking');
     const terms = r.terms;
     if (terms) {
-      s.checkIn = terms.checkIn;
-      s.checkOut = terms.checkOut;
+      if (terms.checkIn) s.checkIn = terms.checkIn;
+      if (terms.checkOut) s.checkOut = terms.checkOut;
       s.terms = cancellationTerms({
         supplierPenaltyDate: terms.penaltyDate,
-        refundable: terms.refundable,
+        refundable: terms.refundable ?? undefined,
         orderDeadline: policy.freeCancellationUntil,
       });
     }
