@@ -324,6 +324,33 @@ describe('guardBooking', { concurrency: true }, () => {
     await maybeRecordHistory(s, guardWorkflowId(orderId), 'guard-kept-checked-out');
   });
 
+  it('a continued run (continueAsNew) resumes from its carried state without reading the terms again', async () => {
+    const orderId = newOrderId('g-carried');
+    const bookingId = await supplierBooking(orderId, 'instant');
+    const now = Date.now();
+    const carried = {
+      phase: 'CONFIRMED',
+      checkIn: dateIn(30),
+      checkInAt: now + 60_000,
+      checkOutAt: now + 9_000,
+      terms: { refundable: true, freeCancellationUntil: isoIn(50_000), source: 'supplier' },
+      reconfirmAt: [now + 5_000],
+      reconfirmations: [{ at: new Date(now - 1_000).toISOString(), status: 'CONFIRMED' }],
+    };
+    const handle = await s.temporal.client.workflow.start(GUARD_BOOKING_WORKFLOW, {
+      taskQueue: s.taskQueue,
+      workflowId: guardWorkflowId(orderId),
+      args: [{ orderId, bookingId, carried } satisfies GuardBookingInput],
+    });
+    const st = await s.bookings.state(orderId);
+    assert.equal(st.terms?.freeCancellationUntil, carried.terms.freeCancellationUntil);
+    assert.equal(st.nextReconfirmationAt, new Date(now + 5_000).toISOString());
+    const done = (await handle.result()) as GuardBookingResult;
+    assert.equal(done.phase, 'CHECKED_OUT');
+    assert.equal(done.state.reconfirmations?.length, 2);
+    assert.equal(supplier(orderId).retrieves, 1, 'only the carried reconfirmation point read');
+  });
+
   it('refuses a cancellation after check-in, and closes at check-out with its final truth', async () => {
     const checkInAt = isoIn(2_000);
     const { orderId, handle } = await guarded('instant', {
