@@ -64,9 +64,13 @@ async function status(ctx: CliContext, orderId: string): Promise<ExitCode> {
   if (workflowStatus === 'COMPLETED') result = await bookings.result(orderId);
   ctx.emit({ orderId, workflowId, workflowStatus, ...(result ? { result } : {}), state }, () => {
     const hint = state.holder === 'bookRoom' ? phaseHint(state as BookingState) : guardHint(state);
+    // bookRoom's own view while it holds the order; once guarded, its outcome and the guard's truth.
+    const tables =
+      state.holder === 'bookRoom'
+        ? [result ? renderResult(result) : renderState(state as BookingState)]
+        : [...(result ? [renderResult(result)] : []), renderOrderState(state)];
     return [
-      ...(result ? [renderResult(result)] : []),
-      ...(result && state.holder === 'bookRoom' ? [] : [renderOrderState(state)]),
+      ...tables,
       ...(!result && workflowStatus !== 'RUNNING'
         ? [`The booking workflow ${workflowId} is ${workflowStatus}: it ended without a result.`]
         : []),
