@@ -100,6 +100,11 @@ export type OrderCancellation =
   /** Nothing to cancel: already cancelled, never booked, or the stay is over. */
   | { readonly kind: 'nothing-to-cancel'; readonly state: OrderState };
 
+/** How often, and how far apart, `cancelOrder` looks again while an order changes hands. */
+const HAND_OVER_ROUNDS = 20;
+const HAND_OVER_PAUSE_MS = 100;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 async function describeIfExists(
   handle: WorkflowHandle,
 ): Promise<WorkflowExecutionDescription | undefined> {
@@ -253,7 +258,7 @@ export class BookingClient {
    * A booking confirmed before guards existed is cancelled by supplier id (`cancelBooking`).
    */
   async cancelOrder(orderId: string, options: CancelOrderOptions = {}): Promise<OrderCancellation> {
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < HAND_OVER_ROUNDS; round++) {
       const guard = await describeIfExists(this.guardHandle(orderId));
       if (guard) {
         if (guard.status.name !== 'RUNNING')
@@ -302,22 +307,25 @@ export class BookingClient {
             },
           };
         } catch (err) {
-          // It was decided meanwhile (CONFIRMED hands over to the guard): look again.
-          if ((await this.handle(orderId).describe()).status.name !== 'RUNNING') continue;
-          throw err;
+          // It was decided meanwhile: a CONFIRMED bookRoom refuses updates while it hands the
+          // order over to its guard, then closes. Look again once the guard is there.
+          const now = await this.handle(orderId)
+            .query(bookingStateQuery)
+            .catch(() => undefined);
+          if (
+            now?.outcome === undefined &&
+            (await this.handle(orderId).describe()).status.name === 'RUNNING'
+          )
+            throw err;
+          await pause(HAND_OVER_PAUSE_MS);
+          continue;
         }
       }
       const result = await this.result(orderId);
       if (result.outcome === 'CANCELLED' || result.bookingId === undefined) {
         return { kind: 'nothing-to-cancel', state: await this.state(orderId) };
       }
-      if (result.outcome === 'CONFIRMED') {
-        // bookRoom confirmed and closed; its guard may not be visible yet.
-        if (round < 2) {
-          await new Promise((r) => setTimeout(r, 200));
-          continue;
-        }
-      }
+
       // Confirmed before guards existed, or ended unsure (FAILED with a booking id): cancelling
       // twice is harmless, so cancel by supplier id.
       const handle = await this.startCancellation({
