@@ -133,6 +133,8 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
   let requested = 0;
   let taken = 0;
   let changed = false;
+  /** The terms are known (read at the start, or carried over). */
+  let ready = carried !== undefined;
   const flags = metricMeter.createCounter(
     'hotel_reconfirmation_flags',
     'bookings',
@@ -224,17 +226,22 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
   setHandler(
     guardCancelUpdate,
     async (request) => {
-      const decision = decide(request?.acceptPenalty === true);
-      if (decision.kind === 'already') return state();
-      pending = {
-        by: 'update',
-        acceptPenalty: request?.acceptPenalty === true,
-        ...(request?.reason ? { reason: request.reason } : {}),
-      };
-      const mine = ++requested;
       // Non-cancellable: after a refused Temporal cancellation the root scope stays cancelled,
       // and later requests must still be answered.
-      await CancellationScope.nonCancellable(() => condition(() => taken >= mine));
+      await CancellationScope.nonCancellable(async () => {
+        // A request that arrives before the terms are read is decided on them, not without them.
+        await condition(() => ready);
+        const acceptPenalty = request?.acceptPenalty === true;
+        refuseIfNot(decide(acceptPenalty));
+        if (decide(acceptPenalty).kind === 'already') return;
+        pending = {
+          by: 'update',
+          acceptPenalty,
+          ...(request?.reason ? { reason: request.reason } : {}),
+        };
+        const mine = ++requested;
+        await condition(() => taken >= mine);
+      });
       return state();
     },
     {
@@ -246,14 +253,8 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
               .map((i) => `${i.field}: ${i.message}`)
               .join('; ')}`,
           );
-        const decision = decide(request?.acceptPenalty === true);
-        // The type carries the refusal's code to the client (CancellationRefusedError.code).
-        if (decision.kind === 'refuse')
-          throw ApplicationFailure.create({
-            type: decision.code,
-            message: decision.message,
-            nonRetryable: true,
-          });
+        // Refused before it is written to history when the answer is already known.
+        if (ready) refuseIfNot(decide(request?.acceptPenalty === true));
       },
     },
   );
@@ -281,6 +282,16 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
       },
     },
   );
+
+  /** Throws the refusal, its code as the failure's type (CancellationRefusedError.code). */
+  function refuseIfNot(decision: ReturnType<typeof decide>): void {
+    if (decision.kind === 'refuse')
+      throw ApplicationFailure.create({
+        type: decision.code,
+        message: decision.message,
+        nonRetryable: true,
+      });
+  }
 
   function decide(acceptPenalty: boolean) {
     return decideCancellation({
@@ -440,6 +451,7 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
 
   async function guard(): Promise<void> {
     if (!carried) await start();
+    ready = true;
     setCurrentDetails(details());
     while (!isFinal()) {
       if (pending) {
