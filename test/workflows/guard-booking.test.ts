@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { supplierBookingBody } from '../../src/activities/booking';
+import { createBookingWorker } from '../../src/build-worker';
 import {
   CancellationRefusedError,
   GUARD_BOOKING_WORKFLOW,
@@ -33,6 +34,7 @@ import {
   startBookingStack,
   type BookingStack,
 } from '../helpers/booking-stack';
+import { testDataConverter, uniqueTaskQueue } from '../helpers/temporal';
 
 const DAY = 86_400_000;
 const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
@@ -349,6 +351,53 @@ describe('guardBooking', { concurrency: true }, () => {
     assert.equal(done.phase, 'CHECKED_OUT');
     assert.equal(done.state.reconfirmations?.length, 2);
     assert.equal(supplier(orderId).retrieves, 1, 'only the carried reconfirmation point read');
+  });
+
+  it('survives a worker restart: a new worker replays the guard and keeps its timers', async () => {
+    const taskQueue = uniqueTaskQueue('guard-restart');
+    const startWorker = async () => {
+      const worker = await createBookingWorker({
+        connection: s.temporal.nativeConnection,
+        taskQueue,
+        hotelApi: s.hotelApi,
+        dataConverter: testDataConverter,
+        shutdownGraceTime: '1s',
+        // No cache: the new worker must rebuild the guard from its history.
+        maxCachedWorkflows: 0,
+      });
+      return { worker, running: worker.run() };
+    };
+    const orderId = newOrderId('g-restart');
+    const bookingId = await supplierBooking(orderId, 'instant');
+    const first = await startWorker();
+    const handle = await s.temporal.client.workflow.start(GUARD_BOOKING_WORKFLOW, {
+      taskQueue,
+      workflowId: guardWorkflowId(orderId),
+      args: [
+        {
+          orderId,
+          bookingId,
+          guard: { checkInAt: isoIn(20_000), checkOutAt: isoIn(22_000), reconfirmBefore: ['8s'] },
+        } satisfies GuardBookingInput,
+      ],
+    });
+    await phase(orderId, 'CONFIRMED');
+    first.worker.shutdown();
+    await first.running;
+    const second = await startWorker();
+    try {
+      const done = (await handle.result()) as GuardBookingResult;
+      assert.equal(done.phase, 'CHECKED_OUT');
+      assert.equal(
+        done.state.reconfirmations?.length,
+        2,
+        'the reconfirmation ran after the restart',
+      );
+      assert.equal(supplier(orderId).retrieves, 2);
+    } finally {
+      second.worker.shutdown();
+      await second.running;
+    }
   });
 
   it('refuses a cancellation after check-in, and closes at check-out with its final truth', async () => {
