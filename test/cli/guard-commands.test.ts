@@ -134,4 +134,33 @@ describe('the CLI on guarded orders (status, cancel --accept-penalty, keep)', ()
     assert.equal(doc.state.cancellation?.outcome, 'CANCELLED');
     assert.equal(await phaseAttribute(order), 'CANCELLED');
   });
+
+  it('a booking the supplier cancelled is flagged: status says so and list --phase CANCELLED_BY_SUPPLIER finds it', async () => {
+    const order = orderId('ghost');
+    const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
+    await client.bookings.startBooking({
+      ...input(order),
+      optionId: scenarioOptionId('supplier-cancels', { param: 2 }),
+      guard: { checkInAt: isoIn(20_000), checkOutAt: isoIn(25_000), reconfirmBefore: ['12s'] },
+    });
+    assert.equal((await client.bookings.result(order)).outcome, 'CONFIRMED');
+    const closed = await client.client.workflow.getHandle(guardWorkflowId(order)).result();
+    assert.equal((closed as { phase: string }).phase, 'CANCELLED_BY_SUPPLIER');
+
+    const status = await s.run('status', order);
+    assert.equal(status.code, 0, explain(status));
+    assert.match(status.stdout, /│ Truth +│ CANCELLED_BY_SUPPLIER/);
+    assert.match(status.stdout, /│ Flag +│ SUPPLIER_CANCELLED/);
+    assert.match(status.stdout, /Next: the supplier cancelled the booking/);
+    let listed: { orderId: string }[] = [];
+    for (let i = 0; i < 20 && !listed.some((b) => b.orderId === order); i++) {
+      const run = await s.run('--json', 'list', '--phase', 'CANCELLED_BY_SUPPLIER');
+      assert.equal(run.code, 0, explain(run));
+      listed = json<{ bookings: { orderId: string }[] }>(run).bookings;
+    }
+    assert.ok(
+      listed.some((b) => b.orderId === order),
+      JSON.stringify(listed),
+    );
+  });
 });

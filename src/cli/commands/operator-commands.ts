@@ -9,6 +9,8 @@ import type { Command } from 'commander';
 import {
   BookingOutcome,
   BookingPhase,
+  GUARD_BOOKING_WORKFLOW,
+  GuardPhase,
   bookingWorkflowId,
   type BookRoomResult,
   type BookingState,
@@ -301,10 +303,15 @@ async function resolve(
 }
 
 /** Every value `BookingPhase` can hold: the live phases and the outcomes. */
-const PHASES: readonly string[] = [
+const BOOKING_PHASES: readonly string[] = [
   ...Object.values(BookingPhase),
   ...Object.values(BookingOutcome),
 ];
+/** Phases only a guard (a confirmed order until check-out) is in: listed from guardBooking. */
+const GUARD_ONLY_PHASES: readonly string[] = Object.values(GuardPhase).filter(
+  (p) => !BOOKING_PHASES.includes(p),
+);
+const PHASES: readonly string[] = [...BOOKING_PHASES, ...GUARD_ONLY_PHASES];
 
 const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
@@ -321,7 +328,9 @@ async function list(ctx: CliContext, o: { phase?: string; limit: string }): Prom
   const bookings = await ctx.bookings();
   // This deployment's bookings: the task queue separates deployments sharing one namespace.
   const query = [
-    `WorkflowType = 'bookRoom'`,
+    o.phase !== undefined && GUARD_ONLY_PHASES.includes(o.phase)
+      ? `WorkflowType = '${GUARD_BOOKING_WORKFLOW}'`
+      : `WorkflowType = 'bookRoom'`,
     `TaskQueue = ${quote(ctx.config.temporal.taskQueue)}`,
     ...(o.phase ? [`BookingPhase = ${quote(o.phase)}`] : []),
   ].join(' AND ');
@@ -333,7 +342,7 @@ async function list(ctx: CliContext, o: { phase?: string; limit: string }): Prom
     bookingId?: number;
   }[] = [];
   for await (const b of bookings.list(query)) {
-    rows.push({ orderId: b.workflowId.replace(/^booking-/, ''), ...b });
+    rows.push({ orderId: b.workflowId.replace(/^(booking|guard)-/, ''), ...b });
     if (rows.length >= limit) break;
   }
   ctx.emit({ query, count: rows.length, bookings: rows }, () =>
