@@ -28,6 +28,7 @@ import {
 import { scenarioOptionId, type ScenarioName } from '../../src/simulator/scenarios';
 import {
   FAST_POLLING,
+  bookingInput,
   eventually,
   maybeRecordHistory,
   newOrderId,
@@ -127,6 +128,29 @@ describe('guardBooking', { concurrency: true }, () => {
       30_000,
       `${orderId} in ${wanted}`,
     );
+
+  it('bookRoom hands a CONFIRMED order to its guard and still returns when the booking is decided', async () => {
+    const input = bookingInput('instant', { guard: { reconfirmBefore: ['24h'] } });
+    const started = await s.bookings.startBooking(input);
+    const result = await s.bookings.result(input.orderId);
+    assert.equal(result.outcome, 'CONFIRMED');
+    // The guard was started (as an abandoned child) before bookRoom closed, and outlives it.
+    const guard = await s.bookings.guardHandle(input.orderId).describe();
+    assert.equal(guard.status.name, 'RUNNING');
+    assert.equal(guard.parentExecution?.workflowId, started.workflowId);
+    const st = await phase(input.orderId, 'CONFIRMED');
+    assert.equal(st.holder, 'guardBooking');
+    assert.equal(st.bookingId, result.bookingId);
+    assert.equal(st.truth, 'CONFIRMED');
+    assert.equal((await agreed(input.orderId)).terms?.source, 'supplier');
+    // Cancel by order id reaches the guard; bookRoom's result stays what was decided.
+    assert.equal((await s.bookings.cancelOrder(input.orderId)).kind, 'requested');
+    const settled = await s.bookings.cancellationSettled(input.orderId, 100);
+    assert.equal(settled.truth, 'CANCELLED');
+    assert.equal(supplier(input.orderId).status, 'CANCELLED');
+    assert.equal((await s.bookings.result(input.orderId)).outcome, 'CONFIRMED');
+    await maybeRecordHistory(s, started.workflowId, 'instant-confirmed-guarded');
+  });
 
   it('reads the terms once, knows the free-cancellation deadline, and cancels by order id before it', async () => {
     const { orderId, handle } = await guarded('instant');
