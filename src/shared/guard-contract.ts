@@ -174,6 +174,12 @@ export const GuardBookingInputSchema = z.strictObject({
       backoffCoefficient: z.number().min(1).max(10).default(1.5),
     })
     .optional(),
+  /**
+   * `bookRoom` asked the supplier to cancel and the supplier had not confirmed it when bookRoom
+   * ended CONFIRMED: the guard starts in `CANCELLATION_PENDING`, and a later read of CANCELLED is
+   * ours, not the supplier's.
+   */
+  cancellationPending: z.boolean().optional(),
   /** The price `bookRoom` booked at, for the state. */
   price: z.looseObject({ net: z.string(), currency: z.string().optional() }).optional(),
   /** Carried across `continueAsNew`; never set by callers. */

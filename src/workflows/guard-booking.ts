@@ -122,7 +122,18 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
   const polling = PollingSchema.parse(p.polling ?? {});
   const carried = p.carried as Carried | undefined;
   const s: Carried = carried ?? {
-    phase: GuardPhase.CONFIRMED,
+    phase: p.cancellationPending ? GuardPhase.CANCELLATION_PENDING : GuardPhase.CONFIRMED,
+    ...(p.cancellationPending
+      ? {
+          cancellation: {
+            requestedAt: iso(Date.now()),
+            by: 'update' as const,
+            reason: 'requested while booking; the supplier had not confirmed it',
+            acceptPenalty: false,
+            outcome: CancellationOutcome.STILL_ACTIVE,
+          },
+        }
+      : {}),
     ...(p.checkIn !== undefined ? { checkIn: p.checkIn } : {}),
     terms: cancellationTerms({ orderDeadline: policy.freeCancellationUntil }),
     reconfirmAt: [],

@@ -24,6 +24,8 @@ export async function handOverToGuard(
   p: Pick<BookRoomParams, 'orderId' | 'checkIn' | 'guard' | 'cancellationDeadline' | 'polling'>,
   bookingId: number,
   price: SupplierPrice | undefined,
+  /** bookRoom's cancellation did not complete (`STILL_ACTIVE`): the guard takes it over. */
+  cancellationPending = false,
 ): Promise<void> {
   const input: GuardBookingInput = {
     orderId: p.orderId,
@@ -33,6 +35,7 @@ export async function handOverToGuard(
     ...(p.guard !== undefined ? { guard: p.guard } : {}),
     ...(p.polling !== undefined ? { polling: p.polling } : {}),
     ...(price !== undefined ? { price: { ...price } } : {}),
+    ...(cancellationPending ? { cancellationPending: true } : {}),
   };
   try {
     await startChild(GUARD_BOOKING_WORKFLOW, {

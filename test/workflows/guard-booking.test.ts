@@ -287,6 +287,28 @@ describe('guardBooking', { concurrency: true }, () => {
     await maybeRecordHistory(s, guardWorkflowId(orderId), 'guard-supplier-cancels');
   });
 
+  it("takes over bookRoom's unconfirmed cancellation: a later CANCELLED read is ours, not the supplier's", async () => {
+    const orderId = newOrderId('g-pending');
+    const bookingId = await supplierBooking(orderId, 'supplier-cancels', { param: 2 });
+    const handle = await s.temporal.client.workflow.start(GUARD_BOOKING_WORKFLOW, {
+      taskQueue: s.taskQueue,
+      workflowId: guardWorkflowId(orderId),
+      args: [
+        {
+          orderId,
+          bookingId,
+          cancellationPending: true,
+          guard: { checkInAt: isoIn(20_000), checkOutAt: isoIn(25_000), reconfirmBefore: ['12s'] },
+        } satisfies GuardBookingInput,
+      ],
+    });
+    const st = await phase(orderId, 'CANCELLATION_PENDING');
+    assert.equal(st.truth, 'CANCELLATION_PENDING');
+    const done = (await handle.result()) as GuardBookingResult;
+    assert.equal(done.phase, 'CANCELLED');
+    assert.equal(done.state.flag, undefined);
+  });
+
   it('autoCancelBeforePenalty cancels a provisional order before free cancellation ends', async () => {
     const freeCancellationUntil = isoIn(15_000);
     const { orderId, handle } = await guarded('instant', {
