@@ -430,7 +430,10 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
     enter(GuardPhase.CANCELLING);
     let outcome: CancellationOutcome;
     try {
-      outcome = await runCancellation(bookingId, p.cancellationDeadline, polling);
+      // runCancellation answers an outcome, or (since issue 14) `{ outcome, reason }`.
+      const r: CancellationOutcome | { readonly outcome: CancellationOutcome } =
+        await runCancellation(bookingId, p.cancellationDeadline, polling);
+      outcome = typeof r === 'string' ? r : r.outcome;
     } catch (err) {
       const e = toBookingError(err);
       s.lastError = { ...e, at: iso(Date.now()) };
