@@ -431,8 +431,8 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
     let outcome: CancellationOutcome;
     try {
       // runCancellation answers an outcome, or (since issue 14) `{ outcome, reason }`.
-      const r: CancellationOutcome | { readonly outcome: CancellationOutcome } =
-        await runCancellation(bookingId, p.cancellationDeadline, polling);
+      const r = (await runCancellation(bookingId, p.cancellationDeadline, polling)) as unknown as
+        CancellationOutcome | { readonly outcome: CancellationOutcome };
       outcome = typeof r === 'string' ? r : r.outcome;
     } catch (err) {
       const e = toBookingError(err);
