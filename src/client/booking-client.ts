@@ -351,15 +351,19 @@ export class BookingClient {
    * (`CANCELLED`, `CANCELLATION_PENDING`, or the bookRoom outcome).
    */
   async cancellationSettled(orderId: string, pollMs = 500): Promise<OrderState> {
-    for (;;) {
+    for (let handOver = 0; ;) {
       const st = await this.state(orderId);
-      const inFlight = st.holder === 'guardBooking' ? st.phase === 'CANCELLING' : st.open; // bookRoom ends (CANCELLED, or how it ended) once a cancellation is done
-      if (!inFlight) {
-        // bookRoom's CONFIRMED hand-over: the guard may hold the order now.
-        if (st.holder === 'bookRoom' && st.phase === 'CONFIRMED' && st.cancelRequested) continue;
-        return st;
-      }
-      await new Promise((r) => setTimeout(r, pollMs));
+      // bookRoom closes CANCELLED once its cancellation is done; the guard leaves CANCELLING.
+      const inFlight = st.holder === 'guardBooking' ? st.phase === 'CANCELLING' : st.open;
+      // A bookRoom that accepted the request and still ended CONFIRMED (its cancellation was not
+      // confirmed) hands the order to its guard: look there, for a few rounds.
+      const handingOver =
+        st.holder === 'bookRoom' &&
+        st.phase === 'CONFIRMED' &&
+        st.cancelRequested &&
+        handOver++ < HAND_OVER_ROUNDS;
+      if (!inFlight && !handingOver) return st;
+      await pause(handingOver ? HAND_OVER_PAUSE_MS : pollMs);
     }
   }
 
