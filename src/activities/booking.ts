@@ -7,13 +7,10 @@ import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/comm
 import { Context } from '@temporalio/activity';
 import type { HotelApiClient } from '../hotel-api';
 import { HotelApiError } from '../hotel-api/errors';
-import {
-  PENDING_SUPPLIER_STATUSES,
-  type Polling,
-  type SupplierPrice,
-} from '../shared/booking-contract';
+import type { Polling, SupplierPrice } from '../shared/booking-contract';
 import { durationToMs } from '../shared/duration';
-import { supplierCall, toApplicationFailure } from './failures';
+import { supplierStatusKind } from '../shared/supplier-status';
+import { supplierCall, toApplicationFailure, type FailureFacts } from './failures';
 
 export interface BookingActivityDeps {
   readonly hotelApi: HotelApiClient;
@@ -46,7 +43,7 @@ export interface BookingSnapshot {
   readonly price?: {
     readonly totalAmount: string;
     readonly currency: string;
-    readonly paymentStatus: string;
+    readonly paymentStatus?: string;
   };
   /** The order id read back from the booking's custom fields, when present. */
   readonly orderId?: string;
@@ -103,6 +100,39 @@ function pending(
   });
 }
 
+/**
+ * Refusals that another send of a cancel cannot fix: credentials (rule 5: fail fast, the outcome
+ * says why) and parameters the supplier rejects. Any other failure of an idempotent call proves
+ * nothing and is retried until the call's deadline.
+ */
+const CANCEL_REFUSALS: ReadonlySet<string> = new Set([
+  'AUTH_INVALID',
+  'ACCOUNT_INACTIVE',
+  'VALIDATION',
+  'INVALID_REQUEST',
+]);
+
+/** What a poll keeps across its attempts (heartbeat details): since when reads have failed. */
+interface PollMemory {
+  /** Server time (ms) of the first attempt of the current run of failed reads; null: none. */
+  readonly failingSince: number | null;
+}
+
+function pollMemory(details: unknown): PollMemory {
+  const since = (details as Partial<PollMemory> | undefined)?.failingSince;
+  return { failingSince: typeof since === 'number' ? since : null };
+}
+
+/** The same failure, retryable, with `nextRetryDelay` = the next poll: it proves nothing final. */
+function retryLater(failure: ApplicationFailure, nextRetryDelay: number): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: failure.type ?? 'UNKNOWN',
+    message: failure.message,
+    nextRetryDelay,
+    details: failure.details ? [...failure.details] : [],
+  });
+}
+
 export function createBookingActivities(deps: BookingActivityDeps) {
   const { hotelApi, orderIdField } = deps;
 
@@ -118,11 +148,15 @@ export function createBookingActivities(deps: BookingActivityDeps) {
     return {
       bookingId: r.booking_id,
       status: r.status,
-      price: {
-        totalAmount: r.price.total_amount,
-        currency: r.price.currency,
-        paymentStatus: r.price.payment_status,
-      },
+      ...(r.price
+        ? {
+            price: {
+              totalAmount: r.price.total_amount,
+              currency: r.price.currency,
+              ...(r.price.payment_status ? { paymentStatus: r.price.payment_status } : {}),
+            },
+          }
+        : {}),
       ...(orderId !== undefined ? { orderId } : {}),
     };
   }
@@ -202,14 +236,50 @@ export function createBookingActivities(deps: BookingActivityDeps) {
      * One poll of a pending booking: returns once its status is final; while it is pending, fails
      * with a BENIGN retryable `BOOKING_PENDING` whose `nextRetryDelay` is the next poll. Retries are
      * not written to history, so a booking that waits for days keeps a small history.
+     *
+     * A failed read proves nothing about the booking (a proxy's HTML page, a 404 from a lagging
+     * replica, a 401 during a key rotation, a 408, an outage): it is retried at the poll's pace
+     * until the deadline. When reads have failed for `unreadableAfterMs` (server time, kept across
+     * attempts in heartbeat details), it fails `BOOKING_UNREADABLE` (not retryable) so the
+     * workflow can show the booking to an operator; it then polls with `untilReadable`, which
+     * returns the first snapshot read, pending or not.
      */
     async awaitFinalBookingStatus(input: {
       bookingId: number;
       polling: Polling;
+      unreadableAfterMs?: number;
+      untilReadable?: boolean;
     }): Promise<BookingSnapshot> {
       recordLateness();
-      const snap = await supplierCall(() => snapshot(input.bookingId));
-      if (!PENDING_SUPPLIER_STATUSES.includes(snap.status)) return snap;
+      const ctx = Context.current();
+      const now = ctx.info.currentAttemptScheduledTimestampMs;
+      const memory = pollMemory(ctx.info.heartbeatDetails);
+      let snap: BookingSnapshot;
+      try {
+        snap = await snapshot(input.bookingId);
+      } catch (err) {
+        const failure = toApplicationFailure(err);
+        const since = memory.failingSince ?? now;
+        if (input.unreadableAfterMs !== undefined && now - since >= input.unreadableAfterMs) {
+          const facts = failure.details?.[0] as FailureFacts | undefined;
+          throw ApplicationFailure.create({
+            type: 'BOOKING_UNREADABLE',
+            message: `Booking ${input.bookingId} could not be read for ${Math.round((now - since) / 1000)} s; last: ${failure.message}`,
+            nonRetryable: true,
+            details: [
+              {
+                code: facts?.code ?? failure.type ?? 'UNKNOWN',
+                retryable: true,
+                ambiguous: false,
+              } satisfies FailureFacts,
+            ],
+          });
+        }
+        ctx.heartbeat({ failingSince: since } satisfies PollMemory);
+        throw retryLater(failure, pollDelayMs(input.polling, ctx.info.attempt));
+      }
+      if (memory.failingSince !== null) ctx.heartbeat({ failingSince: null } satisfies PollMemory);
+      if (input.untilReadable || supplierStatusKind(snap.status) === 'final') return snap;
       throw pending(
         'BOOKING_PENDING',
         `Booking ${input.bookingId} is ${snap.status}`,
@@ -218,38 +288,58 @@ export function createBookingActivities(deps: BookingActivityDeps) {
       );
     },
 
-    /** `DELETE /cancel` once: 204 is a cancellation; 202 only says the status is not known yet. */
+    /**
+     * `DELETE /cancel`: 204 is a cancellation; 202 only says the status is not known yet; 404 says
+     * the booking does not exist. Cancelling twice is harmless, so every failure except a refusal
+     * ({@link CANCEL_REFUSALS}) is retried by the policy until the cancellation's deadline.
+     */
     async cancelBooking(input: {
       bookingId: number;
-    }): Promise<{ outcome: 'CANCELLED' | 'PENDING' }> {
-      const r = await supplierCall(() =>
-        hotelApi.cancelBooking({ bookingId: input.bookingId }, { signal: signal() }),
-      );
-      return { outcome: r.outcome === 'CANCELLED' ? 'CANCELLED' : 'PENDING' };
+    }): Promise<{ outcome: 'CANCELLED' | 'PENDING' | 'NOT_FOUND' }> {
+      try {
+        const r = await hotelApi.cancelBooking(
+          { bookingId: input.bookingId },
+          { signal: signal() },
+        );
+        return { outcome: r.outcome === 'CANCELLED' ? 'CANCELLED' : 'PENDING' };
+      } catch (err) {
+        if (err instanceof HotelApiError && err.code === 'NOT_FOUND')
+          return { outcome: 'NOT_FOUND' };
+        const failure = toApplicationFailure(err);
+        if (!failure.nonRetryable || CANCEL_REFUSALS.has(failure.type ?? '')) throw failure;
+        throw ApplicationFailure.create({
+          type: failure.type ?? 'UNKNOWN',
+          message: failure.message,
+          details: failure.details ? [...failure.details] : [],
+        });
+      }
     },
 
     /**
      * One round of waiting for a 202 cancellation: retrieve; `CANCELLED` or 404 end it; otherwise
      * the cancel is sent again (harmless) and a BENIGN `CANCELLATION_PENDING` asks for another round.
+     * A failed read or re-send proves nothing: another round follows, until the deadline.
      */
     async awaitCancellation(input: {
       bookingId: number;
       polling: Polling;
     }): Promise<{ outcome: 'CANCELLED' | 'NOT_FOUND' }> {
       recordLateness();
+      const delay = () => pollDelayMs(input.polling, Context.current().info.attempt);
       let status: string;
       try {
         status = (await snapshot(input.bookingId)).status;
+        if (status === 'CANCELLED') return { outcome: 'CANCELLED' };
+        const again = await hotelApi.cancelBooking(
+          { bookingId: input.bookingId },
+          { signal: signal() },
+        );
+        if (again.outcome === 'CANCELLED') return { outcome: 'CANCELLED' };
       } catch (err) {
         if (err instanceof HotelApiError && err.code === 'NOT_FOUND')
           return { outcome: 'NOT_FOUND' };
-        throw toApplicationFailure(err);
+        throw retryLater(toApplicationFailure(err), delay());
       }
-      if (status === 'CANCELLED') return { outcome: 'CANCELLED' };
-      const again = await supplierCall(() =>
-        hotelApi.cancelBooking({ bookingId: input.bookingId }, { signal: signal() }),
-      );
-      if (again.outcome === 'CANCELLED') return { outcome: 'CANCELLED' };
       throw pending(
         'CANCELLATION_PENDING',
         `Cancellation of booking ${input.bookingId} not confirmed yet (status ${status})`,

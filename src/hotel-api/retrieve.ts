@@ -16,27 +16,36 @@ export interface RetrieveParams {
   readonly bookingId: number;
 }
 
+/**
+ * The schemas require only what the workflows read (`booking_id`, `status`, and the price when
+ * present): a supplier that echoes `null` for a field we sent as null (`email`, a room's
+ * `special_requests`), or drops one we never read, must not fail every poll of a live booking.
+ * The seed's other fields are typed loosely, `null` and absent accepted.
+ */
 export const RetrievePrice = z.looseObject({
   total_amount: z.string(),
   currency: z.string(),
-  payment_status: z.string(),
+  payment_status: z.string().nullish(),
 });
 export type RetrievePrice = z.infer<typeof RetrievePrice>;
 
-export const RetrieveTreatment = z.looseObject({ id: z.string(), name: z.unknown() });
+export const RetrieveTreatment = z.looseObject({ id: z.string().nullish(), name: z.unknown() });
 export type RetrieveTreatment = z.infer<typeof RetrieveTreatment>;
 
 export const RetrieveRoom = z.looseObject({
-  room_id: z.number().int(),
+  room_id: z.number().int().nullish(),
   /** The lead guest's first name. */
-  lead_name: z.string(),
-  lead_last_name: z.string(),
-  special_requests: z.string(),
-  room_name: z.string(),
-  bed_type: z.string(),
-  treatments: z.array(RetrieveTreatment).default([]),
-  number_of_adults: z.number().int(),
-  child_ages: z.array(z.number().int()),
+  lead_name: z.string().nullish(),
+  lead_last_name: z.string().nullish(),
+  special_requests: z.string().nullish(),
+  room_name: z.string().nullish(),
+  bed_type: z.string().nullish(),
+  treatments: z
+    .array(RetrieveTreatment)
+    .nullish()
+    .transform((v) => v ?? []),
+  number_of_adults: z.number().int().nullish(),
+  child_ages: z.array(z.number().int()).nullish(),
 });
 export type RetrieveRoom = z.infer<typeof RetrieveRoom>;
 
@@ -47,18 +56,20 @@ export type RetrieveRoom = z.infer<typeof RetrieveRoom>;
 export const RetrieveResponse = z.looseObject({
   booking_id: z.number().int(),
   status: z.string(),
-  guest_contact_number: z.string(),
-  email: z.string(),
-  check_in: z.string(),
-  check_out: z.string(),
-  cancel_policy: z.boolean(),
-  /** Required but untyped by the seed (zod still demands the key). */
-  penalty_date: z.unknown(),
-  price: RetrievePrice,
-  package: z.boolean(),
-  created_at: z.string(),
+  guest_contact_number: z.string().nullish(),
+  email: z.string().nullish(),
+  check_in: z.string().nullish(),
+  check_out: z.string().nullish(),
+  cancel_policy: z.boolean().nullish(),
+  penalty_date: z.unknown().optional(),
+  price: RetrievePrice.nullish(),
+  package: z.boolean().nullish(),
+  created_at: z.string().nullish(),
   custom_fields: z.unknown().optional(),
-  rooms: z.array(RetrieveRoom).default([]),
+  rooms: z
+    .array(RetrieveRoom)
+    .nullish()
+    .transform((v) => v ?? []),
 });
 export type RetrieveResponse = z.infer<typeof RetrieveResponse>;
 

@@ -49,6 +49,12 @@ export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
       query: `${BOOKINGS} AND ${RUNNING} AND BookingPhase = '${BookingPhase.NEEDS_RECONCILIATION}'`,
     },
     {
+      name: 'Supplier booking unreadable',
+      purpose:
+        'Bookings whose supplier booking could not be read for a while (still polled until the deadline): check the supplier.',
+      query: `${BOOKINGS} AND ${RUNNING} AND BookingPhase = '${BookingPhase.STATUS_UNREADABLE}'`,
+    },
+    {
       name: `Awaiting approval > ${wait} min`,
       purpose:
         'Price or policy changes nobody has decided on (started before the cutoff: the phase has no timestamp of its own).',

@@ -35,6 +35,8 @@ export const BookingPhase = {
   BOOKING: 'BOOKING',
   AWAITING_CONFIRMATION: 'AWAITING_CONFIRMATION',
   NEEDS_RECONCILIATION: 'NEEDS_RECONCILIATION',
+  /** The supplier booking could not be read for long: still polled until the deadline. */
+  STATUS_UNREADABLE: 'STATUS_UNREADABLE',
   CANCELLING: 'CANCELLING',
 } as const;
 /** The live phase, or the final outcome once the workflow has ended. */

@@ -36,8 +36,16 @@ export const CREATE_BOOKING_ACTIVITY: ActivityOptions = {
   retry: { maximumAttempts: 1 },
 };
 
-/** Cancel requests: idempotent at the supplier (cancelling twice is harmless), so retried. */
-export const CANCEL_ACTIVITY: ActivityOptions = READ_ACTIVITY;
+/**
+ * Cancel requests (`DELETE /cancel`): idempotent at the supplier (cancelling twice is harmless), so
+ * retried (backoff up to a minute) on anything but a refusal, for as long as the cancellation's
+ * deadline allows: `scheduleToCloseTimeout` is set per call to it, so a supplier outage ends
+ * `STILL_ACTIVE`, never a failure.
+ */
+export const CANCEL_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: READ_START_TO_CLOSE,
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+};
 
 /**
  * Polls (confirmation, cancellation): each attempt is one retrieve; the activity sets the exact

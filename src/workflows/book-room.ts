@@ -1,21 +1,25 @@
 /**
  * `bookRoom`, id `booking-<orderId>`: price check → decision → one booking call → confirmation,
  * with cancellation at any phase and operator reconciliation when the booking call is ambiguous.
- * The hard rules of booking are in docs (product.md); each is marked where it is enforced.
+ * The hard rules of booking are in docs (product.md); each is marked where it is enforced. The
+ * decisions are pure functions in their own files (price-decision.ts, failure-decision.ts,
+ * supplier-outcome.ts); this file is the script over them, its state and its messages.
  */
 import {
   ApplicationFailure,
   CancellationScope,
   allHandlersFinished,
   condition,
+  executeChild,
   isCancellation,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { BookingActivities, BookingSnapshot, PriceCheckResult } from '../activities/booking';
+import type { BookingActivities, BookingSnapshot } from '../activities/booking';
 import {
   ApprovePriceChangeSchema,
   BookRoomInputSchema,
@@ -23,10 +27,11 @@ import {
   BookingPhase,
   CancelRequestSchema,
   CancellationOutcome,
-  PENDING_SUPPLIER_STATUSES,
   ResolveReconciliationSchema,
+  cancellationWorkflowId,
   toFieldIssues,
   type BookRoomInput,
+  type BookRoomParams,
   type BookRoomResult,
   type BookingError,
   type BookingState,
@@ -55,9 +60,17 @@ import {
   POLL_ACTIVITY,
   READ_ACTIVITY,
 } from './activity-options';
-import { DEFAULT_POLLING, runCancellation } from './cancellation';
+import { cancelBooking as cancelBookingWorkflow } from './cancel-booking';
+import { DEFAULT_POLLING, runCancellation, type CancellationResult } from './cancellation';
+import {
+  afterBookingFailure,
+  afterPollFailure,
+  afterRecheck,
+  unreadableAfterMs,
+} from './failure-decision';
 import { failureFacts, isDeadline, toBookingError } from './failure-facts';
-import { increasePercent } from './pricing';
+import { approve, decidePrice, type Approved, type PriceCheckAnswer } from './price-decision';
+import { needsCancelling, outcomeAfterCancellation, readStatus } from './supplier-outcome';
 
 /**
  * Every supplier call is a regular activity, the price check included. A local activity would save
@@ -72,11 +85,29 @@ const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
 const TOKEN_FRESH_MS = 5 * 60_000;
 /** Price checks one booking may make through approvals and re-checks. */
 const MAX_PRICE_ROUNDS = 4;
+/**
+ * Patch: bookRoom runs its cancellations as a `cancelBooking` child (id `cancel-<bookingId>`), so
+ * a cancellation the supplier never confirms shows in the "cancellations never confirmed" view.
+ * Histories recorded before it replay the inline cancellation.
+ */
+const CANCEL_AS_CHILD = 'cancel-as-child-workflow';
 
 const FINAL: ReadonlySet<string> = new Set(Object.values(BookingOutcome));
 
 type Final = Omit<BookRoomResult, 'orderId'>;
-type Priced = { token: string; price: SupplierPrice | undefined };
+/** Every step tells its results apart by `kind`; `ended` carries the booking's outcome. */
+type Ended = { readonly kind: 'ended'; readonly final: Final };
+const end = (final: Final): Ended => ({ kind: 'ended', final });
+type Checked = { kind: 'checked'; answer: PriceCheckAnswer } | Ended;
+type Priced = { kind: 'priced'; token: string; price: SupplierPrice | undefined } | Ended;
+type BookAttempt =
+  | { kind: 'booked'; bookingId: number; status: string }
+  | { kind: 'ambiguous'; error: BookingError }
+  /** A 422's re-check found a new price or policy: decide again on this answer. */
+  | { kind: 'decide-again'; answer: PriceCheckAnswer }
+  | Ended;
+type Reconciled = { kind: 'reconciled' } | Ended;
+type Waited = { kind: 'final' | 'deadline' | 'cancelled' };
 
 export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   // --- state ------------------------------------------------------------------------------------
@@ -142,16 +173,27 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     ]);
   }
 
+  /** Rule 8: the `cancel` update and a cancellation from Temporal both come here. */
+  function requestCancel(reason: string | undefined): void {
+    if (cancelRequested || FINAL.has(phase)) return;
+    cancelRequested = true;
+    cancelReason = reason;
+    pollScope?.cancel();
+    setCurrentDetails(details());
+  }
+
   // --- messages -----------------------------------------------------------------------------------
   setHandler(bookingStateQuery, state);
 
   setHandler(
     approvePriceChangeUpdate,
-    async (request) => {
-      decision = request.approve;
-      await condition(() => phase !== BookingPhase.AWAITING_APPROVAL);
-      return state();
-    },
+    (request) =>
+      // Handlers run in the root scope: a cancellation from Temporal must not break them either.
+      CancellationScope.nonCancellable(async () => {
+        decision = request.approve;
+        await condition(() => phase !== BookingPhase.AWAITING_APPROVAL);
+        return state();
+      }),
     {
       validator: (request) => {
         const parsed = ApprovePriceChangeSchema.safeParse(request);
@@ -166,10 +208,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   setHandler(
     cancelUpdate,
     (request) => {
-      cancelRequested = true;
-      cancelReason = request?.reason;
-      pollScope?.cancel();
-      setCurrentDetails(details());
+      requestCancel(request?.reason);
       return state();
     },
     {
@@ -183,31 +222,35 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
 
   setHandler(
     resolveReconciliationUpdate,
-    async (request) => {
-      resolving = true;
-      try {
-        if ('noBooking' in request) {
-          resolution = { noBooking: true };
-        } else {
-          let snapshot: BookingSnapshot;
-          try {
-            snapshot = await reads.verifyBookingForOrder({ bookingId: request.bookingId, orderId });
-          } catch (err) {
-            const f = failureFacts(err);
-            throw ApplicationFailure.create({
-              type: f.code,
-              message: `Booking ${request.bookingId} was not accepted: ${f.message}`,
-              nonRetryable: true,
-            });
+    (request) =>
+      CancellationScope.nonCancellable(async () => {
+        resolving = true;
+        try {
+          if ('noBooking' in request) {
+            resolution = { noBooking: true };
+          } else {
+            let snapshot: BookingSnapshot;
+            try {
+              snapshot = await reads.verifyBookingForOrder({
+                bookingId: request.bookingId,
+                orderId,
+              });
+            } catch (err) {
+              const f = failureFacts(err);
+              throw ApplicationFailure.create({
+                type: f.code,
+                message: `Booking ${request.bookingId} was not accepted: ${f.message}`,
+                nonRetryable: true,
+              });
+            }
+            resolution = { bookingId: request.bookingId, snapshot };
           }
-          resolution = { bookingId: request.bookingId, snapshot };
+        } finally {
+          resolving = false;
         }
-      } finally {
-        resolving = false;
-      }
-      await condition(() => phase !== BookingPhase.NEEDS_RECONCILIATION);
-      return state();
-    },
+        await condition(() => phase !== BookingPhase.NEEDS_RECONCILIATION);
+        return state();
+      }),
     {
       validator: (request) => {
         const parsed = ResolveReconciliationSchema.safeParse(request);
@@ -221,6 +264,405 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       },
     },
   );
+
+  // Rule 8: a cancellation from Temporal (handle.cancel(), the UI's Cancel, `temporal workflow
+  // cancel`) means what the `cancel` update means. The script runs in a non-cancellable scope, so
+  // the cleanup cannot itself be cancelled: an in-flight booking call completes and its booking
+  // is cancelled; an ambiguous one still waits, open and searchable, for reconciliation.
+  CancellationScope.current().cancelRequested.catch(() => requestCancel('cancelled from Temporal'));
+  return CancellationScope.nonCancellable(script);
+
+  // --- the script ---------------------------------------------------------------------------------
+  async function script(): Promise<BookRoomResult> {
+    // Rule 7: the client validated already; this guards direct starts.
+    const parsed = BookRoomInputSchema.safeParse(input);
+    if (!parsed.success) {
+      return finish({
+        outcome: BookingOutcome.FAILED,
+        reason: 'invalid input',
+        error: { code: 'INVALID_INPUT', message: issues(parsed.error) },
+      });
+    }
+    const p = parsed.data;
+    upsertSearchAttributes([
+      { key: OrderIdKey, value: p.orderId },
+      ...(p.checkIn ? [{ key: CheckInDateKey, value: new Date(`${p.checkIn}T00:00:00Z`) }] : []),
+    ]);
+    enter(BookingPhase.PRICE_CHECK);
+
+    // Rules 2 and 1: decide on the price, then book once; a 422 whose re-check finds a new price
+    // goes back to the decision.
+    const rounds = { left: MAX_PRICE_ROUNDS };
+    let answer: PriceCheckAnswer | undefined;
+    let attempt: BookAttempt;
+    for (;;) {
+      const priced = await priceAndDecide(p, rounds, answer);
+      if (priced.kind === 'ended') return finish(priced.final);
+      if (cancelRequested) return finish(cancelledBeforeBooking());
+      enter(BookingPhase.BOOKING);
+      attempt = await bookOnce(p, priced);
+      if (attempt.kind !== 'decide-again') break;
+      answer = attempt.answer;
+    }
+
+    if (attempt.kind === 'ended') return finish(attempt.final);
+    if (attempt.kind === 'ambiguous') {
+      const reconciled = await reconcile(attempt.error);
+      if (reconciled.kind === 'ended') return finish(reconciled.final);
+    } else {
+      setBooking(attempt.bookingId, attempt.status);
+    }
+    const id = bookingId!;
+
+    // Rule 3: pending is not final.
+    const waited = await awaitConfirmation(p, id);
+    if (waited.kind === 'deadline') {
+      const why = `not confirmed within ${String(p.confirmationDeadline)}`;
+      noteError({ code: 'CONFIRMATION_DEADLINE', message: why });
+      if (!p.cancelOnConfirmationTimeout)
+        return finish({ outcome: BookingOutcome.NOT_CONFIRMED, reason: why });
+      const cancelled = await cancelExisting(p, id, `${why}; cancelled so it cannot confirm later`);
+      return finish({ ...cancelled, outcome: BookingOutcome.NOT_CONFIRMED });
+    }
+    if (cancelRequested && needsCancelling(supplierStatus)) {
+      const cancelled = await cancelExisting(p, id, cancelWhy());
+      // The supplier did not confirm the cancellation of a confirmed booking: it stands.
+      if (cancelled.outcome === BookingOutcome.CONFIRMED) return finishConfirmed(cancelled);
+      return finish(cancelled);
+    }
+    const reading = readStatus(supplierStatus ?? '');
+    if (reading.kind !== 'final') {
+      // Unreachable: the poll returns final statuses only. Should a change there break that, the
+      // booking ends loudly (UNKNOWN_STATUS) rather than with an outcome it does not have.
+      const error = { code: 'UNKNOWN_STATUS', message: `status ${String(supplierStatus)}` };
+      return finish({ outcome: BookingOutcome.FAILED, reason: error.message, error });
+    }
+    if (reading.outcome === BookingOutcome.CONFIRMED) return finishConfirmed();
+    return finish({
+      outcome: reading.outcome,
+      ...(cancelRequested && reading.outcome === BookingOutcome.CANCELLED
+        ? { reason: cancelWhy() }
+        : reading.reason !== undefined
+          ? { reason: reading.reason }
+          : {}),
+    });
+  }
+
+  // --- steps --------------------------------------------------------------------------------------
+  async function checkPrice(optionId: string): Promise<Checked> {
+    try {
+      const { priceCheck } = proxyActivities<BookingActivities>({
+        ...READ_ACTIVITY,
+        summary: `Price check for order ${orderId}`,
+      });
+      return { kind: 'checked', answer: await priceCheck({ optionId }) };
+    } catch (err) {
+      const error = toBookingError(err);
+      return end({
+        outcome: BookingOutcome.FAILED,
+        reason: `price check failed: ${error.code}`,
+        error,
+      });
+    }
+  }
+
+  /** Rule 2: price checks and decisions until there is a token to book with, or an outcome. */
+  async function priceAndDecide(
+    p: BookRoomParams,
+    rounds: { left: number },
+    given: PriceCheckAnswer | undefined,
+  ): Promise<Priced> {
+    let approved: Approved | undefined;
+    let answer = given;
+    for (; rounds.left > 0; rounds.left--) {
+      enter(BookingPhase.PRICE_CHECK);
+      const checkedAt = Date.now();
+      if (!answer) {
+        const pc = await checkPrice(p.optionId);
+        if (cancelRequested) return end(cancelledBeforeBooking());
+        if (pc.kind === 'ended') return pc;
+        answer = pc.answer;
+      }
+      const verdict = decidePrice(answer, {
+        expected: p.expectedPrice,
+        maxIncreasePercent: p.priceChangePolicy?.maxIncreasePercent,
+        acceptPolicyChange: p.priceChangePolicy?.acceptPolicyChange,
+        approved,
+      });
+      switch (verdict.kind) {
+        case 'not-available':
+          return end({
+            outcome: BookingOutcome.NOT_AVAILABLE,
+            reason: 'the supplier says the option is not available',
+          });
+        case 'invalid': {
+          const error = { code: 'CONTRACT', message: verdict.message };
+          return end({ outcome: BookingOutcome.FAILED, reason: error.message, error });
+        }
+        case 'book':
+          price = verdict.price;
+          return { kind: 'priced', token: verdict.token, price: verdict.price };
+        case 'ask':
+          break;
+      }
+
+      // Ask a person, until approvalTimeout.
+      const timeout = p.priceChangePolicy?.approvalTimeout ?? '15m';
+      const timeoutMs = durationToMs(timeout) ?? 900_000;
+      pendingDecision = {
+        status: answer.status as PriceDecision['status'],
+        ...(p.expectedPrice ? { expected: p.expectedPrice } : {}),
+        ...(answer.price ? { offered: answer.price } : {}),
+        ...(verdict.increasePercent !== undefined
+          ? { increasePercent: verdict.increasePercent }
+          : {}),
+        deadline: new Date(Date.now() + timeoutMs).toISOString(),
+      };
+      decision = undefined;
+      enter(BookingPhase.AWAITING_APPROVAL);
+      const decided = await condition(() => decision !== undefined || cancelRequested, timeoutMs);
+      pendingDecision = undefined;
+      if (cancelRequested) return end(cancelledBeforeBooking());
+      if (!decided) {
+        return end({
+          outcome: BookingOutcome.PRICE_REJECTED,
+          reason: `no decision within ${String(timeout)}`,
+        });
+      }
+      if (!decision) {
+        return end({
+          outcome: BookingOutcome.PRICE_REJECTED,
+          reason: `the ${answer.status} was rejected`,
+        });
+      }
+      approved = approve(answer, approved);
+      if (Date.now() - checkedAt < TOKEN_FRESH_MS) {
+        price = verdict.price;
+        return { kind: 'priced', token: verdict.token, price: verdict.price };
+      }
+      // The token may have expired while a person decided: check again, against what was approved.
+      answer = undefined;
+    }
+    return end({ outcome: BookingOutcome.PRICE_REJECTED, reason: 'the price kept changing' });
+  }
+
+  /** Rule 1: `POST /booking`, sent again only on proof that it never arrived. */
+  async function bookOnce(
+    p: BookRoomParams,
+    priced: Extract<Priced, { kind: 'priced' }>,
+  ): Promise<BookAttempt> {
+    let token = priced.token;
+    let tokenRefreshed = false;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { createBooking } = proxyActivities<BookingActivities>({
+          ...CREATE_BOOKING_ACTIVITY,
+          summary: `POST /booking for order ${orderId} (sent at most once)`,
+        });
+        const r = await createBooking({
+          orderId: p.orderId,
+          token,
+          rooms: p.rooms,
+          contact: p.contact,
+          customFields: p.customFields,
+        });
+        return { kind: 'booked', bookingId: r.bookingId, status: r.status };
+      } catch (err) {
+        const f = failureFacts(err);
+        const error = { code: f.code, message: f.message };
+        noteError(error);
+        const next = afterBookingFailure(f, {
+          attempt,
+          maxAttempts: BOOKING_SEND_ATTEMPTS,
+          baseDelayMs: BOOKING_RESEND_BASE_DELAY_MS,
+          cancelRequested,
+        });
+        switch (next.next) {
+          case 'reconcile':
+            return { kind: 'ambiguous', error };
+          case 'cancelled':
+            return end(cancelledBeforeBooking());
+          case 'fail':
+            return end({
+              outcome: BookingOutcome.FAILED,
+              reason: `booking refused: ${f.code}`,
+              error,
+            });
+          case 'resend':
+            await sleep(next.delayMs);
+            if (cancelRequested) return end(cancelledBeforeBooking());
+            continue;
+          case 'recheck-price': {
+            // A 422 proves nothing was booked. Sold out, an expired token, a new price? Ask.
+            const pc = await checkPrice(p.optionId);
+            if (cancelRequested) return end(cancelledBeforeBooking());
+            if (pc.kind === 'ended') return pc;
+            const then = afterRecheck(pc.answer, { tokenRefreshed });
+            switch (then.next) {
+              case 'not-available':
+                return end({
+                  outcome: BookingOutcome.NOT_AVAILABLE,
+                  reason: `sold out at booking: ${f.message}`,
+                });
+              case 'book-again':
+                tokenRefreshed = true;
+                token = then.token;
+                continue;
+              case 'decide':
+                return { kind: 'decide-again', answer: then.answer };
+              case 'fail':
+                return end({
+                  outcome: BookingOutcome.FAILED,
+                  reason: `the supplier rejected the booking: ${f.message}`,
+                  error,
+                });
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Rule 1: the booking call was ambiguous. Waits, open and searchable, for an operator; a
+   * cancellation does not end the wait (the supplier may hold a booking). Ends the booking when
+   * the operator says there is none; otherwise the supplier booking they named is the booking.
+   */
+  async function reconcile(error: BookingError): Promise<Reconciled> {
+    enter(BookingPhase.NEEDS_RECONCILIATION);
+    await condition(() => resolution !== undefined);
+    if (!resolution || 'noBooking' in resolution) {
+      return end(
+        cancelRequested
+          ? {
+              outcome: BookingOutcome.CANCELLED,
+              reason: 'cancelled; an operator confirmed no supplier booking exists',
+            }
+          : {
+              outcome: BookingOutcome.FAILED,
+              reason: 'an operator confirmed that no supplier booking exists',
+              error,
+            },
+      );
+    }
+    // The price stays the one decided on: the retrieve's total is not a net price.
+    setBooking(resolution.bookingId, resolution.snapshot.status);
+    return { kind: 'reconciled' };
+  }
+
+  /**
+   * Rule 3: polls until the booking's status is final, the deadline passes or a cancellation is
+   * asked for. A failed read proves nothing: the poll goes on; when reads fail for long the
+   * booking shows as `STATUS_UNREADABLE` (still polled) until a read succeeds again.
+   */
+  async function awaitConfirmation(p: BookRoomParams, id: number): Promise<Waited> {
+    if (cancelRequested || readStatus(supplierStatus ?? '').kind === 'final')
+      return { kind: 'final' };
+    enter(BookingPhase.AWAITING_CONFIRMATION);
+    const polling = p.polling ?? DEFAULT_POLLING;
+    const until = Date.now() + (durationToMs(p.confirmationDeadline) ?? 48 * 3_600_000);
+    let unreadable = false;
+    pollScope = new CancellationScope();
+    try {
+      for (;;) {
+        const { awaitFinalBookingStatus } = proxyActivities<BookingActivities>({
+          ...POLL_ACTIVITY,
+          scheduleToCloseTimeout: Math.max(1, until - Date.now()),
+          summary: `Poll supplier booking ${id} until it is final`,
+        });
+        try {
+          const snap = await pollScope.run(() =>
+            awaitFinalBookingStatus({
+              bookingId: id,
+              polling,
+              ...(unreadable
+                ? { untilReadable: true }
+                : { unreadableAfterMs: unreadableAfterMs(polling) }),
+            }),
+          );
+          setBooking(id, snap.status);
+          if (readStatus(snap.status).kind === 'final') return { kind: 'final' };
+          unreadable = false; // read again: back to waiting
+          enter(BookingPhase.AWAITING_CONFIRMATION);
+        } catch (err) {
+          const next = afterPollFailure({
+            deadline: isDeadline(err),
+            cancelled: cancelRequested && isCancellation(err),
+          });
+          if (next.next !== 'unreadable') return { kind: next.next };
+          noteError(toBookingError(err));
+          unreadable = true;
+          enter(BookingPhase.STATUS_UNREADABLE);
+        }
+      }
+    } finally {
+      pollScope = undefined;
+    }
+  }
+
+  /** Rule 4: cancels the supplier booking; the outcome follows what the supplier confirmed. */
+  async function cancelExisting(p: BookRoomParams, id: number, why: string): Promise<Final> {
+    enter(BookingPhase.CANCELLING);
+    const polling = p.polling ?? DEFAULT_POLLING;
+    let result: CancellationResult;
+    if (patched(CANCEL_AS_CHILD)) {
+      try {
+        result = await executeChild(cancelBookingWorkflow, {
+          workflowId: cancellationWorkflowId(id),
+          args: [
+            {
+              bookingId: id,
+              orderId: p.orderId,
+              deadline: p.cancellationDeadline,
+              polling,
+              ...(cancelReason ? { reason: cancelReason } : {}),
+            },
+          ],
+        });
+      } catch (err) {
+        // An operator's cancelBooking of this booking is running: cancel alongside it (harmless).
+        if (!(err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError'))
+          throw err;
+        result = await runCancellation(id, p.cancellationDeadline, polling);
+      }
+    } else {
+      result = await runCancellation(id, p.cancellationDeadline, polling);
+    }
+    const outcome = outcomeAfterCancellation(result.outcome, supplierStatus);
+    if (result.outcome === CancellationOutcome.STILL_ACTIVE) {
+      noteError({ code: 'CANCELLATION_NOT_CONFIRMED', message: result.reason ?? 'STILL_ACTIVE' });
+      return {
+        outcome,
+        reason: `${why}, but the supplier did not confirm the cancellation within ${String(p.cancellationDeadline)}: an operator is needed`,
+        cancellation: { outcome: result.outcome },
+      };
+    }
+    supplierStatus = 'CANCELLED';
+    upsertSearchAttributes([{ key: SupplierStatusKey, value: 'CANCELLED' }]);
+    return {
+      outcome,
+      reason: why,
+      cancellation: { outcome: result.outcome, ...(cancelReason ? { reason: cancelReason } : {}) },
+    };
+  }
+
+  function cancelledBeforeBooking(): Final {
+    return {
+      outcome: BookingOutcome.CANCELLED,
+      reason: `cancelled before any supplier booking was made${cancelReason ? `: ${cancelReason}` : ''}`,
+    };
+  }
+
+  function cancelWhy(): string {
+    return `cancelled on request${cancelReason ? `: ${cancelReason}` : ''}`;
+  }
+
+  /** The one place where a CONFIRMED booking is finished (what follows a confirmation goes here). */
+  async function finishConfirmed(
+    final: Final = { outcome: BookingOutcome.CONFIRMED },
+  ): Promise<BookRoomResult> {
+    return finish(final);
+  }
 
   async function finish(final: Final): Promise<BookRoomResult> {
     outcome = final.outcome;
@@ -242,319 +684,6 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       ...(price !== undefined && final.price === undefined ? { price } : {}),
     };
   }
-
-  // --- input (rule 7: the client validated already; this guards direct starts) -----------------------
-  const parsed = BookRoomInputSchema.safeParse(input);
-  if (!parsed.success) {
-    return finish({
-      outcome: BookingOutcome.FAILED,
-      reason: 'invalid input',
-      error: { code: 'INVALID_INPUT', message: issues(parsed.error) },
-    });
-  }
-  const p = parsed.data;
-  upsertSearchAttributes([
-    { key: OrderIdKey, value: p.orderId },
-    ...(p.checkIn ? [{ key: CheckInDateKey, value: new Date(`${p.checkIn}T00:00:00Z`) }] : []),
-  ]);
-  enter(BookingPhase.PRICE_CHECK);
-
-  const cancelledBeforeBooking = (): Final => ({
-    outcome: BookingOutcome.CANCELLED,
-    reason: `cancelled before any supplier booking was made${cancelReason ? `: ${cancelReason}` : ''}`,
-  });
-
-  // --- price check and decision (rule 2) ---------------------------------------------------------
-  async function checkPrice(): Promise<PriceCheckResult | Final> {
-    try {
-      const { priceCheck } = proxyActivities<BookingActivities>({
-        ...READ_ACTIVITY,
-        summary: `Price check for order ${orderId}`,
-      });
-      return await priceCheck({ optionId: p.optionId });
-    } catch (err) {
-      const error = toBookingError(err);
-      return { outcome: BookingOutcome.FAILED, reason: `price check failed: ${error.code}`, error };
-    }
-  }
-
-  async function priceAndDecide(): Promise<Priced | Final> {
-    let approved: { price: SupplierPrice | undefined; policy: boolean } | undefined;
-    for (let round = 0; round < MAX_PRICE_ROUNDS; round++) {
-      enter(BookingPhase.PRICE_CHECK);
-      const checkedAt = Date.now();
-      const pc = await checkPrice();
-      if (cancelRequested) return cancelledBeforeBooking();
-      if ('outcome' in pc) return pc;
-      if (pc.status === 'NOT AVAILABLE') {
-        return {
-          outcome: BookingOutcome.NOT_AVAILABLE,
-          reason: 'the supplier says the option is not available',
-        };
-      }
-      if (!pc.token) {
-        const error = {
-          code: 'CONTRACT',
-          message: `price check ${pc.status} without a booking_id`,
-        };
-        return { outcome: BookingOutcome.FAILED, reason: error.message, error };
-      }
-      const offered = pc.price ?? approved?.price ?? p.expectedPrice;
-      let acceptable: boolean;
-      let increase: number | undefined;
-      if (pc.status === 'AVAILABLE') {
-        acceptable = true;
-      } else if (pc.status === 'PRICE CHANGE') {
-        increase = increasePercent(approved?.price ?? p.expectedPrice, pc.price);
-        // Without a comparable reference price the change cannot be judged: a person decides.
-        acceptable =
-          increase !== undefined && increase <= (p.priceChangePolicy?.maxIncreasePercent ?? 0);
-      } else {
-        acceptable =
-          (p.priceChangePolicy?.acceptPolicyChange ?? false) || approved?.policy === true;
-      }
-      if (acceptable) {
-        price = offered;
-        return { token: pc.token, price: offered };
-      }
-
-      // Ask a person, until approvalTimeout.
-      const timeoutMs = durationToMs(p.priceChangePolicy?.approvalTimeout ?? '15m') ?? 900_000;
-      pendingDecision = {
-        status: pc.status,
-        ...(p.expectedPrice ? { expected: p.expectedPrice } : {}),
-        ...(pc.price ? { offered: pc.price } : {}),
-        ...(increase !== undefined ? { increasePercent: Math.round(increase * 100) / 100 } : {}),
-        deadline: new Date(Date.now() + timeoutMs).toISOString(),
-      };
-      decision = undefined;
-      enter(BookingPhase.AWAITING_APPROVAL);
-      const decided = await condition(() => decision !== undefined || cancelRequested, timeoutMs);
-      pendingDecision = undefined;
-      if (cancelRequested) return cancelledBeforeBooking();
-      if (!decided) {
-        return {
-          outcome: BookingOutcome.PRICE_REJECTED,
-          reason: `no decision within ${String(p.priceChangePolicy?.approvalTimeout ?? '15m')}`,
-        };
-      }
-      if (!decision)
-        return { outcome: BookingOutcome.PRICE_REJECTED, reason: `the ${pc.status} was rejected` };
-      approved = {
-        price: pc.price ?? approved?.price,
-        policy: approved?.policy === true || pc.status === 'POLICY CHANGE',
-      };
-      if (Date.now() - checkedAt < TOKEN_FRESH_MS) {
-        price = offered;
-        return { token: pc.token, price: offered };
-      }
-      // The token may have expired while a person decided: check again, against what was approved.
-    }
-    return { outcome: BookingOutcome.PRICE_REJECTED, reason: 'the price kept changing' };
-  }
-
-  // --- the booking call (rule 1) -----------------------------------------------------------------
-  type BookAttempt =
-    | { kind: 'booked'; bookingId: number; status: string }
-    | { kind: 'final'; final: Final }
-    | { kind: 'ambiguous'; error: BookingError };
-
-  async function bookOnce(priced: Priced): Promise<BookAttempt> {
-    let token = priced.token;
-    let refreshedToken = false;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const { createBooking } = proxyActivities<BookingActivities>({
-          ...CREATE_BOOKING_ACTIVITY,
-          summary: `POST /booking for order ${orderId} (sent at most once)`,
-        });
-        const r = await createBooking({
-          orderId: p.orderId,
-          token,
-          rooms: p.rooms,
-          contact: p.contact,
-          customFields: p.customFields,
-        });
-        return { kind: 'booked', bookingId: r.bookingId, status: r.status };
-      } catch (err) {
-        const f = failureFacts(err);
-        const error = { code: f.code, message: f.message };
-        noteError(error);
-        // The supplier may have booked: never send again, an operator reconciles.
-        if (f.ambiguous) return { kind: 'ambiguous', error };
-        if (f.code === 'VALIDATION' || f.code === 'CLIENT_ERROR') {
-          // A 422 proves nothing was booked. Sold out, or an expired token? Ask the price check.
-          const pc = await checkPrice();
-          if ('outcome' in pc) return { kind: 'final', final: pc };
-          if (pc.status === 'NOT AVAILABLE') {
-            return {
-              kind: 'final',
-              final: {
-                outcome: BookingOutcome.NOT_AVAILABLE,
-                reason: `sold out at booking: ${f.message}`,
-              },
-            };
-          }
-          if (!refreshedToken && pc.token && pc.status === 'AVAILABLE' && !cancelRequested) {
-            refreshedToken = true;
-            token = pc.token;
-            continue;
-          }
-          return {
-            kind: 'final',
-            final: {
-              outcome: BookingOutcome.FAILED,
-              reason: `the supplier rejected the booking: ${f.message}`,
-              error,
-            },
-          };
-        }
-        // Proof the request never arrived (connection refused, 429, clock skew corrected): resend.
-        if (f.retryable && attempt < BOOKING_SEND_ATTEMPTS && !cancelRequested) {
-          await sleep(f.retryAfterMs ?? BOOKING_RESEND_BASE_DELAY_MS * 2 ** (attempt - 1));
-          if (cancelRequested) return { kind: 'final', final: cancelledBeforeBooking() };
-          continue;
-        }
-        if (cancelRequested) return { kind: 'final', final: cancelledBeforeBooking() };
-        return {
-          kind: 'final',
-          final: { outcome: BookingOutcome.FAILED, reason: `booking refused: ${f.code}`, error },
-        };
-      }
-    }
-  }
-
-  // --- cancellation of an existing booking (rule 4) ------------------------------------------------
-  async function cancelExisting(id: number, why: string): Promise<Final> {
-    enter(BookingPhase.CANCELLING);
-    let result: CancellationOutcome;
-    try {
-      result = await runCancellation(id, p.cancellationDeadline, p.polling ?? DEFAULT_POLLING);
-    } catch (err) {
-      const error = toBookingError(err);
-      return {
-        outcome: finalFromStatus(supplierStatus),
-        reason: `${why}, but the cancellation failed: ${error.code}`,
-        error,
-      };
-    }
-    if (result === CancellationOutcome.STILL_ACTIVE) {
-      return {
-        outcome: finalFromStatus(supplierStatus),
-        reason: `${why}, but the supplier did not confirm the cancellation within ${String(p.cancellationDeadline)}: an operator is needed`,
-        cancellation: { outcome: result },
-      };
-    }
-    supplierStatus = 'CANCELLED';
-    upsertSearchAttributes([{ key: SupplierStatusKey, value: 'CANCELLED' }]);
-    return {
-      outcome: BookingOutcome.CANCELLED,
-      reason: why,
-      cancellation: { outcome: result, ...(cancelReason ? { reason: cancelReason } : {}) },
-    };
-  }
-
-  function finalFromStatus(status: string | undefined): BookingOutcome {
-    if (status === 'CONFIRMED') return BookingOutcome.CONFIRMED;
-    if (status === 'CANCELLED') return BookingOutcome.CANCELLED;
-    return BookingOutcome.NOT_CONFIRMED;
-  }
-
-  const cancelWhy = () => `cancelled on request${cancelReason ? `: ${cancelReason}` : ''}`;
-
-  // --- the flow ------------------------------------------------------------------------------------
-  const priced = await priceAndDecide();
-  if ('outcome' in priced) return finish(priced);
-  if (cancelRequested) return finish(cancelledBeforeBooking());
-
-  enter(BookingPhase.BOOKING);
-  const attempt = await bookOnce(priced);
-  if (attempt.kind === 'final') return finish(attempt.final);
-
-  if (attempt.kind === 'ambiguous') {
-    enter(BookingPhase.NEEDS_RECONCILIATION);
-    await condition(() => resolution !== undefined);
-    if (!resolution || 'noBooking' in resolution) {
-      return finish(
-        cancelRequested
-          ? {
-              outcome: BookingOutcome.CANCELLED,
-              reason: 'cancelled; an operator confirmed no supplier booking exists',
-            }
-          : {
-              outcome: BookingOutcome.FAILED,
-              reason: 'an operator confirmed that no supplier booking exists',
-              error: attempt.error,
-            },
-      );
-    }
-    setBooking(resolution.bookingId, resolution.snapshot.status);
-    const paid = resolution.snapshot.price;
-    if (paid) price = { net: paid.totalAmount, currency: paid.currency };
-  } else {
-    setBooking(attempt.bookingId, attempt.status);
-  }
-  const id = bookingId!;
-
-  // --- confirmation (rule 3) ---------------------------------------------------------------------
-  if (!cancelRequested && PENDING_SUPPLIER_STATUSES.includes(supplierStatus ?? '')) {
-    enter(BookingPhase.AWAITING_CONFIRMATION);
-    const { awaitFinalBookingStatus } = proxyActivities<BookingActivities>({
-      ...POLL_ACTIVITY,
-      scheduleToCloseTimeout: durationToMs(p.confirmationDeadline) ?? 48 * 3_600_000,
-      summary: `Poll supplier booking ${id} until it is final`,
-    });
-    pollScope = new CancellationScope();
-    try {
-      const snap = await pollScope.run(() =>
-        awaitFinalBookingStatus({ bookingId: id, polling: p.polling ?? DEFAULT_POLLING }),
-      );
-      setBooking(id, snap.status);
-    } catch (err) {
-      if (!(cancelRequested && isCancellation(err))) {
-        if (isDeadline(err)) {
-          const why = `not confirmed within ${String(p.confirmationDeadline)}`;
-          noteError({ code: 'CONFIRMATION_DEADLINE', message: why });
-          if (!p.cancelOnConfirmationTimeout)
-            return finish({ outcome: BookingOutcome.NOT_CONFIRMED, reason: why });
-          const cancelled = await cancelExisting(
-            id,
-            `${why}; cancelled so it cannot confirm later`,
-          );
-          return finish({ ...cancelled, outcome: BookingOutcome.NOT_CONFIRMED });
-        }
-        const error = toBookingError(err);
-        return finish({
-          outcome: BookingOutcome.FAILED,
-          reason: `could not read the booking's status: ${error.code}; check supplier booking ${id}`,
-          error,
-        });
-      }
-    } finally {
-      pollScope = undefined;
-    }
-  }
-
-  if (cancelRequested && supplierStatus !== 'CANCELLED' && supplierStatus !== 'NOT_CONFIRMED') {
-    return finish(await cancelExisting(id, cancelWhy()));
-  }
-  if (supplierStatus === 'CANCELLED') {
-    return finish({
-      outcome: BookingOutcome.CANCELLED,
-      reason: cancelRequested ? cancelWhy() : 'the supplier cancelled the booking',
-    });
-  }
-  if (supplierStatus === 'CONFIRMED') return finish({ outcome: BookingOutcome.CONFIRMED });
-  if (supplierStatus === 'NOT_CONFIRMED')
-    return finish({
-      outcome: BookingOutcome.NOT_CONFIRMED,
-      reason: 'the supplier did not confirm the booking',
-    });
-  const error = {
-    code: 'UNKNOWN_STATUS',
-    message: `the supplier reported status ${String(supplierStatus)}`,
-  };
-  return finish({ outcome: BookingOutcome.FAILED, reason: error.message, error });
 }
 
 function issues(error: Parameters<typeof toFieldIssues>[0]): string {

@@ -34,14 +34,12 @@ export async function cancelBooking(input: CancelBookingInput): Promise<CancelBo
     ...(orderId ? [{ key: OrderIdKey, value: orderId }] : []),
   ]);
   setCurrentDetails(`Cancelling supplier booking **${bookingId}** (deadline ${String(deadline)})`);
-  const outcome = await runCancellation(bookingId, deadline, polling ?? DEFAULT_POLLING);
+  const { outcome, reason } = await runCancellation(
+    bookingId,
+    deadline,
+    polling ?? DEFAULT_POLLING,
+  );
   upsertSearchAttributes([{ key: BookingOutcomeKey, value: outcome }]);
   setCurrentDetails(`Supplier booking **${bookingId}**: ${outcome}`);
-  return {
-    bookingId,
-    outcome,
-    ...(outcome === 'STILL_ACTIVE'
-      ? { reason: `the supplier had not confirmed the cancellation within ${String(deadline)}` }
-      : {}),
-  };
+  return { bookingId, outcome, ...(reason !== undefined ? { reason } : {}) };
 }

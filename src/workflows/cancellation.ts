@@ -1,41 +1,74 @@
 /**
  * Cancelling a supplier booking (hard rule 4): 204 is a cancellation; 202 only means "not known
  * yet", so retrieve is polled (and the cancel re-sent) until the booking reads CANCELLED, the
- * supplier says it does not exist, or the deadline passes. Shared by bookRoom and cancelBooking.
+ * supplier says it does not exist, or the deadline passes. The whole of it, the first cancel
+ * included, is bounded by the deadline: its outcome is always one of CANCELLED, NOT_FOUND,
+ * STILL_ACTIVE (rule 8). Shared by bookRoom and cancelBooking.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities/booking';
 import { CancellationOutcome, PollingSchema, type Polling } from '../shared/booking-contract';
 import { durationToMs } from '../shared/duration';
 import { CANCEL_ACTIVITY, POLL_ACTIVITY } from './activity-options';
-import { isDeadline } from './failure-facts';
+import { failureFacts, isDeadline } from './failure-facts';
 
 export const DEFAULT_POLLING: Polling = PollingSchema.parse({});
+
+export interface CancellationResult {
+  readonly outcome: CancellationOutcome;
+  /** Why it is `STILL_ACTIVE`, for people. */
+  readonly reason?: string;
+}
 
 /** Cancels `bookingId`, waiting at most `deadline` for the supplier to confirm it. */
 export async function runCancellation(
   bookingId: number,
   deadline: string | number,
   polling: Polling = DEFAULT_POLLING,
-): Promise<CancellationOutcome> {
+): Promise<CancellationResult> {
+  const deadlineMs = durationToMs(deadline) ?? 2 * 3_600_000;
+  const until = Date.now() + deadlineMs;
+  const notConfirmed = (err: unknown): CancellationResult => {
+    if (isCancellation(err)) throw err;
+    if (isDeadline(err)) {
+      return {
+        outcome: CancellationOutcome.STILL_ACTIVE,
+        reason: `the supplier had not confirmed the cancellation within ${String(deadline)}`,
+      };
+    }
+    const f = failureFacts(err);
+    return {
+      outcome: CancellationOutcome.STILL_ACTIVE,
+      reason: `the supplier refused the cancellation (${f.code}: ${f.message})`,
+    };
+  };
+
   const { cancelBooking } = proxyActivities<BookingActivities>({
     ...CANCEL_ACTIVITY,
+    scheduleToCloseTimeout: deadlineMs,
     summary: `DELETE /cancel of supplier booking ${bookingId}`,
   });
-  const first = await cancelBooking({ bookingId });
-  if (first.outcome === 'CANCELLED') return CancellationOutcome.CANCELLED;
+  let first: Awaited<ReturnType<BookingActivities['cancelBooking']>>;
+  try {
+    first = await cancelBooking({ bookingId });
+  } catch (err) {
+    return notConfirmed(err);
+  }
+  if (first.outcome === 'CANCELLED') return { outcome: CancellationOutcome.CANCELLED };
+  if (first.outcome === 'NOT_FOUND') return { outcome: CancellationOutcome.NOT_FOUND };
+
   const { awaitCancellation } = proxyActivities<BookingActivities>({
     ...POLL_ACTIVITY,
-    scheduleToCloseTimeout: durationToMs(deadline) ?? 2 * 3_600_000,
+    scheduleToCloseTimeout: Math.max(1, until - Date.now()),
     summary: `Wait until supplier booking ${bookingId} reads CANCELLED`,
   });
   try {
     const r = await awaitCancellation({ bookingId, polling });
-    return r.outcome === 'CANCELLED'
-      ? CancellationOutcome.CANCELLED
-      : CancellationOutcome.NOT_FOUND;
+    return {
+      outcome:
+        r.outcome === 'CANCELLED' ? CancellationOutcome.CANCELLED : CancellationOutcome.NOT_FOUND,
+    };
   } catch (err) {
-    if (isDeadline(err)) return CancellationOutcome.STILL_ACTIVE;
-    throw err;
+    return notConfirmed(err);
   }
 }

@@ -58,7 +58,14 @@ export function toBookingError(err: unknown): BookingError {
   return { code: f.code, message: f.message };
 }
 
-/** Whether the failure is the poll's `scheduleToCloseTimeout`, i.e. the deadline passed. */
+/**
+ * Whether the activity ended because its `scheduleToCloseTimeout` (a poll's deadline) passed. Two
+ * shapes: the deadline fired during an attempt or a backoff (`TimeoutFailure` cause), or an
+ * attempt failed and the server did not schedule the next because it would start after the
+ * deadline (`retryState: TIMEOUT`, the last attempt's failure as cause). With polls minutes apart
+ * the second is the usual one.
+ */
 export function isDeadline(err: unknown): boolean {
-  return err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
+  if (!(err instanceof ActivityFailure)) return false;
+  return err.retryState === 'TIMEOUT' || err.cause instanceof TimeoutFailure;
 }

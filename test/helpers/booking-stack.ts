@@ -2,6 +2,7 @@
  * A booking stack for one test file: the simulator over real HTTP (port 0, inspection on), the
  * real hotel API client, a real worker on its own task queue, and the typed booking client.
  */
+import { randomInt } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from '@temporalio/worker';
@@ -51,7 +52,11 @@ export function hotelApiConfig(
 /** Starts the simulator, a worker and a client; `close()` stops them all. */
 export async function startBookingStack(
   name: string,
-  options: { simulator?: SimulatorOptions } = {},
+  options: {
+    simulator?: SimulatorOptions;
+    /** Put this between the hotel API client and the simulator (e.g. a fault proxy). */
+    front?: (simUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
+  } = {},
 ): Promise<BookingStack> {
   const sim = buildSimulator({
     companies: [
@@ -60,12 +65,16 @@ export async function startBookingStack(
     ],
     inspection: true,
     seed: 42,
+    // Booking ids name workflows (`cancel-<bookingId>`) on the one server all test files share:
+    // each stack issues its own range, so two simulators never hand out the same id.
+    firstBookingId: 1_000_000_000 + randomInt(0, 1_000_000) * 1_000,
     ...options.simulator,
   });
   const { url } = await sim.listen(0, '127.0.0.1');
   const simUrl = url.replace(/\/api\/v1\/?$/, '');
+  const front = options.front ? await options.front(simUrl) : undefined;
   const temporal = await connectTemporal();
-  const hotelApi = new HotelApiClient(hotelApiConfig(simUrl));
+  const hotelApi = new HotelApiClient(hotelApiConfig(front?.url ?? simUrl));
   const taskQueue = uniqueTaskQueue(name);
   const worker = await createBookingWorker({
     connection: temporal.nativeConnection,
@@ -89,6 +98,7 @@ export async function startBookingStack(
       await running;
       await hotelApi.close();
       await temporal.close();
+      await front?.close();
       await sim.close();
     },
   };

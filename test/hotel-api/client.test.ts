@@ -138,7 +138,7 @@ describe('HotelApiClient endpoints', () => {
     assert.equal(last().path, '/api/v1/retrieve');
     assert.equal(last().rawQuery, 'booking_id=4242');
     assert.equal(r.booking_id, RETRIEVE_BODY.booking_id);
-    assert.equal(r.price.payment_status, 'PAID');
+    assert.equal(r.price?.payment_status, 'PAID');
     assert.equal(r.rooms[0]?.lead_last_name, 'Lovelace');
   });
 

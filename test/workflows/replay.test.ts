@@ -27,6 +27,23 @@ function loadHistory(file: string): temporal.api.history.v1.IHistory {
 describe('recorded histories replay against the current workflow code', () => {
   it('has a history for every recorded scenario', () => {
     assert.ok(files.length >= 12, `only ${files.length} histories in ${dir}`);
+    // The paths of issue 14: deadlines both ways, a Temporal cancellation at each phase, a cancel
+    // during the booking call, a token refresh, a re-send after a refused connection.
+    for (const name of [
+      'cancel-202-never-next-retry-past-deadline',
+      'confirmation-deadline-next-retry-past',
+      'confirmation-deadline-cancel-still-active',
+      'temporal-cancel-awaiting-approval',
+      'temporal-cancel-during-booking',
+      'temporal-cancel-awaiting-confirmation',
+      'temporal-cancel-needs-reconciliation',
+      'cancel-during-booking-then-422',
+      'token-refresh-after-422',
+      'resend-after-refused-connection',
+      'transient-read-failures-confirmed',
+    ]) {
+      assert.ok(files.includes(`${name}.json`), `no recorded history ${name}.json`);
+    }
   });
 
   it('replays every history without a nondeterminism error', async () => {

@@ -31,6 +31,12 @@ export function phaseHint(state: BookingState): string | undefined {
       `\`resolve ${id} --booking-id <id>\` or \`resolve ${id} --no-booking\``
     );
   }
+  if (state.phase === 'STATUS_UNREADABLE') {
+    return (
+      `supplier booking ${state.bookingId ?? '?'} has not been readable for a while ` +
+      `(${state.lastError?.code ?? 'errors'}); it is still polled until the confirmation deadline: check it with the supplier`
+    );
+  }
   return undefined;
 }
 
