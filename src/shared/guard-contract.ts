@@ -40,6 +40,11 @@ const instant = (what: string) =>
  */
 export const GuardPolicySchema = z.strictObject({
   /**
+   * `false`: the order is not guarded after CONFIRMED (no guard is started; bookRoom's result is
+   * the last word). For callers that guard bookings themselves. @default true
+   */
+  enabled: z.boolean().default(true),
+  /**
    * The room's `cancel_penalties` from availability (the price check does not return it). The
    * guard uses the EARLIEST of this and the supplier's `penalty_date`: a deadline read late never
    * makes a cancellation cost money.

@@ -27,6 +27,7 @@ export async function handOverToGuard(
   /** bookRoom's cancellation did not complete (`STILL_ACTIVE`): the guard takes it over. */
   cancellationPending = false,
 ): Promise<void> {
+  if (p.guard?.enabled === false) return;
   const input: GuardBookingInput = {
     orderId: p.orderId,
     bookingId,
