@@ -4,6 +4,7 @@ import { createBookingActivities, type BookingActivityDeps } from './booking';
 import { createCatalogueActivities } from './catalogue';
 import { createContentSyncActivities } from './content-sync';
 import { createControlActivities } from './control';
+import { createGuardActivities } from './guard';
 
 export type ActivityDeps = BookingActivityDeps & { readonly catalogueStore?: CatalogueStore };
 
@@ -13,6 +14,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCatalogueActivities(deps),
     ...createControlActivities(),
     ...createContentSyncActivities(deps),
+    ...createGuardActivities(deps),
   };
 }
 

@@ -11,7 +11,11 @@ import {
   isGrpcServiceError,
 } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { BookingInputError, TemporalConnectionRefusedError } from '../client';
+import {
+  BookingInputError,
+  CancellationRefusedError,
+  TemporalConnectionRefusedError,
+} from '../client';
 import { ConfigError } from '../config';
 import { HotelApiError } from '../hotel-api';
 import { ExitCode } from './exit-codes';
@@ -143,6 +147,9 @@ export function toCliFailure(err: unknown, where: FailureContext = {}): CliError
       ExitCode.FAILED,
       'NOT_FOUND',
     );
+  }
+  if (err instanceof CancellationRefusedError) {
+    return new CliError(`Refused: ${err.message}`, ExitCode.FAILED, err.code);
   }
   if (err instanceof WorkflowUpdateFailedError) {
     const cause = err.cause instanceof Error ? err.cause.message : err.message;

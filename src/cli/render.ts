@@ -3,7 +3,7 @@
  * small formatters every command shares.
  */
 import Table from 'cli-table3';
-import type { BookRoomResult, BookingState, SupplierPrice } from '../client';
+import type { BookRoomResult, BookingState, OrderState, SupplierPrice } from '../client';
 
 type Cell = string | number | boolean | null | undefined;
 
@@ -54,6 +54,61 @@ export function renderState(state: BookingState): string {
         : undefined,
     ],
     ['Cancel requested', state.cancelRequested ? 'yes' : undefined],
+    [
+      'Last error',
+      state.lastError ? `${state.lastError.code}: ${state.lastError.message}` : undefined,
+    ],
+  ]);
+}
+
+/** The order's current truth (`BookingClient.state`), whichever workflow holds it. */
+export function renderOrderState(state: OrderState): string {
+  const terms = state.terms;
+  return keyValueTable([
+    ['Order', state.orderId],
+    ['Truth', state.truth],
+    ['Phase', state.phase],
+    ['Held by', `${state.holder} (${state.workflowId}, ${state.open ? 'open' : 'closed'})`],
+    ['Supplier status', state.supplierStatus],
+    ['Supplier booking id', state.bookingId],
+    ['Price', formatPrice(state.price)],
+    ['Check-in', state.checkInAt ?? state.checkIn],
+    ['Check-out', state.checkOutAt],
+    [
+      'Free cancellation until',
+      terms
+        ? terms.refundable === false
+          ? 'none (non-refundable rate)'
+          : (terms.freeCancellationUntil ?? 'unknown')
+        : undefined,
+    ],
+    ['Next reconfirmation', state.nextReconfirmationAt],
+    [
+      'Reconfirmations',
+      state.reconfirmations?.length
+        ? state.reconfirmations.map((r) => `${r.at} ${r.status}`).join(', ')
+        : undefined,
+    ],
+    ['Flag', state.flag ? `${state.flag.reason}: ${state.flag.message}` : undefined],
+    [
+      'Auto-cancel',
+      state.autoCancel
+        ? state.autoCancel.kept
+          ? 'kept by the order system'
+          : state.autoCancel.done
+            ? 'ran'
+            : `at ${state.autoCancel.at ?? 'unknown'} unless kept`
+        : undefined,
+    ],
+    [
+      'Cancellation',
+      state.cancellation
+        ? `${state.cancellation.outcome ?? 'in progress'} (by ${state.cancellation.by}${state.cancellation.reason ? `: ${state.cancellation.reason}` : ''}${state.cancellation.acceptPenalty ? ', penalty accepted' : ''})`
+        : state.cancelRequested
+          ? 'requested'
+          : undefined,
+    ],
+    ['Refused', state.refusal?.message],
     [
       'Last error',
       state.lastError ? `${state.lastError.code}: ${state.lastError.message}` : undefined,

@@ -6,6 +6,9 @@
  */
 import {
   WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type WorkflowExecutionDescription,
   WorkflowIdConflictPolicy,
   WorkflowIdReusePolicy,
   type Client,
@@ -44,6 +47,13 @@ import {
   SupplierBookingIdKey,
 } from '../shared/search-attributes';
 import { DEFAULT_TASK_QUEUE } from '../shared/task-queue';
+import {
+  guardWorkflowId,
+  type GuardBookingResult,
+  type OrderState,
+} from '../shared/guard-contract';
+import { guardCancelUpdate, keepUpdate, orderStateQuery } from '../shared/guard-messages';
+import { truthOf } from '../workflows/guard-decisions';
 
 /** The custom field that carries the order id when none is configured. */
 const DEFAULT_ORDER_ID_FIELD = 'custom_field_10';
@@ -56,6 +66,58 @@ export class BookingInputError extends Error {
   ) {
     super(`Invalid ${what}: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`);
     this.name = 'BookingInputError';
+  }
+}
+
+/** A cancellation (or `keep`) the order refused, e.g. after free cancellation ended. */
+export class CancellationRefusedError extends Error {
+  constructor(
+    readonly orderId: string,
+    /** `PENALTY`, `CHECK_IN_PASSED`, `ENDED`, `KEEP_REFUSED`. */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CancellationRefusedError';
+  }
+}
+
+export interface CancelOrderOptions {
+  readonly reason?: string;
+  /** Cancel even after the free-cancellation deadline (the penalty is accepted). @default false */
+  readonly acceptPenalty?: boolean;
+  /** Only for a booking confirmed before guards existed (`cancelBooking` by supplier id). */
+  readonly polling?: CancelBookingInput['polling'];
+  readonly deadline?: CancelBookingInput['deadline'];
+}
+
+export type OrderCancellation =
+  /** The workflow holding the order accepted the request; the state says how far it got. */
+  | { readonly kind: 'requested'; readonly state: OrderState }
+  /** A booking confirmed before guards existed: `cancelBooking` was started for it. */
+  | {
+      readonly kind: 'supplier-cancellation';
+      readonly bookingId: number;
+      readonly workflowId: string;
+      readonly handle: WorkflowHandle;
+      readonly booking: BookRoomResult;
+    }
+  /** Nothing to cancel: already cancelled, never booked, or the stay is over. */
+  | { readonly kind: 'nothing-to-cancel'; readonly state: OrderState };
+
+/** How often, and how far apart, `cancelOrder` looks again while an order changes hands. */
+const HAND_OVER_ROUNDS = 20;
+const HAND_OVER_PAUSE_MS = 100;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function describeIfExists(
+  handle: WorkflowHandle,
+): Promise<WorkflowExecutionDescription | undefined> {
+  try {
+    return await handle.describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
   }
 }
 
@@ -172,9 +234,172 @@ export class BookingClient {
     return (await this.handle(orderId).result()) as BookRoomResult;
   }
 
-  /** The live state: phase, supplier status, booking id, price, last error. */
-  async state(orderId: string): Promise<BookingState> {
+  /** `bookRoom`'s own live state (the `bookingState` query), for following a booking to its outcome. */
+  async bookingState(orderId: string): Promise<BookingState> {
     return this.handle(orderId).query(bookingStateQuery);
+  }
+
+  /**
+   * The order's one current truth, whichever workflow holds it: `bookRoom` until the booking is
+   * decided, then (once CONFIRMED) its guard until check-out. A superset of `bookRoom`'s
+   * `bookingState` (phase, supplier status, booking id, price, last error) with `truth`,
+   * `holder`, the cancellation terms, reconfirmations and flags.
+   */
+  async state(orderId: string): Promise<OrderState> {
+    const guard = await describeIfExists(this.guardHandle(orderId));
+    if (guard) {
+      if (guard.status.name === 'COMPLETED')
+        return ((await this.guardHandle(orderId).result()) as GuardBookingResult).state;
+      const st = await this.guardHandle(orderId).query(orderStateQuery);
+      return guard.status.name === 'RUNNING' ? st : { ...st, open: false };
+    }
+    const st: BookingState = await this.handle(orderId).query(bookingStateQuery);
+    const open = st.outcome === undefined;
+    return {
+      ...st,
+      truth: truthOf(st.phase, open),
+      holder: 'bookRoom',
+      workflowId: bookingWorkflowId(orderId),
+      open,
+    };
+  }
+
+  /** The workflow handle of an order's guard (`guard-<orderId>`, from CONFIRMED to check-out). */
+  guardHandle(orderId: string): WorkflowHandle {
+    return this.client.workflow.getHandle(guardWorkflowId(orderId));
+  }
+
+  /**
+   * Cancels the order, in whatever phase, any time before check-in. While `bookRoom` decides, its
+   * `cancel` update; once CONFIRMED, the guard's `cancel` update (after the free-cancellation
+   * deadline only with `acceptPenalty: true`, else {@link CancellationRefusedError} naming the
+   * deadline). Both run the same cleanup (rule 4). Resolves once the request is accepted; the
+   * state says how far it got (`CANCELLING`, then `CANCELLED` or `CANCELLATION_PENDING`).
+   * A booking confirmed before guards existed is cancelled by supplier id (`cancelBooking`).
+   */
+  async cancelOrder(orderId: string, options: CancelOrderOptions = {}): Promise<OrderCancellation> {
+    for (let round = 0; round < HAND_OVER_ROUNDS; round++) {
+      const guard = await describeIfExists(this.guardHandle(orderId));
+      if (guard) {
+        if (guard.status.name !== 'RUNNING')
+          return { kind: 'nothing-to-cancel', state: await this.state(orderId) };
+        const request = {
+          ...(options.reason !== undefined ? { reason: options.reason } : {}),
+          ...(options.acceptPenalty ? { acceptPenalty: true } : {}),
+        };
+        try {
+          const state = await this.guardHandle(orderId).executeUpdate(guardCancelUpdate, {
+            args: [request],
+          });
+          return { kind: 'requested', state };
+        } catch (err) {
+          if (err instanceof WorkflowUpdateFailedError) {
+            const cause = err.cause as { type?: string; message?: string } | undefined;
+            throw new CancellationRefusedError(
+              orderId,
+              cause?.type ?? 'REFUSED',
+              cause?.message ?? err.message,
+            );
+          }
+          // The guard closed between the two calls: look again.
+          if (err instanceof WorkflowNotFoundError) continue;
+          throw err;
+        }
+      }
+      const booking = await describeIfExists(this.handle(orderId));
+      if (!booking)
+        throw new WorkflowNotFoundError(
+          `No order ${orderId}`,
+          bookingWorkflowId(orderId),
+          undefined,
+        );
+      if (booking.status.name === 'RUNNING') {
+        try {
+          const st = await this.cancel(orderId, options.reason);
+          return {
+            kind: 'requested',
+            state: {
+              ...st,
+              truth: truthOf(st.phase, true),
+              holder: 'bookRoom',
+              workflowId: bookingWorkflowId(orderId),
+              open: true,
+            },
+          };
+        } catch (err) {
+          // It was decided meanwhile: a CONFIRMED bookRoom refuses updates while it hands the
+          // order over to its guard, then closes. Look again once the guard is there.
+          const now = await this.handle(orderId)
+            .query(bookingStateQuery)
+            .catch(() => undefined);
+          if (
+            now?.outcome === undefined &&
+            (await this.handle(orderId).describe()).status.name === 'RUNNING'
+          )
+            throw err;
+          await pause(HAND_OVER_PAUSE_MS);
+          continue;
+        }
+      }
+      const result = await this.result(orderId);
+      if (result.outcome === 'CANCELLED' || result.bookingId === undefined) {
+        return { kind: 'nothing-to-cancel', state: await this.state(orderId) };
+      }
+
+      // Confirmed before guards existed, or ended unsure (FAILED with a booking id): cancelling
+      // twice is harmless, so cancel by supplier id.
+      const handle = await this.startCancellation({
+        bookingId: result.bookingId,
+        orderId,
+        ...(options.reason !== undefined ? { reason: options.reason } : {}),
+        ...(options.polling !== undefined ? { polling: options.polling } : {}),
+        ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
+      });
+      return {
+        kind: 'supplier-cancellation',
+        bookingId: result.bookingId,
+        workflowId: handle.workflowId,
+        handle,
+        booking: result,
+      };
+    }
+    throw new Error(`Order ${orderId} kept changing hands; try again`);
+  }
+
+  /**
+   * Waits until the order's cancellation is no longer in flight and returns the state
+   * (`CANCELLED`, `CANCELLATION_PENDING`, or the bookRoom outcome).
+   */
+  async cancellationSettled(orderId: string, pollMs = 500): Promise<OrderState> {
+    for (let handOver = 0; ;) {
+      const st = await this.state(orderId);
+      // bookRoom closes CANCELLED once its cancellation is done; the guard leaves CANCELLING.
+      const inFlight = st.holder === 'guardBooking' ? st.phase === 'CANCELLING' : st.open;
+      // A bookRoom that accepted the request and still ended CONFIRMED (its cancellation was not
+      // confirmed) hands the order to its guard: look there, for a few rounds.
+      const handingOver =
+        st.holder === 'bookRoom' &&
+        st.phase === 'CONFIRMED' &&
+        st.cancelRequested &&
+        handOver++ < HAND_OVER_ROUNDS;
+      if (!inFlight && !handingOver) return st;
+      await pause(handingOver ? HAND_OVER_PAUSE_MS : pollMs);
+    }
+  }
+
+  /** A provisional order is confirmed by the order system: `autoCancelBeforePenalty` will not run. */
+  async keep(orderId: string, reason?: string): Promise<OrderState> {
+    try {
+      return await this.guardHandle(orderId).executeUpdate(keepUpdate, {
+        args: [reason ? { reason } : {}],
+      });
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) {
+        const cause = err.cause as { message?: string } | undefined;
+        throw new CancellationRefusedError(orderId, 'KEEP_REFUSED', cause?.message ?? err.message);
+      }
+      throw err;
+    }
   }
 
   /** Approves or rejects a price or policy change that awaits a decision. */

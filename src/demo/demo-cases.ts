@@ -3,9 +3,8 @@
  * and what the demo does on the way (approve, reconcile, cancel) as an operator would.
  */
 import type { BookRoomInput, BookingClient, BookingState, Price } from '../client';
-import { bookingWorkflowId } from '../client';
+import { bookingWorkflowId, guardWorkflowId } from '../client';
 import { followBooking } from '../cli/follow-booking';
-import { cancelOrder } from '../cli/order-cancellation';
 import type { Simulator } from '../simulator';
 import { scenarioOptionId, type ScenarioName } from '../simulator/scenarios';
 
@@ -87,7 +86,7 @@ async function bookAndFollow(
   const actions: Promise<void>[] = [];
   const failures: unknown[] = [];
   const result = await followBooking({
-    state: () => ctx.bookings.state(orderId),
+    state: () => ctx.bookings.bookingState(orderId),
     result: () => ctx.bookings.result(orderId),
     intervalMs: 100,
     onChange: (state) => {
@@ -193,13 +192,24 @@ export const DEMO_CASES: readonly DemoCase[] = [
     run: async (ctx, orderId) => {
       const booked = await bookAndFollow(ctx, input(ctx, orderId, 'cancel-202-resolves'));
       if (booked.outcome !== 'CONFIRMED') return booked;
-      // bookRoom has ended CONFIRMED, so the cancellation runs as cancelBooking by booking id;
-      // the supplier answers 202 and the workflow polls until the booking reads CANCELLED.
+      // bookRoom has ended CONFIRMED and handed the order to its guard: the cancellation runs
+      // there; the supplier answers 202 and the guard polls until the booking reads CANCELLED.
       ctx.onNote(orderId, 'cancelling');
-      const c = await cancelOrder(ctx.bookings, orderId, {
+      const c = await ctx.bookings.cancelOrder(orderId, {
         reason: 'demo: guest changed plans',
         polling: DEMO_POLLING,
       });
+      if (c.kind === 'requested') {
+        ctx.onPhase(orderId, 'CANCELLING');
+        const settled = await ctx.bookings.cancellationSettled(orderId, 100);
+        ctx.onPhase(orderId, settled.truth);
+        return {
+          outcome: settled.truth,
+          ...(booked.bookingId !== undefined ? { bookingId: booked.bookingId } : {}),
+          workflowIds: [...booked.workflowIds, guardWorkflowId(orderId)],
+          phases: [...booked.phases, 'CANCELLING', settled.truth],
+        };
+      }
       if (c.kind !== 'supplier-cancellation') {
         return { ...booked, outcome: `cancel: ${c.kind}` };
       }

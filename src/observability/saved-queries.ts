@@ -8,6 +8,7 @@
  * against a real server.
  */
 import { BookingOutcome, BookingPhase } from '../shared/booking-contract';
+import { GUARD_BOOKING_WORKFLOW, GuardPhase, ReconfirmationMark } from '../shared/guard-contract';
 
 export interface SavedQuery {
   /** Short name for the saved view. */
@@ -30,6 +31,7 @@ const utcDay = (d: Date, days = 0) =>
   new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + days));
 
 const BOOKINGS = `WorkflowType = 'bookRoom'`;
+const GUARDS = `WorkflowType = '${GUARD_BOOKING_WORKFLOW}'`;
 const RUNNING = `ExecutionStatus = 'Running'`;
 
 /** The daily views, for `now`. */
@@ -76,9 +78,22 @@ export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
       query: `${BOOKINGS} AND BookingOutcome = '${BookingOutcome.FAILED}' AND CloseTime >= '${iso(today)}'`,
     },
     {
+      name: 'Free cancellation ends within 48 h',
+      purpose:
+        'Guarded bookings whose free cancellation ends in the next 48 hours: remind the order system (a provisional order is cancelled automatically unless kept).',
+      query: `${GUARDS} AND ${RUNNING} AND BookingPhase = '${GuardPhase.CONFIRMED}' AND FreeCancellationUntil >= '${iso(now)}' AND FreeCancellationUntil < '${iso(new Date(now.getTime() + 48 * 3_600_000))}'`,
+    },
+    {
+      name: 'Reconfirmation flagged',
+      purpose:
+        'Confirmed bookings a reconfirmation found cancelled by the supplier, unknown or not CONFIRMED: rebook or call the hotel.',
+      query: `${GUARDS} AND Reconfirmation = '${ReconfirmationMark.FLAGGED}'`,
+    },
+    {
       name: 'Cancellations the supplier never confirmed',
-      purpose: 'cancelBooking runs that ended STILL_ACTIVE: the supplier booking may still stand.',
-      query: `WorkflowType = 'cancelBooking' AND BookingOutcome = 'STILL_ACTIVE'`,
+      purpose:
+        'cancelBooking runs that ended STILL_ACTIVE, and guarded orders whose cancellation the supplier has not confirmed (CANCELLATION_PENDING): the supplier booking may still stand.',
+      query: `((WorkflowType = 'cancelBooking' AND BookingOutcome = 'STILL_ACTIVE') OR (${GUARDS} AND BookingPhase = '${GuardPhase.CANCELLATION_PENDING}'))`,
     },
   ];
 }

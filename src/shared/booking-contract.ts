@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { durationToMs } from './duration';
+import { GuardPolicySchema } from './guard-contract';
 
 export const BOOK_ROOM_WORKFLOW = 'bookRoom';
 export const CANCEL_BOOKING_WORKFLOW = 'cancelBooking';
@@ -171,6 +172,8 @@ export const BookRoomInputSchema = z.strictObject({
   orderIdField: absent(
     z.string().regex(CUSTOM_FIELD_RE, 'one of custom_field_1 .. custom_field_10').optional(),
   ),
+  // --- after CONFIRMED (issue 17): how the order's guard looks after it until check-out ---------
+  guard: absent(GuardPolicySchema.optional()),
 });
 
 /**

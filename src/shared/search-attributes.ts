@@ -23,6 +23,18 @@ export const BookingOutcomeKey = defineSearchAttributeKey(
 export const OrderIdKey = defineSearchAttributeKey('OrderId', SearchAttributeType.KEYWORD);
 export const CheckInDateKey = defineSearchAttributeKey('CheckInDate', SearchAttributeType.DATETIME);
 
+// --- after CONFIRMED (guardBooking) --------------------------------------------------------------
+/** When free cancellation ends (absent when unknown). The "free cancellation ends within 48 h" view. */
+export const FreeCancellationUntilKey = defineSearchAttributeKey(
+  'FreeCancellationUntil',
+  SearchAttributeType.DATETIME,
+);
+/** `CONFIRMED` after a reconfirmation that read CONFIRMED; `FLAGGED` when one did not. */
+export const ReconfirmationKey = defineSearchAttributeKey(
+  'Reconfirmation',
+  SearchAttributeType.KEYWORD,
+);
+
 /** Every custom search attribute, for registration on the server. */
 export const ALL_SEARCH_ATTRIBUTE_KEYS = [
   BookingPhaseKey,
@@ -31,4 +43,6 @@ export const ALL_SEARCH_ATTRIBUTE_KEYS = [
   BookingOutcomeKey,
   OrderIdKey,
   CheckInDateKey,
+  FreeCancellationUntilKey,
+  ReconfirmationKey,
 ] as const;

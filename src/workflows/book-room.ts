@@ -70,6 +70,7 @@ import {
   unreadableAfterMs,
 } from './failure-decision';
 import { failureFacts, isDeadline, toBookingError } from './failure-facts';
+import { GUARD_AFTER_CONFIRMED_PATCH, handOverToGuard } from './guard-handover';
 import { approve, decidePrice, type Approved, type PriceCheckAnswer } from './price-decision';
 import { needsCancelling, outcomeAfterCancellation, readStatus } from './supplier-outcome';
 
@@ -348,7 +349,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     if (cancelRequested && needsCancelling(supplierStatus)) {
       const cancelled = await cancelExisting(p, id, cancelWhy());
       // The supplier did not confirm the cancellation of a confirmed booking: it stands.
-      if (cancelled.outcome === BookingOutcome.CONFIRMED) return finishConfirmed(cancelled);
+      if (cancelled.outcome === BookingOutcome.CONFIRMED) return finishConfirmed(p, cancelled);
       return finish(cancelled);
     }
     const reading = readStatus(supplierStatus ?? '');
@@ -358,7 +359,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       const error = { code: 'UNKNOWN_STATUS', message: `status ${String(supplierStatus)}` };
       return finish({ outcome: BookingOutcome.FAILED, reason: error.message, error });
     }
-    if (reading.outcome === BookingOutcome.CONFIRMED) return finishConfirmed();
+    if (reading.outcome === BookingOutcome.CONFIRMED) return finishConfirmed(p);
     return finish({
       outcome: reading.outcome,
       ...(cancelRequested && reading.outcome === BookingOutcome.CANCELLED
@@ -681,12 +682,21 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
 
   /** The one place where a CONFIRMED booking is finished (what follows a confirmation goes here). */
   async function finishConfirmed(
+    p: BookRoomParams,
     final: Final = { outcome: BookingOutcome.CONFIRMED },
   ): Promise<BookRoomResult> {
-    return finish(final);
+    // --- issue 17 hook: the confirmed order is handed to its guard (guardBooking, until
+    // check-out), started once the phase reads CONFIRMED so that cancel requests go there.
+    // Patched: histories recorded before it close here without a guard.
+    return finish(final, async () => {
+      if (bookingId === undefined || !patched(GUARD_AFTER_CONFIRMED_PATCH)) return;
+      const unconfirmedCancel = final.cancellation?.outcome === CancellationOutcome.STILL_ACTIVE;
+      await handOverToGuard(p, bookingId, price, unconfirmedCancel);
+    });
+    // --- end of the issue 17 hook
   }
 
-  async function finish(final: Final): Promise<BookRoomResult> {
+  async function finish(final: Final, afterOutcome?: () => Promise<void>): Promise<BookRoomResult> {
     outcome = final.outcome;
     if (final.error) noteError(final.error);
     if (final.bookingId !== undefined && final.bookingId !== bookingId) {
@@ -694,6 +704,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     }
     upsertSearchAttributes([{ key: BookingOutcomeKey, value: final.outcome }]);
     enter(final.outcome);
+    await afterOutcome?.();
     // Let running update handlers return their answer before the workflow closes.
     await condition(allHandlersFinished);
     return {

@@ -4,3 +4,4 @@ export { controlNoop } from './control';
 export { bookRoom } from './book-room';
 export { cancelBooking } from './cancel-booking';
 export { syncContent } from './content-sync';
+export { guardBooking } from './guard-booking';

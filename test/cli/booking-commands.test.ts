@@ -194,7 +194,7 @@ describe('the booking commands (book, status, approve, reject, resolve, cancel, 
     assert.equal((await client.bookings.result(order)).bookingId, found.bookingId);
   });
 
-  it('cancel reaches a running booking through its update, a confirmed one through cancelBooking, and a supplier booking by id', async () => {
+  it('cancel reaches a running booking through its update, a confirmed one through its guard, and a supplier booking by id', async () => {
     const [pending, confirmed, byId] = [orderId('c-pending'), orderId('c-202'), orderId('c-id')];
     // Set up in-process: `book` itself is tested above.
     await Promise.all([
@@ -224,13 +224,16 @@ describe('the booking commands (book, status, approve, reject, resolve, cancel, 
     assert.match(running.stdout, new RegExp(`Cancellation requested for order ${pending}`));
     assert.match(running.stdout, /│ Outcome +│ CANCELLED/);
 
+    // A confirmed order is held by its guard (issue 17): the cancel goes there, 202 and all.
     assert.equal(done.code, 0, explain(done));
-    const doc = json<{ action: string; workflowId: string; cancellation: { outcome: string } }>(
-      done,
-    );
-    assert.equal(doc.action, 'cancelBooking');
-    assert.match(doc.workflowId, /^cancel-\d+$/);
-    assert.equal(doc.cancellation.outcome, 'CANCELLED');
+    const doc = json<{
+      action: string;
+      state: { holder: string; truth: string; cancellation?: { outcome?: string } };
+    }>(done);
+    assert.equal(doc.action, 'requested');
+    assert.equal(doc.state.holder, 'guardBooking');
+    assert.equal(doc.state.truth, 'CANCELLED');
+    assert.equal(doc.state.cancellation?.outcome, 'CANCELLED');
 
     assert.equal(supplier.code, 0, explain(supplier));
     assert.match(supplier.stdout, /│ Cancellation +│ CANCELLED/);

@@ -89,7 +89,7 @@ async function book(ctx: CliContext, flags: BookFlags & { wait?: boolean }): Pro
   const phases: { phase: string; atMs: number }[] = [];
   let warnedNoWorker = false;
   const result = await followBooking({
-    state: () => ctx.withWorkerDeadline(() => bookings.state(orderId), 5_000),
+    state: () => ctx.withWorkerDeadline(() => bookings.bookingState(orderId), 5_000),
     result: () => bookings.result(orderId),
     onChange: (state) => {
       const atMs = Date.now() - t0;

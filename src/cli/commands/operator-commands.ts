@@ -9,16 +9,19 @@ import type { Command } from 'commander';
 import {
   BookingOutcome,
   BookingPhase,
+  GUARD_BOOKING_WORKFLOW,
+  GuardPhase,
   bookingWorkflowId,
   type BookRoomResult,
+  type BookingState,
   type CancelBookingResult,
+  type OrderState,
 } from '../../client';
 import { BookingPhaseKey } from '../../shared/search-attributes';
 import type { CliContext } from '../cli-context';
 import { CliError, toCliFailure, usageError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';
-import { cancelOrder } from '../order-cancellation';
-import { keyValueTable, renderResult, renderState, table } from '../render';
+import { keyValueTable, renderOrderState, renderResult, renderState, table } from '../render';
 import { phaseHint } from './book-command';
 import type { CommandRunner } from './command-runner';
 
@@ -44,35 +47,51 @@ async function status(ctx: CliContext, orderId: string): Promise<ExitCode> {
   const description = await describeBooking(ctx, orderId);
   const workflowId = bookingWorkflowId(orderId);
   const workflowStatus = description.status.name;
-  if (workflowStatus === 'RUNNING') {
-    let state;
-    try {
-      state = await ctx.withWorkerDeadline(() => bookings.state(orderId), 10_000);
-    } catch (err) {
-      if (!isGrpcDeadlineError(err)) throw err;
-      // The last phase the workflow recorded is still worth showing.
-      const phase = description.typedSearchAttributes.get(BookingPhaseKey);
-      const failure = toCliFailure(err, ctx.failureContext());
-      throw new CliError(
-        `${failure.message}\nLast recorded phase of order ${orderId}: ${phase ?? 'unknown'}.`,
-        failure.exitCode,
-        failure.code,
-      );
-    }
-    ctx.emit({ orderId, workflowId, workflowStatus, state }, () => {
-      const hint = phaseHint(state);
-      return [renderState(state), ...(hint ? [`Next: ${hint}`] : [])].join('\n');
-    });
-    return ExitCode.OK;
+  let state: OrderState;
+  try {
+    // The order's one truth: bookRoom's while it decides, then its guard's until check-out.
+    state = await ctx.withWorkerDeadline(() => bookings.state(orderId), 10_000);
+  } catch (err) {
+    if (!isGrpcDeadlineError(err)) throw err;
+    // The last phase the workflow recorded is still worth showing.
+    const phase = description.typedSearchAttributes.get(BookingPhaseKey);
+    const failure = toCliFailure(err, ctx.failureContext());
+    throw new CliError(
+      `${failure.message}\nLast recorded phase of order ${orderId}: ${phase ?? 'unknown'}.`,
+      failure.exitCode,
+      failure.code,
+    );
   }
   let result: BookRoomResult | undefined;
   if (workflowStatus === 'COMPLETED') result = await bookings.result(orderId);
-  ctx.emit({ orderId, workflowId, workflowStatus, ...(result ? { result } : {}) }, () =>
-    result
-      ? renderResult(result)
-      : `The booking workflow ${workflowId} is ${workflowStatus}: it ended without a result.`,
-  );
+  ctx.emit({ orderId, workflowId, workflowStatus, ...(result ? { result } : {}), state }, () => {
+    const hint = state.holder === 'bookRoom' ? phaseHint(state as BookingState) : guardHint(state);
+    // bookRoom's own view while it holds the order; once guarded, its outcome and the guard's truth.
+    const tables =
+      state.holder === 'bookRoom'
+        ? [result ? renderResult(result) : renderState(state as BookingState)]
+        : [...(result ? [renderResult(result)] : []), renderOrderState(state)];
+    return [
+      ...tables,
+      ...(!result && workflowStatus !== 'RUNNING'
+        ? [`The booking workflow ${workflowId} is ${workflowStatus}: it ended without a result.`]
+        : []),
+      ...(hint ? [`Next: ${hint}`] : []),
+    ].join('\n');
+  });
   return ExitCode.OK;
+}
+
+/** What an operator does next with a guarded order, if anything. */
+function guardHint(state: OrderState): string | undefined {
+  const id = state.orderId;
+  if (state.phase === 'CANCELLED_BY_SUPPLIER')
+    return `the supplier cancelled the booking: rebook or tell the guest (order ${id})`;
+  if (state.phase === 'NEEDS_ATTENTION')
+    return `a reconfirmation read ${state.flag?.reason ?? 'something unexpected'}: check supplier booking ${state.bookingId} with the supplier`;
+  if (state.phase === 'CANCELLATION_PENDING')
+    return `the supplier has not confirmed the cancellation: \`cancel ${id}\` tries again; check with the supplier`;
+  return undefined;
 }
 
 /**
@@ -121,6 +140,7 @@ async function decide(ctx: CliContext, orderId: string, approve: boolean): Promi
 interface CancelFlags {
   bookingId?: string;
   reason?: string;
+  acceptPenalty?: boolean;
   wait?: boolean;
   pollInterval?: string;
 }
@@ -169,39 +189,51 @@ async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFla
   const bookings = await ctx.bookings();
   const polling = cancellationPolling(o);
   const c = await ctx.withWorkerDeadline(() =>
-    cancelOrder(bookings, id, {
+    bookings.cancelOrder(id, {
       ...(o.reason !== undefined ? { reason: o.reason } : {}),
+      ...(o.acceptPenalty ? { acceptPenalty: true } : {}),
       ...(polling ? { polling } : {}),
     }),
   );
   if (c.kind === 'nothing-to-cancel') {
-    ctx.emit({ orderId: id, action: 'none', booking: c.booking }, () =>
+    ctx.emit({ orderId: id, action: 'none', state: c.state }, () =>
       [
-        c.booking.outcome === 'CANCELLED'
+        c.state.truth === 'CANCELLED'
           ? `The booking for order ${id} is already cancelled.`
-          : `Nothing to cancel: the booking for order ${id} ended ${c.booking.outcome} without a supplier booking.`,
-        renderResult(c.booking),
+          : `Nothing to cancel: order ${id} is ${c.state.truth}.`,
+        renderOrderState(c.state),
       ].join('\n'),
     );
     return ExitCode.OK;
   }
   if (c.kind === 'requested') {
-    ctx.note(`Cancellation requested for order ${id} (phase ${c.state.phase}).`);
+    ctx.note(
+      `Cancellation requested for order ${id} (phase ${c.state.phase}, held by ${c.state.holder}).`,
+    );
     if (c.state.phase === 'NEEDS_RECONCILIATION') {
       // The workflow cannot know whether there is a supplier booking to cancel until told.
-      ctx.note(`It ends once reconciled: ${phaseHint(c.state) ?? `resolve ${id}`}`);
+      ctx.note(`It ends once reconciled: ${phaseHint(c.state as BookingState) ?? `resolve ${id}`}`);
     }
     if (!o.wait) {
-      ctx.emit({ orderId: id, action: 'requested', state: c.state }, () => renderState(c.state));
+      ctx.emit({ orderId: id, action: 'requested', state: c.state }, () =>
+        renderOrderState(c.state),
+      );
       return ExitCode.OK;
     }
-    const result = await bookings.result(id);
-    ctx.emit({ orderId: id, action: 'requested', result }, () => renderResult(result));
-    return result.outcome === BookingOutcome.CANCELLED ? ExitCode.OK : ExitCode.FAILED;
+    if (c.state.holder === 'bookRoom') {
+      const result = await bookings.result(id);
+      if (result.outcome !== BookingOutcome.CONFIRMED || result.bookingId === undefined) {
+        ctx.emit({ orderId: id, action: 'requested', result }, () => renderResult(result));
+        return result.outcome === BookingOutcome.CANCELLED ? ExitCode.OK : ExitCode.FAILED;
+      }
+    }
+    const state = await bookings.cancellationSettled(id);
+    ctx.emit({ orderId: id, action: 'requested', state }, () => renderOrderState(state));
+    return state.truth === 'CANCELLED' ? ExitCode.OK : ExitCode.FAILED;
   }
   ctx.note(
     `The booking for order ${id} had ended ${c.booking.outcome} with supplier booking ` +
-      `${c.bookingId}: started cancelBooking (workflow ${c.workflowId}).`,
+      `${c.bookingId} and no guard: started cancelBooking (workflow ${c.workflowId}).`,
   );
   if (!o.wait) {
     ctx.emit(
@@ -228,6 +260,18 @@ async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFla
       ]),
   );
   return exitForCancellation(cancellation);
+}
+
+async function keep(ctx: CliContext, orderId: string, o: { reason?: string }) {
+  const bookings = await ctx.bookings();
+  const state = await ctx.withWorkerDeadline(() => bookings.keep(orderId, o.reason));
+  ctx.emit({ orderId, action: 'keep', state }, () =>
+    [
+      `Order ${orderId} is kept: it will not be cancelled automatically.`,
+      renderOrderState(state),
+    ].join('\n'),
+  );
+  return ExitCode.OK;
 }
 
 async function resolve(
@@ -259,10 +303,15 @@ async function resolve(
 }
 
 /** Every value `BookingPhase` can hold: the live phases and the outcomes. */
-const PHASES: readonly string[] = [
+const BOOKING_PHASES: readonly string[] = [
   ...Object.values(BookingPhase),
   ...Object.values(BookingOutcome),
 ];
+/** Phases only a guard (a confirmed order until check-out) is in: listed from guardBooking. */
+const GUARD_ONLY_PHASES: readonly string[] = Object.values(GuardPhase).filter(
+  (p) => !BOOKING_PHASES.includes(p),
+);
+const PHASES: readonly string[] = [...BOOKING_PHASES, ...GUARD_ONLY_PHASES];
 
 const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
@@ -279,7 +328,9 @@ async function list(ctx: CliContext, o: { phase?: string; limit: string }): Prom
   const bookings = await ctx.bookings();
   // This deployment's bookings: the task queue separates deployments sharing one namespace.
   const query = [
-    `WorkflowType = 'bookRoom'`,
+    o.phase !== undefined && GUARD_ONLY_PHASES.includes(o.phase)
+      ? `WorkflowType = '${GUARD_BOOKING_WORKFLOW}'`
+      : `WorkflowType = 'bookRoom'`,
     `TaskQueue = ${quote(ctx.config.temporal.taskQueue)}`,
     ...(o.phase ? [`BookingPhase = ${quote(o.phase)}`] : []),
   ].join(' AND ');
@@ -291,7 +342,7 @@ async function list(ctx: CliContext, o: { phase?: string; limit: string }): Prom
     bookingId?: number;
   }[] = [];
   for await (const b of bookings.list(query)) {
-    rows.push({ orderId: b.workflowId.replace(/^booking-/, ''), ...b });
+    rows.push({ orderId: b.workflowId.replace(/^(booking|guard)-/, ''), ...b });
     if (rows.length >= limit) break;
   }
   ctx.emit({ query, count: rows.length, bookings: rows }, () =>
@@ -312,7 +363,9 @@ async function list(ctx: CliContext, o: { phase?: string; limit: string }): Prom
 export function registerOperatorCommands(program: Command, run: CommandRunner): void {
   program
     .command('status')
-    .description("A booking's live phase (or its outcome once it has ended)")
+    .description(
+      "An order's current truth: the booking's live phase or outcome, then (once confirmed) its guard's until check-out",
+    )
     .argument('<orderId>')
     .action((orderId: string) => run((ctx) => status(ctx, orderId)));
 
@@ -331,17 +384,30 @@ export function registerOperatorCommands(program: Command, run: CommandRunner): 
   program
     .command('cancel')
     .description(
-      "Cancel an order's booking in any phase (a confirmed one through cancelBooking), or a supplier booking by id",
+      'Cancel an order in any phase before check-in (a confirmed one through its guard; after free cancellation ends only with --accept-penalty), or a supplier booking by id',
     )
     .argument('[orderId]')
     .option('--booking-id <id>', 'cancel this supplier booking id (starts cancelBooking)')
     .option('--reason <text>', 'why, for the record')
+    .option(
+      '--accept-penalty',
+      'cancel even though free cancellation has ended (or is unknown): the penalty is accepted',
+    )
     .option(
       '--poll-interval <duration>',
       "while the supplier answers 202, poll this often, e.g. '2s'",
     )
     .option('--wait', 'wait for the outcome (exit 0 only when CANCELLED)')
     .action((orderId: string | undefined, o: CancelFlags) => run((ctx) => cancel(ctx, orderId, o)));
+
+  program
+    .command('keep')
+    .description(
+      'Keep a provisional order (booked with autoCancelBeforePenalty): it will not be cancelled automatically',
+    )
+    .argument('<orderId>')
+    .option('--reason <text>', 'why, for the record')
+    .action((orderId: string, o: { reason?: string }) => run((ctx) => keep(ctx, orderId, o)));
 
   program
     .command('resolve')

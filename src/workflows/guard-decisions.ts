@@ -1,0 +1,252 @@
+/**
+ * The guard's decisions, pure and unit-tested (test/workflows/guard-decisions.test.ts): when free
+ * cancellation ends, when the stay starts and ends, when to reconfirm, whether a cancellation may
+ * run now, what a reconfirmation read means, and the order's truth for a phase.
+ */
+import type { BookingPhase } from '../shared/booking-contract';
+import {
+  GuardPhase,
+  type CancellationTerms,
+  type FlagReason,
+  type OrderTruth,
+} from '../shared/guard-contract';
+import { durationToMs } from '../shared/duration';
+
+const DAY_MS = 86_400_000;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const INSTANT_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * Epoch ms of a supplier or order date: an ISO instant with an offset, or a date (read as the
+ * START of that day, UTC: the earliest it can mean). Anything else is unknown.
+ */
+export function parseInstant(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const v = value.trim();
+  if (DATE_RE.test(v)) {
+    const ms = Date.parse(`${v}T00:00:00Z`);
+    return Number.isFinite(ms) ? ms : undefined;
+  }
+  if (!INSTANT_RE.test(v)) return undefined;
+  const ms = Date.parse(v);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * The free-cancellation deadline: the earliest of what the supplier's retrieve says
+ * (`penalty_date`, when `cancel_policy` is true) and what the order system saw at availability
+ * (`cancel_penalties`). Earliest, because acting on a deadline that is too late costs money and
+ * one that is too early costs nothing. A non-refundable booking has no free cancellation at all.
+ */
+export function cancellationTerms(input: {
+  readonly supplierPenaltyDate?: unknown;
+  readonly refundable?: boolean | undefined;
+  readonly orderDeadline?: string | undefined;
+}): CancellationTerms {
+  if (input.refundable === false) return { refundable: false };
+  const supplier = input.refundable === true ? parseInstant(input.supplierPenaltyDate) : undefined;
+  const order = parseInstant(input.orderDeadline);
+  const refundable = input.refundable !== undefined ? { refundable: input.refundable } : {};
+  if (supplier === undefined && order === undefined) return refundable;
+  if (supplier === undefined)
+    return { ...refundable, freeCancellationUntil: iso(order!), source: 'order' };
+  if (order === undefined)
+    return { ...refundable, freeCancellationUntil: iso(supplier), source: 'supplier' };
+  return {
+    ...refundable,
+    freeCancellationUntil: iso(Math.min(supplier, order)),
+    source: supplier === order ? 'supplier+order' : supplier < order ? 'supplier' : 'order',
+  };
+}
+
+/**
+ * The stay's instants. Given instants win (the order system knows the hotel's times and time
+ * zone); else check-in is the check-in date at 00:00 UTC (the earliest: reconfirmations and the
+ * cancellation cut-off come no later than they should) and check-out the end of the check-out
+ * date, UTC (the guard never closes before the stay has ended).
+ */
+export function stayInstants(input: {
+  readonly checkIn?: string | undefined;
+  readonly checkOut?: string | undefined;
+  readonly checkInAt?: string | undefined;
+  readonly checkOutAt?: string | undefined;
+}): { checkInAt?: number; checkOutAt?: number } {
+  const checkInAt = parseInstant(input.checkInAt) ?? parseInstant(input.checkIn);
+  const checkOutDay = parseInstant(input.checkOut);
+  const checkOutAt =
+    parseInstant(input.checkOutAt) ??
+    (checkOutDay !== undefined ? checkOutDay + DAY_MS : undefined);
+  return {
+    ...(checkInAt !== undefined ? { checkInAt } : {}),
+    ...(checkOutAt !== undefined ? { checkOutAt } : {}),
+  };
+}
+
+/** When to reconfirm: `before` each duration ahead of check-in, earliest first, no duplicates. */
+export function reconfirmationTimes(
+  checkInAt: number | undefined,
+  before: readonly (string | number)[],
+): number[] {
+  if (checkInAt === undefined) return [];
+  const times = before
+    .map((d) => durationToMs(d))
+    .filter((ms): ms is number => ms !== undefined && ms > 0)
+    .map((ms) => checkInAt - ms);
+  return [...new Set(times)].sort((a, b) => a - b);
+}
+
+/** When `autoCancelBeforePenalty` runs: `margin` before free cancellation ends. */
+export function autoCancelTime(
+  terms: CancellationTerms,
+  margin: string | number,
+): number | undefined {
+  const deadline = parseInstant(terms.freeCancellationUntil);
+  if (deadline === undefined) return undefined;
+  return deadline - (durationToMs(margin) ?? 0);
+}
+
+export type CancellationDecision =
+  | { readonly kind: 'cancel'; readonly penalty: boolean }
+  /** Already cancelled or cancelling: nothing new to do (cancelling twice is harmless). */
+  | { readonly kind: 'already' }
+  | {
+      readonly kind: 'refuse';
+      readonly code: 'ENDED' | 'CHECK_IN_PASSED' | 'PENALTY';
+      readonly message: string;
+    };
+
+/** Whether a cancellation requested at `now` may run. */
+export function decideCancellation(input: {
+  readonly orderId: string;
+  readonly now: number;
+  readonly phase: GuardPhase;
+  readonly terms: CancellationTerms;
+  readonly checkInAt?: number | undefined;
+  readonly acceptPenalty: boolean;
+}): CancellationDecision {
+  const { orderId, now, phase, terms, checkInAt, acceptPenalty } = input;
+  if (phase === GuardPhase.CANCELLED || phase === GuardPhase.CANCELLING) return { kind: 'already' };
+  if (phase === GuardPhase.CANCELLED_BY_SUPPLIER) {
+    return {
+      kind: 'refuse',
+      code: 'ENDED',
+      message: `Order ${orderId} was cancelled by the supplier: nothing is left to cancel`,
+    };
+  }
+  if (phase === GuardPhase.CHECKED_OUT) {
+    return {
+      kind: 'refuse',
+      code: 'ENDED',
+      message: `Order ${orderId}: the stay is over, nothing is left to cancel`,
+    };
+  }
+  if (checkInAt !== undefined && now >= checkInAt) {
+    return {
+      kind: 'refuse',
+      code: 'CHECK_IN_PASSED',
+      message: `Order ${orderId}: check-in (${iso(checkInAt)}) has passed; a booking can be cancelled only before check-in`,
+    };
+  }
+  const deadline = parseInstant(terms.freeCancellationUntil);
+  let why: string | undefined;
+  if (terms.refundable === false) why = 'the rate is non-refundable';
+  else if (deadline === undefined) why = 'the free-cancellation deadline is not known';
+  else if (now >= deadline) why = `free cancellation ended at ${iso(deadline)}`;
+  if (why === undefined) return { kind: 'cancel', penalty: false };
+  if (acceptPenalty) return { kind: 'cancel', penalty: true };
+  return {
+    kind: 'refuse',
+    code: 'PENALTY',
+    message: `Order ${orderId}: ${why}, so cancelling now may cost a penalty. Send acceptPenalty: true (CLI --accept-penalty) to cancel anyway`,
+  };
+}
+
+/** What the guard learned from one read of the booking. */
+export type BookingRead =
+  | { readonly kind: 'status'; readonly status: string }
+  | { readonly kind: 'not-found' }
+  | { readonly kind: 'unreadable'; readonly code: string; readonly message: string };
+
+export type ReconfirmationVerdict =
+  | { readonly kind: 'confirmed' }
+  /** CANCELLED after we asked for it: our cancellation completed. */
+  | { readonly kind: 'cancelled-by-us' }
+  | { readonly kind: 'cancelled-by-supplier' }
+  | { readonly kind: 'flag'; readonly reason: FlagReason; readonly message: string };
+
+/** What a read means, given whether we had asked to cancel. */
+export function reconfirmationVerdict(
+  read: BookingRead,
+  weCancelled: boolean,
+  bookingId: number,
+): ReconfirmationVerdict {
+  if (read.kind === 'not-found') {
+    return {
+      kind: 'flag',
+      reason: 'NOT_FOUND',
+      message: `the supplier does not know booking ${bookingId} any more`,
+    };
+  }
+  if (read.kind === 'unreadable') {
+    return {
+      kind: 'flag',
+      reason: 'UNREADABLE',
+      message: `booking ${bookingId} could not be read: ${read.code}`,
+    };
+  }
+  if (read.status === 'CONFIRMED') return { kind: 'confirmed' };
+  if (read.status === 'CANCELLED')
+    return weCancelled ? { kind: 'cancelled-by-us' } : { kind: 'cancelled-by-supplier' };
+  return {
+    kind: 'flag',
+    reason: 'NOT_CONFIRMED',
+    message: `booking ${bookingId} reads ${read.status}, not CONFIRMED`,
+  };
+}
+
+/** The next thing the guard waits for, or nothing left but the end of the stay. */
+export function nextWake(input: {
+  readonly reconfirmAt: readonly number[];
+  readonly autoCancelAt?: number | undefined;
+  readonly checkOutAt?: number | undefined;
+}): { at: number; what: 'reconfirm' | 'auto-cancel' | 'check-out' } | undefined {
+  const candidates: { at: number; what: 'reconfirm' | 'auto-cancel' | 'check-out' }[] = [];
+  const first = input.reconfirmAt[0];
+  if (first !== undefined) candidates.push({ at: first, what: 'reconfirm' });
+  if (input.autoCancelAt !== undefined)
+    candidates.push({ at: input.autoCancelAt, what: 'auto-cancel' });
+  if (input.checkOutAt !== undefined) candidates.push({ at: input.checkOutAt, what: 'check-out' });
+  // Ties: cancel before a read, read before closing.
+  const rank = { 'auto-cancel': 0, reconfirm: 1, 'check-out': 2 } as const;
+  candidates.sort((a, b) => a.at - b.at || rank[a.what] - rank[b.what]);
+  return candidates[0];
+}
+
+/** The order's truth for a phase of either workflow. */
+export function truthOf(phase: BookingPhase | GuardPhase, open: boolean): OrderTruth {
+  switch (phase) {
+    case GuardPhase.CONFIRMED:
+      return 'CONFIRMED';
+    case GuardPhase.CANCELLING:
+      return open ? 'CANCELLATION_PENDING' : 'CANCELLED';
+    case GuardPhase.CANCELLATION_PENDING:
+      return 'CANCELLATION_PENDING';
+    case GuardPhase.CANCELLED:
+      return 'CANCELLED';
+    case GuardPhase.CANCELLED_BY_SUPPLIER:
+      return 'CANCELLED_BY_SUPPLIER';
+    case GuardPhase.NEEDS_ATTENTION:
+      return 'NEEDS_ATTENTION';
+    case GuardPhase.CHECKED_OUT:
+      return 'STAY_COMPLETED';
+    case 'NOT_CONFIRMED':
+    case 'NOT_AVAILABLE':
+    case 'PRICE_REJECTED':
+    case 'FAILED':
+      return phase;
+    default:
+      return 'PENDING';
+  }
+}
