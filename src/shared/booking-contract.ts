@@ -5,7 +5,10 @@
  */
 import { z } from 'zod';
 import { durationToMs } from './duration';
+import { absent } from './absent';
 import { GuardPolicySchema } from './guard-contract';
+
+export { absent };
 
 export const BOOK_ROOM_WORKFLOW = 'bookRoom';
 export const CANCEL_BOOKING_WORKFLOW = 'cancelBooking';
@@ -65,18 +68,6 @@ const duration = (what: string) =>
     const ms = durationToMs(v);
     return ms !== undefined && ms > 0;
   }, `${what} must be a positive duration such as '30s', '15m', '48h' or a number of ms`);
-
-/**
- * JSON `null` in an optional field means "absent" (rule 7): order systems in Java or Python send
- * `"notes": null`, and the supplier's own API types such fields as string or null. Wraps an
- * optional (or defaulted) schema so that null parses as if the field were missing.
- */
-export function absent<T extends z.ZodType>(schema: T) {
-  return z.preprocess<z.input<T>, T, z.input<T> | null>(
-    (v) => (v === null ? undefined : v) as z.input<T>,
-    schema,
-  );
-}
 
 /** An object's entries without the null ones (a map of optional values). */
 function withoutNulls<T>(v: unknown): T {

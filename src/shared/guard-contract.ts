@@ -12,6 +12,7 @@ import type {
   BookingState,
   CancellationOutcome,
 } from './booking-contract';
+import { absent } from './absent';
 import { durationToMs } from './duration';
 
 export const GUARD_BOOKING_WORKFLOW = 'guardBooking';
@@ -43,29 +44,31 @@ export const GuardPolicySchema = z.strictObject({
    * `false`: the order is not guarded after CONFIRMED (no guard is started; bookRoom's result is
    * the last word). For callers that guard bookings themselves. @default true
    */
-  enabled: z.boolean().default(true),
+  enabled: absent(z.boolean().default(true)),
   /**
    * The room's `cancel_penalties` from availability (the price check does not return it). The
    * guard uses the EARLIEST of this and the supplier's `penalty_date`: a deadline read late never
    * makes a cancellation cost money.
    */
-  freeCancellationUntil: instant('freeCancellationUntil').optional(),
+  freeCancellationUntil: absent(instant('freeCancellationUntil').optional()),
   /** When the guest may check in, as an instant (the hotel's local time). @default check-in date 00:00 UTC */
-  checkInAt: instant('checkInAt').optional(),
+  checkInAt: absent(instant('checkInAt').optional()),
   /** When the stay ends, as an instant. @default the day after the check-out date, 00:00 UTC */
-  checkOutAt: instant('checkOutAt').optional(),
+  checkOutAt: absent(instant('checkOutAt').optional()),
   /** Reconfirm the booking with the supplier this long before check-in. @default ['72h', '24h'] */
-  reconfirmBefore: z
-    .array(positiveDuration('reconfirmBefore'))
-    .max(6, 'at most 6 reconfirmation points')
-    .default(['72h', '24h']),
+  reconfirmBefore: absent(
+    z
+      .array(positiveDuration('reconfirmBefore'))
+      .max(6, 'at most 6 reconfirmation points')
+      .default(['72h', '24h']),
+  ),
   /**
    * A provisional order: cancel it automatically `autoCancelMargin` before free cancellation ends,
    * unless the order system sends the `keep` update first. @default false
    */
-  autoCancelBeforePenalty: z.boolean().default(false),
+  autoCancelBeforePenalty: absent(z.boolean().default(false)),
   /** How long before the free-cancellation deadline the automatic cancellation runs. @default '6h' */
-  autoCancelMargin: positiveDuration('autoCancelMargin').default('6h'),
+  autoCancelMargin: absent(positiveDuration('autoCancelMargin').default('6h')),
 });
 export type GuardPolicyInput = z.input<typeof GuardPolicySchema>;
 export type GuardPolicy = z.output<typeof GuardPolicySchema>;
@@ -204,11 +207,11 @@ export interface GuardBookingResult {
 }
 
 export const GuardCancelRequestSchema = z.strictObject({
-  reason: z.string().max(500).optional(),
+  reason: absent(z.string().max(500).optional()),
   /** Cancel even though free cancellation has ended (or is unknown): the penalty is accepted. */
-  acceptPenalty: z.boolean().optional(),
+  acceptPenalty: absent(z.boolean().optional()),
 });
 export type GuardCancelRequest = z.infer<typeof GuardCancelRequestSchema>;
 
-export const KeepRequestSchema = z.strictObject({ reason: z.string().max(500).optional() });
+export const KeepRequestSchema = z.strictObject({ reason: absent(z.string().max(500).optional()) });
 export type KeepRequest = z.infer<typeof KeepRequestSchema>;

@@ -20,6 +20,7 @@ import {
   bookingWorkflowId,
 } from '../../src/shared/booking-contract';
 import { cancelUpdate } from '../../src/shared/booking-messages';
+import { GuardCancelRequestSchema, KeepRequestSchema } from '../../src/shared/guard-contract';
 import {
   FAST_POLLING,
   bookingInput,
@@ -50,6 +51,15 @@ function inputWithNulls(scenario: Parameters<typeof bookingInput>[0], param?: nu
     checkIn: null,
     polling: { ...FAST_POLLING, backoffCoefficient: null },
     orderIdField: null,
+    guard: {
+      enabled: null,
+      freeCancellationUntil: null,
+      checkInAt: null,
+      checkOutAt: null,
+      reconfirmBefore: null,
+      autoCancelBeforePenalty: null,
+      autoCancelMargin: null,
+    },
   };
 }
 
@@ -104,6 +114,9 @@ describe('bookRoom input boundary', { concurrency: true }, () => {
 
   it('takes null as absent in update arguments too (cancel reason, reconciliation)', async () => {
     assert.equal(CancelRequestSchema.parse({ reason: null }).reason, undefined);
+    // The guard's messages too (cancel by order id after CONFIRMED, keep).
+    assert.deepEqual(GuardCancelRequestSchema.parse({ reason: null, acceptPenalty: null }), {});
+    assert.deepEqual(KeepRequestSchema.parse({ reason: null }), {});
     assert.deepEqual(ResolveReconciliationSchema.parse({ bookingId: 7, noBooking: null }), {
       bookingId: 7,
     });
