@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { temporalConnectionOptions, type TemporalSecurity } from '../client/connection-options';
+import { freeLoopbackPort } from '../observability/ports';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../shared/search-attributes';
 import { resolveTemporalCli, TemporalCliNotFoundError, type TemporalCli } from './cli-binary';
 
@@ -79,20 +80,8 @@ export interface DevServer {
   kill(): void;
 }
 
-/** A TCP port that was free a moment ago. */
-export async function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, host, () => {
-      const addr = srv.address();
-      srv.close(() =>
-        addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
+/** A TCP port that was free a moment ago (the one helper, in src/observability/ports.ts). */
+export const freePort = freeLoopbackPort;
 
 /**
  * A free port below Linux's ephemeral range (32768–60999), for a server that is stopped and started
