@@ -17,6 +17,8 @@
  * | CHAOS_DURATION_MS | 1800000 (30 min) | load: length of the run |
  * | CHAOS_RATE | 10 | load: bookings per second |
  * | CHAOS_FAULT_RATE | 0.01 | load: share of faults |
+ * | CHAOS_HEAP_SNAPSHOTS_MS | none | load: heap snapshots of the worker (main and workflow threads) at these ms after its start, comma-separated, into `<work dir>/load-…/memory/` |
+ * | CHAOS_REPORT_JSON | none | load: also write the drill's report (memory samples and curve included) to this file |
  * | CHAOS_FLEET_BOOKINGS | 300 | fleet: bookings |
  * | CHAOS_FLEET_WORKERS | 3 | fleet: worker processes on one task queue |
  * | CHAOS_FLEET_WINDOW_MS | 120000 | fleet: starts and disruptions spread over this |
@@ -50,6 +52,19 @@ function num(name: string, fallback: number): number {
   if (!Number.isFinite(n) || n < 0)
     throw new Error(`${name}: "${raw}" is not a non-negative number`);
   return n;
+}
+
+function numList(name: string): number[] {
+  const raw = process.env[name] ?? '';
+  return raw
+    .split(',')
+    .filter((part) => part.trim() !== '')
+    .map((part) => {
+      const n = Number(part);
+      if (!Number.isFinite(n) || n < 0)
+        throw new Error(`${name}: "${part}" is not a non-negative number (ms, comma-separated)`);
+      return n;
+    });
 }
 
 async function main(): Promise<number> {
@@ -148,10 +163,13 @@ async function main(): Promise<number> {
         durationMs: num('CHAOS_DURATION_MS', 30 * 60_000),
         faultRate: num('CHAOS_FAULT_RATE', 0.01),
         settleTimeoutMs: 300_000,
+        heapSnapshotsAtMs: numList('CHAOS_HEAP_SNAPSHOTS_MS'),
         workDir,
         seed,
         log: log(drill),
       });
+      const reportFile = process.env.CHAOS_REPORT_JSON;
+      if (reportFile) writeFileSync(reportFile, `${JSON.stringify(r, null, 2)}\n`);
       lines = formatLoadReport(r);
       passed = r.passed;
     }

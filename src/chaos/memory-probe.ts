@@ -1,0 +1,119 @@
+/**
+ * Memory probe for the drills and the bench (issue 18, point 3): preloaded into a worker process
+ * with `node --import ./src/chaos/memory-probe.ts` (see {@link memoryProbeNodeArgs}), never part of
+ * the product. Active only when `MEMORY_PROBE_DIR` is set in the process's environment:
+ *
+ * - every `MEMORY_PROBE_INTERVAL_MS` (default 5000) it appends one JSON line to
+ *   `<dir>/memory.jsonl`: ms since start, `process.memoryUsage()` of the main thread (rss,
+ *   heapTotal, heapUsed, external, arrayBuffers) and the V8 heap of the SDK's workflow thread(s)
+ *   as last measured by a snapshot (the main thread cannot read another isolate's heap on Node 20);
+ * - at each of `MEMORY_PROBE_SNAPSHOTS_AT_MS` (comma-separated ms since start), and on SIGUSR2,
+ *   it writes heap snapshots of the main thread and of every workflow thread into `<dir>`
+ *   (`<label>-main.heapsnapshot`, `<label>-wf<i>.heapsnapshot`), for
+ *   `npx tsx src/chaos/heap-diff.ts a.heapsnapshot b.heapsnapshot`.
+ *
+ * The workflow threads are the SDK's `worker_threads.Worker`s: the probe learns them by wrapping
+ * the module's `Worker` class before the SDK is loaded (the SDK reads the property at the call).
+ */
+import { appendFileSync, createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import v8 from 'node:v8';
+import workerThreads from 'node:worker_threads';
+
+/** One line of `memory.jsonl`. */
+export interface MemoryProbeSample {
+  readonly atMs: number;
+  readonly rss: number;
+  readonly heapTotal: number;
+  readonly heapUsed: number;
+  readonly external: number;
+  readonly arrayBuffers: number;
+  /** Workflow threads alive. */
+  readonly threads: number;
+}
+
+/** Node arguments that preload the probe (relative to the repository root, the worker's cwd). */
+export function memoryProbeNodeArgs(): string[] {
+  return ['--import', './src/chaos/memory-probe.ts'];
+}
+
+/** Environment for the probe: where it writes, how often it samples, when it snapshots. */
+export function memoryProbeEnv(o: {
+  dir: string;
+  intervalMs?: number;
+  snapshotsAtMs?: readonly number[];
+}): Record<string, string> {
+  return {
+    MEMORY_PROBE_DIR: o.dir,
+    MEMORY_PROBE_INTERVAL_MS: String(o.intervalMs ?? 5_000),
+    MEMORY_PROBE_SNAPSHOTS_AT_MS: (o.snapshotsAtMs ?? []).join(','),
+  };
+}
+
+function install(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const t0 = Date.now();
+  const threads = new Set<workerThreads.Worker>();
+  const Original = workerThreads.Worker;
+  class ProbedWorker extends Original {
+    constructor(...args: ConstructorParameters<typeof Original>) {
+      super(...args);
+      threads.add(this);
+      this.once('exit', () => threads.delete(this));
+    }
+  }
+  (workerThreads as { Worker: typeof Original }).Worker = ProbedWorker;
+
+  const file = join(dir, 'memory.jsonl');
+  const sample = () => {
+    const m = process.memoryUsage();
+    const line: MemoryProbeSample = {
+      atMs: Date.now() - t0,
+      rss: m.rss,
+      heapTotal: m.heapTotal,
+      heapUsed: m.heapUsed,
+      external: m.external,
+      arrayBuffers: m.arrayBuffers,
+      threads: threads.size,
+    };
+    appendFileSync(file, `${JSON.stringify(line)}\n`);
+  };
+  const interval = Number(process.env.MEMORY_PROBE_INTERVAL_MS || 5_000);
+  sample();
+  setInterval(sample, interval).unref();
+
+  let busy = false;
+  const snapshot = async (label: string) => {
+    if (busy) return;
+    busy = true;
+    try {
+      const started = Date.now();
+      v8.writeHeapSnapshot(join(dir, `${label}-main.heapsnapshot`));
+      let i = 0;
+      for (const t of threads) {
+        const stream = await t.getHeapSnapshot();
+        await pipeline(stream, createWriteStream(join(dir, `${label}-wf${i++}.heapsnapshot`)));
+      }
+      appendFileSync(
+        join(dir, 'snapshots.jsonl'),
+        `${JSON.stringify({ label, atMs: started - t0, tookMs: Date.now() - started, threads: i })}\n`,
+      );
+    } finally {
+      busy = false;
+    }
+  };
+  const at = (process.env.MEMORY_PROBE_SNAPSHOTS_AT_MS ?? '')
+    .split(',')
+    .filter((s) => s.trim() !== '')
+    .map(Number)
+    .filter((n) => Number.isFinite(n) && n >= 0);
+  for (const ms of at) {
+    setTimeout(() => void snapshot(`t${Math.round(ms / 1000)}s`), ms).unref();
+  }
+  let n = 0;
+  process.on('SIGUSR2', () => void snapshot(`usr2-${++n}`));
+}
+
+const probeDir = process.env.MEMORY_PROBE_DIR;
+if (probeDir) install(probeDir);
