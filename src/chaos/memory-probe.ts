@@ -56,9 +56,17 @@ function install(dir: string): void {
   const t0 = Date.now();
   const threads = new Set<workerThreads.Worker>();
   const Original = workerThreads.Worker;
+  // Threads inherit the process's execArgv: without the probe's `--import` (a .ts file the thread's
+  // loader cannot read before tsx is registered there, and one probe per process is enough).
+  const probeArgs = memoryProbeNodeArgs();
+  const threadExecArgv = process.execArgv.filter(
+    (arg, i, all) =>
+      !(probeArgs.includes(arg) && (arg !== '--import' || all[i + 1] === probeArgs[1])),
+  );
   class ProbedWorker extends Original {
     constructor(...args: ConstructorParameters<typeof Original>) {
-      super(...args);
+      const [filename, options] = args;
+      super(filename, { execArgv: threadExecArgv, ...options });
       threads.add(this);
       this.once('exit', () => threads.delete(this));
     }
