@@ -39,6 +39,9 @@ export interface LoadRunOptions {
    * (main and workflow threads) at these ms after the worker started. @default probe on, no snapshots
    */
   readonly heapSnapshotsAtMs?: readonly number[];
+  /** Extra environment and node arguments of the worker process, for experiments. */
+  readonly workerEnv?: Readonly<Record<string, string>>;
+  readonly workerNodeArgs?: readonly string[];
   /** Largest RSS growth, last fifth vs first fifth after warm-up, that passes. @default 0.05 */
   readonly maxGrowth?: number;
   readonly log?: (line: string) => void;
@@ -90,6 +93,9 @@ export interface MemoryCurvePoint {
   readonly rssMiB: number;
   readonly heapUsedMiB: number;
   readonly heapTotalMiB: number;
+  /** The workflow thread's V8 heap (the SDK's sandbox). */
+  readonly threadHeapUsedMiB: number;
+  readonly threadHeapTotalMiB: number;
   readonly externalMiB: number;
   readonly arrayBuffersMiB: number;
 }
@@ -110,6 +116,8 @@ export function memoryCurve(jsonl: string, everyMs: number): MemoryCurvePoint[] 
       rssMiB: mib(s.rss),
       heapUsedMiB: mib(s.heapUsed),
       heapTotalMiB: mib(s.heapTotal),
+      threadHeapUsedMiB: mib(s.threadHeapUsed ?? 0),
+      threadHeapTotalMiB: mib(s.threadHeapTotal ?? 0),
       externalMiB: mib(s.external),
       arrayBuffersMiB: mib(s.arrayBuffers),
     });
@@ -126,6 +134,8 @@ export function memoryCurve(jsonl: string, everyMs: number): MemoryCurvePoint[] 
       rssMiB: mib(last.rss),
       heapUsedMiB: mib(last.heapUsed),
       heapTotalMiB: mib(last.heapTotal),
+      threadHeapUsedMiB: mib(last.threadHeapUsed ?? 0),
+      threadHeapTotalMiB: mib(last.threadHeapTotal ?? 0),
       externalMiB: mib(last.external),
       arrayBuffersMiB: mib(last.arrayBuffers),
     });
@@ -168,11 +178,11 @@ export async function runLoad(options: LoadRunOptions): Promise<LoadRunReport> {
       seed: options.seed ?? 17,
     },
     workerLogFile: join(options.workDir, 'worker.log'),
-    workerNodeArgs: memoryProbeNodeArgs(),
-    workerEnv: memoryProbeEnv({
-      dir: probeDir,
-      snapshotsAtMs: options.heapSnapshotsAtMs ?? [],
-    }),
+    workerNodeArgs: [...(options.workerNodeArgs ?? []), ...memoryProbeNodeArgs()],
+    workerEnv: {
+      ...options.workerEnv,
+      ...memoryProbeEnv({ dir: probeDir, snapshotsAtMs: options.heapSnapshotsAtMs ?? [] }),
+    },
     log,
   });
   try {
@@ -362,10 +372,10 @@ export function formatLoadReport(r: LoadRunReport): string[] {
     `  booking time start→close: p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms`,
     `  worker RSS after ${(r.memory.warmupMs / 1000).toFixed(0)} s warm-up: first fifth ${mib(r.memory.early)}, last fifth ${mib(r.memory.late)}, growth ${(r.memory.growth * 100).toFixed(1)} % (limit ${(r.memory.maxGrowth * 100).toFixed(0)} %); max ${mib(r.memory.maxRss)}; ${r.memory.samples.length} samples`,
     `  RSS samples (MiB): ${r.memory.samples.map((s) => (s.rssBytes / 1048576).toFixed(0)).join(' ')}`,
-    `  worker memory per 5 min (probe, ${r.memory.probeDir}): RSS / main heap used / heap total / external / array buffers, MiB`,
+    `  worker memory per 5 min (probe, ${r.memory.probeDir}): RSS / main heap used, total / workflow thread heap used, total / external / array buffers, MiB`,
     ...r.memory.curve.map(
       (p) =>
-        `    ${p.atMin} min: ${p.rssMiB} / ${p.heapUsedMiB} / ${p.heapTotalMiB} / ${p.externalMiB} / ${p.arrayBuffersMiB}`,
+        `    ${p.atMin} min: ${p.rssMiB} / ${p.heapUsedMiB}, ${p.heapTotalMiB} / ${p.threadHeapUsedMiB}, ${p.threadHeapTotalMiB} / ${p.externalMiB} / ${p.arrayBuffersMiB}`,
     ),
     ...r.reconciliationUnexplained.map((u) => `  UNEXPLAINED ${u}`),
     ...r.stuck.slice(0, 20).map((s) => `  STUCK ${s}`),

@@ -18,6 +18,8 @@
  * | CHAOS_RATE | 10 | load: bookings per second |
  * | CHAOS_FAULT_RATE | 0.01 | load: share of faults |
  * | CHAOS_HEAP_SNAPSHOTS_MS | none | load: heap snapshots of the worker (main and workflow threads) at these ms after its start, comma-separated, into `<work dir>/load-…/memory/` |
+ * | CHAOS_WORKER_ENV | none | load: extra worker environment for experiments, `NAME=value` separated by spaces |
+ * | CHAOS_WORKER_NODE_ARGS | none | load: extra node arguments of the worker for experiments, separated by spaces |
  * | CHAOS_REPORT_JSON | none | load: also write the drill's report (memory samples and curve included) to this file |
  * | CHAOS_FLEET_BOOKINGS | 300 | fleet: bookings |
  * | CHAOS_FLEET_WORKERS | 3 | fleet: worker processes on one task queue |
@@ -65,6 +67,17 @@ function numList(name: string): number[] {
         throw new Error(`${name}: "${part}" is not a non-negative number (ms, comma-separated)`);
       return n;
     });
+}
+
+function envPairs(name: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (process.env[name] ?? '').split(' ').filter((p) => p !== '')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0)
+      throw new Error(`${name}: "${pair}" is not NAME=value (pairs separated by spaces)`);
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
 }
 
 async function main(): Promise<number> {
@@ -164,6 +177,10 @@ async function main(): Promise<number> {
         faultRate: num('CHAOS_FAULT_RATE', 0.01),
         settleTimeoutMs: 300_000,
         heapSnapshotsAtMs: numList('CHAOS_HEAP_SNAPSHOTS_MS'),
+        workerEnv: envPairs('CHAOS_WORKER_ENV'),
+        workerNodeArgs: (process.env.CHAOS_WORKER_NODE_ARGS ?? '')
+          .split(' ')
+          .filter((a) => a !== ''),
         workDir,
         seed,
         log: log(drill),

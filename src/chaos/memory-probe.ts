@@ -31,6 +31,26 @@ export interface MemoryProbeSample {
   readonly arrayBuffers: number;
   /** Workflow threads alive. */
   readonly threads: number;
+  /** The workflow threads' own `process.memoryUsage()` (their isolates), summed, bytes. */
+  readonly threadHeapTotal: number;
+  readonly threadHeapUsed: number;
+  readonly threadExternal: number;
+  readonly threadArrayBuffers: number;
+}
+
+/** Code run as the thread's entry (eval): the sampler, then the SDK's own entry module. */
+function threadPreamble(entry: string, intervalMs: number): string {
+  return `
+const { workerData } = require('node:worker_threads');
+const stats = new Float64Array(workerData.memoryProbe);
+const sample = () => {
+  const m = process.memoryUsage();
+  stats[0] = m.heapTotal; stats[1] = m.heapUsed; stats[2] = m.external; stats[3] = m.arrayBuffers;
+};
+sample();
+setInterval(sample, ${Math.max(100, Math.floor(intervalMs / 2))}).unref();
+require(${JSON.stringify(entry)});
+`;
 }
 
 /** Node arguments that preload the probe (relative to the repository root, the worker's cwd). */
@@ -63,12 +83,30 @@ function install(dir: string): void {
     (arg, i, all) =>
       !(probeArgs.includes(arg) && (arg !== '--import' || all[i + 1] === probeArgs[1])),
   );
+  // Each thread's own heap (Node 20 has no Worker#getHeapStatistics): a few lines run in the thread
+  // before its entry module write its process.memoryUsage() into shared memory every interval.
+  const interval = Number(process.env.MEMORY_PROBE_INTERVAL_MS || 5_000);
+  const threadStats = new Map<workerThreads.Worker, Float64Array>();
   class ProbedWorker extends Original {
     constructor(...args: ConstructorParameters<typeof Original>) {
       const [filename, options] = args;
-      super(filename, { execArgv: threadExecArgv, ...options });
+      if (typeof filename === 'string' && !options?.eval && options?.workerData === undefined) {
+        const shared = new SharedArrayBuffer(4 * 8);
+        super(threadPreamble(filename, interval), {
+          ...options,
+          execArgv: options?.execArgv ?? threadExecArgv,
+          eval: true,
+          workerData: { memoryProbe: shared },
+        });
+        threadStats.set(this, new Float64Array(shared));
+      } else {
+        super(filename, { execArgv: threadExecArgv, ...options });
+      }
       threads.add(this);
-      this.once('exit', () => threads.delete(this));
+      this.once('exit', () => {
+        threads.delete(this);
+        threadStats.delete(this);
+      });
     }
   }
   (workerThreads as { Worker: typeof Original }).Worker = ProbedWorker;
@@ -76,7 +114,7 @@ function install(dir: string): void {
   const file = join(dir, 'memory.jsonl');
   const sample = () => {
     const m = process.memoryUsage();
-    const line: MemoryProbeSample = {
+    const line: { -readonly [K in keyof MemoryProbeSample]: MemoryProbeSample[K] } = {
       atMs: Date.now() - t0,
       rss: m.rss,
       heapTotal: m.heapTotal,
@@ -84,10 +122,19 @@ function install(dir: string): void {
       external: m.external,
       arrayBuffers: m.arrayBuffers,
       threads: threads.size,
+      threadHeapTotal: 0,
+      threadHeapUsed: 0,
+      threadExternal: 0,
+      threadArrayBuffers: 0,
     };
+    for (const stats of threadStats.values()) {
+      line.threadHeapTotal += stats[0]!;
+      line.threadHeapUsed += stats[1]!;
+      line.threadExternal += stats[2]!;
+      line.threadArrayBuffers += stats[3]!;
+    }
     appendFileSync(file, `${JSON.stringify(line)}\n`);
   };
-  const interval = Number(process.env.MEMORY_PROBE_INTERVAL_MS || 5_000);
   sample();
   setInterval(sample, interval).unref();
 
