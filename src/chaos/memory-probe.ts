@@ -78,11 +78,19 @@ function install(dir: string): void {
   const Original = workerThreads.Worker;
   // Threads inherit the process's execArgv: without the probe's `--import` (a .ts file the thread's
   // loader cannot read before tsx is registered there, and one probe per process is enough).
+  // Threads may not be given V8 or per-process flags, so only the loader arguments are passed on.
   const probeArgs = memoryProbeNodeArgs();
-  const threadExecArgv = process.execArgv.filter(
-    (arg, i, all) =>
-      !(probeArgs.includes(arg) && (arg !== '--import' || all[i + 1] === probeArgs[1])),
-  );
+  const threadExecArgv: string[] = [];
+  const argv = process.execArgv;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (['--import', '--require', '-r', '--loader', '--experimental-loader'].includes(arg)) {
+      const value = argv[i + 1];
+      i += 1;
+      if (value !== undefined && !(arg === probeArgs[0] && value === probeArgs[1]))
+        threadExecArgv.push(arg, value);
+    }
+  }
   // Each thread's own heap (Node 20 has no Worker#getHeapStatistics): a few lines run in the thread
   // before its entry module write its process.memoryUsage() into shared memory every interval.
   const interval = Number(process.env.MEMORY_PROBE_INTERVAL_MS || 5_000);
