@@ -52,6 +52,8 @@ export interface ChaosStackOptions {
   readonly company?: ChaosCompany;
   /** Extra or overriding worker environment (e.g. HOTEL_API_CLOCK_CORRECTION). */
   readonly workerEnv?: Readonly<Record<string, string>>;
+  /** Node arguments of the worker process (e.g. the memory probe's `--import`). */
+  readonly workerNodeArgs?: readonly string[];
   /**
    * `PAYLOAD_ENCRYPTION_KEYS` for the worker (`id:base64,…`); the client encrypts and decrypts
    * with the same keys. @default one fresh random key
@@ -219,6 +221,7 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
     const bundlePath = options.bundle ?? (await ensureWorkflowBundle(options.workDir));
     const worker = new WorkerProcess({
       label: options.name,
+      ...(options.workerNodeArgs ? { nodeArgs: options.workerNodeArgs } : {}),
       ...(options.workerLogFile ? { logFile: options.workerLogFile } : {}),
       env: {
         TEMPORAL_ADDRESS: temporalAddress,

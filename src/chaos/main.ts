@@ -17,6 +17,10 @@
  * | CHAOS_DURATION_MS | 1800000 (30 min) | load: length of the run |
  * | CHAOS_RATE | 10 | load: bookings per second |
  * | CHAOS_FAULT_RATE | 0.01 | load: share of faults |
+ * | CHAOS_HEAP_SNAPSHOTS_MS | none | load: heap snapshots of the worker (main and workflow threads) at these ms after its start, comma-separated, into `<work dir>/load-…/memory/` |
+ * | CHAOS_WORKER_ENV | none | load: extra worker environment for experiments, `NAME=value` separated by spaces |
+ * | CHAOS_WORKER_NODE_ARGS | none | load: extra node arguments of the worker for experiments, separated by spaces |
+ * | CHAOS_REPORT_JSON | none | load: also write the drill's report (memory samples and curve included) to this file |
  * | CHAOS_FLEET_BOOKINGS | 300 | fleet: bookings |
  * | CHAOS_FLEET_WORKERS | 3 | fleet: worker processes on one task queue |
  * | CHAOS_FLEET_WINDOW_MS | 120000 | fleet: starts and disruptions spread over this |
@@ -50,6 +54,30 @@ function num(name: string, fallback: number): number {
   if (!Number.isFinite(n) || n < 0)
     throw new Error(`${name}: "${raw}" is not a non-negative number`);
   return n;
+}
+
+function numList(name: string): number[] {
+  const raw = process.env[name] ?? '';
+  return raw
+    .split(',')
+    .filter((part) => part.trim() !== '')
+    .map((part) => {
+      const n = Number(part);
+      if (!Number.isFinite(n) || n < 0)
+        throw new Error(`${name}: "${part}" is not a non-negative number (ms, comma-separated)`);
+      return n;
+    });
+}
+
+function envPairs(name: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (process.env[name] ?? '').split(' ').filter((p) => p !== '')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0)
+      throw new Error(`${name}: "${pair}" is not NAME=value (pairs separated by spaces)`);
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
 }
 
 async function main(): Promise<number> {
@@ -148,10 +176,17 @@ async function main(): Promise<number> {
         durationMs: num('CHAOS_DURATION_MS', 30 * 60_000),
         faultRate: num('CHAOS_FAULT_RATE', 0.01),
         settleTimeoutMs: 300_000,
+        heapSnapshotsAtMs: numList('CHAOS_HEAP_SNAPSHOTS_MS'),
+        workerEnv: envPairs('CHAOS_WORKER_ENV'),
+        workerNodeArgs: (process.env.CHAOS_WORKER_NODE_ARGS ?? '')
+          .split(' ')
+          .filter((a) => a !== ''),
         workDir,
         seed,
         log: log(drill),
       });
+      const reportFile = process.env.CHAOS_REPORT_JSON;
+      if (reportFile) writeFileSync(reportFile, `${JSON.stringify(r, null, 2)}\n`);
       lines = formatLoadReport(r);
       passed = r.passed;
     }

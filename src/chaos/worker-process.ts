@@ -29,6 +29,8 @@ export interface WorkerProcessOptions {
    * drill). @default this checkout
    */
   readonly root?: string;
+  /** Node arguments before the entry point (e.g. the memory probe's `--import`). @default none */
+  readonly nodeArgs?: readonly string[];
 }
 
 /** One start of the process. */
@@ -75,11 +77,15 @@ export class WorkerProcess {
       HOME: process.env.HOME ?? '/tmp',
       ...this.options.env,
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', join('src', 'worker.ts')], {
-      cwd: this.options.root ?? REPO_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', ...(this.options.nodeArgs ?? []), join('src', 'worker.ts')],
+      {
+        cwd: this.options.root ?? REPO_ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     this.#child = child;
     const life: WorkerLife = { pid: child.pid ?? -1, startedAt: Date.now() };
     this.lives.push(life);
