@@ -126,9 +126,9 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_SCALE_SETTLE_MS` | pause between building and watching | the poll cap | 10000 |
  * | `BENCH_SCALE_OBSERVE_MS` | watch time once all are open | 120000 | 20000 |
  * | `BENCH_SCALE_RAMP_IN_FLIGHT` | bookings started, not yet booked | 50 | 50 |
- * | `BENCH_AHEAD_WORKFLOWS` | waiting bookings with a poll due (ahead part) | 10000 | 300 |
- * | `BENCH_AHEAD_POLL_MS` | their poll interval (the worker's pause) | 60000 | 10000 |
- * | `BENCH_AHEAD_BOOKINGS` | new bookings started meanwhile | 100 | 20 |
+ * | `BENCH_AHEAD_WORKFLOWS` | waiting bookings with a poll due (ahead part) | 10000 | 200 |
+ * | `BENCH_AHEAD_POLL_MS` | their poll interval (the worker's pause) | 60000 | 5000 |
+ * | `BENCH_AHEAD_BOOKINGS` | new bookings started meanwhile | 100 | 10 |
  * | `BENCH_AHEAD_RATE` | new bookings started per second | 5 | 5 |
  * | `BENCH_WORKER_OVERRIDES` | JSON `WorkerOptions` for experiments | none | none |
  * | `BENCH_SERVER_ARGS` | extra `start-dev` arguments for experiments | none | none |
@@ -196,9 +196,9 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
       serverMetricsFile: env.BENCH_SERVER_METRICS_FILE || undefined,
     },
     ahead: {
-      workflows: num(env, 'BENCH_AHEAD_WORKFLOWS', quick ? 300 : 10_000),
-      pollMs: num(env, 'BENCH_AHEAD_POLL_MS', quick ? 10_000 : 60_000),
-      newBookings: num(env, 'BENCH_AHEAD_BOOKINGS', quick ? 20 : 100),
+      workflows: num(env, 'BENCH_AHEAD_WORKFLOWS', quick ? 200 : 10_000),
+      pollMs: num(env, 'BENCH_AHEAD_POLL_MS', quick ? 5_000 : 60_000),
+      newBookings: num(env, 'BENCH_AHEAD_BOOKINGS', quick ? 10 : 100),
       newBookingsPerSecond: Math.max(0.1, num(env, 'BENCH_AHEAD_RATE', 5)),
       latencyMs,
     },
