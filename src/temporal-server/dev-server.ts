@@ -27,6 +27,13 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
   // src/workflows/activity-options.ts) needs it; off by default in 1.29.1. It once saw 16 calls in
   // 1 s under the 5/s cap of test/ops/rate-limit.test.ts; not reproduced since (issue 18 notes).
   'matching.useNewMatcher': 'true',
+  // One partition per task queue, as on the cluster (deploy/temporal/dynamicconfig/): priority
+  // orders a partition's tasks, so with the default 4 a poller landing on a partition without the
+  // new booking's price check took that partition's polls first (test/ops/bookings-ahead-of-polls:
+  // 12 of 20 due polls ahead of it without priority, FIFO per partition); and the rate cap's burst
+  // is one bucket's, not four.
+  'matching.numTaskqueueReadPartitions': '1',
+  'matching.numTaskqueueWritePartitions': '1',
 };
 
 /**
