@@ -21,7 +21,7 @@ export function benchHotelApiConfig(baseUrl: string): HotelApiConfig {
   };
 }
 
-export const PARTS = ['overhead', 'throughput', 'scale', 'client', 'simulator'] as const;
+export const PARTS = ['overhead', 'throughput', 'scale', 'ahead', 'client', 'simulator'] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchSettings {
@@ -75,6 +75,17 @@ export interface BenchSettings {
     /** Where to save the server's Prometheus metrics at the end (`BENCH_SERVER_METRICS_FILE`). */
     readonly serverMetricsFile: string | undefined;
   };
+  /** Bookings ahead of polls: new bookings while a population's polls are all due (bench/ahead.ts). */
+  readonly ahead: {
+    /** Waiting bookings, each with a poll due when the new bookings start. */
+    readonly workflows: number;
+    /** Their poll interval, ms (also how long the worker is stopped so that all fall due). */
+    readonly pollMs: number;
+    /** New bookings started, at a steady rate. */
+    readonly newBookings: number;
+    readonly newBookingsPerSecond: number;
+    readonly latencyMs: number;
+  };
   readonly client: { readonly durationMs: number; readonly concurrency: number };
   readonly simulator: { readonly durationMs: number; readonly concurrency: number };
   /** Extra `WorkerOptions` for experiments, JSON (`BENCH_WORKER_OVERRIDES`). */
@@ -115,6 +126,10 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_SCALE_SETTLE_MS` | pause between building and watching | the poll cap | 10000 |
  * | `BENCH_SCALE_OBSERVE_MS` | watch time once all are open | 120000 | 20000 |
  * | `BENCH_SCALE_RAMP_IN_FLIGHT` | bookings started, not yet booked | 50 | 50 |
+ * | `BENCH_AHEAD_WORKFLOWS` | waiting bookings with a poll due (ahead part) | 10000 | 200 |
+ * | `BENCH_AHEAD_POLL_MS` | their poll interval (the worker's pause) | 60000 | 5000 |
+ * | `BENCH_AHEAD_BOOKINGS` | new bookings started meanwhile | 100 | 10 |
+ * | `BENCH_AHEAD_RATE` | new bookings started per second | 5 | 5 |
  * | `BENCH_WORKER_OVERRIDES` | JSON `WorkerOptions` for experiments | none | none |
  * | `BENCH_SERVER_ARGS` | extra `start-dev` arguments for experiments | none | none |
  * | `BENCH_BUNDLE_PATH` | a prebuilt workflow bundle, for experiments | bundled now | same |
@@ -179,6 +194,13 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
       latencyMs,
       historySample: num(env, 'BENCH_SCALE_HISTORY_SAMPLE', workflows),
       serverMetricsFile: env.BENCH_SERVER_METRICS_FILE || undefined,
+    },
+    ahead: {
+      workflows: num(env, 'BENCH_AHEAD_WORKFLOWS', quick ? 200 : 10_000),
+      pollMs: num(env, 'BENCH_AHEAD_POLL_MS', quick ? 5_000 : 60_000),
+      newBookings: num(env, 'BENCH_AHEAD_BOOKINGS', quick ? 10 : 100),
+      newBookingsPerSecond: Math.max(0.1, num(env, 'BENCH_AHEAD_RATE', 5)),
+      latencyMs,
     },
     client: { durationMs: quick ? 1_500 : 5_000, concurrency: 16 },
     simulator: { durationMs: quick ? 1_500 : 5_000, concurrency: 32 },

@@ -11,6 +11,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
 import { freePort, startDevServer, type DevServer } from '../src/temporal-server/dev-server';
 import { bundleWorkflows } from '../src/workflow-bundle';
+import type { RequestStats } from '../src/simulator';
 import { ChildHandle } from './child-ipc';
 import { benchDataConverter, startBenchWorker, type BenchWorker } from './bench-worker';
 import { temporalConnectionOptions } from '../src/client/connection-options';
@@ -41,6 +42,8 @@ export interface BenchTemporal {
  */
 export async function startBenchTemporal(
   extraArgs: readonly string[] = [],
+  /** Dynamic config over the product's (a baseline without one of its settings). */
+  dynamicConfig: Readonly<Record<string, string>> = {},
 ): Promise<BenchTemporal> {
   const dir = mkdtempSync(join(tmpdir(), 'hbo-bench-'));
   const metricsPort = await freePort();
@@ -48,6 +51,7 @@ export async function startBenchTemporal(
     headless: true,
     dbFile: join(dir, 'temporal.db'),
     extraArgs: ['--metrics-port', String(metricsPort), ...extraArgs],
+    dynamicConfig,
   });
   const connection = await Connection.connect(
     temporalConnectionOptions({ address: server.address }),
@@ -71,6 +75,10 @@ export interface SimulatorChild {
   readonly pid: number;
   setLatency(ms: number): Promise<void>;
   bookings(): Promise<number>;
+  /** The simulator's request counts. */
+  requests(): Promise<RequestStats>;
+  /** When the first price check of each option id arrived (epoch ms), or null: none yet. */
+  priceCheckArrivals(optionIds: readonly string[]): Promise<(number | null)[]>;
   stop(): Promise<void>;
 }
 
@@ -83,6 +91,9 @@ export async function startSimulatorChild(latencyMs: number): Promise<SimulatorC
     pid: child.pid,
     setLatency: async (ms) => void (await child.request('setLatency', ms)),
     bookings: () => child.request<number>('bookings'),
+    requests: () => child.request<RequestStats>('requests'),
+    priceCheckArrivals: (optionIds) =>
+      child.request<(number | null)[]>('priceCheckArrivals', optionIds),
     stop: () => child.stop(),
   };
 }

@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { temporal as proto } from '@temporalio/proto';
 import type { WorkerOptions } from '@temporalio/worker';
-import { BookingClient } from '../src/client';
+import { BookingClient, type BookRoomInput } from '../src/client';
 import type { BenchSettings } from './bench-config';
 import { benchBookingInput } from './bookings';
 import {
@@ -33,6 +33,7 @@ import {
   startBenchTemporal,
   startSimulatorChild,
   startWorker,
+  type SimulatorChild,
 } from './bench-stack';
 import { round, sleep, summarize } from './stats';
 
@@ -123,7 +124,7 @@ function latePollsOverTime(
 }
 
 /** Runs `fn` over `items` with at most `concurrency` at once. */
-async function forEachLimit<T>(
+export async function forEachLimit<T>(
   items: readonly T[],
   concurrency: number,
   fn: (item: T) => Promise<void>,
@@ -137,6 +138,50 @@ async function forEachLimit<T>(
       }
     }),
   );
+}
+
+/** How far {@link buildWaitingPopulation} is: bookings started, and booked at the supplier. */
+export interface BuildProgress {
+  started: number;
+  booked: number;
+}
+
+/**
+ * Starts every booking of `inputs` (each waits for a confirmation that never comes) as fast as the
+ * system takes them: at most `rampInFlight` between started and booked at the supplier (through
+ * price check and booking, into the polling phase). Resolves once all are booked.
+ */
+export async function buildWaitingPopulation(o: {
+  readonly inputs: readonly BookRoomInput[];
+  readonly rampInFlight: number;
+  readonly bookings: BookingClient;
+  readonly sim: SimulatorChild;
+  readonly progress?: BuildProgress;
+}): Promise<void> {
+  const p = o.progress ?? { started: 0, booked: 0 };
+  const base = await o.sim.bookings();
+  const deadline = performance.now() + Math.max(300_000, o.inputs.length * 200);
+  let refreshed = 0;
+  const refreshBooked = async () => {
+    if (performance.now() - refreshed < 100) return;
+    refreshed = performance.now();
+    p.booked = (await o.sim.bookings()) - base;
+  };
+  await forEachLimit(o.inputs, o.rampInFlight, async (input) => {
+    while (p.started - p.booked >= o.rampInFlight) {
+      await sleep(50);
+      await refreshBooked();
+    }
+    p.started += 1;
+    await o.bookings.startBooking(input);
+  });
+  while (p.booked < o.inputs.length) {
+    if (performance.now() > deadline) {
+      throw new Error(`only ${p.booked} of ${o.inputs.length} bookings were made`);
+    }
+    await sleep(200);
+    await refreshBooked();
+  }
 }
 
 export async function runScaleBench(
@@ -168,48 +213,31 @@ export async function runScaleBench(
       }),
     );
     const rampStart = performance.now();
-    let started = 0;
-    let booked = 0;
+    const progress: BuildProgress = { started: 0, booked: 0 };
     let buildRss = rssMiB(worker.pid);
     const rssSampler = setInterval(() => {
       buildRss = Math.max(buildRss, rssMiB(worker.pid));
     }, 1_000);
-    const progress = setInterval(() => {
+    const progressLog = setInterval(() => {
       void worker
         .memory()
         .then((m) =>
           ctx.log(
-            `scale: ${started} started, ${booked} booked, worker RSS ${round(rssMiB(worker.pid))} MiB ` +
+            `scale: ${progress.started} started, ${progress.booked} booked, worker RSS ${round(rssMiB(worker.pid))} MiB ` +
               `(main thread heap ${round(m.heapUsed / 2 ** 20)} MiB, external ${round(m.external / 2 ** 20)} MiB)`,
           ),
         );
     }, 15_000);
     try {
-      // Booked at the supplier = through price check and booking, into the polling phase.
-      const deadline = performance.now() + Math.max(300_000, s.workflows * 200);
-      let refreshed = 0;
-      const refreshBooked = async () => {
-        if (performance.now() - refreshed < 100) return;
-        refreshed = performance.now();
-        booked = await sim.bookings();
-      };
-      await forEachLimit(inputs, s.rampInFlight, async (input) => {
-        while (started - booked >= s.rampInFlight) {
-          await sleep(50);
-          await refreshBooked();
-        }
-        started += 1;
-        await bookings.startBooking(input);
+      await buildWaitingPopulation({
+        inputs,
+        rampInFlight: s.rampInFlight,
+        bookings,
+        sim,
+        progress,
       });
-      while (booked < s.workflows) {
-        if (performance.now() > deadline) {
-          throw new Error(`only ${booked} of ${s.workflows} bookings were made`);
-        }
-        await sleep(200);
-        await refreshBooked();
-      }
     } finally {
-      clearInterval(progress);
+      clearInterval(progressLog);
       clearInterval(rssSampler);
     }
     const rampSeconds = (performance.now() - rampStart) / 1000;

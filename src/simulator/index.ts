@@ -2,7 +2,7 @@
 export { API_PREFIX, buildSimulator, listen } from './server';
 export type { ListenResult, Simulator, SimulatorInspection } from './server';
 export { DEMO_COMPANY } from './options';
-export type { SimulatorOptions } from './options';
+export type { ArrivedRequest, SimulatorOptions } from './options';
 export type { CompanyAccount } from './auth';
 export type {
   ErrorRates,

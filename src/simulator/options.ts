@@ -42,6 +42,20 @@ export interface SimulatorOptions {
   readonly maxBodyBytes?: number;
   /** The first booking id issued. @default 100_001 */
   readonly firstBookingId?: number;
+  /**
+   * Called as each `/api/v1` request to a known endpoint arrives (before latency and faults),
+   * in arrival order: for tests and the bench that need the order or time of supplier calls.
+   */
+  readonly onRequest?: (request: ArrivedRequest) => void;
+}
+
+/** A request as {@link SimulatorOptions.onRequest} sees it. */
+export interface ArrivedRequest {
+  readonly endpoint: string;
+  /** The raw query string (e.g. `option_id=…` of a price check). */
+  readonly query: string;
+  /** Arrival time, epoch ms (the real clock, not `now`). */
+  readonly atMs: number;
 }
 
 const CompanySchema = z.strictObject({
@@ -74,6 +88,9 @@ const OptionsSchema = z.strictObject({
     .optional(),
   maxBodyBytes: z.number().int().positive().optional(),
   firstBookingId: z.number().int().positive().optional(),
+  onRequest: z
+    .custom<(request: ArrivedRequest) => void>((v) => typeof v === 'function', 'must be a function')
+    .optional(),
 });
 
 export { CompanySchema };
@@ -92,6 +109,7 @@ export interface ResolvedOptions {
   readonly scenarioParams: Partial<Record<ScenarioName, number>>;
   readonly maxBodyBytes: number;
   readonly firstBookingId: number;
+  readonly onRequest: ((request: ArrivedRequest) => void) | undefined;
 }
 
 /** Validates options and fills defaults; throws a `RangeError` naming the bad fields. */
@@ -114,5 +132,6 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     scenarioParams: o.scenarioParams ?? {},
     maxBodyBytes: o.maxBodyBytes ?? 1_048_576, // 1 MiB
     firstBookingId: o.firstBookingId ?? 100_001,
+    onRequest: o.onRequest,
   };
 }

@@ -316,6 +316,7 @@ class SimulatorImpl implements Simulator, ApiContext {
       return;
     }
     const ex = this.exchange(res, route.endpoint);
+    this.options.onRequest?.({ endpoint: route.endpoint, query, atMs: Date.now() });
 
     const latency = sampleLatency(this.faultSettings.latency, this.prng);
     if (latency > 0) await this.sleep(latency);

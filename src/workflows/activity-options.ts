@@ -3,7 +3,26 @@
  * hotel API client's classification: activities throw non-retryable failures for what must not be
  * retried and carry `nextRetryDelay` for `Retry-After`, so policies only bound time and attempts.
  */
+import type { Priority } from '@temporalio/common';
 import type { ActivityOptions } from '@temporalio/workflow';
+
+/**
+ * Task-queue priority of each kind of activity (1 is served first; unset is 3; the server's
+ * `matching.useNewMatcher` honours it, dev server and cluster alike). When the activity queue has a
+ * backlog (the fleet's slots full, or the supplier rate cap reached), a new booking's price check
+ * and booking call, and a cancellation, are dispatched before the thousands of confirmation polls
+ * that are due, instead of behind them. Priority orders the one queue, so the fleet-wide supplier
+ * rate cap (`SUPPLIER_MAX_CALLS_PER_SECOND`, one per task queue) still covers every call.
+ * Replay does not compare priorities, so running workflows are unaffected (test/workflows/replay.test.ts).
+ */
+export const PRIORITY = {
+  /** What a customer waits for now: price checks, booking calls, cancel requests, reads. */
+  booking: { priorityKey: 1 },
+  /** Confirmation and cancellation polls: a poll a second late costs nobody anything. */
+  poll: { priorityKey: 4 },
+  /** Background work (content sync): after everything else. */
+  background: { priorityKey: 5 },
+} as const satisfies Record<string, Priority>;
 
 /**
  * How long one supplier read may run: a little above the client's read timeout
@@ -66,6 +85,7 @@ export function clientTimeoutProblems(timeouts: {
 
 /** Reads (price check, retrieve): retried with backoff on retryable failures. */
 export const READ_ACTIVITY: ActivityOptions = {
+  priority: PRIORITY.booking,
   startToCloseTimeout: READ_START_TO_CLOSE,
   scheduleToCloseTimeout: '10m',
   retry: {
@@ -84,6 +104,7 @@ export const READ_ACTIVITY: ActivityOptions = {
  * so running workflows are unaffected by the change from 150 s.
  */
 export const CREATE_BOOKING_ACTIVITY: ActivityOptions = {
+  priority: PRIORITY.booking,
   startToCloseTimeout: BOOKING_CALL_BACKSTOP_MS,
   heartbeatTimeout: '20s',
   retry: { maximumAttempts: 1 },
@@ -96,6 +117,7 @@ export const CREATE_BOOKING_ACTIVITY: ActivityOptions = {
  * `STILL_ACTIVE`, never a failure.
  */
 export const CANCEL_ACTIVITY: ActivityOptions = {
+  priority: PRIORITY.booking,
   startToCloseTimeout: READ_START_TO_CLOSE,
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 };
@@ -105,6 +127,7 @@ export const CANCEL_ACTIVITY: ActivityOptions = {
  * delay of the next poll. `scheduleToCloseTimeout` (the deadline) is set per call.
  */
 export const POLL_ACTIVITY: ActivityOptions = {
+  priority: PRIORITY.poll,
   startToCloseTimeout: READ_START_TO_CLOSE,
   // Only an attempt that ends without `nextRetryDelay` uses this backoff: one lost with its worker
   // (start-to-close timeout). Its exponent counts every poll before it, so a 10 m cap made a poll
@@ -123,6 +146,7 @@ export const BOOKING_RESEND_BASE_DELAY_MS = 1_000;
  * resumes from its heartbeat details.
  */
 export const CONTENT_SYNC_ACTIVITY: ActivityOptions = {
+  priority: PRIORITY.background,
   startToCloseTimeout: '15m',
   heartbeatTimeout: '30s',
   retry: {

@@ -30,11 +30,14 @@ import {
   type DetailFetchLimits,
 } from '../catalogue/sync-contract';
 import { contentSyncProgressQuery } from '../catalogue/sync-messages';
-import { CONTENT_SYNC_ACTIVITY, READ_ACTIVITY } from './activity-options';
+import { CONTENT_SYNC_ACTIVITY, PRIORITY, READ_ACTIVITY } from './activity-options';
 
 const { syncContentPage, finishContentSync } =
   proxyActivities<ContentSyncActivities>(CONTENT_SYNC_ACTIVITY);
-const { syncReferenceLists } = proxyActivities<ContentSyncActivities>(READ_ACTIVITY);
+const { syncReferenceLists } = proxyActivities<ContentSyncActivities>({
+  ...READ_ACTIVITY,
+  priority: PRIORITY.background,
+});
 
 const ZERO: ChangeCounts = { inserted: 0, updated: 0, unchanged: 0 };
 
