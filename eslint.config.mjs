@@ -53,6 +53,41 @@ export default tseslint.config(
               allowTypeImports: true,
               message: 'Reference activities with `import type` and proxyActivities.',
             },
+            {
+              // The sandbox evaluates a workflow's modules again for each workflow: zod and the
+              // schemas are only loaded by input-checks.ts, for inputs the fast path cannot vouch for.
+              group: ['**/shared/booking-contract', '**/shared/guard-contract'],
+              allowTypeImports: true,
+              message:
+                'Workflows import values from booking-values/guard-values and check inputs with input-checks.ts (issue 18).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The zod-free part of the contract, which workflows import.
+    files: [
+      'src/shared/booking-values.ts',
+      'src/shared/guard-values.ts',
+      'src/shared/input-fast-path.ts',
+      'src/shared/duration.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'zod', message: 'Workflows import this module: no zod here (issue 18).' },
+          ],
+          patterns: [
+            {
+              group: ['./booking-contract', './guard-contract', './absent'],
+              allowTypeImports: true,
+              message:
+                'Workflows import this module: types only from the zod contracts (issue 18).',
+            },
           ],
         },
       ],

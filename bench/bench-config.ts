@@ -40,6 +40,8 @@ export interface BenchSettings {
     readonly eagerStart: boolean;
     /** Run the worker in the bench's process instead of a child process. */
     readonly workerInProcess: boolean;
+    /** Bookings handed to their guard after CONFIRMED, as the product runs (`BENCH_GUARD=0`: not). */
+    readonly guard: boolean;
   };
   readonly throughput: {
     /** Measured time per workflow type, ms (split in two halves, ABBA order). */
@@ -48,6 +50,8 @@ export interface BenchSettings {
     readonly concurrency: number;
     readonly latencyMs: number;
     readonly warmupMs: number;
+    /** As `overhead.guard`. */
+    readonly guard: boolean;
   };
   readonly scale: {
     /** Bookings left waiting for confirmation at once. */
@@ -135,6 +139,7 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_BUNDLE_PATH` | a prebuilt workflow bundle, for experiments | bundled now | same |
  * | `BENCH_WORKER_NODE_ARGS` | extra node arguments of the worker process | none | none |
  * | `BENCH_EAGER_START` / `BENCH_WORKER_IN_PROCESS` | overhead experiments | off | off |
+ * | `BENCH_GUARD` | `0`: bookings without their guard (diagnosis only; figures are with it) | on | on |
  * | `BENCH_OUTPUT` | results file | bench/results/latest.json | same |
  */
 export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): BenchSettings {
@@ -160,6 +165,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
     throw new Error('BENCH_SCALE_POLL_MS must be `initial,maximum` in ms');
   }
   const eagerStart = flag(env, 'BENCH_EAGER_START');
+  const guard = !(env.BENCH_GUARD === '0' || env.BENCH_GUARD === 'false');
   const latencyMs = num(env, 'BENCH_LATENCY_MS', 20);
   const workflows = num(env, 'BENCH_SCALE_WORKFLOWS', quick ? 1_000 : 10_000);
   let workerOverrides: Record<string, unknown> = {};
@@ -177,12 +183,14 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
       eagerStart,
       // Eager start only works when the client shares the worker's NativeConnection.
       workerInProcess: eagerStart || flag(env, 'BENCH_WORKER_IN_PROCESS'),
+      guard,
     },
     throughput: {
       durationMs: num(env, 'BENCH_DURATION_MS', quick ? 15_000 : 60_000),
       concurrency: num(env, 'BENCH_CONCURRENCY', 50),
       latencyMs,
       warmupMs: quick ? 1_000 : 5_000,
+      guard,
     },
     scale: {
       workflows,

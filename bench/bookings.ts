@@ -18,6 +18,9 @@ export function benchOrderId(tag: string): string {
 const GUEST = { firstName: 'Ada', lastName: 'Lovelace' } as const;
 const CONTACT = { phonePrefix: '+39', phone: '3331234567', email: 'ada@example.com' } as const;
 
+/** What the input's `guard` is when the bench runs without guards (`BENCH_GUARD=0`). */
+export const NO_GUARD = { guard: { enabled: false } } as const;
+
 /** A `bookRoom` input for `scenario` (the option id carries it; no availability call needed). */
 export function benchBookingInput(
   scenario: ScenarioName,

@@ -22,7 +22,7 @@ import {
 } from '../src/shared/booking-contract';
 import { benchHotelApiConfig, type BenchSettings } from './bench-config';
 import { benchDataConverter } from './bench-worker';
-import { benchBookingInput, directBooking } from './bookings';
+import { NO_GUARD, benchBookingInput as bookingInput, directBooking } from './bookings';
 import {
   metricSum,
   scrape,
@@ -222,6 +222,10 @@ export async function runOverheadBench(
     await directBooking(direct, input);
     return performance.now() - t0;
   }
+
+  /** The bench's booking; without its guard only when `BENCH_GUARD=0` (diagnosis). */
+  const benchBookingInput = (scenario: 'instant') =>
+    bookingInput(scenario, settings.guard ? {} : NO_GUARD);
 
   const out: Record<string, OverheadAtLatency> = {};
   try {

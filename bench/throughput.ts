@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { WorkerOptions } from '@temporalio/worker';
 import { BookingClient } from '../src/client';
 import type { BenchSettings } from './bench-config';
-import { benchBookingInput } from './bookings';
+import { NO_GUARD, benchBookingInput } from './bookings';
 import {
   cpuSeconds,
   metricSum,
@@ -99,7 +99,7 @@ export async function runThroughputBench(
 
   async function one(kind: Kind): Promise<boolean> {
     if (kind === 'booking') {
-      const input = benchBookingInput('instant');
+      const input = benchBookingInput('instant', s.guard ? {} : NO_GUARD);
       const started = await bookings.startBooking(input);
       const r = await bookings.result(input.orderId);
       sampleBooking ??= started.workflowId;

@@ -7,61 +7,21 @@ import { z } from 'zod';
 import { durationToMs } from './duration';
 import { absent } from './absent';
 import { GuardPolicySchema } from './guard-contract';
+import {
+  CURRENCY_RE,
+  CUSTOM_FIELD_RE,
+  DECIMAL_RE,
+  ORDER_ID_RE,
+  PHONE_PREFIX_RE,
+  isPhone,
+  type BookingOutcome,
+  type BookingPhase,
+  type CancellationOutcome,
+  type FieldIssue,
+} from './booking-values';
 
 export { absent };
-
-export const BOOK_ROOM_WORKFLOW = 'bookRoom';
-export const CANCEL_BOOKING_WORKFLOW = 'cancelBooking';
-
-/** `booking-<orderId>`: readable in the UI, one per order (order ids carry no personal data). */
-export function bookingWorkflowId(orderId: string): string {
-  return `booking-${orderId}`;
-}
-/** `cancel-<bookingId>`. */
-export function cancellationWorkflowId(bookingId: number): string {
-  return `cancel-${bookingId}`;
-}
-
-export const BookingOutcome = {
-  CONFIRMED: 'CONFIRMED',
-  NOT_CONFIRMED: 'NOT_CONFIRMED',
-  CANCELLED: 'CANCELLED',
-  NOT_AVAILABLE: 'NOT_AVAILABLE',
-  PRICE_REJECTED: 'PRICE_REJECTED',
-  FAILED: 'FAILED',
-} as const;
-export type BookingOutcome = (typeof BookingOutcome)[keyof typeof BookingOutcome];
-
-export const BookingPhase = {
-  PRICE_CHECK: 'PRICE_CHECK',
-  AWAITING_APPROVAL: 'AWAITING_APPROVAL',
-  BOOKING: 'BOOKING',
-  AWAITING_CONFIRMATION: 'AWAITING_CONFIRMATION',
-  NEEDS_RECONCILIATION: 'NEEDS_RECONCILIATION',
-  /** The supplier booking could not be read for long: still polled until the deadline. */
-  STATUS_UNREADABLE: 'STATUS_UNREADABLE',
-  CANCELLING: 'CANCELLING',
-} as const;
-/** The live phase, or the final outcome once the workflow has ended. */
-export type BookingPhase = (typeof BookingPhase)[keyof typeof BookingPhase] | BookingOutcome;
-
-export const CancellationOutcome = {
-  CANCELLED: 'CANCELLED',
-  NOT_FOUND: 'NOT_FOUND',
-  STILL_ACTIVE: 'STILL_ACTIVE',
-} as const;
-export type CancellationOutcome = (typeof CancellationOutcome)[keyof typeof CancellationOutcome];
-
-/** Supplier booking statuses that are not final: keep polling. */
-export const PENDING_SUPPLIER_STATUSES: readonly string[] = [
-  'PROCESSING',
-  'WAITING_CONFIRMATION',
-  'PENDING',
-];
-
-export const ORDER_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
-const CUSTOM_FIELD_RE = /^custom_field_(10|[1-9])$/;
-const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+export * from './booking-values';
 
 const duration = (what: string) =>
   z.union([z.string(), z.number()]).refine((v) => {
@@ -90,20 +50,17 @@ export const GuestRoomSchema = z.strictObject({
 });
 
 export const ContactSchema = z.strictObject({
-  phonePrefix: z.string().regex(/^\+?\d{1,4}$/, "a phone prefix such as '+39' or '39'"),
+  phonePrefix: z.string().regex(PHONE_PREFIX_RE, "a phone prefix such as '+39' or '39'"),
   phone: z
     .string()
-    .refine(
-      (v) => /^[0-9 ()-]{4,20}$/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 4,
-      '4 to 20 digits, spaces, dashes or brackets, at least 4 of them digits',
-    ),
+    .refine(isPhone, '4 to 20 digits, spaces, dashes or brackets, at least 4 of them digits'),
   // RFC 5321 caps a path at 254 characters; the supplier rejects longer addresses.
   email: absent(z.email('an e-mail address').max(254, 'at most 254 characters').optional()),
 });
 
 export const PriceSchema = z.strictObject({
   net: z.string().regex(DECIMAL_RE, "a decimal amount as a string, e.g. '120.50'"),
-  currency: z.string().regex(/^[A-Z]{3}$/, "an ISO 4217 code such as 'EUR'"),
+  currency: z.string().regex(CURRENCY_RE, "an ISO 4217 code such as 'EUR'"),
 });
 
 export const PriceChangePolicySchema = z.strictObject({
@@ -166,34 +123,6 @@ export const BookRoomInputSchema = z.strictObject({
   // --- after CONFIRMED (issue 17): how the order's guard looks after it until check-out ---------
   guard: absent(GuardPolicySchema.optional()),
 });
-
-/**
- * Rules across fields of a parsed `bookRoom` input, which the schema alone does not state. The
- * client refuses an input that breaks one before anything starts; the workflow re-checks direct
- * starts (behind a patch, so workflows started before the rule replay as they ran).
- */
-export function bookRoomInputRuleIssues(
-  p: BookRoomParams,
-  defaultOrderIdField?: string,
-): FieldIssue[] {
-  const issues: FieldIssue[] = [];
-  const maxIncrease = p.priceChangePolicy?.maxIncreasePercent ?? 0;
-  if (maxIncrease > 0 && p.expectedPrice === undefined) {
-    issues.push({
-      field: 'priceChangePolicy.maxIncreasePercent',
-      message:
-        'needs expectedPrice: without an expected price an increase cannot be measured, so every price change would wait for a person (give expectedPrice, or leave maxIncreasePercent at 0)',
-    });
-  }
-  const orderIdField = p.orderIdField ?? defaultOrderIdField;
-  if (orderIdField !== undefined && p.customFields && orderIdField in p.customFields) {
-    issues.push({
-      field: `customFields.${orderIdField}`,
-      message: 'reserved: the order id travels to the supplier in this field',
-    });
-  }
-  return issues;
-}
 
 /** What a caller passes (defaults optional). */
 export type BookRoomInput = z.input<typeof BookRoomInputSchema>;
@@ -292,12 +221,6 @@ export interface CancelBookingResult {
   readonly bookingId: number;
   readonly outcome: CancellationOutcome;
   readonly reason?: string;
-}
-
-/** A field-level problem in an input. */
-export interface FieldIssue {
-  readonly field: string;
-  readonly message: string;
 }
 
 /** zod issues → `field: message` pairs with dotted paths (`rooms.0.firstName`). */

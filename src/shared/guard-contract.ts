@@ -14,13 +14,10 @@ import type {
 } from './booking-contract';
 import { absent } from './absent';
 import { durationToMs } from './duration';
+import { ORDER_ID_RE } from './booking-values';
+import type { GuardPhase } from './guard-values';
 
-export const GUARD_BOOKING_WORKFLOW = 'guardBooking';
-
-/** `guard-<orderId>`: the order's guard, started by `bookRoom` when the booking is CONFIRMED. */
-export function guardWorkflowId(orderId: string): string {
-  return `guard-${orderId}`;
-}
+export * from './guard-values';
 
 const positiveDuration = (what: string) =>
   z.union([z.string(), z.number()]).refine((v) => {
@@ -72,35 +69,6 @@ export const GuardPolicySchema = z.strictObject({
 });
 export type GuardPolicyInput = z.input<typeof GuardPolicySchema>;
 export type GuardPolicy = z.output<typeof GuardPolicySchema>;
-
-/** The guard's phases. `BookingPhase` (the search attribute) carries them too. */
-export const GuardPhase = {
-  /** Confirmed and guarded: reconfirmed before check-in, cancellable by order id. */
-  CONFIRMED: 'CONFIRMED',
-  /** Our cancellation is running (rule 4: a 202 is polled until the supplier confirms). */
-  CANCELLING: 'CANCELLING',
-  /** The supplier did not confirm our cancellation by the deadline: an operator is needed. */
-  CANCELLATION_PENDING: 'CANCELLATION_PENDING',
-  /** Cancelled by us (final). */
-  CANCELLED: 'CANCELLED',
-  /** The supplier cancelled it: flagged for an operator (final). */
-  CANCELLED_BY_SUPPLIER: 'CANCELLED_BY_SUPPLIER',
-  /** A reconfirmation read something other than CONFIRMED (not found, pending, unreadable). */
-  NEEDS_ATTENTION: 'NEEDS_ATTENTION',
-  /** The stay is over and the booking stood to the end (final). */
-  CHECKED_OUT: 'CHECKED_OUT',
-} as const;
-export type GuardPhase = (typeof GuardPhase)[keyof typeof GuardPhase];
-
-export const FINAL_GUARD_PHASES: readonly GuardPhase[] = [
-  GuardPhase.CANCELLED,
-  GuardPhase.CANCELLED_BY_SUPPLIER,
-  GuardPhase.CHECKED_OUT,
-];
-
-/** Values of the `Reconfirmation` search attribute. */
-export const ReconfirmationMark = { CONFIRMED: 'CONFIRMED', FLAGGED: 'FLAGGED' } as const;
-export type ReconfirmationMark = (typeof ReconfirmationMark)[keyof typeof ReconfirmationMark];
 
 /** Why a booking was flagged. */
 export type FlagReason =
@@ -168,7 +136,7 @@ export interface OrderState extends Omit<BookingState, 'phase'> {
 
 /** What `bookRoom` hands over, and what `continueAsNew` carries. */
 export const GuardBookingInputSchema = z.strictObject({
-  orderId: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'an order id'),
+  orderId: z.string().regex(ORDER_ID_RE, 'an order id'),
   bookingId: z.number().int().positive('a positive supplier booking id'),
   /** The check-in date of the `bookRoom` input (YYYY-MM-DD), until the supplier's is read. */
   checkIn: z.iso.date('a date YYYY-MM-DD').optional(),
@@ -194,6 +162,7 @@ export const GuardBookingInputSchema = z.strictObject({
   carried: z.record(z.string(), z.unknown()).optional(),
 });
 export type GuardBookingInput = z.input<typeof GuardBookingInputSchema>;
+export type GuardBookingParams = z.output<typeof GuardBookingInputSchema>;
 
 export interface GuardBookingResult {
   readonly orderId: string;

@@ -3,7 +3,7 @@
  * that says which statuses are final. Activities (when to stop polling) and workflows (the
  * outcome) both read it.
  */
-import { PENDING_SUPPLIER_STATUSES } from './booking-contract';
+import { PENDING_SUPPLIER_STATUSES } from './booking-values';
 
 /** The statuses after which the booking does not change on its own. */
 export const FINAL_SUPPLIER_STATUSES: readonly string[] = [

@@ -20,25 +20,22 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { BookingActivities, BookingSnapshot } from '../activities/booking';
+import type {
+  BookRoomInput,
+  BookRoomParams,
+  BookRoomResult,
+  BookingError,
+  BookingState,
+  PriceDecision,
+  SupplierPrice,
+} from '../shared/booking-contract';
 import {
-  ApprovePriceChangeSchema,
-  BookRoomInputSchema,
   BookingOutcome,
   BookingPhase,
-  CancelRequestSchema,
   CancellationOutcome,
-  ResolveReconciliationSchema,
   cancellationWorkflowId,
   bookRoomInputRuleIssues,
-  toFieldIssues,
-  type BookRoomInput,
-  type BookRoomParams,
-  type BookRoomResult,
-  type BookingError,
-  type BookingState,
-  type PriceDecision,
-  type SupplierPrice,
-} from '../shared/booking-contract';
+} from '../shared/booking-values';
 import {
   approvePriceChangeUpdate,
   bookingStateQuery,
@@ -62,6 +59,13 @@ import {
   READ_ACTIVITY,
 } from './activity-options';
 import { cancelBooking as cancelBookingWorkflow } from './cancel-booking';
+import {
+  checkApprovePriceChange,
+  checkBookRoomInput,
+  checkCancelRequest,
+  checkResolveReconciliation,
+  issueText,
+} from './input-checks';
 import { DEFAULT_POLLING, runCancellation, type CancellationResult } from './cancellation';
 import {
   afterBookingFailure,
@@ -203,8 +207,8 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       }),
     {
       validator: (request) => {
-        const parsed = ApprovePriceChangeSchema.safeParse(request);
-        if (!parsed.success) throw new Error(`approvePriceChange: ${issues(parsed.error)}`);
+        const parsed = checkApprovePriceChange(request);
+        if (!parsed.success) throw new Error(`approvePriceChange: ${issueText(parsed.issues)}`);
         if (phase !== BookingPhase.AWAITING_APPROVAL || decision !== undefined) {
           throw new Error(`Nothing awaits approval: the booking is ${phase}`);
         }
@@ -220,8 +224,8 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     },
     {
       validator: (request) => {
-        const parsed = CancelRequestSchema.safeParse(request ?? {});
-        if (!parsed.success) throw new Error(`cancel: ${issues(parsed.error)}`);
+        const parsed = checkCancelRequest(request ?? {});
+        if (!parsed.success) throw new Error(`cancel: ${issueText(parsed.issues)}`);
         if (FINAL.has(phase)) throw new Error(`The booking has already ended: ${phase}`);
       },
     },
@@ -231,7 +235,10 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     resolveReconciliationUpdate,
     (raw) =>
       CancellationScope.nonCancellable(async () => {
-        const request = ResolveReconciliationSchema.parse(raw); // null fields are absent (rule 7)
+        const checked = checkResolveReconciliation(raw); // null fields are absent (rule 7)
+        if (!checked.success)
+          throw new Error(`resolveReconciliation: ${issueText(checked.issues)}`);
+        const request = checked.data;
         resolving = true;
         try {
           if ('noBooking' in request) {
@@ -262,7 +269,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       }),
     {
       validator: (request) => {
-        const parsed = ResolveReconciliationSchema.safeParse(request);
+        const parsed = checkResolveReconciliation(request);
         if (!parsed.success)
           throw new Error(`resolveReconciliation: give { bookingId } or { noBooking: true }`);
         if (phase !== BookingPhase.NEEDS_RECONCILIATION) {
@@ -284,12 +291,12 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   // --- the script ---------------------------------------------------------------------------------
   async function script(): Promise<BookRoomResult> {
     // Rule 7: the client validated already; this guards direct starts.
-    const parsed = BookRoomInputSchema.safeParse(input);
+    const parsed = checkBookRoomInput(input);
     if (!parsed.success) {
       return finish({
         outcome: BookingOutcome.FAILED,
         reason: 'invalid input',
-        error: { code: 'INVALID_INPUT', message: issues(parsed.error) },
+        error: { code: 'INVALID_INPUT', message: issueText(parsed.issues) },
       });
     }
     const p = parsed.data;
@@ -717,10 +724,4 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       ...(price !== undefined && final.price === undefined ? { price } : {}),
     };
   }
-}
-
-function issues(error: Parameters<typeof toFieldIssues>[0]): string {
-  return toFieldIssues(error)
-    .map((i) => `${i.field}: ${i.message}`)
-    .join('; ');
 }

@@ -3,14 +3,10 @@ import {
   upsertSearchAttributes,
   setCurrentDetails,
 } from '@temporalio/workflow';
-import {
-  CancelBookingInputSchema,
-  toFieldIssues,
-  type CancelBookingInput,
-  type CancelBookingResult,
-} from '../shared/booking-contract';
+import type { CancelBookingInput, CancelBookingResult } from '../shared/booking-contract';
 import { BookingOutcomeKey, OrderIdKey, SupplierBookingIdKey } from '../shared/search-attributes';
 import { DEFAULT_POLLING, runCancellation } from './cancellation';
+import { checkCancelBookingInput, issueText } from './input-checks';
 
 /**
  * `cancelBooking`, id `cancel-<bookingId>`: cancels a supplier booking by its id. Outcome
@@ -18,13 +14,11 @@ import { DEFAULT_POLLING, runCancellation } from './cancellation';
  * by the deadline (an operator is needed). Running it twice is harmless.
  */
 export async function cancelBooking(input: CancelBookingInput): Promise<CancelBookingResult> {
-  const parsed = CancelBookingInputSchema.safeParse(input);
+  const parsed = checkCancelBookingInput(input);
   if (!parsed.success) {
     throw ApplicationFailure.create({
       type: 'INVALID_INPUT',
-      message: toFieldIssues(parsed.error)
-        .map((i) => `${i.field}: ${i.message}`)
-        .join('; '),
+      message: issueText(parsed.issues),
       nonRetryable: true,
     });
   }

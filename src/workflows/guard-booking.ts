@@ -31,27 +31,17 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BookingTerms, GuardActivities } from '../activities/guard';
-import {
-  CancellationOutcome,
-  PollingSchema,
-  toFieldIssues,
-  type BookingError,
-  type SupplierPrice,
-} from '../shared/booking-contract';
-import {
-  FINAL_GUARD_PHASES,
-  GuardBookingInputSchema,
-  GuardCancelRequestSchema,
-  GuardPhase,
-  GuardPolicySchema,
-  KeepRequestSchema,
-  ReconfirmationMark,
-  type CancellationTerms,
-  type GuardBookingInput,
-  type GuardBookingResult,
-  type GuardFlag,
-  type OrderState,
+import type { BookingError, SupplierPrice } from '../shared/booking-contract';
+import { CancellationOutcome } from '../shared/booking-values';
+import { DEFAULT_POLLING, defaultGuardPolicy } from '../shared/input-fast-path';
+import type {
+  CancellationTerms,
+  GuardBookingInput,
+  GuardBookingResult,
+  GuardFlag,
+  OrderState,
 } from '../shared/guard-contract';
+import { FINAL_GUARD_PHASES, GuardPhase, ReconfirmationMark } from '../shared/guard-values';
 import { guardCancelUpdate, keepUpdate, orderStateQuery } from '../shared/guard-messages';
 import {
   BookingOutcomeKey,
@@ -66,6 +56,12 @@ import {
 import { READ_ACTIVITY } from './activity-options';
 import { runCancellation } from './cancellation';
 import { toBookingError } from './failure-facts';
+import {
+  checkGuardBookingInput,
+  checkGuardCancelRequest,
+  checkKeepRequest,
+  issueText,
+} from './input-checks';
 import {
   autoCancelTime,
   cancellationTerms,
@@ -106,20 +102,18 @@ interface Carried {
 }
 
 export async function guardBooking(input: GuardBookingInput): Promise<GuardBookingResult> {
-  const parsed = GuardBookingInputSchema.safeParse(input);
+  const parsed = checkGuardBookingInput(input);
   if (!parsed.success) {
     throw ApplicationFailure.create({
       type: 'INVALID_INPUT',
-      message: toFieldIssues(parsed.error)
-        .map((i) => `${i.field}: ${i.message}`)
-        .join('; '),
+      message: issueText(parsed.issues),
       nonRetryable: true,
     });
   }
   const p = parsed.data;
   const { orderId, bookingId } = p;
-  const policy = p.guard ?? GuardPolicySchema.parse({});
-  const polling = PollingSchema.parse(p.polling ?? {});
+  const policy = p.guard ?? defaultGuardPolicy();
+  const polling = p.polling ?? DEFAULT_POLLING;
   const carried = p.carried as Carried | undefined;
   const s: Carried = carried ?? {
     phase: p.cancellationPending ? GuardPhase.CANCELLATION_PENDING : GuardPhase.CONFIRMED,
@@ -257,13 +251,8 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
     },
     {
       validator: (request) => {
-        const parsedRequest = GuardCancelRequestSchema.safeParse(request ?? {});
-        if (!parsedRequest.success)
-          throw new Error(
-            `cancel: ${toFieldIssues(parsedRequest.error)
-              .map((i) => `${i.field}: ${i.message}`)
-              .join('; ')}`,
-          );
+        const parsedRequest = checkGuardCancelRequest(request ?? {});
+        if (!parsedRequest.success) throw new Error(`cancel: ${issueText(parsedRequest.issues)}`);
         // Refused before it is written to history when the answer is already known.
         if (ready) refuseIfNot(decide(request?.acceptPenalty === true));
       },
@@ -280,7 +269,7 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
     },
     {
       validator: (request) => {
-        if (!KeepRequestSchema.safeParse(request ?? {}).success)
+        if (!checkKeepRequest(request ?? {}).success)
           throw new Error('keep: give {} or { reason }');
         if (!policy.autoCancelBeforePenalty)
           throw new Error(

@@ -4,12 +4,8 @@
  * run now, what a reconfirmation read means, and the order's truth for a phase.
  */
 import type { BookingPhase } from '../shared/booking-contract';
-import {
-  GuardPhase,
-  type CancellationTerms,
-  type FlagReason,
-  type OrderTruth,
-} from '../shared/guard-contract';
+import type { CancellationTerms, FlagReason, OrderTruth } from '../shared/guard-contract';
+import { GuardPhase } from '../shared/guard-values';
 import { durationToMs } from '../shared/duration';
 
 const DAY_MS = 86_400_000;

@@ -5,12 +5,8 @@
  */
 import { ParentClosePolicy, WorkflowIdReusePolicy, log, startChild } from '@temporalio/workflow';
 import type { BookRoomParams, SupplierPrice } from '../shared/booking-contract';
-import {
-  GUARD_BOOKING_WORKFLOW,
-  GuardPhase,
-  guardWorkflowId,
-  type GuardBookingInput,
-} from '../shared/guard-contract';
+import type { GuardBookingInput } from '../shared/guard-contract';
+import { GUARD_BOOKING_WORKFLOW, GuardPhase, guardWorkflowId } from '../shared/guard-values';
 import { BookingPhaseKey, OrderIdKey, SupplierBookingIdKey } from '../shared/search-attributes';
 
 /** The `patched()` id of the hand-over: histories recorded before it close without a guard. */

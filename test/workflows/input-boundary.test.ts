@@ -177,6 +177,27 @@ describe('bookRoom input boundary', { concurrency: true }, () => {
     assert.equal(scheduled.length, 0, 'no activity, so no supplier call');
   });
 
+  it("fails a direct start the workflow's fast path cannot vouch for with zod's own field and message (zod loaded in the sandbox)", async () => {
+    // Issue 18: workflows check inputs without zod and require the schema only for inputs like this.
+    const input = {
+      ...bookingInput('instant'),
+      rooms: [{ firstName: 'Ada', lastName: 'Lovelace', notes: 'x'.repeat(1001) }],
+      contact: { phonePrefix: '+39', phone: null },
+    };
+    const r = await startRaw(input);
+    assert.equal(r.outcome, 'FAILED');
+    assert.equal(r.error?.code, 'INVALID_INPUT');
+    assert.equal(
+      r.error?.message,
+      'rooms.0.notes: at most 1000 characters; contact.phone: Invalid input: expected string, received null',
+    );
+    const history = await s.temporal.client.workflow
+      .getHandle(bookingWorkflowId(input.orderId))
+      .fetchHistory();
+    const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
+    assert.equal(scheduled.length, 0, 'no activity, so no supplier call');
+  });
+
   it('books with the order-id field the client validated against, whatever the worker is configured with', async () => {
     // The worker runs with the default custom_field_10; this client is configured with another.
     const client = new BookingClient({

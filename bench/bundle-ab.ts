@@ -1,0 +1,73 @@
+/**
+ * `npx tsx bench/bundle-ab.ts <bundle A> <bundle B>`: what one workflow costs the worker with each
+ * of two workflow bundles (e.g. a bundle of `main` built with `src/scripts/build-bundle.ts` against
+ * this checkout's), in one process: recorded histories (test/histories/) replayed with A and B in
+ * alternating rounds (ABBA…), so both meet the same machine load. Replaying runs every workflow
+ * task of the history in the worker's sandbox, the workflow's creation included, without a server.
+ * Prints ms per replayed workflow for each round and the ratio of the medians, B ÷ A.
+ * Knobs: AB_HISTORIES (comma list, default `instant-confirmed-guarded`), AB_WORKFLOWS per round
+ * (default 200), AB_ROUNDS (default 4).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
+import { testDataConverter } from '../test/helpers/temporal';
+
+const [pathA, pathB] = process.argv.slice(2);
+const names = (process.env.AB_HISTORIES ?? 'instant-confirmed-guarded').split(',');
+const perRound = Number(process.env.AB_WORKFLOWS ?? 200);
+const rounds = Number(process.env.AB_ROUNDS ?? 4);
+
+const histories = names.map((n) =>
+  temporal.api.history.v1.History.fromObject(
+    JSON.parse(readFileSync(join(__dirname, '..', 'test', 'histories', `${n}.json`), 'utf8')),
+  ),
+);
+
+/** ms per replayed workflow with the bundle at `path`. */
+async function round(path: string, tag: string): Promise<number> {
+  const workflowBundle = { code: readFileSync(path, 'utf8') };
+  const batch = Array.from({ length: perRound }, (_, i) => ({
+    workflowId: `ab-${tag}-${i}`,
+    history: histories[i % histories.length]!,
+  }));
+  const t0 = performance.now();
+  for await (const r of Worker.runReplayHistories(
+    { workflowBundle, dataConverter: testDataConverter, replayName: `bundle-ab-${tag}` },
+    batch,
+  )) {
+    if (r.error) throw new Error(`${path}: ${r.workflowId}: ${String(r.error)}`);
+  }
+  return (performance.now() - t0) / perRound;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  if (!pathA || !pathB) throw new Error('usage: npx tsx bench/bundle-ab.ts <bundle A> <bundle B>');
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  await round(pathB, 'warm');
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const order = i % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const);
+    for (const which of order) {
+      const ms = await round(which === 'A' ? pathA : pathB, `${which}${i}`);
+      (which === 'A' ? a : b).push(Math.round(ms * 100) / 100);
+    }
+  }
+  console.log(
+    JSON.stringify({
+      histories: names,
+      workflowsPerRound: perRound,
+      msPerWorkflow: { A: a, B: b },
+      ratioBtoA: Math.round((median(b) / median(a)) * 1000) / 1000,
+    }),
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,101 @@
+/**
+ * The zod-free values of the booking contract: names, ids, outcomes, phases, the patterns and
+ * rules its fields follow. Workflow code imports this module (and `input-fast-path.ts`), never the
+ * zod schemas: the sandbox evaluates every imported module again for each workflow. The public
+ * entry point stays `booking-contract.ts`, which re-exports all of it.
+ */
+import type { BookRoomParams } from './booking-contract';
+
+export const BOOK_ROOM_WORKFLOW = 'bookRoom';
+export const CANCEL_BOOKING_WORKFLOW = 'cancelBooking';
+
+/** `booking-<orderId>`: readable in the UI, one per order (order ids carry no personal data). */
+export function bookingWorkflowId(orderId: string): string {
+  return `booking-${orderId}`;
+}
+/** `cancel-<bookingId>`. */
+export function cancellationWorkflowId(bookingId: number): string {
+  return `cancel-${bookingId}`;
+}
+
+export const BookingOutcome = {
+  CONFIRMED: 'CONFIRMED',
+  NOT_CONFIRMED: 'NOT_CONFIRMED',
+  CANCELLED: 'CANCELLED',
+  NOT_AVAILABLE: 'NOT_AVAILABLE',
+  PRICE_REJECTED: 'PRICE_REJECTED',
+  FAILED: 'FAILED',
+} as const;
+export type BookingOutcome = (typeof BookingOutcome)[keyof typeof BookingOutcome];
+
+export const BookingPhase = {
+  PRICE_CHECK: 'PRICE_CHECK',
+  AWAITING_APPROVAL: 'AWAITING_APPROVAL',
+  BOOKING: 'BOOKING',
+  AWAITING_CONFIRMATION: 'AWAITING_CONFIRMATION',
+  NEEDS_RECONCILIATION: 'NEEDS_RECONCILIATION',
+  /** The supplier booking could not be read for long: still polled until the deadline. */
+  STATUS_UNREADABLE: 'STATUS_UNREADABLE',
+  CANCELLING: 'CANCELLING',
+} as const;
+/** The live phase, or the final outcome once the workflow has ended. */
+export type BookingPhase = (typeof BookingPhase)[keyof typeof BookingPhase] | BookingOutcome;
+
+export const CancellationOutcome = {
+  CANCELLED: 'CANCELLED',
+  NOT_FOUND: 'NOT_FOUND',
+  STILL_ACTIVE: 'STILL_ACTIVE',
+} as const;
+export type CancellationOutcome = (typeof CancellationOutcome)[keyof typeof CancellationOutcome];
+
+/** Supplier booking statuses that are not final: keep polling. */
+export const PENDING_SUPPLIER_STATUSES: readonly string[] = [
+  'PROCESSING',
+  'WAITING_CONFIRMATION',
+  'PENDING',
+];
+
+export const ORDER_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
+export const CUSTOM_FIELD_RE = /^custom_field_(10|[1-9])$/;
+export const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+
+export const PHONE_PREFIX_RE = /^\+?\d{1,4}$/;
+export const CURRENCY_RE = /^[A-Z]{3}$/;
+/** A contact phone: 4 to 20 digits, spaces, dashes or brackets, at least 4 of them digits. */
+export function isPhone(v: string): boolean {
+  return /^[0-9 ()-]{4,20}$/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 4;
+}
+
+/** A field-level problem in an input. */
+export interface FieldIssue {
+  readonly field: string;
+  readonly message: string;
+}
+
+/**
+ * Rules across fields of a parsed `bookRoom` input, which the schema alone does not state. The
+ * client refuses an input that breaks one before anything starts; the workflow re-checks direct
+ * starts (behind a patch, so workflows started before the rule replay as they ran).
+ */
+export function bookRoomInputRuleIssues(
+  p: BookRoomParams,
+  defaultOrderIdField?: string,
+): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const maxIncrease = p.priceChangePolicy?.maxIncreasePercent ?? 0;
+  if (maxIncrease > 0 && p.expectedPrice === undefined) {
+    issues.push({
+      field: 'priceChangePolicy.maxIncreasePercent',
+      message:
+        'needs expectedPrice: without an expected price an increase cannot be measured, so every price change would wait for a person (give expectedPrice, or leave maxIncreasePercent at 0)',
+    });
+  }
+  const orderIdField = p.orderIdField ?? defaultOrderIdField;
+  if (orderIdField !== undefined && p.customFields && orderIdField in p.customFields) {
+    issues.push({
+      field: `customFields.${orderIdField}`,
+      message: 'reserved: the order id travels to the supplier in this field',
+    });
+  }
+  return issues;
+}

@@ -1,0 +1,40 @@
+/**
+ * The zod-free values of the guard's contract (names, ids, phases). Workflow code imports this
+ * module, never the zod schemas (see booking-values.ts); `guard-contract.ts` re-exports it.
+ */
+
+export const GUARD_BOOKING_WORKFLOW = 'guardBooking';
+
+/** `guard-<orderId>`: the order's guard, started by `bookRoom` when the booking is CONFIRMED. */
+export function guardWorkflowId(orderId: string): string {
+  return `guard-${orderId}`;
+}
+
+/** The guard's phases. `BookingPhase` (the search attribute) carries them too. */
+export const GuardPhase = {
+  /** Confirmed and guarded: reconfirmed before check-in, cancellable by order id. */
+  CONFIRMED: 'CONFIRMED',
+  /** Our cancellation is running (rule 4: a 202 is polled until the supplier confirms). */
+  CANCELLING: 'CANCELLING',
+  /** The supplier did not confirm our cancellation by the deadline: an operator is needed. */
+  CANCELLATION_PENDING: 'CANCELLATION_PENDING',
+  /** Cancelled by us (final). */
+  CANCELLED: 'CANCELLED',
+  /** The supplier cancelled it: flagged for an operator (final). */
+  CANCELLED_BY_SUPPLIER: 'CANCELLED_BY_SUPPLIER',
+  /** A reconfirmation read something other than CONFIRMED (not found, pending, unreadable). */
+  NEEDS_ATTENTION: 'NEEDS_ATTENTION',
+  /** The stay is over and the booking stood to the end (final). */
+  CHECKED_OUT: 'CHECKED_OUT',
+} as const;
+export type GuardPhase = (typeof GuardPhase)[keyof typeof GuardPhase];
+
+export const FINAL_GUARD_PHASES: readonly GuardPhase[] = [
+  GuardPhase.CANCELLED,
+  GuardPhase.CANCELLED_BY_SUPPLIER,
+  GuardPhase.CHECKED_OUT,
+];
+
+/** Values of the `Reconfirmation` search attribute. */
+export const ReconfirmationMark = { CONFIRMED: 'CONFIRMED', FLAGGED: 'FLAGGED' } as const;
+export type ReconfirmationMark = (typeof ReconfirmationMark)[keyof typeof ReconfirmationMark];

@@ -1,0 +1,70 @@
+/**
+ * What the workflows check of their inputs and update arguments (direct starts, callers that are
+ * not `BookingClient`): the zod-free fast path (src/shared/input-fast-path.ts) for what it can
+ * vouch for, else the contract's zod schemas, required only then. A module is evaluated per
+ * workflow on first `require`, so a workflow whose input is valid never builds zod or a schema;
+ * a doubtful input gets zod's own verdict, field paths and messages.
+ */
+import type * as BookingContract from '../shared/booking-contract';
+import type { FieldIssue } from '../shared/booking-values';
+import type * as GuardContract from '../shared/guard-contract';
+import {
+  fastApprovePriceChange,
+  fastBookRoomInput,
+  fastCancelBookingInput,
+  fastCancelRequest,
+  fastGuardBookingInput,
+  fastGuardCancelRequest,
+  fastResolveReconciliation,
+} from '../shared/input-fast-path';
+
+export type Checked<T> =
+  | { readonly success: true; readonly data: T }
+  | { readonly success: false; readonly issues: FieldIssue[] };
+
+interface Schema<T> {
+  safeParse(v: unknown): { success: true; data: T } | { success: false; error: unknown };
+}
+
+function booking(): typeof BookingContract {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
+  return require('../shared/booking-contract') as typeof BookingContract;
+}
+function guard(): typeof GuardContract {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
+  return require('../shared/guard-contract') as typeof GuardContract;
+}
+
+function check<T>(fast: T | undefined, schema: () => Schema<T>, v: unknown): Checked<T> {
+  if (fast !== undefined) return { success: true, data: fast };
+  const parsed = schema().safeParse(v);
+  if (parsed.success) return { success: true, data: parsed.data };
+  return {
+    success: false,
+    issues: booking().toFieldIssues(
+      parsed.error as Parameters<typeof BookingContract.toFieldIssues>[0],
+    ),
+  };
+}
+
+/** `field: message; …` */
+export function issueText(issues: readonly FieldIssue[]): string {
+  return issues.map((i) => `${i.field}: ${i.message}`).join('; ');
+}
+
+export const checkBookRoomInput = (v: unknown) =>
+  check(fastBookRoomInput(v), () => booking().BookRoomInputSchema, v);
+export const checkApprovePriceChange = (v: unknown) =>
+  check(fastApprovePriceChange(v), () => booking().ApprovePriceChangeSchema, v);
+export const checkCancelRequest = (v: unknown) =>
+  check(fastCancelRequest(v), () => booking().CancelRequestSchema, v);
+export const checkResolveReconciliation = (v: unknown) =>
+  check(fastResolveReconciliation(v), () => booking().ResolveReconciliationSchema, v);
+export const checkCancelBookingInput = (v: unknown) =>
+  check(fastCancelBookingInput(v), () => booking().CancelBookingInputSchema, v);
+export const checkGuardBookingInput = (v: unknown) =>
+  check(fastGuardBookingInput(v), () => guard().GuardBookingInputSchema, v);
+export const checkGuardCancelRequest = (v: unknown) =>
+  check(fastGuardCancelRequest(v), () => guard().GuardCancelRequestSchema, v);
+export const checkKeepRequest = (v: unknown) =>
+  check(fastCancelRequest(v), () => guard().KeepRequestSchema, v);
