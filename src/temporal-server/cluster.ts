@@ -274,6 +274,8 @@ export interface ClusterProcesses {
   restartTemporal(kill?: boolean): Promise<void>;
   /** Stops PostgreSQL (fast shutdown) and starts it again on the same data. */
   restartPostgres(): Promise<void>;
+  /** The pids of the running Temporal server and PostgreSQL (its postmaster), for CPU figures. */
+  pids(): { temporal?: number; postgres?: number };
   stop(): Promise<void>;
 }
 
@@ -609,6 +611,12 @@ export async function startClusterInfrastructure(
     async restartPostgres() {
       if (postgres) await stopChild(postgres, 'SIGINT', 30_000);
       await startPostgres();
+    },
+    pids() {
+      return {
+        ...(server?.pid !== undefined ? { temporal: server.pid } : {}),
+        ...(postgres?.pid !== undefined ? { postgres: postgres.pid } : {}),
+      };
     },
     stop: stopAll,
   };
