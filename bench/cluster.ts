@@ -72,6 +72,11 @@ export type ClusterBenchResult =
       /** The cluster's overhead part, by latency (`latency20`). */
       readonly overhead: Record<string, OverheadAtLatency>;
       readonly vsDevServer: Record<string, ClusterVsDevServer>;
+      /** The `throughput` part's bookings/s and control/s on the dev server (1 worker), when it ran. */
+      readonly devServerThroughput?: {
+        bookingsPerSecond: number;
+        controlWorkflowsPerSecond: number;
+      };
       /** The figures under the README table's names ({@link clusterFigures}). */
       readonly figures?: Record<string, string>;
     };
@@ -88,11 +93,18 @@ async function freeBasePort(asked: number | undefined): Promise<number> {
   );
 }
 
+/** What the dev-server parts of the same run measured, to set beside the cluster's. */
+export interface DevServerFigures {
+  readonly overhead?: Record<string, OverheadAtLatency> | undefined;
+  readonly throughput?: ThroughputResult | undefined;
+}
+
 export async function runClusterBench(
   s: BenchSettings['cluster'],
   ctx: OverheadContext,
-  devServerOverhead: Record<string, OverheadAtLatency> | undefined,
+  devServer: DevServerFigures,
 ): Promise<ClusterBenchResult> {
+  const devServerOverhead = devServer.overhead;
   const dataDir = mkdtempSync(join(tmpdir(), 'hbo-bench-cluster-'));
   let infra: ClusterProcesses | undefined;
   let connection: Connection | undefined;
@@ -176,6 +188,14 @@ export async function runClusterBench(
       bookingsPerSecond,
       overhead,
       vsDevServer,
+      ...(devServer.throughput
+        ? {
+            devServerThroughput: {
+              bookingsPerSecond: devServer.throughput.bookingsPerSecond,
+              controlWorkflowsPerSecond: devServer.throughput.controlWorkflowsPerSecond,
+            },
+          }
+        : {}),
     };
     return { ...result, figures: clusterFigures(result) };
   } finally {
@@ -206,6 +226,12 @@ export function clusterFigures(r: ClusterBenchResult): Record<string, string> {
       (t) => t.ratioToControl,
     ).join(' / '),
   };
+  const one = r.throughput.workers1;
+  if (r.devServerThroughput && one) {
+    const d = r.devServerThroughput;
+    out['Cluster: bookings/s and control/s, 1 worker, vs dev server'] =
+      `${one.bookingsPerSecond} / ${one.controlWorkflowsPerSecond} vs ${d.bookingsPerSecond} / ${d.controlWorkflowsPerSecond}`;
+  }
   for (const v of Object.values(r.vsDevServer)) {
     out[`Cluster: bookRoom p50 ms vs dev server (${v.latencyMs} ms)`] =
       `${v.clusterBookRoomP50Ms} vs ${v.devServerBookRoomP50Ms} (${v.bookRoomP50Ratio}×)`;

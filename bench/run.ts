@@ -20,7 +20,7 @@ import { installBenchRuntime } from './bench-worker';
 import { bundleOnce } from './bench-stack';
 import { runOverheadBench, type OverheadAtLatency } from './overhead';
 import { runScaleBench } from './scale';
-import { runThroughputBench } from './throughput';
+import { runThroughputBench, type ThroughputResult } from './throughput';
 import { round } from './stats';
 
 function machine() {
@@ -188,7 +188,12 @@ async function main(): Promise<number> {
     await part('client', () => runClientBench(settings.client));
     await part('simulator', () => runSimulatorBench(settings.simulator));
     // Last: the cluster's processes would load the machine under the dev-server parts.
-    await part('cluster', () => runClusterBench(settings.cluster, ctx, results.overhead));
+    await part('cluster', () =>
+      runClusterBench(settings.cluster, ctx, {
+        overhead: results.overhead,
+        throughput: results.throughput as ThroughputResult | undefined,
+      }),
+    );
     if (settings.quick && !settings.parts.includes('cluster')) {
       log('cluster: not in --quick (BENCH_PARTS=cluster npm run bench runs it alone)');
     }

@@ -86,6 +86,7 @@ describe('bench cluster figures', () => {
       throughput: { workers1: t(10, 20), workers2: t(15, 20), workers3: t(16, 32) },
       bookingsPerSecond: { '1': 10, '2': 15, '3': 16 },
       overhead: {},
+      devServerThroughput: { bookingsPerSecond: 30, controlWorkflowsPerSecond: 40 },
       vsDevServer: {
         latency20: {
           latencyMs: 20,
@@ -104,6 +105,7 @@ describe('bench cluster figures', () => {
       'Cluster: confirmed bookings/s with 1 / 2 / 3 workers': '10 / 15 / 16',
       'Cluster: no-op control workflows/s with 1 / 2 / 3 workers': '20 / 20 / 32',
       'Cluster: bookings/s ÷ control workflows/s with 1 / 2 / 3 workers': '0.5 / 0.75 / 0.5',
+      'Cluster: bookings/s and control/s, 1 worker, vs dev server': '10 / 20 vs 30 / 40',
       'Cluster: bookRoom p50 ms vs dev server (20 ms)': '120 vs 80 (1.5×)',
       'Cluster: overhead R p50 vs dev server (20 ms)': '3 vs 2',
       'Cluster: no-op control p50 ms vs dev server (20 ms)': '40 vs 28',
