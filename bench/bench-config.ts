@@ -21,8 +21,24 @@ export function benchHotelApiConfig(baseUrl: string): HotelApiConfig {
   };
 }
 
-export const PARTS = ['overhead', 'throughput', 'scale', 'ahead', 'client', 'simulator'] as const;
+export const PARTS = [
+  'overhead',
+  'throughput',
+  'scale',
+  'ahead',
+  'client',
+  'simulator',
+  'cluster',
+] as const;
 export type Part = (typeof PARTS)[number];
+
+/**
+ * The parts a run does when `BENCH_PARTS` is not set: all of them, but `--quick` leaves out the
+ * cluster (starting it and three throughput passes do not fit in 3 minutes).
+ */
+export function defaultParts(quick: boolean): readonly Part[] {
+  return quick ? PARTS.filter((p) => p !== 'cluster') : PARTS;
+}
 
 export interface BenchSettings {
   readonly quick: boolean;
@@ -92,6 +108,16 @@ export interface BenchSettings {
   };
   readonly client: { readonly durationMs: number; readonly concurrency: number };
   readonly simulator: { readonly durationMs: number; readonly concurrency: number };
+  /** The cluster part (bench/cluster.ts): the throughput and overhead parts on the cluster. */
+  readonly cluster: {
+    /** Worker process counts, one throughput pass each. @default [1, 2, 3] */
+    readonly workers: readonly number[];
+    readonly throughput: BenchSettings['throughput'];
+    /** Overhead on the cluster, one worker process (latencies: 20 ms by default). */
+    readonly overhead: BenchSettings['overhead'];
+    /** The cluster's base port (14 ports from it); a free block by default. */
+    readonly basePort: number | undefined;
+  };
   /** Extra `WorkerOptions` for experiments, JSON (`BENCH_WORKER_OVERRIDES`). */
   readonly workerOverrides: Record<string, unknown>;
   /** Extra `temporal server start-dev` arguments for experiments (`BENCH_SERVER_ARGS`, spaces). */
@@ -140,11 +166,16 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_WORKER_NODE_ARGS` | extra node arguments of the worker process | none | none |
  * | `BENCH_EAGER_START` / `BENCH_WORKER_IN_PROCESS` | overhead experiments | off | off |
  * | `BENCH_GUARD` | `0`: bookings without their guard (diagnosis only; figures are with it) | on | on |
+ * | `BENCH_CLUSTER_WORKERS` | worker processes of each cluster throughput pass | 1,2,3 | 1,2,3 |
+ * | `BENCH_CLUSTER_DURATION_MS` | cluster throughput time per workflow type and pass | `BENCH_DURATION_MS` | same |
+ * | `BENCH_CLUSTER_OVERHEAD_RUNS` | cluster overhead paired runs per latency | `BENCH_OVERHEAD_RUNS` | same |
+ * | `BENCH_CLUSTER_LATENCIES_MS` | cluster overhead supplier latencies | 20 | 20 |
+ * | `BENCH_CLUSTER_BASE_PORT` | cluster base port (14 ports) | a free block | same |
  * | `BENCH_OUTPUT` | results file | bench/results/latest.json | same |
  */
 export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): BenchSettings {
   const quick = argv.includes('--quick');
-  const parts = (env.BENCH_PARTS ?? PARTS.join(','))
+  const parts = (env.BENCH_PARTS ?? defaultParts(quick).join(','))
     .split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '');
@@ -168,30 +199,46 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
   const guard = !(env.BENCH_GUARD === '0' || env.BENCH_GUARD === 'false');
   const latencyMs = num(env, 'BENCH_LATENCY_MS', 20);
   const workflows = num(env, 'BENCH_SCALE_WORKFLOWS', quick ? 1_000 : 10_000);
+  const list = (name: string, fallback: string) => {
+    const values = (env[name] || fallback).split(',').map(Number);
+    if (values.some((v) => !Number.isFinite(v) || v < 0)) {
+      throw new Error(`${name} must be a comma list of non-negative numbers (got "${env[name]}")`);
+    }
+    return values;
+  };
+  const clusterWorkers = list('BENCH_CLUSTER_WORKERS', '1,2,3');
+  if (clusterWorkers.some((w) => !Number.isInteger(w) || w < 1 || w > 16)) {
+    throw new Error('BENCH_CLUSTER_WORKERS must be a comma list of whole numbers from 1 to 16');
+  }
+  const clusterBase = env.BENCH_CLUSTER_BASE_PORT
+    ? num(env, 'BENCH_CLUSTER_BASE_PORT', 0)
+    : undefined;
   let workerOverrides: Record<string, unknown> = {};
   if (env.BENCH_WORKER_OVERRIDES) {
     workerOverrides = JSON.parse(env.BENCH_WORKER_OVERRIDES) as Record<string, unknown>;
   }
+  const overhead = {
+    runs: num(env, 'BENCH_OVERHEAD_RUNS', quick ? 50 : 200),
+    latenciesMs: latencies,
+    warmupRuns: quick ? 5 : 10,
+    eagerStart,
+    // Eager start only works when the client shares the worker's NativeConnection.
+    workerInProcess: eagerStart || flag(env, 'BENCH_WORKER_IN_PROCESS'),
+    guard,
+  };
+  const throughput = {
+    durationMs: num(env, 'BENCH_DURATION_MS', quick ? 15_000 : 60_000),
+    concurrency: num(env, 'BENCH_CONCURRENCY', 50),
+    latencyMs,
+    warmupMs: quick ? 1_000 : 5_000,
+    guard,
+  };
   return {
     quick,
     parts: parts as Part[],
     output: env.BENCH_OUTPUT ?? 'bench/results/latest.json',
-    overhead: {
-      runs: num(env, 'BENCH_OVERHEAD_RUNS', quick ? 50 : 200),
-      latenciesMs: latencies,
-      warmupRuns: quick ? 5 : 10,
-      eagerStart,
-      // Eager start only works when the client shares the worker's NativeConnection.
-      workerInProcess: eagerStart || flag(env, 'BENCH_WORKER_IN_PROCESS'),
-      guard,
-    },
-    throughput: {
-      durationMs: num(env, 'BENCH_DURATION_MS', quick ? 15_000 : 60_000),
-      concurrency: num(env, 'BENCH_CONCURRENCY', 50),
-      latencyMs,
-      warmupMs: quick ? 1_000 : 5_000,
-      guard,
-    },
+    overhead,
+    throughput,
     scale: {
       workflows,
       rampInFlight: num(env, 'BENCH_SCALE_RAMP_IN_FLIGHT', 50),
@@ -212,6 +259,22 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
     },
     client: { durationMs: quick ? 1_500 : 5_000, concurrency: 16 },
     simulator: { durationMs: quick ? 1_500 : 5_000, concurrency: 32 },
+    cluster: {
+      workers: clusterWorkers,
+      throughput: {
+        ...throughput,
+        durationMs: num(env, 'BENCH_CLUSTER_DURATION_MS', throughput.durationMs),
+      },
+      overhead: {
+        ...overhead,
+        runs: num(env, 'BENCH_CLUSTER_OVERHEAD_RUNS', overhead.runs),
+        latenciesMs: list('BENCH_CLUSTER_LATENCIES_MS', '20'),
+        // The cluster's workers are processes, as in production.
+        eagerStart: false,
+        workerInProcess: false,
+      },
+      basePort: clusterBase,
+    },
     workerOverrides,
     serverArgs: (env.BENCH_SERVER_ARGS ?? '').split(' ').filter((a) => a !== ''),
     bundlePath: env.BENCH_BUNDLE_PATH || undefined,

@@ -27,12 +27,20 @@ export async function bundleOnce(dir: string): Promise<string> {
   return path;
 }
 
-export interface BenchTemporal {
-  readonly server: DevServer;
+/** A Temporal service a part runs against: the bench's dev server or the cluster (bench/cluster.ts). */
+export interface BenchTarget {
   readonly address: string;
+  readonly client: Client;
+  /** The `TEMPORAL_TLS_*` variables a worker process connects with (none for the dev server). */
+  readonly temporalEnv: Readonly<Record<string, string>>;
+  /** The server's processes, by name, whose CPU a part reports. */
+  readonly serverPids: Readonly<Record<string, number>>;
+}
+
+export interface BenchTemporal extends BenchTarget {
+  readonly server: DevServer;
   /** The server's own Prometheus endpoint. */
   readonly metricsUrl: string;
-  readonly client: Client;
   close(): Promise<void>;
 }
 
@@ -60,6 +68,8 @@ export async function startBenchTemporal(
   return {
     server,
     address: server.address,
+    temporalEnv: {},
+    serverPids: server.pid !== undefined ? { server: server.pid } : {},
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     client,
     async close() {
@@ -119,6 +129,8 @@ export interface WorkerStart {
   readonly supplierUrl: string;
   readonly bundlePath: string;
   readonly overrides: Partial<WorkerOptions>;
+  /** `TEMPORAL_TLS_*` variables of the connection (the cluster's mTLS). */
+  readonly temporalEnv?: Readonly<Record<string, string>>;
   readonly inProcess?: boolean;
   /** Extra node arguments of the worker process (e.g. `--cpu-prof`). */
   readonly nodeArgs?: readonly string[];
@@ -132,6 +144,7 @@ export async function startWorker(s: WorkerStart): Promise<WorkerHandle> {
     supplierUrl: s.supplierUrl,
     bundlePath: s.bundlePath,
     overrides: s.overrides,
+    ...(s.temporalEnv ? { temporalEnv: s.temporalEnv } : {}),
   };
   if (s.inProcess) {
     const w: BenchWorker = await startBenchWorker(init);

@@ -11,7 +11,7 @@ import { developmentKey } from '../src/codec/config';
 import { HotelApiClient } from '../src/hotel-api';
 import { loadWorkflowBundle } from '../src/workflow-bundle';
 import { benchHotelApiConfig } from './bench-config';
-import { temporalConnectionOptions } from '../src/client/connection-options';
+import { loadTemporalSecurity, temporalConnectionOptions } from '../src/client/connection-options';
 
 export interface BenchWorkerInit {
   readonly address: string;
@@ -19,6 +19,8 @@ export interface BenchWorkerInit {
   /** The simulator's base URL (without /api/v1). */
   readonly supplierUrl: string;
   readonly bundlePath: string;
+  /** `TEMPORAL_TLS_*` variables (paths to PEM files) when the server wants mTLS: the cluster. */
+  readonly temporalEnv?: Readonly<Record<string, string>>;
   /** Serve the SDK's Prometheus metrics on this port. */
   readonly metricsPort?: number;
   /** Extra `WorkerOptions` (JSON-able), for experiments. */
@@ -66,9 +68,12 @@ export const benchDataConverter = () => createDataConverter({ keys: [development
 
 export async function startBenchWorker(init: BenchWorkerInit): Promise<BenchWorker> {
   installBenchRuntime(init.metricsPort);
-  // The bench's own dev server: plaintext, options from the one connection module all the same.
+  // The dev server is plaintext, the cluster mTLS: options from the one connection module.
+  const problems: string[] = [];
+  const security = loadTemporalSecurity(init.temporalEnv ?? {}, problems);
+  if (problems.length > 0) throw new Error(problems.join('; '));
   const connection = await NativeConnection.connect(
-    temporalConnectionOptions({ address: init.address }),
+    temporalConnectionOptions({ ...security, address: init.address }),
   );
   const hotelApi = new HotelApiClient(benchHotelApiConfig(init.supplierUrl));
   let lateness: number[] = [];

@@ -29,6 +29,8 @@ import {
   startBenchTemporal,
   startSimulatorChild,
   startWorker,
+  type BenchTarget,
+  type BenchTemporal,
 } from './bench-stack';
 import { quantile, round, summarize, type Summary } from './stats';
 import { meanSteps, runSteps, type Step } from './timeline';
@@ -131,15 +133,22 @@ function roundSummary(s: Summary): Summary {
   };
 }
 
+/**
+ * `on`: run against this service (the caller starts and stops it; bench/cluster.ts) instead of
+ * the part's own dev server.
+ */
 export async function runOverheadBench(
   settings: BenchSettings['overhead'],
   ctx: OverheadContext,
+  on?: BenchTarget,
 ): Promise<Record<string, OverheadAtLatency>> {
-  const temporal = await startBenchTemporal(ctx.serverArgs);
+  const own: BenchTemporal | undefined = on ? undefined : await startBenchTemporal(ctx.serverArgs);
+  const temporal: BenchTarget = on ?? (own as BenchTemporal);
   const sim = await startSimulatorChild(settings.latenciesMs[0] ?? 0);
   const taskQueue = `bench-overhead-${randomUUID().slice(0, 8)}`;
   const worker = await startWorker({
     address: temporal.address,
+    temporalEnv: temporal.temporalEnv,
     taskQueue,
     supplierUrl: sim.baseUrl,
     bundlePath: ctx.bundlePath,
@@ -300,7 +309,7 @@ export async function runOverheadBench(
     await direct.close();
     await worker.stop();
     await sim.stop();
-    await temporal.close();
+    await own?.close();
   }
   return out;
 }

@@ -15,12 +15,13 @@ import type { WorkerOptions } from '@temporalio/worker';
 import { runAheadBench, type AheadResult } from './ahead';
 import { runClientBench } from './client';
 import { runSimulatorBench } from './simulator';
-import { PARTS, settingsFrom, type BenchSettings } from './bench-config';
+import { defaultParts, settingsFrom, type BenchSettings, type Part } from './bench-config';
+import { clusterFigures, runClusterBench, type ClusterBenchResult } from './cluster';
 import { installBenchRuntime } from './bench-worker';
 import { bundleOnce } from './bench-stack';
-import { runOverheadBench } from './overhead';
+import { runOverheadBench, type OverheadAtLatency } from './overhead';
 import { runScaleBench } from './scale';
-import { runThroughputBench } from './throughput';
+import { runThroughputBench, type ThroughputResult } from './throughput';
 import { round } from './stats';
 
 function machine() {
@@ -48,7 +49,7 @@ interface Target {
 }
 
 type Results = Record<string, unknown> & {
-  overhead?: Record<string, { p50: number; p99: number }>;
+  overhead?: Record<string, OverheadAtLatency>;
   throughput?: { bookingsPerSecond: number; controlWorkflowsPerSecond: number; efficiency: number };
   scale?: {
     openWorkflows: number;
@@ -59,6 +60,7 @@ type Results = Record<string, unknown> & {
   ahead?: AheadResult;
   client?: { signedCallsPerSecond: number; bareCallsPerSecond: number; cpuMicrosPerCall: number };
   simulator?: { requestsPerSecond: number; bareRequestsPerSecond: number };
+  cluster?: ClusterBenchResult;
 };
 
 function targets(r: Results): Target[] {
@@ -150,13 +152,18 @@ function printTable(r: Results): void {
     rows.push(['simulator req/s', String(round(r.simulator.requestsPerSecond)), '', '']);
     rows.push(['bare server req/s', String(round(r.simulator.bareRequestsPerSecond)), '', '']);
   }
+  if (r.cluster) {
+    for (const [name, value] of Object.entries(clusterFigures(r.cluster))) {
+      rows.push([name, value, '', '']);
+    }
+  }
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
   for (const row of rows) console.log(row.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  '));
 }
 
 async function main(): Promise<number> {
   const settings: BenchSettings = settingsFrom(process.argv.slice(2), process.env);
-  const partial = settings.parts.length < PARTS.length;
+  const partial = settings.parts.join(',') !== defaultParts(settings.quick).join(',');
   const output =
     process.env.BENCH_OUTPUT ?? (partial ? 'bench/results/partial.tmp.json' : settings.output);
   const began = Date.now();
@@ -187,7 +194,7 @@ async function main(): Promise<number> {
       log,
     };
     const part = async <T>(name: string, fn: () => Promise<T>): Promise<void> => {
-      if (!settings.parts.includes(name as (typeof PARTS)[number])) return;
+      if (!settings.parts.includes(name as Part)) return;
       log(`${name}: start`);
       const t0 = Date.now();
       try {
@@ -204,6 +211,16 @@ async function main(): Promise<number> {
     await part('ahead', () => runAheadBench(settings.ahead, ctx));
     await part('client', () => runClientBench(settings.client));
     await part('simulator', () => runSimulatorBench(settings.simulator));
+    // Last: the cluster's processes would load the machine under the dev-server parts.
+    await part('cluster', () =>
+      runClusterBench(settings.cluster, ctx, {
+        overhead: results.overhead,
+        throughput: results.throughput as ThroughputResult | undefined,
+      }),
+    );
+    if (settings.quick && !settings.parts.includes('cluster')) {
+      log('cluster: not in --quick (BENCH_PARTS=cluster npm run bench runs it alone)');
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

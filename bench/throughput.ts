@@ -26,7 +26,9 @@ import {
   startBenchTemporal,
   startSimulatorChild,
   startWorker,
+  type BenchTarget,
   type BenchTemporal,
+  type WorkerHandle,
 } from './bench-stack';
 import { round, summarize } from './stats';
 
@@ -50,6 +52,9 @@ export interface ThroughputResult {
   readonly failures: number;
   /** CPU seconds per second, by process, over the whole part (1 = one core busy). */
   readonly cpu: Readonly<Record<string, number>>;
+  /** Worker processes on the task queue. */
+  readonly workers: number;
+  /** The largest worker's RSS at the end, MiB. */
   readonly workerRssMiB: number;
 }
 
@@ -70,27 +75,55 @@ interface Window {
   failures: number;
 }
 
+/** Where a throughput run happens when it is not the part's own dev server (bench/cluster.ts). */
+export interface ThroughputTarget {
+  /** The service; the caller starts and stops it. */
+  readonly temporal: BenchTarget;
+  /** Worker processes on the task queue. @default 1 */
+  readonly workers?: number;
+}
+
 export async function runThroughputBench(
   s: BenchSettings['throughput'],
   ctx: ThroughputContext,
+  target?: ThroughputTarget,
 ): Promise<ThroughputResult> {
-  const temporal: BenchTemporal = await startBenchTemporal(ctx.serverArgs);
+  const own: BenchTemporal | undefined = target
+    ? undefined
+    : await startBenchTemporal(ctx.serverArgs);
+  const temporal: BenchTarget = target?.temporal ?? (own as BenchTemporal);
   const sim = await startSimulatorChild(s.latencyMs);
   const taskQueue = `bench-throughput-${randomUUID().slice(0, 8)}`;
-  const worker = await startWorker({
-    address: temporal.address,
-    taskQueue,
-    supplierUrl: sim.baseUrl,
-    bundlePath: ctx.bundlePath,
-    overrides: ctx.overrides,
-    nodeArgs: ctx.workerNodeArgs,
-  });
+  const workers: WorkerHandle[] = [];
+  const stopAll = async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    await sim.stop();
+    await own?.close();
+  };
+  try {
+    for (let i = 0; i < (target?.workers ?? 1); i++) {
+      workers.push(
+        await startWorker({
+          address: temporal.address,
+          temporalEnv: temporal.temporalEnv,
+          taskQueue,
+          supplierUrl: sim.baseUrl,
+          bundlePath: ctx.bundlePath,
+          overrides: ctx.overrides,
+          nodeArgs: ctx.workerNodeArgs,
+        }),
+      );
+    }
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
   const bookings = new BookingClient({ client: temporal.client, taskQueue });
   const pids: Record<string, number> = {
     bench: process.pid,
-    worker: worker.pid,
+    ...Object.fromEntries(workers.map((w, i) => [i === 0 ? 'worker' : `worker${i + 1}`, w.pid])),
     simulator: sim.pid,
-    ...(temporal.server.pid !== undefined ? { server: temporal.server.pid } : {}),
+    ...temporal.serverPids,
   };
   const cpu0 = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
   const t0 = performance.now();
@@ -171,15 +204,17 @@ export async function runThroughputBench(
         round((cpuSeconds(pid) - (cpu0[k] ?? 0)) / elapsed),
       ]),
     );
-    const workerRss = rssMiB(worker.pid);
+    const workerRss = Math.max(...workers.map((w) => rssMiB(w.pid)));
     const events = async (id: string | undefined) =>
       id ? ((await temporal.client.workflow.getHandle(id).fetchHistory()).events?.length ?? 0) : 0;
     const bookingEvents = await events(sampleBooking);
     const controlEvents = await events(sampleControl);
     const bookingsPerSecond = totals.booking.completed / totals.booking.seconds;
     const controlPerSecond = totals.control.completed / totals.control.seconds;
-    const metrics = await scrape(worker.metricsUrl);
-    const wftFailed = metricSum(metrics, 'temporal_workflow_task_execution_failed');
+    let wftFailed = 0;
+    for (const w of workers) {
+      wftFailed += metricSum(await scrape(w.metricsUrl), 'temporal_workflow_task_execution_failed');
+    }
     if (wftFailed > 0) ctx.log(`throughput: ${wftFailed} workflow task executions failed`);
     const b = summarize(totals.booking.latencies);
     const c = summarize(totals.control.latencies);
@@ -201,11 +236,10 @@ export async function runThroughputBench(
       controlLatencyMs: { p50: round(c.p50), p99: round(c.p99) },
       failures: totals.booking.failures,
       cpu,
+      workers: workers.length,
       workerRssMiB: round(workerRss),
     };
   } finally {
-    await worker.stop();
-    await sim.stop();
-    await temporal.close();
+    await stopAll();
   }
 }

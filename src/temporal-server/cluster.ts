@@ -274,6 +274,8 @@ export interface ClusterProcesses {
   restartTemporal(kill?: boolean): Promise<void>;
   /** Stops PostgreSQL (fast shutdown) and starts it again on the same data. */
   restartPostgres(): Promise<void>;
+  /** The pids of the running Temporal server and PostgreSQL (its postmaster), for CPU figures. */
+  pids(): { temporal?: number; postgres?: number };
   stop(): Promise<void>;
 }
 
@@ -404,43 +406,60 @@ export async function startClusterInfrastructure(
       await new Promise((r) => setTimeout(r, 200));
     }
   };
-  await startPostgres();
-  const psql = (sql: string) =>
-    spawnSync(
-      'psql',
-      ['-h', pgData, '-p', String(ports.postgres), '-U', 'postgres', '-d', 'postgres', '-tAc', sql],
-      { encoding: 'utf8', env: { PATH: process.env.PATH } },
-    );
-  const role = psql(`SELECT 1 FROM pg_roles WHERE rolname = '${DB_USER}'`);
-  if (role.status !== 0) throw new ClusterError(`psql failed: ${role.stderr.trim()}`);
-  if (role.stdout.trim() !== '1') {
-    const r = psql(`CREATE ROLE ${DB_USER} LOGIN SUPERUSER PASSWORD '${DB_PASSWORD}'`);
-    if (r.status !== 0)
-      throw new ClusterError(`creating the ${DB_USER} role failed: ${r.stderr.trim()}`);
-  }
+  try {
+    await startPostgres();
+    const psql = (sql: string) =>
+      spawnSync(
+        'psql',
+        [
+          '-h',
+          pgData,
+          '-p',
+          String(ports.postgres),
+          '-U',
+          'postgres',
+          '-d',
+          'postgres',
+          '-tAc',
+          sql,
+        ],
+        { encoding: 'utf8', env: { PATH: process.env.PATH } },
+      );
+    const role = psql(`SELECT 1 FROM pg_roles WHERE rolname = '${DB_USER}'`);
+    if (role.status !== 0) throw new ClusterError(`psql failed: ${role.stderr.trim()}`);
+    if (role.stdout.trim() !== '1') {
+      const r = psql(`CREATE ROLE ${DB_USER} LOGIN SUPERUSER PASSWORD '${DB_PASSWORD}'`);
+      if (r.status !== 0)
+        throw new ClusterError(`creating the ${DB_USER} role failed: ${r.stderr.trim()}`);
+    }
 
-  // --- schemas, with the script docker-compose runs ---
-  const setupStarted = Date.now();
-  const schema = spawnSync('sh', [join(REPO_ROOT, SHARED_FILES.setupPostgres)], {
-    encoding: 'utf8',
-    env: {
-      PATH: `${pgBin}:${process.env.PATH}`,
-      POSTGRES_SEEDS: '127.0.0.1',
-      DB_PORT: String(ports.postgres),
-      POSTGRES_USER: DB_USER,
-      SQL_PASSWORD: DB_PASSWORD,
-      TEMPORAL_SQL_TOOL: binaries['temporal-sql-tool'],
-    },
-  });
-  appendFileSync(join(logsDir, 'setup.log'), schema.stdout + schema.stderr);
-  if (schema.status !== 0) {
-    throw new ClusterError(
-      `schema setup failed: ${(schema.stderr || schema.stdout).trim().split('\n').slice(-3).join(' | ')}`,
+    // --- schemas, with the script docker-compose runs ---
+    const setupStarted = Date.now();
+    const schema = spawnSync('sh', [join(REPO_ROOT, SHARED_FILES.setupPostgres)], {
+      encoding: 'utf8',
+      env: {
+        PATH: `${pgBin}:${process.env.PATH}`,
+        POSTGRES_SEEDS: '127.0.0.1',
+        DB_PORT: String(ports.postgres),
+        POSTGRES_USER: DB_USER,
+        SQL_PASSWORD: DB_PASSWORD,
+        TEMPORAL_SQL_TOOL: binaries['temporal-sql-tool'],
+      },
+    });
+    appendFileSync(join(logsDir, 'setup.log'), schema.stdout + schema.stderr);
+    if (schema.status !== 0) {
+      throw new ClusterError(
+        `schema setup failed: ${(schema.stderr || schema.stdout).trim().split('\n').slice(-3).join(' | ')}`,
+      );
+    }
+    log(
+      `PostgreSQL ready on 127.0.0.1:${ports.postgres}, schemas up to date (${Date.now() - setupStarted} ms)`,
     );
+  } catch (err) {
+    // Nothing left running when the start fails before the server (the caller may remove dataDir).
+    if (postgres) await stopChild(postgres, 'SIGINT', 30_000);
+    throw err;
   }
-  log(
-    `PostgreSQL ready on 127.0.0.1:${ports.postgres}, schemas up to date (${Date.now() - setupStarted} ms)`,
-  );
 
   // --- Temporal server ---
   const address = `localhost:${ports.frontend}`;
@@ -609,6 +628,12 @@ export async function startClusterInfrastructure(
     async restartPostgres() {
       if (postgres) await stopChild(postgres, 'SIGINT', 30_000);
       await startPostgres();
+    },
+    pids() {
+      return {
+        ...(server?.pid !== undefined ? { temporal: server.pid } : {}),
+        ...(postgres?.pid !== undefined ? { postgres: postgres.pid } : {}),
+      };
     },
     stop: stopAll,
   };

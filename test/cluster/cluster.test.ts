@@ -103,4 +103,23 @@ describe('the cluster (PostgreSQL, Temporal 1.29.1 with mTLS)', { skip }, () => 
     }
     assert.throws(() => clusterPorts(37_233), /choose one from 1024 to 32700/);
   });
+
+  it('a start that fails before the server leaves no PostgreSQL running', async () => {
+    // The schema tool fails: PostgreSQL is up by then, and must be stopped again (the bench
+    // removes the data directory of a failed start).
+    const base = 28_000 + ((await freePort()) % 4_000);
+    const dataDir = join(dir, 'failing');
+    const saved = process.env.TEMPORAL_SQL_TOOL_PATH;
+    process.env.TEMPORAL_SQL_TOOL_PATH = '/bin/false';
+    try {
+      await assert.rejects(
+        startClusterInfrastructure({ dataDir, basePort: base, log: () => undefined }),
+        /^ClusterError: schema setup failed/,
+      );
+    } finally {
+      if (saved === undefined) delete process.env.TEMPORAL_SQL_TOOL_PATH;
+      else process.env.TEMPORAL_SQL_TOOL_PATH = saved;
+    }
+    assert.deepEqual(await busyPorts(clusterPorts(base)), []);
+  });
 });

@@ -1,0 +1,114 @@
+/**
+ * The bench's settings for its cluster part (bench/bench-config.ts) and the names its figures are
+ * written under (bench/cluster.ts): the full run includes the cluster, `--quick` leaves it out
+ * unless `BENCH_PARTS` names it, bad knobs are one line naming the variable.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { defaultParts, PARTS, settingsFrom } from '../bench/bench-config';
+import { clusterFigures, type ClusterBenchResult } from '../bench/cluster';
+
+describe('bench settings: the cluster part', () => {
+  it('the full run has every part, the cluster last; --quick all but the cluster', () => {
+    assert.deepEqual(settingsFrom([], {}).parts, [...PARTS]);
+    assert.equal(PARTS[PARTS.length - 1], 'cluster');
+    const quick = settingsFrom(['--quick'], {});
+    assert.ok(!quick.parts.includes('cluster'));
+    assert.deepEqual(quick.parts, [...defaultParts(true)]);
+    assert.deepEqual(settingsFrom(['--quick'], { BENCH_PARTS: 'cluster' }).parts, ['cluster']);
+  });
+
+  it('defaults: 1, 2 and 3 workers, the throughput duration, overhead at 20 ms only', () => {
+    const s = settingsFrom([], { BENCH_DURATION_MS: '40000', BENCH_OVERHEAD_RUNS: '80' });
+    assert.deepEqual(s.cluster.workers, [1, 2, 3]);
+    assert.equal(s.cluster.throughput.durationMs, 40_000);
+    assert.equal(s.cluster.overhead.runs, 80);
+    assert.deepEqual(s.cluster.overhead.latenciesMs, [20]);
+    assert.equal(s.cluster.basePort, undefined);
+    // Eager start needs the worker in the bench's process; the cluster's workers are processes.
+    const eager = settingsFrom([], { BENCH_EAGER_START: '1' });
+    assert.equal(eager.cluster.overhead.eagerStart, false);
+    assert.equal(eager.cluster.overhead.workerInProcess, false);
+  });
+
+  it('its own knobs win', () => {
+    const s = settingsFrom([], {
+      BENCH_CLUSTER_WORKERS: '2,4',
+      BENCH_CLUSTER_DURATION_MS: '20000',
+      BENCH_CLUSTER_OVERHEAD_RUNS: '30',
+      BENCH_CLUSTER_LATENCIES_MS: '20,100',
+      BENCH_CLUSTER_BASE_PORT: '22233',
+    });
+    assert.deepEqual(s.cluster.workers, [2, 4]);
+    assert.equal(s.cluster.throughput.durationMs, 20_000);
+    assert.equal(s.cluster.overhead.runs, 30);
+    assert.deepEqual(s.cluster.overhead.latenciesMs, [20, 100]);
+    assert.equal(s.cluster.basePort, 22_233);
+  });
+
+  it('a bad knob is one line naming it', () => {
+    assert.throws(
+      () => settingsFrom([], { BENCH_CLUSTER_WORKERS: '1,x' }),
+      /^Error: BENCH_CLUSTER_WORKERS must be/,
+    );
+    assert.throws(
+      () => settingsFrom([], { BENCH_CLUSTER_WORKERS: '0' }),
+      /^Error: BENCH_CLUSTER_WORKERS must be a comma list of whole numbers from 1 to 16$/,
+    );
+    assert.throws(
+      () => settingsFrom([], { BENCH_CLUSTER_LATENCIES_MS: '20,-1' }),
+      /^Error: BENCH_CLUSTER_LATENCIES_MS must be/,
+    );
+    assert.throws(
+      () => settingsFrom([], { BENCH_PARTS: 'clusters' }),
+      /^Error: BENCH_PARTS: unknown part clusters/,
+    );
+  });
+});
+
+describe('bench cluster figures', () => {
+  it('a skipped part is one line', () => {
+    assert.deepEqual(clusterFigures({ skipped: 'skipped: no Go' }), {
+      'Cluster part': 'skipped: no Go',
+    });
+  });
+
+  it('names as the README table uses them, values by worker count', () => {
+    const t = (bookings: number, control: number) =>
+      ({
+        bookingsPerSecond: bookings,
+        controlWorkflowsPerSecond: control,
+        ratioToControl: Math.round((bookings / control) * 1000) / 1000,
+      }) as never;
+    const r: ClusterBenchResult = {
+      topology: 'x',
+      startSeconds: 1,
+      throughput: { workers1: t(10, 20), workers2: t(15, 20), workers3: t(16, 32) },
+      bookingsPerSecond: { '1': 10, '2': 15, '3': 16 },
+      overhead: {},
+      devServerThroughput: { bookingsPerSecond: 30, controlWorkflowsPerSecond: 40 },
+      vsDevServer: {
+        latency20: {
+          latencyMs: 20,
+          clusterRp50: 3,
+          devServerRp50: 2,
+          clusterBookRoomP50Ms: 120,
+          devServerBookRoomP50Ms: 80,
+          bookRoomP50Ratio: 1.5,
+          clusterControlP50Ms: 40,
+          devServerControlP50Ms: 28,
+          devServerFrom: 'overhead part',
+        },
+      },
+    };
+    assert.deepEqual(clusterFigures(r), {
+      'Cluster: confirmed bookings/s with 1 / 2 / 3 workers': '10 / 15 / 16',
+      'Cluster: no-op control workflows/s with 1 / 2 / 3 workers': '20 / 20 / 32',
+      'Cluster: bookings/s ÷ control workflows/s with 1 / 2 / 3 workers': '0.5 / 0.75 / 0.5',
+      'Cluster: bookings/s and control/s, 1 worker, vs dev server': '10 / 20 vs 30 / 40',
+      'Cluster: bookRoom p50 ms vs dev server (20 ms)': '120 vs 80 (1.5×)',
+      'Cluster: overhead R p50 vs dev server (20 ms)': '3 vs 2',
+      'Cluster: no-op control p50 ms vs dev server (20 ms)': '40 vs 28',
+    });
+  });
+});
