@@ -25,8 +25,9 @@ export interface BookingWorkerOptions {
   /** Per-worker cap on concurrent activities, i.e. on concurrent supplier calls. @default 100 */
   readonly maxConcurrentActivities?: number;
   /**
-   * Workflows kept in memory between their workflow tasks. Each costs about 1.3 MB of worker
-   * memory (every workflow gets its own copy of the workflow modules, zod schemas included), and
+   * Workflows kept in memory between their workflow tasks. Each cost about 1.3 MB of worker
+   * memory when every workflow built its own copy of the zod schemas (it no longer does for a valid
+   * input: src/workflows/input-checks.ts), and
    * the SDK's default sizes the cache from the V8 heap limit: about 2,300 on a machine with 24 GiB,
    * which took the worker to 1.8 GiB RSS with 1,000 bookings waiting. A booking waiting for
    * confirmation needs no cache (its polls are activity retries; it has one more workflow task,

@@ -107,20 +107,21 @@ export function memoryCurve(jsonl: string, everyMs: number): MemoryCurvePoint[] 
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as MemoryProbeSample);
   const mib = (b: number) => Math.round((b / 1048576) * 10) / 10;
+  const point = (s: MemoryProbeSample): MemoryCurvePoint => ({
+    atMin: Math.round((s.atMs / 60_000) * 10) / 10,
+    rssMiB: mib(s.rss),
+    heapUsedMiB: mib(s.heapUsed),
+    heapTotalMiB: mib(s.heapTotal),
+    threadHeapUsedMiB: mib(s.threadHeapUsed ?? 0),
+    threadHeapTotalMiB: mib(s.threadHeapTotal ?? 0),
+    externalMiB: mib(s.external),
+    arrayBuffersMiB: mib(s.arrayBuffers),
+  });
   const out: MemoryCurvePoint[] = [];
   let mark = 0;
   for (const s of samples) {
     if (s.atMs < mark) continue;
-    out.push({
-      atMin: Math.round((s.atMs / 60_000) * 10) / 10,
-      rssMiB: mib(s.rss),
-      heapUsedMiB: mib(s.heapUsed),
-      heapTotalMiB: mib(s.heapTotal),
-      threadHeapUsedMiB: mib(s.threadHeapUsed ?? 0),
-      threadHeapTotalMiB: mib(s.threadHeapTotal ?? 0),
-      externalMiB: mib(s.external),
-      arrayBuffersMiB: mib(s.arrayBuffers),
-    });
+    out.push(point(s));
     while (mark <= s.atMs) mark += everyMs;
   }
   const last = samples[samples.length - 1];
@@ -129,16 +130,7 @@ export function memoryCurve(jsonl: string, everyMs: number): MemoryCurvePoint[] 
     out.length > 0 &&
     Math.round((last.atMs / 60_000) * 10) / 10 !== out[out.length - 1]!.atMin
   ) {
-    out.push({
-      atMin: Math.round((last.atMs / 60_000) * 10) / 10,
-      rssMiB: mib(last.rss),
-      heapUsedMiB: mib(last.heapUsed),
-      heapTotalMiB: mib(last.heapTotal),
-      threadHeapUsedMiB: mib(last.threadHeapUsed ?? 0),
-      threadHeapTotalMiB: mib(last.threadHeapTotal ?? 0),
-      externalMiB: mib(last.external),
-      arrayBuffersMiB: mib(last.arrayBuffers),
-    });
+    out.push(point(last));
   }
   return out;
 }
