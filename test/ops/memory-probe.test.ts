@@ -49,7 +49,6 @@ test('heap diff: objects kept between two snapshots show up by constructor, coun
 
 test('memory probe: samples the main thread and the worker thread, snapshots both on SIGUSR2', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'memory-probe-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
   // A process with one worker thread that holds ~40 MB of JS objects (the workflow thread's role).
   // (The thread's entry is a file, as the SDK's is: the probe wraps it to sample the thread.)
   const entry = join(dir, 'thread.js');
@@ -75,7 +74,16 @@ test('memory probe: samples the main thread and the worker thread, snapshots bot
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   );
-  t.after(() => child.kill('SIGKILL'));
+  // The child writes samples into `dir` until it is gone: stop it, then remove the directory
+  // (removing first raced its writes: ENOTEMPTY on a fresh-clone run).
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  t.after(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
   const file = join(dir, 'memory.jsonl');
   const samples = (): MemoryProbeSample[] =>
     existsSync(file)
