@@ -43,7 +43,7 @@ export function defaultParts(quick: boolean): readonly Part[] {
 export interface BenchSettings {
   readonly quick: boolean;
   readonly parts: readonly Part[];
-  /** Where the results go. @default bench/results/latest.json */
+  /** Where the results go ({@link outputFor}). */
   readonly output: string;
   readonly overhead: {
     /** Sequential bookRoom runs per latency, each paired with one direct-call run. */
@@ -171,8 +171,26 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_CLUSTER_OVERHEAD_RUNS` | cluster overhead paired runs per latency | `BENCH_OVERHEAD_RUNS` | same |
  * | `BENCH_CLUSTER_LATENCIES_MS` | cluster overhead supplier latencies | 20 | 20 |
  * | `BENCH_CLUSTER_BASE_PORT` | cluster base port (14 ports) | a free block | same |
- * | `BENCH_OUTPUT` | results file | bench/results/latest.json | same |
+ * | `BENCH_OUTPUT` | results file | bench/results/latest.json | bench/results/quick.tmp.json |
  */
+/** The bench's results directory: the full run's `latest.json`, the load drills' files. */
+export const RESULTS_DIR = 'bench/results';
+
+/**
+ * Where a run writes its results: only a full run of every part replaces `latest.json` (the
+ * committed figures); a `--quick` run writes `quick.tmp.json`, a run of some parts
+ * `partial.tmp.json` (both ignored by git), `BENCH_OUTPUT` wins.
+ */
+export function outputFor(
+  quick: boolean,
+  parts: readonly string[],
+  env: NodeJS.ProcessEnv,
+): string {
+  if (env.BENCH_OUTPUT) return env.BENCH_OUTPUT;
+  if (parts.join(',') !== defaultParts(quick).join(',')) return `${RESULTS_DIR}/partial.tmp.json`;
+  return quick ? `${RESULTS_DIR}/quick.tmp.json` : `${RESULTS_DIR}/latest.json`;
+}
+
 export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): BenchSettings {
   const quick = argv.includes('--quick');
   const parts = (env.BENCH_PARTS ?? defaultParts(quick).join(','))
@@ -236,7 +254,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
   return {
     quick,
     parts: parts as Part[],
-    output: env.BENCH_OUTPUT ?? 'bench/results/latest.json',
+    output: outputFor(quick, parts, env),
     overhead,
     throughput,
     scale: {

@@ -5,8 +5,8 @@
  * file, the simulator and the worker in child processes) and stops it. Every figure is a ratio
  * against a baseline measured in the same run, or an absolute bound (RSS, lateness, timeouts).
  *
- * Writes `bench/results/latest.json` (a run of only some parts, `BENCH_PARTS=...`, writes
- * `bench/results/partial.tmp.json` instead) and prints a table. Knobs: see bench-config.ts.
+ * Writes `bench/results/latest.json` (a `--quick` run `quick.tmp.json`, a run of only some parts,
+ * `BENCH_PARTS=...`, `partial.tmp.json`: see outputFor) and prints a table. Knobs: see bench-config.ts.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -16,7 +16,7 @@ import { readLoadDrillSummaries } from '../src/chaos/load-run';
 import { runAheadBench } from './ahead';
 import { runClientBench } from './client';
 import { runSimulatorBench } from './simulator';
-import { defaultParts, settingsFrom, type BenchSettings, type Part } from './bench-config';
+import { RESULTS_DIR, settingsFrom, type BenchSettings, type Part } from './bench-config';
 import { clusterFigures, runClusterBench } from './cluster';
 import { installBenchRuntime } from './bench-worker';
 import { bundleOnce } from './bench-stack';
@@ -90,9 +90,7 @@ function printTable(r: BenchResults): void {
 
 async function main(): Promise<number> {
   const settings: BenchSettings = settingsFrom(process.argv.slice(2), process.env);
-  const partial = settings.parts.join(',') !== defaultParts(settings.quick).join(',');
-  const output =
-    process.env.BENCH_OUTPUT ?? (partial ? 'bench/results/partial.tmp.json' : settings.output);
+  const output = settings.output;
   const began = Date.now();
   const log = (line: string) =>
     console.log(`[bench +${((Date.now() - began) / 1000).toFixed(0)}s] ${line}`);
@@ -153,7 +151,7 @@ async function main(): Promise<number> {
   }
   results.durationSeconds = round((Date.now() - began) / 1000, 0);
   if (!settings.quick) {
-    const drills = readLoadDrillSummaries(dirname(settings.output));
+    const drills = readLoadDrillSummaries(RESULTS_DIR);
     if (drills) results.loadDrills = drills;
   }
   results.targets = targetsRecord(results);
