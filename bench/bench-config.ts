@@ -43,7 +43,7 @@ export function defaultParts(quick: boolean): readonly Part[] {
 export interface BenchSettings {
   readonly quick: boolean;
   readonly parts: readonly Part[];
-  /** Where the results go. @default bench/results/latest.json */
+  /** Where the results go ({@link outputFor}). */
   readonly output: string;
   readonly overhead: {
     /** Sequential bookRoom runs per latency, each paired with one direct-call run. */
@@ -146,17 +146,17 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | knob | meaning | full | quick |
  * |---|---|---|---|
  * | `BENCH_PARTS` | comma list of parts to run | all | all |
- * | `BENCH_OVERHEAD_RUNS` | paired runs per latency | 200 | 50 |
+ * | `BENCH_OVERHEAD_RUNS` | paired runs per latency | 200 | 30 |
  * | `BENCH_OVERHEAD_LATENCIES_MS` | supplier latencies | 20,100 | 20,100 |
- * | `BENCH_DURATION_MS` | throughput time per workflow type | 60000 | 15000 |
+ * | `BENCH_DURATION_MS` | throughput time per workflow type | 60000 | 10000 |
  * | `BENCH_CONCURRENCY` | throughput workflows in flight | 50 | 50 |
  * | `BENCH_LATENCY_MS` | supplier latency, throughput and scale | 20 | 20 |
- * | `BENCH_SCALE_WORKFLOWS` | bookings open at once | 10000 | 1000 |
+ * | `BENCH_SCALE_WORKFLOWS` | bookings open at once | 10000 | 500 |
  * | `BENCH_SCALE_POLL_MS` | poll delays `initial,maximum` | 30000,60000 | 10000,20000 |
  * | `BENCH_SCALE_SETTLE_MS` | pause between building and watching | the poll cap | 10000 |
- * | `BENCH_SCALE_OBSERVE_MS` | watch time once all are open | 120000 | 20000 |
+ * | `BENCH_SCALE_OBSERVE_MS` | watch time once all are open | 120000 | 10000 |
  * | `BENCH_SCALE_RAMP_IN_FLIGHT` | bookings started, not yet booked | 50 | 50 |
- * | `BENCH_AHEAD_WORKFLOWS` | waiting bookings with a poll due (ahead part) | 10000 | 200 |
+ * | `BENCH_AHEAD_WORKFLOWS` | waiting bookings with a poll due (ahead part) | 10000 | 100 |
  * | `BENCH_AHEAD_POLL_MS` | their poll interval (the worker's pause) | 60000 | 5000 |
  * | `BENCH_AHEAD_BOOKINGS` | new bookings started meanwhile | 100 | 10 |
  * | `BENCH_AHEAD_RATE` | new bookings started per second | 5 | 5 |
@@ -171,8 +171,26 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_CLUSTER_OVERHEAD_RUNS` | cluster overhead paired runs per latency | `BENCH_OVERHEAD_RUNS` | same |
  * | `BENCH_CLUSTER_LATENCIES_MS` | cluster overhead supplier latencies | 20 | 20 |
  * | `BENCH_CLUSTER_BASE_PORT` | cluster base port (14 ports) | a free block | same |
- * | `BENCH_OUTPUT` | results file | bench/results/latest.json | same |
+ * | `BENCH_OUTPUT` | results file | bench/results/latest.json | bench/results/quick.tmp.json |
  */
+/** The bench's results directory: the full run's `latest.json`, the load drills' files. */
+export const RESULTS_DIR = 'bench/results';
+
+/**
+ * Where a run writes its results: only a full run of every part replaces `latest.json` (the
+ * committed figures); a `--quick` run writes `quick.tmp.json`, a run of some parts
+ * `partial.tmp.json` (both ignored by git), `BENCH_OUTPUT` wins.
+ */
+export function outputFor(
+  quick: boolean,
+  parts: readonly string[],
+  env: NodeJS.ProcessEnv,
+): string {
+  if (env.BENCH_OUTPUT) return env.BENCH_OUTPUT;
+  if (parts.join(',') !== defaultParts(quick).join(',')) return `${RESULTS_DIR}/partial.tmp.json`;
+  return quick ? `${RESULTS_DIR}/quick.tmp.json` : `${RESULTS_DIR}/latest.json`;
+}
+
 export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): BenchSettings {
   const quick = argv.includes('--quick');
   const parts = (env.BENCH_PARTS ?? defaultParts(quick).join(','))
@@ -198,7 +216,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
   const eagerStart = flag(env, 'BENCH_EAGER_START');
   const guard = !(env.BENCH_GUARD === '0' || env.BENCH_GUARD === 'false');
   const latencyMs = num(env, 'BENCH_LATENCY_MS', 20);
-  const workflows = num(env, 'BENCH_SCALE_WORKFLOWS', quick ? 1_000 : 10_000);
+  const workflows = num(env, 'BENCH_SCALE_WORKFLOWS', quick ? 500 : 10_000);
   const list = (name: string, fallback: string) => {
     const values = (env[name] || fallback).split(',').map(Number);
     if (values.some((v) => !Number.isFinite(v) || v < 0)) {
@@ -218,7 +236,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
     workerOverrides = JSON.parse(env.BENCH_WORKER_OVERRIDES) as Record<string, unknown>;
   }
   const overhead = {
-    runs: num(env, 'BENCH_OVERHEAD_RUNS', quick ? 50 : 200),
+    runs: num(env, 'BENCH_OVERHEAD_RUNS', quick ? 30 : 200),
     latenciesMs: latencies,
     warmupRuns: quick ? 5 : 10,
     eagerStart,
@@ -227,7 +245,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
     guard,
   };
   const throughput = {
-    durationMs: num(env, 'BENCH_DURATION_MS', quick ? 15_000 : 60_000),
+    durationMs: num(env, 'BENCH_DURATION_MS', quick ? 10_000 : 60_000),
     concurrency: num(env, 'BENCH_CONCURRENCY', 50),
     latencyMs,
     warmupMs: quick ? 1_000 : 5_000,
@@ -236,7 +254,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
   return {
     quick,
     parts: parts as Part[],
-    output: env.BENCH_OUTPUT ?? 'bench/results/latest.json',
+    output: outputFor(quick, parts, env),
     overhead,
     throughput,
     scale: {
@@ -245,13 +263,13 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
       pollInitialMs,
       pollMaximumMs,
       settleMs: num(env, 'BENCH_SCALE_SETTLE_MS', quick ? 10_000 : pollMaximumMs),
-      observeMs: num(env, 'BENCH_SCALE_OBSERVE_MS', quick ? 20_000 : 120_000),
+      observeMs: num(env, 'BENCH_SCALE_OBSERVE_MS', quick ? 10_000 : 120_000),
       latencyMs,
       historySample: num(env, 'BENCH_SCALE_HISTORY_SAMPLE', workflows),
       serverMetricsFile: env.BENCH_SERVER_METRICS_FILE || undefined,
     },
     ahead: {
-      workflows: num(env, 'BENCH_AHEAD_WORKFLOWS', quick ? 200 : 10_000),
+      workflows: num(env, 'BENCH_AHEAD_WORKFLOWS', quick ? 100 : 10_000),
       pollMs: num(env, 'BENCH_AHEAD_POLL_MS', quick ? 5_000 : 60_000),
       newBookings: num(env, 'BENCH_AHEAD_BOOKINGS', quick ? 10 : 100),
       newBookingsPerSecond: Math.max(0.1, num(env, 'BENCH_AHEAD_RATE', 5)),

@@ -64,6 +64,10 @@ export interface OverheadAtLatency {
 export interface WorkerMeans {
   /** A bookRoom workflow task in the worker: activation handed to the sandbox, run, answered. */
   readonly bookRoomWorkflowTask: number;
+  /** The same for the no-op control workflow: the SDK's own floor for a workflow task. */
+  readonly controlWorkflowTask: number;
+  /** The same for the guard a confirmed booking hands over to (its first tasks: read, then sleep). */
+  readonly guardWorkflowTask: number;
   /** The `RespondWorkflowTaskCompleted` call (the server recording a task), every workflow. */
   readonly respondWorkflowTaskCompleted: number;
   /** A bookRoom activity, the supplier call included. */
@@ -84,16 +88,17 @@ function histogramMean(
   return round(d('sum') / d('count'), 2);
 }
 
+const WFT_LATENCY = 'temporal_workflow_task_execution_latency';
+
 function workerMeans(before: string, after: string): WorkerMeans | undefined {
   if (!before || !after) return undefined;
   const bookRoom = { workflow_type: 'bookRoom' };
   return {
-    bookRoomWorkflowTask: histogramMean(
-      before,
-      after,
-      'temporal_workflow_task_execution_latency',
-      bookRoom,
-    ),
+    bookRoomWorkflowTask: histogramMean(before, after, WFT_LATENCY, bookRoom),
+    controlWorkflowTask: histogramMean(before, after, WFT_LATENCY, {
+      workflow_type: 'controlNoop',
+    }),
+    guardWorkflowTask: histogramMean(before, after, WFT_LATENCY, { workflow_type: 'guardBooking' }),
     respondWorkflowTaskCompleted: histogramMean(before, after, 'temporal_request_latency', {
       operation: 'RespondWorkflowTaskCompleted',
     }),

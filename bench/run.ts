@@ -5,24 +5,26 @@
  * file, the simulator and the worker in child processes) and stops it. Every figure is a ratio
  * against a baseline measured in the same run, or an absolute bound (RSS, lateness, timeouts).
  *
- * Writes `bench/results/latest.json` (a run of only some parts, `BENCH_PARTS=...`, writes
- * `bench/results/partial.tmp.json` instead) and prints a table. Knobs: see bench-config.ts.
+ * Writes `bench/results/latest.json` (a `--quick` run `quick.tmp.json`, a run of only some parts,
+ * `BENCH_PARTS=...`, `partial.tmp.json`: see outputFor) and prints a table. Knobs: see bench-config.ts.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { WorkerOptions } from '@temporalio/worker';
-import { runAheadBench, type AheadResult } from './ahead';
+import { readLoadDrillSummaries } from '../src/chaos/load-run';
+import { runAheadBench } from './ahead';
 import { runClientBench } from './client';
 import { runSimulatorBench } from './simulator';
-import { defaultParts, settingsFrom, type BenchSettings, type Part } from './bench-config';
-import { clusterFigures, runClusterBench, type ClusterBenchResult } from './cluster';
+import { RESULTS_DIR, settingsFrom, type BenchSettings, type Part } from './bench-config';
+import { clusterFigures, runClusterBench } from './cluster';
 import { installBenchRuntime } from './bench-worker';
 import { bundleOnce } from './bench-stack';
-import { runOverheadBench, type OverheadAtLatency } from './overhead';
+import { runOverheadBench } from './overhead';
 import { runScaleBench } from './scale';
 import { runThroughputBench, type ThroughputResult } from './throughput';
 import { round } from './stats';
+import { targets, targetsRecord, type BenchResults } from './targets';
 
 function machine() {
   let cpuModel = cpus()[0]?.model ?? 'unknown';
@@ -41,82 +43,7 @@ function machine() {
   };
 }
 
-interface Target {
-  readonly label: string;
-  readonly value: number | undefined;
-  readonly target: string;
-  readonly holds: (v: number) => boolean;
-}
-
-type Results = Record<string, unknown> & {
-  overhead?: Record<string, OverheadAtLatency>;
-  throughput?: { bookingsPerSecond: number; controlWorkflowsPerSecond: number; efficiency: number };
-  scale?: {
-    openWorkflows: number;
-    workerRssMiB: number;
-    workflowTaskTimeouts: number;
-    pollLatenessP99Ms: number;
-  };
-  ahead?: AheadResult;
-  client?: { signedCallsPerSecond: number; bareCallsPerSecond: number; cpuMicrosPerCall: number };
-  simulator?: { requestsPerSecond: number; bareRequestsPerSecond: number };
-  cluster?: ClusterBenchResult;
-};
-
-function targets(r: Results): Target[] {
-  return [
-    {
-      label: 'overhead R p50 @100 ms',
-      value: r.overhead?.latency100?.p50,
-      target: '≤ 1.05',
-      holds: (v) => v <= 1.05,
-    },
-    {
-      label: 'overhead R p50 @20 ms',
-      value: r.overhead?.latency20?.p50,
-      target: '≤ 1.25',
-      holds: (v) => v <= 1.25,
-    },
-    {
-      label: 'bookings/s (c=50, 20 ms)',
-      value: r.throughput?.bookingsPerSecond,
-      target: '≥ 20',
-      holds: (v) => v >= 20,
-    },
-    {
-      label: 'efficiency vs control',
-      value: r.throughput?.efficiency,
-      target: '≥ 0.8',
-      holds: (v) => v >= 0.8,
-    },
-    {
-      label: 'scale worker RSS MiB',
-      value: r.scale?.workerRssMiB,
-      target: '≤ 1024',
-      holds: (v) => v <= 1024,
-    },
-    {
-      label: 'scale WFT timeouts',
-      value: r.scale?.workflowTaskTimeouts,
-      target: '= 0',
-      holds: (v) => v === 0,
-    },
-    {
-      label: 'scale poll lateness p99 ms',
-      value: r.scale?.pollLatenessP99Ms,
-      target: '≤ 1000',
-      holds: (v) => v <= 1000,
-    },
-    {
-      label: "New booking's first supplier call while 10,000 polls are due, p99 ms",
-      value: r.ahead?.priority.firstCallP99Ms,
-      target: '≤ 1000',
-      holds: (v) => v <= 1000,
-    },
-  ];
-}
-
-function printTable(r: Results): void {
+function printTable(r: BenchResults): void {
   const rows: string[][] = [['figure', 'value', 'target', '']];
   for (const t of targets(r)) {
     if (t.value === undefined) continue;
@@ -163,9 +90,7 @@ function printTable(r: Results): void {
 
 async function main(): Promise<number> {
   const settings: BenchSettings = settingsFrom(process.argv.slice(2), process.env);
-  const partial = settings.parts.join(',') !== defaultParts(settings.quick).join(',');
-  const output =
-    process.env.BENCH_OUTPUT ?? (partial ? 'bench/results/partial.tmp.json' : settings.output);
+  const output = settings.output;
   const began = Date.now();
   const log = (line: string) =>
     console.log(`[bench +${((Date.now() - began) / 1000).toFixed(0)}s] ${line}`);
@@ -174,7 +99,7 @@ async function main(): Promise<number> {
   installBenchRuntime();
 
   const work = mkdtempSync(join(tmpdir(), 'hbo-bench-run-'));
-  const results: Results = {
+  const results: BenchResults = {
     date: new Date().toISOString(),
     machine: machine(),
     command: `npm run bench${settings.quick ? ' -- --quick' : ''}`,
@@ -225,11 +150,11 @@ async function main(): Promise<number> {
     rmSync(work, { recursive: true, force: true });
   }
   results.durationSeconds = round((Date.now() - began) / 1000, 0);
-  results.targets = Object.fromEntries(
-    targets(results)
-      .filter((t) => t.value !== undefined)
-      .map((t) => [t.label, { value: t.value, target: t.target, holds: t.holds(t.value!) }]),
-  );
+  if (!settings.quick) {
+    const drills = readLoadDrillSummaries(RESULTS_DIR);
+    if (drills) results.loadDrills = drills;
+  }
+  results.targets = targetsRecord(results);
   if (Object.keys(errors).length > 0) results.errors = errors;
   mkdirSync(dirname(output), { recursive: true });
   writeFileSync(output, `${JSON.stringify(results, null, 2)}\n`);

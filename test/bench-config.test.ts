@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defaultParts, PARTS, settingsFrom } from '../bench/bench-config';
+import { defaultParts, outputFor, PARTS, settingsFrom } from '../bench/bench-config';
 import { clusterFigures, type ClusterBenchResult } from '../bench/cluster';
 
 describe('bench settings: the cluster part', () => {
@@ -110,5 +110,21 @@ describe('bench cluster figures', () => {
       'Cluster: overhead R p50 vs dev server (20 ms)': '3 vs 2',
       'Cluster: no-op control p50 ms vs dev server (20 ms)': '40 vs 28',
     });
+  });
+});
+
+describe('bench settings: where the results go', () => {
+  it('only a full run of every part replaces latest.json; quick and partial runs write beside it', () => {
+    assert.equal(settingsFrom([], {}).output, 'bench/results/latest.json');
+    assert.equal(settingsFrom(['--quick'], {}).output, 'bench/results/quick.tmp.json');
+    assert.equal(
+      settingsFrom([], { BENCH_PARTS: 'overhead,throughput' }).output,
+      'bench/results/partial.tmp.json',
+    );
+    assert.equal(
+      settingsFrom(['--quick'], { BENCH_PARTS: 'cluster' }).output,
+      'bench/results/partial.tmp.json',
+    );
+    assert.equal(outputFor(false, [...PARTS], { BENCH_OUTPUT: '/tmp/x.json' }), '/tmp/x.json');
   });
 });

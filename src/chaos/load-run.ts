@@ -7,7 +7,7 @@
  * add a query per order to the load.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BookingOutcomeKey, BookingPhaseKey } from '../shared/search-attributes';
 import {
@@ -133,6 +133,77 @@ export function memoryCurve(jsonl: string, everyMs: number): MemoryCurvePoint[] 
     out.push(point(last));
   }
   return out;
+}
+
+/**
+ * What a long drill leaves for the bench (`bench/results/load-drill-<N>min.json`, read by
+ * `npm run bench` into `latest.json` as `loadDrills`): the memory figures and the curve, no samples.
+ */
+export interface LoadDrillSummary {
+  readonly date: string;
+  readonly durationMin: number;
+  readonly bookingsPerSecond: number;
+  readonly started: number;
+  readonly warmupMin: number;
+  readonly firstFifthRssMiB: number;
+  readonly lastFifthRssMiB: number;
+  readonly growthPercent: number;
+  readonly maxRssMiB: number;
+  readonly passed: boolean;
+  readonly curve: readonly MemoryCurvePoint[];
+  /** How the figures were obtained, when not by this code from the drill's own report. */
+  readonly source?: string;
+}
+
+/** Drills this long or longer leave a summary for the bench. */
+export const LOAD_DRILL_SUMMARY_MIN_MS = 30 * 60_000;
+
+export function loadDrillSummary(r: LoadRunReport, date: Date): LoadDrillSummary {
+  const mib = (b: number) => Math.round((b / 1048576) * 10) / 10;
+  return {
+    date: date.toISOString(),
+    durationMin: Math.round(r.options.durationMs / 60_000),
+    bookingsPerSecond: r.options.bookingsPerSecond,
+    started: r.started,
+    warmupMin: Math.round((r.memory.warmupMs / 60_000) * 10) / 10,
+    firstFifthRssMiB: mib(r.memory.early),
+    lastFifthRssMiB: mib(r.memory.late),
+    growthPercent: Math.round(r.memory.growth * 1000) / 10,
+    maxRssMiB: mib(r.memory.maxRss),
+    passed: r.passed,
+    curve: r.memory.curve,
+  };
+}
+
+export function loadDrillSummaryPath(resultsDir: string, durationMin: number): string {
+  return join(resultsDir, `load-drill-${durationMin}min.json`);
+}
+
+/** Writes the summary of a drill of 30 min or more; returns its path, or undefined when shorter. */
+export function writeLoadDrillSummary(
+  resultsDir: string,
+  r: LoadRunReport,
+  date: Date,
+): string | undefined {
+  if (r.options.durationMs < LOAD_DRILL_SUMMARY_MIN_MS) return undefined;
+  const summary = loadDrillSummary(r, date);
+  mkdirSync(resultsDir, { recursive: true });
+  const path = loadDrillSummaryPath(resultsDir, summary.durationMin);
+  writeFileSync(path, `${JSON.stringify(summary, null, 2)}\n`);
+  return path;
+}
+
+/** The 30- and 60-minute summaries in the results directory, those that are there. */
+export function readLoadDrillSummaries(
+  resultsDir: string,
+): Partial<Record<'30min' | '60min', LoadDrillSummary>> | undefined {
+  const out: Partial<Record<'30min' | '60min', LoadDrillSummary>> = {};
+  for (const min of [30, 60] as const) {
+    const path = loadDrillSummaryPath(resultsDir, min);
+    if (existsSync(path))
+      out[`${min}min`] = JSON.parse(readFileSync(path, 'utf8')) as LoadDrillSummary;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Bookings in fault scenarios (each ambiguous or slow on purpose). */

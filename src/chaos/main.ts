@@ -21,6 +21,7 @@
  * | CHAOS_WORKER_ENV | none | load: extra worker environment for experiments, `NAME=value` separated by spaces |
  * | CHAOS_WORKER_NODE_ARGS | none | load: extra node arguments of the worker for experiments, separated by spaces |
  * | CHAOS_REPORT_JSON | none | load: also write the drill's report (memory samples and curve included) to this file |
+ * | CHAOS_RESULTS_DIR | bench/results | load: a run of 30 min or more writes its memory figures there as `load-drill-<N>min.json`, for `npm run bench` |
  * | CHAOS_FLEET_BOOKINGS | 300 | fleet: bookings |
  * | CHAOS_FLEET_WORKERS | 3 | fleet: worker processes on one task queue |
  * | CHAOS_FLEET_WINDOW_MS | 120000 | fleet: starts and disruptions spread over this |
@@ -35,11 +36,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflows } from '../workflow-bundle';
 import { closeOpenStacks } from './chaos-stack';
+import { REPO_ROOT } from './worker-process';
 import { formatCrashReport, runCrashDrill } from './crash-drill';
 import { formatFaultBurstReport, runFaultBurst } from './fault-burst';
 import { formatDeployReport, runDeployDrill } from './deploy-drill';
 import { fleetDataDir, formatFleetReport, runFleetDrill } from './fleet-drill';
-import { formatLoadReport, runLoad } from './load-run';
+import { formatLoadReport, runLoad, writeLoadDrillSummary } from './load-run';
 import { formatPersonalDataReport, runPersonalDataDrill } from './personal-data';
 
 const DRILLS = ['crash', 'faults', 'personal-data', 'load', 'fleet', 'deploy'] as const;
@@ -187,7 +189,13 @@ async function main(): Promise<number> {
       });
       const reportFile = process.env.CHAOS_REPORT_JSON;
       if (reportFile) writeFileSync(reportFile, `${JSON.stringify(r, null, 2)}\n`);
+      const summary = writeLoadDrillSummary(
+        process.env.CHAOS_RESULTS_DIR || join(REPO_ROOT, 'bench', 'results'),
+        r,
+        new Date(),
+      );
       lines = formatLoadReport(r);
+      if (summary) lines.push(`  memory figures for the bench written to ${summary}`);
       passed = r.passed;
     }
     for (const line of lines) console.log(line);

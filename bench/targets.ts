@@ -1,0 +1,158 @@
+/**
+ * The bench's figures against their targets, under the names the README's "Latest full run" table
+ * uses (written into `bench/results/latest.json` as `targets`). Pure: the results in, the rows out.
+ *
+ * The load drill's figures come from its own runs (`npm run chaos -- load` writes
+ * `bench/results/load-drill-<N>min.json` for a run of 30 min or more, see src/chaos/load-run.ts);
+ * the bench copies the 30- and 60-minute ones into its results as `loadDrills`.
+ */
+import type { LoadDrillSummary } from '../src/chaos/load-run';
+import type { AheadResult } from './ahead';
+import type { ClusterBenchResult } from './cluster';
+import type { OverheadAtLatency } from './overhead';
+import { round } from './stats';
+
+export type BenchResults = Record<string, unknown> & {
+  overhead?: Record<string, OverheadAtLatency>;
+  throughput?: { bookingsPerSecond: number; controlWorkflowsPerSecond: number; efficiency: number };
+  scale?: {
+    openWorkflows: number;
+    workerRssMiB: number;
+    buildRssMiB: number;
+    workflowTaskTimeouts: number;
+    pollLatenessP99Ms: number;
+  };
+  ahead?: AheadResult;
+  client?: { signedCallsPerSecond: number; bareCallsPerSecond: number; cpuMicrosPerCall: number };
+  simulator?: { requestsPerSecond: number; bareRequestsPerSecond: number };
+  cluster?: ClusterBenchResult;
+  loadDrills?: Partial<Record<'30min' | '60min', LoadDrillSummary>>;
+};
+
+export interface Target {
+  readonly label: string;
+  readonly value: number | undefined;
+  readonly target: string;
+  readonly holds: (v: number) => boolean;
+}
+
+/** bookRoom p50 − the same supplier calls made directly − the no-op control workflow, ms. */
+export function overheadAboveFloorMs(o: OverheadAtLatency | undefined): number | undefined {
+  if (!o) return undefined;
+  return round(o.workflowMs.p50 - o.directMs.p50 - o.controlMs.p50, 1);
+}
+
+const atMost = (limit: number) => (v: number) => v <= limit;
+const atLeast = (limit: number) => (v: number) => v >= limit;
+
+export function targets(r: BenchResults): Target[] {
+  const t = r.throughput;
+  return [
+    {
+      label: 'Overhead R p50 at 100 ms',
+      value: r.overhead?.latency100?.p50,
+      target: '≤ 1.05',
+      holds: atMost(1.05),
+    },
+    {
+      label: 'Overhead R p50 at 20 ms',
+      value: r.overhead?.latency20?.p50,
+      target: '≤ 1.25',
+      holds: atMost(1.25),
+    },
+    {
+      label: 'bookRoom workflow task in the worker (SDK metrics, mean), ms at 20 ms',
+      value: r.overhead?.latency20?.workerMeansMs?.bookRoomWorkflowTask,
+      target: '≤ 1.5',
+      holds: atMost(1.5),
+    },
+    {
+      label:
+        'Overhead above the engine floor (bookRoom − direct calls − no-op control), p50 ms at 20 ms',
+      value: overheadAboveFloorMs(r.overhead?.latency20),
+      target: '≤ 8',
+      holds: atMost(8),
+    },
+    {
+      label:
+        'Overhead above the engine floor (bookRoom − direct calls − no-op control), p50 ms at 100 ms',
+      value: overheadAboveFloorMs(r.overhead?.latency100),
+      target: '≤ 8',
+      holds: atMost(8),
+    },
+    {
+      label: 'Confirmed bookings/s (concurrency 50, 20 ms)',
+      value: t?.bookingsPerSecond,
+      target: '≥ 20',
+      holds: atLeast(20),
+    },
+    {
+      label: 'Confirmed bookings/s ÷ no-op control workflows/s, same run',
+      value:
+        t && t.controlWorkflowsPerSecond > 0
+          ? round(t.bookingsPerSecond / t.controlWorkflowsPerSecond, 3)
+          : undefined,
+      target: '≥ 0.9',
+      holds: atLeast(0.9),
+    },
+    {
+      label: 'Efficiency (history events/s vs control)',
+      value: t?.efficiency,
+      target: '≥ 0.8',
+      holds: atLeast(0.8),
+    },
+    {
+      label: 'Worker RSS MiB, 10,000 bookings waiting',
+      value: r.scale?.workerRssMiB,
+      target: '≤ 400',
+      holds: atMost(400),
+    },
+    {
+      label: 'Worker RSS MiB, peak while they are started',
+      value: r.scale?.buildRssMiB,
+      target: '≤ 600',
+      holds: atMost(600),
+    },
+    {
+      label: 'Workflow task timeouts (all 10,000 histories read)',
+      value: r.scale?.workflowTaskTimeouts,
+      target: '= 0',
+      holds: (v) => v === 0,
+    },
+    {
+      label: 'Poll lateness p99 ms, watch after the build',
+      value: r.scale?.pollLatenessP99Ms,
+      target: '≤ 1000',
+      holds: atMost(1000),
+    },
+    {
+      label: "New booking's first supplier call while 10,000 polls are due, p99 ms",
+      value: r.ahead?.priority.firstCallP99Ms,
+      target: '≤ 1000',
+      holds: atMost(1000),
+    },
+    {
+      label: '30-min load drill: worker RSS growth %, last vs first fifth after warm-up',
+      value: r.loadDrills?.['30min']?.growthPercent,
+      target: '≤ 5',
+      holds: atMost(5),
+    },
+    {
+      label: '60-min load drill: worker RSS growth %, last vs first fifth after warm-up',
+      value: r.loadDrills?.['60min']?.growthPercent,
+      target: '≤ 5 (flat)',
+      holds: atMost(5),
+    },
+  ];
+}
+
+/** The `targets` entry of the results: only the figures this run (or its drills) has. */
+export function targetsRecord(
+  r: BenchResults,
+): Record<string, { value: number; target: string; holds: boolean }> {
+  return Object.fromEntries(
+    targets(r)
+      .filter((t) => t.value !== undefined)
+      .map((t) => [t.label, { value: t.value!, target: t.target, holds: t.holds(t.value!) }]),
+  );
+}
