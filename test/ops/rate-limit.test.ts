@@ -36,8 +36,8 @@ const DELIVERY_SPREAD_S = 1;
  * The server's own times are its started events, recorded when history writes the start, a little
  * after the limiter let the task through: an interval of T seconds between two recorded starts
  * may hold what the limiter let through over T + this (one token at the cap). At the exact bound,
- * without it, 61 activities recorded in 10.98 s failed "the server started 61 activities in
- * 11.0 s" (5 · 10.98 + 6 = 60.9) on a fresh-clone run.
+ * without it, 61 activities recorded in just under 11 s failed "the server started 61 activities in
+ * 11.0 s" (the bound, 5 · T + 6, is 61 only at T = 11 s) on a fresh-clone run.
  */
 const RECORDING_JITTER_S = 1 / CAP_PER_SECOND;
 /** How often the simulator's request count is sampled, ms. */
