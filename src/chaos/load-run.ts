@@ -100,13 +100,15 @@ export interface MemoryCurvePoint {
   readonly arrayBuffersMiB: number;
 }
 
+/** Bytes as MiB, one decimal. */
+const mib = (b: number) => Math.round((b / 1048576) * 10) / 10;
+
 /** One point per `everyMs` (the first sample at or after each mark) of the probe's JSON lines. */
 export function memoryCurve(jsonl: string, everyMs: number): MemoryCurvePoint[] {
   const samples = jsonl
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as MemoryProbeSample);
-  const mib = (b: number) => Math.round((b / 1048576) * 10) / 10;
   const point = (s: MemoryProbeSample): MemoryCurvePoint => ({
     atMin: Math.round((s.atMs / 60_000) * 10) / 10,
     rssMiB: mib(s.rss),
@@ -159,7 +161,6 @@ export interface LoadDrillSummary {
 export const LOAD_DRILL_SUMMARY_MIN_MS = 30 * 60_000;
 
 export function loadDrillSummary(r: LoadRunReport, date: Date): LoadDrillSummary {
-  const mib = (b: number) => Math.round((b / 1048576) * 10) / 10;
   return {
     date: date.toISOString(),
     durationMin: Math.round(r.options.durationMs / 60_000),
