@@ -3,6 +3,7 @@ import type { CatalogueStore } from '../catalogue/store';
 import { createBookingActivities, type BookingActivityDeps } from './booking';
 import { createCatalogueActivities } from './catalogue';
 import { createContentSyncActivities } from './content-sync';
+import { createEarlierRunsActivities } from './earlier-runs';
 import { createControlActivities } from './control';
 import { createGuardActivities } from './guard';
 
@@ -14,6 +15,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCatalogueActivities(deps),
     ...createControlActivities(),
     ...createContentSyncActivities(deps),
+    ...createEarlierRunsActivities(),
     ...createGuardActivities(deps),
   };
 }

@@ -4,7 +4,7 @@
  * retried and carry `nextRetryDelay` for `Retry-After`, so policies only bound time and attempts.
  */
 import type { Priority } from '@temporalio/common';
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
 /**
  * Task-queue priority of each kind of activity (1 is served first; unset is 3; the server's
@@ -82,6 +82,20 @@ export function clientTimeoutProblems(timeouts: {
   }
   return problems;
 }
+
+/**
+ * The check of an order's earlier runs (activities/earlier-runs.ts) before a booking's first
+ * supplier call: a local activity, since it calls Temporal, not the supplier (no rate cap, no
+ * task-queue round trip, one marker in history). Visibility that lags or a server that does not
+ * answer is retried for 10 minutes; then the booking ends FAILED with nothing sent, because
+ * booking without knowing the earlier runs could book the order twice.
+ */
+export const EARLIER_RUNS_ACTIVITY: LocalActivityOptions = {
+  startToCloseTimeout: '30s',
+  scheduleToCloseTimeout: '10m',
+  localRetryThreshold: '10s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s' },
+};
 
 /** Reads (price check, retrieve): retried with backoff on retryable failures. */
 export const READ_ACTIVITY: ActivityOptions = {

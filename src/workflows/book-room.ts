@@ -14,12 +14,15 @@ import {
   isCancellation,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   sleep,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { BookingActivities, BookingSnapshot } from '../activities/booking';
+import type { EarlierRunsActivities } from '../activities/earlier-runs';
 import type {
   BookRoomInput,
   BookRoomParams,
@@ -33,6 +36,7 @@ import {
   BookingOutcome,
   BookingPhase,
   CancellationOutcome,
+  bookingWorkflowId,
   cancellationWorkflowId,
   bookRoomInputRuleIssues,
 } from '../shared/booking-values';
@@ -55,6 +59,7 @@ import {
   BOOKING_RESEND_BASE_DELAY_MS,
   BOOKING_SEND_ATTEMPTS,
   CREATE_BOOKING_ACTIVITY,
+  EARLIER_RUNS_ACTIVITY,
   POLL_ACTIVITY,
   READ_ACTIVITY,
 } from './activity-options';
@@ -73,6 +78,7 @@ import {
   afterRecheck,
   unreadableAfterMs,
 } from './failure-decision';
+import { decideOnEarlierRuns } from './earlier-runs-decision';
 import { failureFacts, isDeadline, toBookingError } from './failure-facts';
 import { GUARD_AFTER_CONFIRMED_PATCH, handOverToGuard } from './guard-handover';
 import { approve, decidePrice, type Approved, type PriceCheckAnswer } from './price-decision';
@@ -100,6 +106,12 @@ const MAX_PRICE_ROUNDS = 4;
  * Histories recorded before it replay the inline cancellation.
  */
 const CANCEL_AS_CHILD = 'cancel-as-child-workflow';
+/**
+ * Patch: before its first supplier call, bookRoom checks that its workflow id is the order's and
+ * what the order's earlier runs did (earlier-runs-decision.ts). Histories recorded before it
+ * replay without the check.
+ */
+const EARLIER_RUNS_PATCH = 'earlier-runs-checked';
 
 const FINAL: ReadonlySet<string> = new Set(Object.values(BookingOutcome));
 
@@ -116,6 +128,8 @@ type BookAttempt =
   | { kind: 'decide-again'; answer: PriceCheckAnswer }
   | Ended;
 type Reconciled = { kind: 'reconciled' } | Ended;
+/** `has-booking`: an earlier run's booking is this run's booking; nothing is to be sent. */
+type Settled = { kind: 'book' } | { kind: 'has-booking' } | Ended;
 type Waited = { kind: 'final' | 'deadline' | 'cancelled' };
 
 export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
@@ -317,29 +331,16 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       { key: OrderIdKey, value: p.orderId },
       ...(p.checkIn ? [{ key: CheckInDateKey, value: new Date(`${p.checkIn}T00:00:00Z`) }] : []),
     ]);
-    enter(BookingPhase.PRICE_CHECK);
-
-    // Rules 2 and 1: decide on the price, then book once; a 422 whose re-check finds a new price
-    // goes back to the decision.
-    const rounds = { left: MAX_PRICE_ROUNDS };
-    let answer: PriceCheckAnswer | undefined;
-    let attempt: BookAttempt;
-    for (;;) {
-      const priced = await priceAndDecide(p, rounds, answer);
-      if (priced.kind === 'ended') return finish(priced.final);
-      if (cancelRequested) return finish(cancelledBeforeBooking());
-      enter(BookingPhase.BOOKING);
-      attempt = await bookOnce(p, priced);
-      if (attempt.kind !== 'decide-again') break;
-      answer = attempt.answer;
+    // Rule 1, whoever starts the workflow: the order's earlier runs decide whether to book.
+    let settled: Settled = { kind: 'book' };
+    if (patched(EARLIER_RUNS_PATCH)) {
+      settled = await settleEarlierRuns(p);
+      if (settled.kind === 'ended') return finish(settled.final);
+      if (settled.kind === 'book' && cancelRequested) return finish(cancelledBeforeBooking());
     }
-
-    if (attempt.kind === 'ended') return finish(attempt.final);
-    if (attempt.kind === 'ambiguous') {
-      const reconciled = await reconcile(attempt.error);
-      if (reconciled.kind === 'ended') return finish(reconciled.final);
-    } else {
-      setBooking(attempt.bookingId, attempt.status);
+    if (settled.kind === 'book') {
+      const booked = await priceAndBook(p);
+      if (booked.kind === 'ended') return finish(booked.final);
     }
     const id = bookingId!;
 
@@ -378,6 +379,110 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   }
 
   // --- steps --------------------------------------------------------------------------------------
+  /**
+   * Rule 1 for callers that start the workflow id again (any SDK's default id-reuse policy, the
+   * CLI, the UI): the workflow id must be the order's, and the order's earlier runs and guard
+   * decide (earlier-runs-decision.ts) whether this run books, reports their booking, follows it,
+   * or waits for an operator.
+   */
+  async function settleEarlierRuns(p: BookRoomParams): Promise<Settled> {
+    const expectedId = bookingWorkflowId(p.orderId);
+    if (workflowInfo().workflowId !== expectedId) {
+      const message = `workflow id: must be '${expectedId}' for order ${p.orderId} (one workflow id per order keeps one booking per order)`;
+      return end({
+        outcome: BookingOutcome.FAILED,
+        reason: 'invalid input',
+        error: { code: 'INVALID_INPUT', message },
+      });
+    }
+    const { earlierRunsOfOrder } =
+      proxyLocalActivities<EarlierRunsActivities>(EARLIER_RUNS_ACTIVITY);
+    let earlier;
+    try {
+      earlier = await earlierRunsOfOrder({ orderId: p.orderId, runId: workflowInfo().runId });
+    } catch (err) {
+      const error = {
+        code: 'EARLIER_RUNS_UNKNOWN',
+        message: `the order's earlier runs could not be read: ${failureFacts(err).message}`,
+      };
+      return end({
+        outcome: BookingOutcome.FAILED,
+        reason: `nothing was sent: without the order's earlier runs a booking could be made twice`,
+        error,
+      });
+    }
+    const decision = decideOnEarlierRuns(earlier);
+    switch (decision.next) {
+      case 'book':
+        return { kind: 'book' };
+      case 'report':
+        return end({
+          outcome: decision.outcome,
+          bookingId: decision.bookingId,
+          ...(decision.supplierStatus !== undefined
+            ? { supplierStatus: decision.supplierStatus }
+            : {}),
+          ...(decision.price !== undefined ? { price: decision.price } : {}),
+          reason: `order ${p.orderId} was booked by an earlier run${decision.runId ? ` (${decision.runId})` : ''}: this run reports it and sent nothing`,
+        });
+      case 'follow':
+        try {
+          const snap = await reads.verifyBookingForOrder({
+            bookingId: decision.bookingId,
+            orderId,
+            ...(orderIdField ? { orderIdField } : {}),
+          });
+          setBooking(decision.bookingId, snap.status);
+          return { kind: 'has-booking' };
+        } catch (err) {
+          const f = failureFacts(err);
+          return reconcileEarlier(
+            `an earlier run (${decision.runId}) stopped holding supplier booking ${decision.bookingId}, which cannot be read: ${f.code}`,
+          );
+        }
+      case 'reconcile':
+        return reconcileEarlier(
+          `an earlier run of this order (${decision.runId}): ${decision.why}`,
+        );
+    }
+  }
+
+  /** Whether the supplier holds a booking for the order is unknown: an operator says. */
+  async function reconcileEarlier(message: string): Promise<Settled> {
+    const error = { code: 'EARLIER_RUN_UNRESOLVED', message };
+    noteError(error);
+    const reconciled = await reconcile(error);
+    return reconciled.kind === 'ended' ? reconciled : { kind: 'has-booking' };
+  }
+
+  /**
+   * Rules 2 and 1: decide on the price, then book once; a 422 whose re-check finds a new price
+   * goes back to the decision. Leaves the booking id set, or ends.
+   */
+  async function priceAndBook(p: BookRoomParams): Promise<{ kind: 'booked' } | Ended> {
+    enter(BookingPhase.PRICE_CHECK);
+    const rounds = { left: MAX_PRICE_ROUNDS };
+    let answer: PriceCheckAnswer | undefined;
+    let attempt: BookAttempt;
+    for (;;) {
+      const priced = await priceAndDecide(p, rounds, answer);
+      if (priced.kind === 'ended') return priced;
+      if (cancelRequested) return end(cancelledBeforeBooking());
+      enter(BookingPhase.BOOKING);
+      attempt = await bookOnce(p, priced);
+      if (attempt.kind !== 'decide-again') break;
+      answer = attempt.answer;
+    }
+    if (attempt.kind === 'ended') return attempt;
+    if (attempt.kind === 'ambiguous') {
+      const reconciled = await reconcile(attempt.error);
+      if (reconciled.kind === 'ended') return reconciled;
+    } else {
+      setBooking(attempt.bookingId, attempt.status);
+    }
+    return { kind: 'booked' };
+  }
+
   async function checkPrice(optionId: string): Promise<Checked> {
     try {
       const { priceCheck } = proxyActivities<BookingActivities>({

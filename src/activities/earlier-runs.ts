@@ -1,0 +1,156 @@
+/**
+ * What Temporal holds of an order's earlier `bookRoom` runs and of its guard, for the check that
+ * keeps one supplier booking per order whoever starts the workflow (workflows/earlier-runs-decision.ts).
+ * Runs are found through visibility (`WorkflowId = "booking-<orderId>"`); each one's status and
+ * search attributes are then read with describe, which reads the run's own record, not the
+ * eventually consistent visibility store. The result holds ids, phases, outcomes and prices only:
+ * no personal data, no failure messages.
+ */
+import { Context } from '@temporalio/activity';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { BookRoomResult, SupplierPrice } from '../shared/booking-contract';
+import { bookingWorkflowId } from '../shared/booking-values';
+import { guardWorkflowId } from '../shared/guard-values';
+import { BookingPhaseKey, SupplierBookingIdKey } from '../shared/search-attributes';
+
+/** An earlier run of `booking-<orderId>` as Temporal holds it (no personal data). */
+export interface EarlierRun {
+  readonly runId: string;
+  /** Temporal's execution status: `COMPLETED`, `TERMINATED`, `TIMED_OUT`, `FAILED`, … */
+  readonly status: string;
+  readonly startTime: string;
+  /** The `BookingPhase` search attribute when the run stopped. */
+  readonly phase?: string;
+  /** The `SupplierBookingId` search attribute. */
+  readonly bookingId?: number;
+  /** The result of a run that completed. */
+  readonly result?: {
+    readonly outcome: string;
+    readonly bookingId?: number;
+    readonly supplierStatus?: string;
+    readonly price?: SupplierPrice;
+    readonly errorCode?: string;
+  };
+  /** Set when the run was listed but its record could not be read (e.g. removed by retention). */
+  readonly unreadable?: string;
+}
+
+/** The order's guard (`guard-<orderId>`), when one was ever started and is still on record. */
+export interface EarlierGuard {
+  readonly status: string;
+  readonly bookingId?: number;
+}
+
+export interface EarlierRuns {
+  /** Newest first or in any order: the decision sorts by start time. */
+  readonly runs: readonly EarlierRun[];
+  readonly guard?: EarlierGuard;
+}
+
+export interface EarlierRunsInput {
+  readonly orderId: string;
+  /** The asking run: it is left out, and visibility must show it before the list is trusted. */
+  readonly runId: string;
+}
+
+/** How long one attempt waits for visibility to show the asking run before it fails and retries. */
+const VISIBILITY_WAIT_MS = 5_000;
+
+export function createEarlierRunsActivities() {
+  return {
+    async earlierRunsOfOrder(input: EarlierRunsInput): Promise<EarlierRuns> {
+      const client = Context.current().client;
+      const workflowId = bookingWorkflowId(input.orderId);
+      const listed = await listRuns(client, workflowId, input.runId);
+      const runs = await Promise.all(
+        listed
+          .filter((runId) => runId !== input.runId)
+          .map((runId) => readRun(client, workflowId, runId)),
+      );
+      const guard = await readGuard(client, input.orderId);
+      return { runs, ...(guard ? { guard } : {}) };
+    },
+  };
+}
+
+export type EarlierRunsActivities = ReturnType<typeof createEarlierRunsActivities>;
+
+/**
+ * The run ids visibility lists for `workflowId`, once it lists the asking run too: visibility is
+ * written after the fact, and a list that does not show the asking run may miss a run started just
+ * before it. Not shown within {@link VISIBILITY_WAIT_MS}: a retryable failure.
+ */
+async function listRuns(client: Client, workflowId: string, runId: string): Promise<string[]> {
+  const until = Date.now() + VISIBILITY_WAIT_MS;
+  for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
+    const ids: string[] = [];
+    for await (const execution of client.workflow.list({
+      query: `WorkflowId = "${workflowId}"`,
+    })) {
+      ids.push(execution.runId);
+    }
+    if (ids.includes(runId)) return ids;
+    if (Date.now() + delay > until) {
+      throw ApplicationFailure.retryable(
+        `Visibility does not list run ${runId} of ${workflowId} yet`,
+        'VISIBILITY_BEHIND',
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+async function readRun(client: Client, workflowId: string, runId: string): Promise<EarlierRun> {
+  const handle = client.workflow.getHandle(workflowId, runId, { followRuns: false });
+  let description;
+  try {
+    description = await handle.describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) {
+      return { runId, status: 'UNKNOWN', startTime: '', unreadable: 'no record of the run' };
+    }
+    throw err;
+  }
+  const phase = description.typedSearchAttributes.get(BookingPhaseKey);
+  const bookingId = description.typedSearchAttributes.get(SupplierBookingIdKey);
+  const run: EarlierRun = {
+    runId,
+    status: description.status.name,
+    startTime: description.startTime.toISOString(),
+    ...(phase !== undefined ? { phase } : {}),
+    ...(bookingId !== undefined ? { bookingId } : {}),
+  };
+  if (description.status.name !== 'COMPLETED') return run;
+  let result: BookRoomResult;
+  try {
+    result = (await handle.result()) as BookRoomResult;
+  } catch (err) {
+    const why = err instanceof Error ? err.name : 'unknown error';
+    return { ...run, unreadable: `its result cannot be read: ${why}` };
+  }
+  return {
+    ...run,
+    result: {
+      outcome: result.outcome,
+      ...(result.bookingId !== undefined ? { bookingId: result.bookingId } : {}),
+      ...(result.supplierStatus !== undefined ? { supplierStatus: result.supplierStatus } : {}),
+      ...(result.price !== undefined ? { price: result.price } : {}),
+      ...(result.error?.code !== undefined ? { errorCode: result.error.code } : {}),
+    },
+  };
+}
+
+async function readGuard(client: Client, orderId: string): Promise<EarlierGuard | undefined> {
+  try {
+    const description = await client.workflow.getHandle(guardWorkflowId(orderId)).describe();
+    const bookingId = description.typedSearchAttributes.get(SupplierBookingIdKey);
+    return {
+      status: description.status.name,
+      ...(bookingId !== undefined ? { bookingId } : {}),
+    };
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * Rule 1 whoever starts the workflow (docs/hard-rules.md): an order system that is not ours starts
+ * `booking-<orderId>` again with a plain Temporal client and Temporal's defaults (id-reuse policy
+ * `ALLOW_DUPLICATE`), or with a conflict policy that terminates the running run, after the first
+ * run ended in each outcome. The supplier (the simulator over HTTP) must hold at most one booking
+ * for the order, and a run that finds the order booked sends nothing.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import type { BookRoomInput, BookRoomResult } from '../../src/client';
+import { BOOK_ROOM_WORKFLOW, bookingWorkflowId } from '../../src/shared/booking-values';
+import {
+  bookingInput,
+  eventually,
+  startBookingStack,
+  type BookingStack,
+} from '../helpers/booking-stack';
+
+describe(
+  'a second run of an order, started by a plain Temporal client',
+  { concurrency: true },
+  () => {
+    let s: BookingStack;
+    before(async () => {
+      s = await startBookingStack('earlier-runs');
+    });
+    after(async () => {
+      await s?.close();
+    });
+
+    const supplierBookings = (orderId: string) =>
+      s.sim.bookings({ customFields: { custom_field_10: orderId } });
+
+    /** Starts `bookRoom` the way any SDK does by default: no id-reuse policy of ours. */
+    function startPlain(
+      input: BookRoomInput,
+      options: { conflict?: WorkflowIdConflictPolicy; workflowId?: string } = {},
+    ) {
+      return s.temporal.client.workflow.start(BOOK_ROOM_WORKFLOW, {
+        taskQueue: s.taskQueue,
+        workflowId: options.workflowId ?? bookingWorkflowId(input.orderId),
+        args: [input],
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+        ...(options.conflict !== undefined ? { workflowIdConflictPolicy: options.conflict } : {}),
+      });
+    }
+
+    async function runPlain(input: BookRoomInput): Promise<BookRoomResult> {
+      return (await (await startPlain(input)).result()) as BookRoomResult;
+    }
+
+    /** The activity types a run scheduled on the task queue (its supplier calls). */
+    async function scheduled(workflowId: string, runId: string): Promise<string[]> {
+      const history = await s.temporal.client.workflow.getHandle(workflowId, runId).fetchHistory();
+      return (history.events ?? []).flatMap((e) =>
+        e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+          ? [e.activityTaskScheduledEventAttributes?.activityType?.name ?? '?']
+          : [],
+      );
+    }
+
+    async function phaseOf(orderId: string, phase: string) {
+      return eventually(
+        async () => {
+          const st = await s.bookings.state(orderId);
+          return st.phase === phase ? st : undefined;
+        },
+        30_000,
+        `phase ${phase}`,
+      );
+    }
+
+    it('after CONFIRMED (guard running): reports the booking and sends nothing', async () => {
+      const input = bookingInput('instant');
+      const first = await runPlain(input);
+      assert.equal(first.outcome, 'CONFIRMED');
+      const second = await startPlain(input);
+      const r = (await second.result()) as BookRoomResult;
+      assert.equal(r.outcome, 'CONFIRMED');
+      assert.equal(r.bookingId, first.bookingId);
+      assert.match(r.reason ?? '', /booked by an earlier run/);
+      assert.equal(supplierBookings(input.orderId).length, 1);
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
+    });
+
+    it('after CANCELLED with a supplier booking: reports the cancelled booking and sends nothing', async () => {
+      const input = bookingInput('pending-long');
+      await startPlain(input);
+      await phaseOf(input.orderId, 'AWAITING_CONFIRMATION');
+      await s.bookings.cancelOrder(input.orderId, { reason: 'customer changed plans' });
+      const first = await s.bookings.result(input.orderId);
+      assert.equal(first.outcome, 'CANCELLED');
+      const second = await startPlain(input);
+      const r = (await second.result()) as BookRoomResult;
+      assert.equal(r.outcome, 'CANCELLED');
+      assert.equal(r.bookingId, first.bookingId);
+      assert.equal(supplierBookings(input.orderId).length, 1);
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
+    });
+
+    it('after a reconciliation resolved with the booking: reports it and sends nothing', async () => {
+      const input = bookingInput('booking-lost');
+      await startPlain(input);
+      await phaseOf(input.orderId, 'NEEDS_RECONCILIATION');
+      const [sb] = supplierBookings(input.orderId);
+      assert.ok(sb);
+      await s.bookings.resolveReconciliation(input.orderId, { bookingId: sb.bookingId });
+      assert.equal((await s.bookings.result(input.orderId)).outcome, 'CONFIRMED');
+      const r = await runPlain(input);
+      assert.equal(r.outcome, 'CONFIRMED');
+      assert.equal(r.bookingId, sb.bookingId);
+      assert.equal(supplierBookings(input.orderId).length, 1);
+    });
+
+    it('a run stopped in NEEDS_RECONCILIATION (ambiguous call): the new run waits for an operator, never books', async () => {
+      const input = bookingInput('booking-lost');
+      await startPlain(input);
+      await phaseOf(input.orderId, 'NEEDS_RECONCILIATION');
+      // A caller's conflict policy ends the waiting run and starts a new one.
+      const second = await startPlain(input, {
+        conflict: WorkflowIdConflictPolicy.TERMINATE_EXISTING,
+      });
+      const st = await phaseOf(input.orderId, 'NEEDS_RECONCILIATION');
+      assert.equal(st.lastError?.code, 'EARLIER_RUN_UNRESOLVED');
+      const [sb, ...more] = supplierBookings(input.orderId);
+      assert.ok(sb);
+      assert.equal(more.length, 0, 'the supplier holds one booking for the order');
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
+      await s.bookings.resolveReconciliation(input.orderId, { bookingId: sb.bookingId });
+      const r = (await second.result()) as BookRoomResult;
+      assert.equal(r.outcome, 'CONFIRMED');
+      assert.equal(r.bookingId, sb.bookingId);
+      assert.equal(supplierBookings(input.orderId).length, 1);
+    });
+
+    it('a run stopped while its booking call was in flight: the new run waits for an operator', async () => {
+      const input = bookingInput('booking-slow', { param: 3_000 });
+      await startPlain(input);
+      await phaseOf(input.orderId, 'BOOKING');
+      const second = await startPlain(input, {
+        conflict: WorkflowIdConflictPolicy.TERMINATE_EXISTING,
+      });
+      const st = await phaseOf(input.orderId, 'NEEDS_RECONCILIATION');
+      assert.equal(st.lastError?.code, 'EARLIER_RUN_UNRESOLVED');
+      assert.match(st.lastError?.message ?? '', /BOOKING/);
+      // The first run's call still completes at the supplier: one booking, never a second.
+      const [sb] = await eventually(
+        async () => supplierBookings(input.orderId).length > 0 && supplierBookings(input.orderId),
+      );
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
+      await s.bookings.resolveReconciliation(input.orderId, { bookingId: sb!.bookingId });
+      assert.equal(((await second.result()) as BookRoomResult).outcome, 'CONFIRMED');
+      assert.equal(supplierBookings(input.orderId).length, 1);
+    });
+
+    it('a run stopped while awaiting confirmation: the new run follows its booking to CONFIRMED', async () => {
+      const input = bookingInput('confirm-after-polls', { param: 8 });
+      await startPlain(input);
+      const waiting = await phaseOf(input.orderId, 'AWAITING_CONFIRMATION');
+      const second = await startPlain(input, {
+        conflict: WorkflowIdConflictPolicy.TERMINATE_EXISTING,
+      });
+      const r = (await second.result()) as BookRoomResult;
+      assert.equal(r.outcome, 'CONFIRMED');
+      assert.equal(r.bookingId, waiting.bookingId);
+      assert.equal(supplierBookings(input.orderId).length, 1);
+      const calls = await scheduled(second.workflowId, second.firstExecutionRunId);
+      assert.ok(!calls.includes('priceCheck') && !calls.includes('createBooking'), calls.join());
+    });
+
+    it('after NOT_AVAILABLE (no booking): the new run may book, and checks the price itself', async () => {
+      const input = bookingInput('not-available');
+      assert.equal((await runPlain(input)).outcome, 'NOT_AVAILABLE');
+      const second = await startPlain(input);
+      assert.equal(((await second.result()) as BookRoomResult).outcome, 'NOT_AVAILABLE');
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
+        'priceCheck',
+      ]);
+      assert.equal(supplierBookings(input.orderId).length, 0);
+    });
+
+    it('after an operator said no booking exists: the new run may book', async () => {
+      const input = bookingInput('booking-5xx');
+      await startPlain(input);
+      await phaseOf(input.orderId, 'NEEDS_RECONCILIATION');
+      await s.bookings.resolveReconciliation(input.orderId, { noBooking: true });
+      assert.equal((await s.bookings.result(input.orderId)).outcome, 'FAILED');
+      const second = await startPlain(input);
+      // It sends its own booking call, which this supplier answers 500 again: ambiguous, its own.
+      const st = await phaseOf(input.orderId, 'NEEDS_RECONCILIATION');
+      assert.equal(st.lastError?.code, 'SUPPLIER_UNAVAILABLE');
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
+        'priceCheck',
+        'createBooking',
+      ]);
+      await s.bookings.resolveReconciliation(input.orderId, { noBooking: true });
+      await second.result();
+    });
+
+    it('refuses a workflow id that is not the order’s, before any supplier call', async () => {
+      const input = bookingInput('instant');
+      const handle = await startPlain(input, { workflowId: `booking-other-${input.orderId}` });
+      const r = (await handle.result()) as BookRoomResult;
+      assert.equal(r.outcome, 'FAILED');
+      assert.equal(r.error?.code, 'INVALID_INPUT');
+      assert.match(r.error?.message ?? '', /workflow id: must be 'booking-/);
+      assert.equal(supplierBookings(input.orderId).length, 0);
+    });
+  },
+);
