@@ -47,8 +47,37 @@ describe(
       });
     }
 
+    /**
+     * The run's result, or a failure naming its phase when it has not ended within `ms` (a run
+     * that books an order a second time may wait for a confirmation for days).
+     */
+    async function ended(
+      handle: { result(): Promise<unknown>; workflowId: string },
+      ms = 30_000,
+    ): Promise<BookRoomResult> {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const why = (what: string) =>
+            reject(new Error(`the run has not ended after ${ms} ms: ${what}`));
+          s.temporal.client.workflow
+            .getHandle(handle.workflowId)
+            .query<{ phase: string }>('bookingState')
+            .then(
+              (st) => why(st.phase),
+              (err: unknown) => why(String(err)),
+            );
+        }, ms);
+      });
+      try {
+        return (await Promise.race([handle.result(), late])) as BookRoomResult;
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+
     async function runPlain(input: BookRoomInput): Promise<BookRoomResult> {
-      return (await (await startPlain(input)).result()) as BookRoomResult;
+      return ended(await startPlain(input));
     }
 
     /** The activity types a run scheduled on the task queue (its supplier calls). */
@@ -77,7 +106,7 @@ describe(
       const first = await runPlain(input);
       assert.equal(first.outcome, 'CONFIRMED');
       const second = await startPlain(input);
-      const r = (await second.result()) as BookRoomResult;
+      const r = await ended(second);
       assert.equal(r.outcome, 'CONFIRMED');
       assert.equal(r.bookingId, first.bookingId);
       assert.match(r.reason ?? '', /booked by an earlier run/);
@@ -93,7 +122,7 @@ describe(
       const first = await s.bookings.result(input.orderId);
       assert.equal(first.outcome, 'CANCELLED');
       const second = await startPlain(input);
-      const r = (await second.result()) as BookRoomResult;
+      const r = await ended(second);
       assert.equal(r.outcome, 'CANCELLED');
       assert.equal(r.bookingId, first.bookingId);
       assert.equal(supplierBookings(input.orderId).length, 1);
@@ -129,7 +158,7 @@ describe(
       assert.equal(more.length, 0, 'the supplier holds one booking for the order');
       assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
       await s.bookings.resolveReconciliation(input.orderId, { bookingId: sb.bookingId });
-      const r = (await second.result()) as BookRoomResult;
+      const r = await ended(second);
       assert.equal(r.outcome, 'CONFIRMED');
       assert.equal(r.bookingId, sb.bookingId);
       assert.equal(supplierBookings(input.orderId).length, 1);
@@ -151,7 +180,7 @@ describe(
       );
       assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
       await s.bookings.resolveReconciliation(input.orderId, { bookingId: sb!.bookingId });
-      assert.equal(((await second.result()) as BookRoomResult).outcome, 'CONFIRMED');
+      assert.equal((await ended(second)).outcome, 'CONFIRMED');
       assert.equal(supplierBookings(input.orderId).length, 1);
     });
 
@@ -162,7 +191,7 @@ describe(
       const second = await startPlain(input, {
         conflict: WorkflowIdConflictPolicy.TERMINATE_EXISTING,
       });
-      const r = (await second.result()) as BookRoomResult;
+      const r = await ended(second);
       assert.equal(r.outcome, 'CONFIRMED');
       assert.equal(r.bookingId, waiting.bookingId);
       assert.equal(supplierBookings(input.orderId).length, 1);
@@ -174,7 +203,7 @@ describe(
       const input = bookingInput('not-available');
       assert.equal((await runPlain(input)).outcome, 'NOT_AVAILABLE');
       const second = await startPlain(input);
-      assert.equal(((await second.result()) as BookRoomResult).outcome, 'NOT_AVAILABLE');
+      assert.equal((await ended(second)).outcome, 'NOT_AVAILABLE');
       assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
         'priceCheck',
       ]);
@@ -196,13 +225,13 @@ describe(
         'createBooking',
       ]);
       await s.bookings.resolveReconciliation(input.orderId, { noBooking: true });
-      await second.result();
+      await ended(second);
     });
 
     it('refuses a workflow id that is not the order’s, before any supplier call', async () => {
       const input = bookingInput('instant');
       const handle = await startPlain(input, { workflowId: `booking-other-${input.orderId}` });
-      const r = (await handle.result()) as BookRoomResult;
+      const r = await ended(handle);
       assert.equal(r.outcome, 'FAILED');
       assert.equal(r.error?.code, 'INVALID_INPUT');
       assert.match(r.error?.message ?? '', /workflow id: must be 'booking-/);
