@@ -10,8 +10,18 @@ import { z } from 'zod';
  * optional (or defaulted) schema so that null parses as if the field were missing.
  */
 export function absent<T extends z.ZodType>(schema: T) {
-  return z.preprocess<z.input<T>, T, z.input<T> | null>(
-    (v) => (v === null ? undefined : v) as z.input<T>,
-    schema,
-  );
+  return z
+    .preprocess<z.input<T>, T, z.input<T> | null>(
+      (v) => (v === null ? undefined : v) as z.input<T>,
+      schema,
+    )
+    .meta({ [NULL_IS_ABSENT]: 'field' });
 }
+
+/**
+ * Marks, for the published JSON Schemas (contract/), where JSON `null` is read as absent: `field`
+ * (the value itself), `values` (the values of a map), `fields` (the fields of the variants of a
+ * union of objects). A preprocessing step has no JSON Schema of its own, so the schema generator
+ * reads this mark instead.
+ */
+export const NULL_IS_ABSENT = 'x-null-is-absent';

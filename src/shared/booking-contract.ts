@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { durationToMs } from './duration';
-import { absent } from './absent';
+import { absent, NULL_IS_ABSENT } from './absent';
 import { GuardPolicySchema } from './guard-contract';
 import {
   CURRENCY_RE,
@@ -99,6 +99,7 @@ export const BookRoomInputSchema = z.strictObject({
         withoutNulls,
         CustomFieldsSchema,
       )
+      .meta({ [NULL_IS_ABSENT]: 'values' })
       .optional(),
   ),
   expectedPrice: absent(PriceSchema.optional()),
@@ -194,15 +195,17 @@ const ResolveReconciliationVariants = z.union([
   z.strictObject({ noBooking: z.literal(true) }),
 ]);
 /** `{ bookingId }` or `{ noBooking: true }`; a null field is absent (`{ bookingId, noBooking: null }`). */
-export const ResolveReconciliationSchema = z.preprocess<
-  z.input<typeof ResolveReconciliationVariants>,
-  typeof ResolveReconciliationVariants,
-  | z.input<typeof ResolveReconciliationVariants>
-  | { bookingId?: number | null; noBooking?: true | null }
->(
-  (v) => withoutNulls(v) as z.input<typeof ResolveReconciliationVariants>,
-  ResolveReconciliationVariants,
-);
+export const ResolveReconciliationSchema = z
+  .preprocess<
+    z.input<typeof ResolveReconciliationVariants>,
+    typeof ResolveReconciliationVariants,
+    | z.input<typeof ResolveReconciliationVariants>
+    | { bookingId?: number | null; noBooking?: true | null }
+  >(
+    (v) => withoutNulls(v) as z.input<typeof ResolveReconciliationVariants>,
+    ResolveReconciliationVariants,
+  )
+  .meta({ [NULL_IS_ABSENT]: 'fields' });
 export type ResolveReconciliation = z.output<typeof ResolveReconciliationVariants>;
 
 export const CancelBookingInputSchema = z.strictObject({

@@ -1,0 +1,201 @@
+"""A small order system in Python that books through hotel-booking-orchestrator.
+
+It speaks only the published contract: the workflow and message names, the JSON Schemas under
+contract/, and the payload encryption of docs/payload-encryption.md. It starts a booking, awaits
+it, reads its state, starts the same order again with the SDK's default id-reuse policy, cancels
+another order by order id, and shows how a bad input is refused. It prints one JSON document.
+
+    python order_system.py --instant-option OPT --pending-option OPT [--order-prefix P]
+
+Environment: TEMPORAL_ADDRESS (localhost:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_TASK_QUEUE
+(hotel-booking), PAYLOAD_ENCRYPTION_KEYS (keyId:base64,...; unset: the public development key).
+"""
+
+import argparse
+import asyncio
+import base64
+import hashlib
+import json
+import os
+import pathlib
+import time
+from typing import Any, Dict, List, Sequence
+
+import jsonschema
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from temporalio.api.common.v1 import Payload
+from temporalio.client import Client, WorkflowUpdateFailedError
+from temporalio.converter import (
+    DataConverter,
+    DefaultFailureConverterWithEncodedAttributes,
+    PayloadCodec,
+)
+
+CONTRACT = pathlib.Path(__file__).resolve().parents[2] / "contract"
+ENCRYPTED = b"binary/encrypted"
+KEY_ID = "encryption-key-id"
+
+
+def development_key() -> Dict[str, bytes]:
+    """The orchestrator's public development key (never for real data)."""
+    seed = b"hotel-booking-orchestrator: dev-insecure payload key, public, never for real data"
+    return {"dev-insecure": hashlib.sha256(seed).digest()}
+
+
+def keys_from_env() -> Dict[str, bytes]:
+    spec = os.environ.get("PAYLOAD_ENCRYPTION_KEYS", "")
+    if not spec.strip():
+        return development_key()
+    keys: Dict[str, bytes] = {}
+    for entry in spec.replace(",", " ").split():
+        key_id, material = entry.split(":", 1)
+        keys[key_id] = base64.b64decode(material)
+    return keys
+
+
+class EncryptionCodec(PayloadCodec):
+    """AES-256-GCM as in docs/payload-encryption.md: the first key encrypts, any key decrypts."""
+
+    def __init__(self, keys: Dict[str, bytes]) -> None:
+        self.keys = keys
+        self.key_id = next(iter(keys))
+
+    async def encode(self, payloads: Sequence[Payload]) -> List[Payload]:
+        out = []
+        for p in payloads:
+            iv = os.urandom(12)
+            sealed = AESGCM(self.keys[self.key_id]).encrypt(iv, p.SerializeToString(), None)
+            out.append(
+                Payload(
+                    metadata={"encoding": ENCRYPTED, KEY_ID: self.key_id.encode()},
+                    data=iv + sealed,
+                )
+            )
+        return out
+
+    async def decode(self, payloads: Sequence[Payload]) -> List[Payload]:
+        out = []
+        for p in payloads:
+            if p.metadata.get("encoding") != ENCRYPTED:
+                out.append(p)
+                continue
+            key = self.keys[p.metadata[KEY_ID].decode()]
+            plain = AESGCM(key).decrypt(p.data[:12], p.data[12:], None)
+            out.append(Payload.FromString(plain))
+        return out
+
+
+def schema(name: str) -> Dict[str, Any]:
+    return json.loads((CONTRACT / name).read_text())
+
+
+def problems(document: Any, schema_file: str) -> List[str]:
+    """What the published JSON Schema finds wrong with a document, field by field."""
+    validator = jsonschema.Draft202012Validator(schema(schema_file))
+    return sorted(
+        f"{'.'.join(str(p) for p in e.absolute_path) or '(input)'}: {e.message}"
+        for e in validator.iter_errors(document)
+    )
+
+
+def booking_input(order_id: str, option_id: str) -> Dict[str, Any]:
+    # JSON null in optional fields, the way Python's json module sends an unset value.
+    return {
+        "orderId": order_id,
+        "optionId": option_id,
+        "rooms": [{"firstName": "Test", "lastName": "Guest", "notes": None}],
+        "contact": {"phonePrefix": "+39", "phone": "3330000000", "email": None},
+        "customFields": {"custom_field_1": "python-order-system", "custom_field_2": None},
+        "expectedPrice": None,
+        "priceChangePolicy": None,
+        "polling": {"initialInterval": "50ms", "maximumInterval": "200ms", "backoffCoefficient": None},
+    }
+
+
+async def wait_for_phase(handle: Any, phase: str, seconds: float = 30) -> Dict[str, Any]:
+    until = time.monotonic() + seconds
+    while True:
+        state = await handle.query("bookingState")
+        if state["phase"] == phase or time.monotonic() > until:
+            return state
+        await asyncio.sleep(0.1)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--instant-option", required=True)
+    parser.add_argument("--pending-option", required=True)
+    parser.add_argument("--order-prefix", default=f"py-{int(time.time())}")
+    args = parser.parse_args()
+
+    client = await Client.connect(
+        os.environ.get("TEMPORAL_ADDRESS", "localhost:7233"),
+        namespace=os.environ.get("TEMPORAL_NAMESPACE", "default"),
+        data_converter=DataConverter(
+            payload_codec=EncryptionCodec(keys_from_env()),
+            failure_converter_class=DefaultFailureConverterWithEncodedAttributes,
+        ),
+    )
+    queue = os.environ.get("TEMPORAL_TASK_QUEUE", "hotel-booking")
+    report: Dict[str, Any] = {}
+
+    # 1. Book an order and await it; read its state.
+    order = f"{args.order_prefix}-a"
+    sent = booking_input(order, args.instant_option)
+    report["inputProblems"] = problems(sent, "bookRoom.input.schema.json")
+    handle = await client.start_workflow(
+        "bookRoom", sent, id=f"booking-{order}", task_queue=queue
+    )
+    result = await handle.result()
+    state = await handle.query("bookingState")
+    report["booked"] = {
+        "result": result,
+        "resultProblems": problems(result, "bookRoom.result.schema.json"),
+        "state": state,
+        "stateProblems": problems(state, "bookRoom.bookingState.query.schema.json"),
+    }
+
+    # 2. The same order started again, as a retry after a timeout does: the SDK's defaults.
+    again = await client.start_workflow(
+        "bookRoom", sent, id=f"booking-{order}", task_queue=queue
+    )
+    report["startedAgain"] = await again.result()
+
+    # 3. Another order, cancelled by order id while the supplier has not confirmed it yet.
+    pending = f"{args.order_prefix}-b"
+    handle = await client.start_workflow(
+        "bookRoom", booking_input(pending, args.pending_option), id=f"booking-{pending}", task_queue=queue
+    )
+    await wait_for_phase(handle, "AWAITING_CONFIRMATION")
+    # An update the workflow refuses comes back as an update failure with its reason.
+    try:
+        await handle.execute_update("approvePriceChange", {"approve": True})
+        report["refusedUpdate"] = None
+    except WorkflowUpdateFailedError as err:
+        report["refusedUpdate"] = str(err.cause)
+    answer = await handle.execute_update("cancel", {"reason": None})
+    report["cancelled"] = {
+        "updateAnswer": answer,
+        "updateAnswerProblems": problems(answer, "bookRoom.bookingState.query.schema.json"),
+        "result": await handle.result(),
+    }
+
+    # 4. A bad input: the schema names the fields; the workflow, if started anyway, refuses it
+    #    before any supplier call, naming the same fields.
+    bad_order = f"{args.order_prefix}-c"
+    bad = booking_input(bad_order, args.instant_option)
+    bad["contact"]["phone"] = "12"
+    bad["rooms"] = []
+    handle = await client.start_workflow(
+        "bookRoom", bad, id=f"booking-{bad_order}", task_queue=queue
+    )
+    report["refused"] = {
+        "schemaProblems": problems(bad, "bookRoom.input.schema.json"),
+        "result": await handle.result(),
+    }
+
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

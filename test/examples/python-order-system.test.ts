@@ -1,0 +1,106 @@
+/**
+ * An order system that is not ours: examples/python-order-system, a Python program on PyPI's
+ * `temporalio` with its own payload codec, drives a real worker (encryption on) on the run's dev
+ * server and the simulator over HTTP, by the names of the published contract only.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { scenarioOptionId } from '../../src/simulator/scenarios';
+import { startBookingStack, type BookingStack } from '../helpers/booking-stack';
+import { pythonEnv } from '../helpers/python';
+import { temporalAddress } from '../helpers/temporal';
+
+const EXAMPLE = join(__dirname, '..', '..', 'examples', 'python-order-system');
+const env = pythonEnv(join(EXAMPLE, 'requirements.txt'));
+
+function run(python: string, args: string[], extraEnv: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(python, [join(EXAMPLE, 'order_system.py'), ...args], {
+      env: { ...process.env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`order_system.py exited ${code}:\n${err.slice(-3000)}`));
+    });
+  });
+}
+
+/** The venv's python (the suite is skipped when there is none). */
+const python = () => ('python' in env ? env.python : '');
+
+describe('a Python order system (examples/python-order-system)', { skip: env.skip }, () => {
+  let s: BookingStack;
+  before(async () => {
+    s = await startBookingStack('python-order-system');
+  });
+  after(async () => {
+    await s?.close();
+  });
+
+  it('books, reads, books the same order again, cancels and is refused, by the contract alone', async () => {
+    const prefix = `py-${process.pid}-${Date.now().toString(36)}`;
+    const out = await run(
+      python(),
+      [
+        '--instant-option',
+        scenarioOptionId('instant'),
+        '--pending-option',
+        scenarioOptionId('pending-long'),
+        '--order-prefix',
+        prefix,
+      ],
+      { TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_TASK_QUEUE: s.taskQueue },
+    );
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the program's own JSON
+    const r = JSON.parse(out) as Record<string, any>;
+    const bookings = (order: string) =>
+      s.sim.bookings({ customFields: { custom_field_10: order } });
+
+    // 1. Booked: what it sent and got back matches the published JSON Schemas.
+    assert.deepEqual(r.inputProblems, []);
+    assert.equal(r.booked.result.outcome, 'CONFIRMED');
+    assert.deepEqual(r.booked.resultProblems, []);
+    assert.deepEqual(r.booked.stateProblems, []);
+    assert.equal(r.booked.state.phase, 'CONFIRMED');
+    const [booked, ...more] = bookings(`${prefix}-a`);
+    assert.ok(booked);
+    assert.equal(more.length, 0);
+    assert.equal(r.booked.result.bookingId, booked.bookingId);
+    assert.deepEqual(booked.customFields, {
+      custom_field_1: 'python-order-system',
+      custom_field_10: `${prefix}-a`,
+    });
+
+    // 2. The same order again with the SDK's default id-reuse policy: reported, not booked.
+    assert.equal(r.startedAgain.outcome, 'CONFIRMED');
+    assert.equal(r.startedAgain.bookingId, booked.bookingId);
+    assert.equal(bookings(`${prefix}-a`).length, 1, 'one supplier booking for the order');
+
+    // 3. Cancelled by order id; a refused update says why.
+    assert.match(r.refusedUpdate, /Nothing awaits approval/);
+    assert.equal(r.cancelled.updateAnswer.cancelRequested, true);
+    assert.deepEqual(r.cancelled.updateAnswerProblems, []);
+    assert.equal(r.cancelled.result.outcome, 'CANCELLED');
+    assert.equal(bookings(`${prefix}-b`)[0]?.status, 'CANCELLED');
+
+    // 4. A bad input: named by the schema, and refused by the workflow before any supplier call.
+    assert.ok(
+      r.refused.schemaProblems.some((p: string) => p.startsWith('rooms:')),
+      r.refused.schemaProblems,
+    );
+    assert.equal(r.refused.result.outcome, 'FAILED');
+    assert.equal(r.refused.result.error.code, 'INVALID_INPUT');
+    assert.match(r.refused.result.error.message, /rooms/);
+    assert.match(r.refused.result.error.message, /contact\.phone/);
+    assert.equal(bookings(`${prefix}-c`).length, 0);
+  });
+});
