@@ -74,13 +74,19 @@ export interface CodecServer {
 /** Standard or URL-safe base64, padding optional: proto3 JSON parsers accept both. */
 const base64 = z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'must be base64');
 
+/**
+ * proto3 JSON leaves an empty list out: the Temporal CLI sends `{}` for a query or update without
+ * arguments, which means no payloads.
+ */
 const PayloadsBody = z.object({
-  payloads: z.array(
-    z.object({
-      metadata: z.record(z.string(), base64).nullish(),
-      data: base64.nullish(),
-    }),
-  ),
+  payloads: z
+    .array(
+      z.object({
+        metadata: z.record(z.string(), base64).nullish(),
+        data: base64.nullish(),
+      }),
+    )
+    .default([]),
 });
 
 /**
