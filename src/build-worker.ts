@@ -63,7 +63,7 @@ const ACTIVITY_POLLERS = 40;
  * sandbox leaves ~1.3 MB of short-lived module copies per workflow it creates, let its heap grow
  * from ~150 MB live to ~590 MB between full collections (memory probe, 200 bookings), and the
  * worker's RSS followed. The workflow thread takes the flag when it is created (in Worker.create),
- * the main thread at its next collection. Load drill and bench: see README, Performance.
+ * the main thread at its next collection. Load drill and bench: bench/README.md.
  */
 export const HEAP_GROWING_PERCENT = 50;
 

@@ -71,7 +71,7 @@ export function supplierBookingBody(input: CreateBookingInput, orderIdField: str
  * above the schedule's own delay `d`. Without it, polls that were held up together (a worker
  * restart, a busy server) stay together, every cycle: bench, 10,000 waiting bookings polled every
  * 60 s, bursts of ~2,900 polls in 10 s recurred each minute and left 15 % of polls over 1 s late
- * (p99 11.1 s); with the jitter they spread out (README, Performance).
+ * (p99 11.1 s); with the jitter they spread out (bench/README.md).
  */
 export const POLL_JITTER = 0.2;
 

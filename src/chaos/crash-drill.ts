@@ -1,5 +1,5 @@
 /**
- * Crash drill (issue 8, point 1): bookings across the scenarios while the worker subprocess is
+ * Crash drill: bookings across the scenarios while the worker subprocess is
  * SIGKILLed at random moments and restarted within 2 s, and our own Temporal dev server is
  * SIGKILLed and restarted on the same SQLite file and port. Then the invariants: no duplicate
  * supplier booking, no lost order, and every NEEDS_RECONCILIATION explained.

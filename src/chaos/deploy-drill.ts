@@ -6,7 +6,7 @@
  * same task queue on the cluster. Every booking must end CONFIRMED, with no workflow task failed
  * on replay (a non-determinism error would fail the task again and again), and no duplicate.
  *
- * The mechanism it proves is the project's rule for workflow changes: `patched()` (see README,
+ * The mechanism it proves is the project's rule for workflow changes: `patched()` (docs/operations.md,
  * "Changing workflow code"), checked offline by test/workflows/replay.test.ts and live here.
  */
 import { execFileSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Supplier fault burst (issue 8, point 2): bookings arrive at a steady rate; after a steady phase
+ * Supplier fault burst: bookings arrive at a steady rate; after a steady phase
  * the simulator answers 30 % of requests on every endpoint with 503 for a while, then recovers.
  * Pass: every booking reaches its outcome after the burst (a 5xx on POST /booking is ambiguous by
  * hard rule 1, so those wait for reconciliation, and the supplier shows no booking for them), and

@@ -1,8 +1,8 @@
 /**
- * Load run (issue 8, point 8): bookings at a steady rate for a long time with about 1 % mixed
+ * Load run: bookings at a steady rate for a long time with about 1 % mixed
  * faults (503s on every endpoint, and bookings in the lost / 5xx / slow / flaky-price-check
  * scenarios). Pass: no duplicate supplier booking, nothing stuck after the arrivals stop, and the
- * worker's resident memory grows at most 5 % (issue 18) between the first and the last part of the run
+ * worker's resident memory grows at most 5 % between the first and the last part of the run
  * after warm-up. Everything is read through visibility (search attributes), so the audit does not
  * add a query per order to the load.
  */

@@ -1,7 +1,7 @@
 /**
  * `npm run chaos -- [crash] [faults] [personal-data] [load] [fleet]` (default: the first four;
  * `fleet` runs on the production topology of `npm run cluster`, see src/chaos/fleet-drill.ts): the long
- * variants of the reliability drills (issue 8), each against its own Temporal dev server, the
+ * variants of the reliability drills, each against its own Temporal dev server, the
  * simulator and the worker as a subprocess. Prints each drill's figures; exits 1 when one fails.
  *
  * Knobs (environment, read here only):

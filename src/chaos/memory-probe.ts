@@ -1,5 +1,5 @@
 /**
- * Memory probe for the drills and the bench (issue 18, point 3): preloaded into a worker process
+ * Memory probe for the drills and the bench: preloaded into a worker process
  * with `node --import ./src/chaos/memory-probe.ts` (see {@link memoryProbeNodeArgs}), never part of
  * the product. Active only when `MEMORY_PROBE_DIR` is set in the process's environment:
  *

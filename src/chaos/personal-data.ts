@@ -1,5 +1,5 @@
 /**
- * Personal data drill (issue 8, point 5): bookings with sentinel guest data (names, e-mail, phone,
+ * Personal data drill: bookings with sentinel guest data (names, e-mail, phone,
  * notes) through the worker subprocess with the payload codec, across scenarios that succeed, fail
  * and wait for reconciliation; then Temporal's own SQLite files (`.db`, `-wal`, `-shm`), the raw
  * histories and the worker's output are searched for the sentinels in every encoding. A control

@@ -133,7 +133,7 @@ export function toCliFailure(err: unknown, where: FailureContext = {}): CliError
   }
   if (err instanceof ConfigError) {
     return new CliError(
-      `${err.message}\nFix the environment variables above (see README, Configuration).`,
+      `${err.message}\nFix the environment variables above (see docs/configuration.md).`,
       ExitCode.USAGE,
       'CONFIG',
       err.problems.map((p) => ({ field: p.split(':')[0] ?? p, message: p })),

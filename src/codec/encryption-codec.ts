@@ -1,6 +1,6 @@
 /**
  * AES-256-GCM payload encryption for everything the worker and the client send to Temporal
- * (product hard rule 8: guest data is never in clear in Temporal).
+ * (docs/hard-rules.md, rule 9: guest data is never in clear in Temporal).
  *
  * An encrypted payload is `{ metadata: { encoding: 'binary/encrypted', 'encryption-key-id': id },
  * data: iv(12) ‖ ciphertext ‖ tag(16) }`, where the plaintext is the whole original payload

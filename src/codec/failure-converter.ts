@@ -6,7 +6,7 @@
  *
  * `encodeCommonAttributes` moves every failure's message and stack trace out of the clear-text
  * `Failure` fields into an `encodedAttributes` payload, which the payload codec then encrypts:
- * failure messages may quote guest data (product hard rule 8). The clear-text message becomes
+ * failure messages may quote guest data (docs/hard-rules.md, rule 9). The clear-text message becomes
  * `Encoded failure`.
  */
 import { DefaultFailureConverter } from '@temporalio/common';

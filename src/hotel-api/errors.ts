@@ -3,7 +3,7 @@
  *
  * Every failure of a call through {@link HotelApiClient} becomes a {@link HotelApiError} whose
  * `code` is stable and whose `retryable` / `ambiguous` flags come from {@link CLASSIFICATION_TABLE}
- * (the README renders the same table). Activities convert it once to an `ApplicationFailure` with
+ * (docs/hard-rules.md renders the same table). Activities convert it once to an `ApplicationFailure` with
  * `type = code`, so workflows decide on the code alone; that is why the flags are fixed per code
  * rather than varying per instance (the only exception, CLOCK_SKEW's retryability, depends on a
  * deployment setting, not on the circumstances of the failure).
@@ -52,7 +52,7 @@ export const CLOCK_SKEW_THRESHOLD_MS = 4 * 60_000;
 
 /**
  * The single source of truth for failure classification; `HotelApiError` takes its flags from
- * here and the README renders it.
+ * here and docs/hard-rules.md renders it.
  */
 export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
   {
@@ -293,7 +293,7 @@ export function isHotelApiError(err: unknown): err is HotelApiError {
 }
 
 /**
- * {@link CLASSIFICATION_TABLE} as a Markdown table, for the README (one source of truth).
+ * {@link CLASSIFICATION_TABLE} as a Markdown table, for docs/hard-rules.md (one source of truth).
  */
 export function classificationTableMarkdown(): string {
   const flag = (v: boolean | string): string =>

@@ -98,7 +98,7 @@ export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
   ];
 }
 
-/** The views as a Markdown table (for the README). */
+/** The views as a Markdown table (for docs/operations.md). */
 export function savedQueriesMarkdown(options: SavedQueryOptions = {}): string {
   const cell = (t: string) => t.replaceAll('|', '\\|');
   return [

@@ -121,7 +121,7 @@ export const BookRoomInputSchema = z.strictObject({
   orderIdField: absent(
     z.string().regex(CUSTOM_FIELD_RE, 'one of custom_field_1 .. custom_field_10').optional(),
   ),
-  // --- after CONFIRMED (issue 17): how the order's guard looks after it until check-out ---------
+  // --- after CONFIRMED: how the order's guard looks after it until check-out -----------------------
   guard: absent(GuardPolicySchema.optional()),
 });
 

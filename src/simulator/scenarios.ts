@@ -22,7 +22,7 @@ import { DEFAULT_PROPERTY_ID } from './catalogue';
 import { addDays, dateProblem, isoDate, nightsBetween } from './dates';
 import type { RoomCode } from './room-types';
 
-/** The scenario names, in the order the README lists them. */
+/** The scenario names, in the order docs/simulator.md lists them. */
 export const SCENARIO_NAMES = [
   'instant',
   'confirm-after-polls',
@@ -44,7 +44,7 @@ export const SCENARIO_NAMES = [
 
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
-/** One row of the scenario table (the README renders it). */
+/** One row of the scenario table (docs/simulator.md renders it). */
 export interface ScenarioInfo {
   readonly name: ScenarioName;
   /** What the supplier does, call by call. */

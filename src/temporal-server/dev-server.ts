@@ -25,7 +25,7 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
   'system.enableActivityEagerExecution': 'true',
   // The new matcher: task-queue priority (bookings ahead of polls, PRIORITY in
   // src/workflows/activity-options.ts) needs it; off by default in 1.29.1. OPEN: with it,
-  // test/ops/rate-limit.test.ts (5/s cap) saw 16 (before issue 18), 20 and 15 (issue 18, two of
+  // test/ops/rate-limit.test.ts (5/s cap) saw 16 (old matcher), 20 and 15 (new matcher, two of
   // seven runs, load average 25-35) supplier calls in 1 s; for the 15 the server had started at
   // most 10 activities in any 1 s (cap and burst), so the burst formed after it. Confirm when quiet.
   'matching.useNewMatcher': 'true',

@@ -1,7 +1,7 @@
 /**
  * `bookRoom`, id `booking-<orderId>`: price check → decision → one booking call → confirmation,
  * with cancellation at any phase and operator reconciliation when the booking call is ambiguous.
- * The hard rules of booking are in docs (product.md); each is marked where it is enforced. The
+ * The hard rules of booking are in docs/hard-rules.md; each is marked where it is enforced. The
  * decisions are pure functions in their own files (price-decision.ts, failure-decision.ts,
  * supplier-outcome.ts); this file is the script over them, its state and its messages.
  */
@@ -797,7 +797,7 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
     p: BookRoomParams,
     final: Final = { outcome: BookingOutcome.CONFIRMED },
   ): Promise<BookRoomResult> {
-    // --- issue 17 hook: the confirmed order is handed to its guard (guardBooking, until
+    // The confirmed order is handed to its guard (guardBooking, until
     // check-out), started once the phase reads CONFIRMED so that cancel requests go there.
     // Patched: histories recorded before it close here without a guard.
     return finish(final, async () => {
@@ -805,7 +805,6 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
       const unconfirmedCancel = final.cancellation?.outcome === CancellationOutcome.STILL_ACTIVE;
       await handOverToGuard(p, bookingId, price, unconfirmedCancel);
     });
-    // --- end of the issue 17 hook
   }
 
   async function finish(final: Final, afterOutcome?: () => Promise<void>): Promise<BookRoomResult> {

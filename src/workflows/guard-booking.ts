@@ -419,7 +419,7 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
     enter(GuardPhase.CANCELLING);
     let outcome: CancellationOutcome;
     try {
-      // runCancellation answers an outcome, or (since issue 14) `{ outcome, reason }`.
+      // runCancellation answers an outcome, or (in newer code) `{ outcome, reason }`.
       const r = (await runCancellation(bookingId, p.cancellationDeadline, polling)) as unknown as
         CancellationOutcome | { readonly outcome: CancellationOutcome };
       outcome = typeof r === 'string' ? r : r.outcome;

@@ -224,7 +224,7 @@ describe('the booking commands (book, status, approve, reject, resolve, cancel, 
     assert.match(running.stdout, new RegExp(`Cancellation requested for order ${pending}`));
     assert.match(running.stdout, /│ Outcome +│ CANCELLED/);
 
-    // A confirmed order is held by its guard (issue 17): the cancel goes there, 202 and all.
+    // A confirmed order is held by its guard: the cancel goes there, 202 and all.
     assert.equal(done.code, 0, explain(done));
     const doc = json<{
       action: string;

@@ -1,5 +1,5 @@
 /**
- * Bookings ahead of polls (issue 18, point 2): with a backlog of due confirmation polls on the
+ * Bookings ahead of polls: with a backlog of due confirmation polls on the
  * activity task queue, a new booking's price check is dispatched before the backlog, not behind it
  * (task-queue priority: src/workflows/activity-options.ts PRIORITY, the server's
  * `matching.useNewMatcher`). Order only, read from the simulator's arrival log: no timing.

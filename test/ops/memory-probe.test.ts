@@ -1,5 +1,5 @@
 /**
- * The memory instrumentation of issue 18 (point 3): the probe preloaded into a real process with a
+ * The memory instrumentation: the probe preloaded into a real process with a
  * worker thread (as the SDK's workflow thread), the heap-snapshot diff by constructor, and the load
  * drill's memory curve.
  */

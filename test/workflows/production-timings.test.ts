@@ -111,7 +111,7 @@ describe(
         optionId: scenarioOptionId(scenario),
         rooms: [{ firstName: 'Ada', lastName: 'Lovelace' }],
         contact: { phonePrefix: '+39', phone: '3331234567' },
-        // Not guarded after CONFIRMED (issue 17): with a guard (an abandoned child holding a
+        // Not guarded after CONFIRMED: with a guard (an abandoned child holding a
         // 30-day timer) the Java time-skipping server stopped skipping time and this file hung.
         guard: { enabled: false },
         ...extra,

@@ -27,7 +27,7 @@ function loadHistory(file: string): temporal.api.history.v1.IHistory {
 describe('recorded histories replay against the current workflow code', () => {
   it('has a history for every recorded scenario', () => {
     assert.ok(files.length >= 12, `only ${files.length} histories in ${dir}`);
-    // The paths of issue 14: deadlines both ways, a Temporal cancellation at each phase, a cancel
+    // The paths of the cancellation refactor: deadlines both ways, a Temporal cancellation at each phase, a cancel
     // during the booking call, a token refresh, a re-send after a refused connection.
     for (const name of [
       'cancel-202-never-next-retry-past-deadline',
