@@ -10,6 +10,7 @@
  * namespace's retention period, so the outcome counts cover that window, not all time.
  */
 import { BookingOutcome, BookingPhase, CancellationOutcome } from '../shared/booking-contract';
+import { GuardPhase, ReconfirmationMark } from '../shared/guard-values';
 
 /** The phases in which a booking waits for an operator. */
 /** Phases in which a running booking waits for a person (or, unreadable, for an operator's look). */
@@ -27,6 +28,13 @@ export interface BookingCounts {
   readonly outcomes: Readonly<Record<BookingOutcome, number>>;
   /** Closed `cancelBooking` workflows by outcome (within retention). */
   readonly cancellations: Readonly<Record<CancellationOutcome, number>>;
+  /** Running guards whose reconfirmation read something other than CONFIRMED. */
+  readonly reconfirmationFlags: number;
+  /**
+   * Cancellations the supplier never confirmed that need a person: running guards in
+   * `CANCELLATION_PENDING`, and `cancelBooking` runs that ended `STILL_ACTIVE` in the last 24 h.
+   */
+  readonly cancellationsUnconfirmed: number;
   /** When these counts were taken, epoch ms. */
   readonly at: number;
 }
@@ -39,7 +47,16 @@ export const BOOKING_COUNT_QUERIES = {
     `WorkflowType = 'bookRoom' AND BookingOutcome = '${outcome}'`,
   cancellation: (outcome: CancellationOutcome) =>
     `WorkflowType = 'cancelBooking' AND BookingOutcome = '${outcome}'`,
+  reconfirmationFlags: () =>
+    `WorkflowType = 'guardBooking' AND ExecutionStatus = 'Running' AND Reconfirmation = '${ReconfirmationMark.FLAGGED}'`,
+  cancellationPending: () =>
+    `WorkflowType = 'guardBooking' AND ExecutionStatus = 'Running' AND BookingPhase = '${GuardPhase.CANCELLATION_PENDING}'`,
+  stillActiveSince: (since: Date) =>
+    `WorkflowType = 'cancelBooking' AND BookingOutcome = '${CancellationOutcome.STILL_ACTIVE}' AND CloseTime > '${since.toISOString()}'`,
 } as const;
+
+/** How far back a cancellation that ended `STILL_ACTIVE` still counts as needing a person. */
+export const UNCONFIRMED_CANCELLATION_WINDOW_MS = 24 * 3_600_000;
 
 export interface BookingCounterOptions {
   /** Counts the workflows matching a visibility query (e.g. `client.workflow.count(q)`). */
@@ -76,15 +93,21 @@ export function createBookingCounter(options: BookingCounterOptions): BookingCou
   async function countAll(): Promise<BookingCounts> {
     const outcomes = Object.values(BookingOutcome);
     const cancellations = Object.values(CancellationOutcome);
-    const [waiting, byOutcome, byCancellation] = await Promise.all([
+    const since = new Date(now() - UNCONFIRMED_CANCELLATION_WINDOW_MS);
+    const [waiting, byOutcome, byCancellation, flags, pending, stillActive] = await Promise.all([
       Promise.all(WAITING_PHASES.map((p) => options.count(BOOKING_COUNT_QUERIES.waiting(p)))),
       Promise.all(outcomes.map((o) => options.count(BOOKING_COUNT_QUERIES.outcome(o)))),
       Promise.all(cancellations.map((o) => options.count(BOOKING_COUNT_QUERIES.cancellation(o)))),
+      options.count(BOOKING_COUNT_QUERIES.reconfirmationFlags()),
+      options.count(BOOKING_COUNT_QUERIES.cancellationPending()),
+      options.count(BOOKING_COUNT_QUERIES.stillActiveSince(since)),
     ]);
     return {
       waiting: fromEntries(WAITING_PHASES, waiting),
       outcomes: fromEntries(outcomes, byOutcome),
       cancellations: fromEntries(cancellations, byCancellation),
+      reconfirmationFlags: flags,
+      cancellationsUnconfirmed: pending + stillActive,
       at: now(),
     };
   }

@@ -33,6 +33,8 @@ export const METRIC_NAMES = {
   cancellationsByOutcome: 'hotel_cancellations_by_outcome',
   bookingCountErrors: 'hotel_booking_count_errors_total',
   sdkMetricsUp: 'hotel_sdk_metrics_up',
+  reconfirmationFlags: 'hotel_reconfirmation_flags',
+  cancellationsUnconfirmed: 'hotel_cancellations_unconfirmed',
 } as const;
 
 export interface WorkerMetricsOptions {
@@ -99,12 +101,16 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
               outcomes.set({ outcome }, n);
             for (const [outcome, n] of Object.entries(counts.cancellations))
               cancellations.set({ outcome }, n);
+            flags.set(counts.reconfirmationFlags);
+            unconfirmed.set(counts.cancellationsUnconfirmed);
           },
           (err: unknown) => {
             // Stale numbers would look like real ones: better no series than wrong ones.
             waiting.reset();
             outcomes.reset();
             cancellations.reset();
+            flags.reset();
+            unconfirmed.reset();
             countErrors.inc();
             options.onCountError?.(err);
           },
@@ -130,6 +136,18 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
       name: METRIC_NAMES.cancellationsByOutcome,
       help: 'Finished cancelBooking workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
       labelNames: ['outcome'] as const,
+      registers: [registry],
+      collect: refresh,
+    });
+    const flags = new Gauge({
+      name: METRIC_NAMES.reconfirmationFlags,
+      help: 'Confirmed bookings whose reconfirmation read something other than CONFIRMED (running guards flagged; fleet-wide: aggregate with max).',
+      registers: [registry],
+      collect: refresh,
+    });
+    const unconfirmed = new Gauge({
+      name: METRIC_NAMES.cancellationsUnconfirmed,
+      help: 'Cancellations the supplier never confirmed: guards in CANCELLATION_PENDING, and cancelBooking runs ended STILL_ACTIVE in the last 24 h (fleet-wide: aggregate with max).',
       registers: [registry],
       collect: refresh,
     });

@@ -37,8 +37,16 @@ describe('booking gauges', () => {
     const round = queries.length;
     assert.equal(
       round,
-      3 + 6 + 3,
-      'three phases, six booking outcomes, three cancellation outcomes',
+      3 + 6 + 3 + 3,
+      'three phases, six booking outcomes, three cancellation outcomes, three for operators',
+    );
+    assert.equal(a.reconfirmationFlags, 1);
+    assert.equal(a.cancellationsUnconfirmed, 2, 'pending guards plus recent STILL_ACTIVE runs');
+    assert.ok(
+      queries.includes(
+        "WorkflowType = 'cancelBooking' AND BookingOutcome = 'STILL_ACTIVE' AND CloseTime > '1969-12-31T00:00:00.000Z'",
+      ),
+      'a STILL_ACTIVE cancellation counts for 24 h after it ended',
     );
     now = 10_000;
     await counter.get();
