@@ -1,7 +1,7 @@
 /**
  * What Temporal holds of an order's earlier `bookRoom` runs and of its guard, for the check that
  * keeps one supplier booking per order whoever starts the workflow (workflows/earlier-runs-decision.ts).
- * Runs are found through visibility (`WorkflowId = "booking-<orderId>"`); each one's status and
+ * Runs are found through visibility (listed by workflow id); each one's status and
  * search attributes are then read with describe, which reads the run's own record, not the
  * eventually consistent visibility store. The result holds ids, phases, outcomes and prices only:
  * no personal data, no failure messages.
@@ -9,6 +9,7 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { msToTs } from '@temporalio/common/lib/time';
 import type { BookRoomResult, SupplierPrice } from '../shared/booking-contract';
 import { bookingWorkflowId } from '../shared/booking-values';
 import { guardWorkflowId } from '../shared/guard-values';
@@ -62,9 +63,9 @@ export function createEarlierRunsActivities() {
     async earlierRunsOfOrder(input: EarlierRunsInput): Promise<EarlierRuns> {
       const client = Context.current().client;
       const workflowId = bookingWorkflowId(input.orderId);
-      const listed = await listRuns(client, workflowId, input.runId);
+      const ids = await listRuns(client, workflowId, input.runId);
       const runs = await Promise.all(
-        listed
+        [...new Set(ids)]
           .filter((runId) => runId !== input.runId)
           .map((runId) => readRun(client, workflowId, runId)),
       );
@@ -77,20 +78,17 @@ export function createEarlierRunsActivities() {
 export type EarlierRunsActivities = ReturnType<typeof createEarlierRunsActivities>;
 
 /**
- * The run ids visibility lists for `workflowId`, once it lists the asking run too: visibility is
- * written after the fact, and a list that does not show the asking run may miss a run started just
- * before it. Not shown within {@link VISIBILITY_WAIT_MS}: a retryable failure.
+ * The run ids visibility lists for `workflowId`, open and closed, once it lists the asking run as
+ * open: visibility is written after the fact, and a list that does not show the asking run may
+ * miss a run started just before it. Not shown within {@link VISIBILITY_WAIT_MS}: a retryable
+ * failure. The list APIs by workflow id (not a query) are served by every Temporal server,
+ * Temporal's time-skipping test server included.
  */
 async function listRuns(client: Client, workflowId: string, runId: string): Promise<string[]> {
   const until = Date.now() + VISIBILITY_WAIT_MS;
   for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
-    const ids: string[] = [];
-    for await (const execution of client.workflow.list({
-      query: `WorkflowId = "${workflowId}"`,
-    })) {
-      ids.push(execution.runId);
-    }
-    if (ids.includes(runId)) return ids;
+    const open = await listed(client, 'open', workflowId);
+    if (open.includes(runId)) return [...open, ...(await listed(client, 'closed', workflowId))];
     if (Date.now() + delay > until) {
       throw ApplicationFailure.retryable(
         `Visibility does not list run ${runId} of ${workflowId} yet`,
@@ -99,6 +97,32 @@ async function listRuns(client: Client, workflowId: string, runId: string): Prom
     }
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
+}
+
+async function listed(
+  client: Client,
+  which: 'open' | 'closed',
+  workflowId: string,
+): Promise<string[]> {
+  const ids: string[] = [];
+  const service = client.workflowService;
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const request = {
+      namespace: client.options.namespace,
+      maximumPageSize: 100,
+      executionFilter: { workflowId },
+      startTimeFilter: { earliestTime: msToTs(0), latestTime: msToTs(Date.now() + 3_600_000) },
+      ...(nextPageToken ? { nextPageToken } : {}),
+    };
+    const page =
+      which === 'open'
+        ? await service.listOpenWorkflowExecutions(request)
+        : await service.listClosedWorkflowExecutions(request);
+    for (const e of page.executions ?? []) if (e.execution?.runId) ids.push(e.execution.runId);
+    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+  } while (nextPageToken);
+  return ids;
 }
 
 async function readRun(client: Client, workflowId: string, runId: string): Promise<EarlierRun> {

@@ -230,7 +230,9 @@ describe('bookRoom', { concurrency: true }, () => {
     const history = await s.temporal.client.workflow.getHandle(started.workflowId).fetchHistory();
     const events = history.events?.length ?? 0;
     console.log(`# history events after ${sb?.retrieves} polls: ${events}`);
-    assert.ok(events <= 40, `history has ${events} events`);
+    // A fixed count whatever the number of polls; the check of the order's earlier runs is part
+    // of it (42 events after 40 polls).
+    assert.ok(events <= 44, `history has ${events} events`);
   });
 
   it('starting the same order twice yields one workflow and one supplier booking', async () => {
