@@ -33,6 +33,7 @@ export const METRIC_NAMES = {
   cancellationsByOutcome: 'hotel_cancellations_by_outcome',
   bookingCountErrors: 'hotel_booking_count_errors_total',
   sdkMetricsUp: 'hotel_sdk_metrics_up',
+  orderEventsFailing: 'hotel_order_events_failing',
 } as const;
 
 export interface WorkerMetricsOptions {
@@ -40,6 +41,11 @@ export interface WorkerMetricsOptions {
   readonly bookingCounter?: BookingCounter;
   /** Node.js process metrics (`process_*`, `nodejs_*`). @default true */
   readonly defaultMetrics?: boolean;
+  /**
+   * How many orders have order events failing delivery, read at each scrape; without it the gauge
+   * is not exported (an unset gauge would read 0, a false all-clear).
+   */
+  readonly orderEventsFailing?: () => number | Promise<number>;
   /** Called when counting bookings fails (the gauges are then left empty for that scrape). */
   readonly onCountError?: (err: unknown) => void;
 }
@@ -132,6 +138,18 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
       labelNames: ['outcome'] as const,
       registers: [registry],
       collect: refresh,
+    });
+  }
+
+  const failingOrders = options.orderEventsFailing;
+  if (failingOrders) {
+    new Gauge({
+      name: METRIC_NAMES.orderEventsFailing,
+      help: 'Orders whose order events are failing delivery (undelivered after retries began).',
+      registers: [registry],
+      async collect() {
+        this.set(await failingOrders());
+      },
     });
   }
 

@@ -35,3 +35,71 @@ export function markdownAnchors(markdown: string): Set<string> {
   }
   return anchors;
 }
+
+const PROMQL_WORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'and',
+  'or',
+  'unless',
+  'offset',
+  'bool',
+  'inf',
+  'nan',
+]);
+
+/**
+ * The metric names a PromQL expression reads: identifiers that are not functions, aggregations,
+ * keywords, label names (in `{…}`, `by (…)`, `without (…)`) or inside strings and ranges.
+ */
+export function promqlMetricNames(expr: string): Set<string> {
+  const bare = expr
+    .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""')
+    .replace(/\{[^}]*\}/g, ' ')
+    .replace(/\[[^\]]*\]/g, ' ')
+    .replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ');
+  const names = new Set<string>();
+  for (const m of bare.matchAll(/[A-Za-z_:][A-Za-z0-9_:]*/g)) {
+    const word = m[0];
+    const before = bare.slice(0, m.index);
+    const after = bare.slice(m.index + word.length);
+    if (/^\s*\(/.test(after)) continue; // a function or an aggregation
+    if (/[\d.]$/.test(before)) continue; // a duration or number suffix such as 5m, 1e3
+    if (!PROMQL_WORDS.has(word.toLowerCase())) names.add(word);
+  }
+  return names;
+}
+
+/** Every PromQL expression of a Grafana dashboard's panels (rows' nested panels too). */
+export function dashboardExpressions(dashboard: unknown): { panel: string; expr: string }[] {
+  interface Panel {
+    title?: string;
+    targets?: { expr?: string }[];
+    panels?: Panel[];
+  }
+  const out: { panel: string; expr: string }[] = [];
+  const walk = (panels: Panel[] = []) => {
+    for (const p of panels) {
+      for (const t of p.targets ?? [])
+        if (t.expr) out.push({ panel: p.title ?? '?', expr: t.expr });
+      walk(p.panels);
+    }
+  };
+  walk((dashboard as { panels?: Panel[] }).panels);
+  return out;
+}
+
+/** Metric names in a Prometheus text exposition (samples, so histogram suffixes included). */
+export function exposedMetricNames(exposition: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of exposition.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const m = /^[A-Za-z_:][A-Za-z0-9_:]*/.exec(line);
+    if (m) names.add(m[0]);
+  }
+  return names;
+}
