@@ -234,5 +234,23 @@ describe('alerts end to end: Prometheus scraping a worker', async () => {
     ]) {
       assert.ok(worker.has(name), `the worker exported ${name}`);
     }
+    // The labels the alerts group by and name in their summaries.
+    const series = (name: string) =>
+      workerExposition.split('\n').filter((l) => l.startsWith(`${name}{`));
+    assert.ok(
+      series('temporal_num_pollers').some(
+        (l) => l.includes('poller_type="workflow_task"') && l.includes('task_queue="'),
+      ),
+      'temporal_num_pollers{poller_type="workflow_task", task_queue}',
+    );
+    assert.ok(
+      series('temporal_workflow_task_execution_failed').some(
+        (l) =>
+          l.includes('workflow_type="bookRoomFromAnotherDeploy"') &&
+          l.includes(`task_queue="${stack.taskQueue}"`) &&
+          l.includes('namespace="default"'),
+      ),
+      series('temporal_workflow_task_execution_failed').join('\n'),
+    );
   });
 });
