@@ -5,11 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
+import { clusterPorts, clusterScrapeJobs } from '../../src/temporal-server/cluster';
+import { prometheusConfig } from '../../src/temporal-server/prometheus-server';
 import {
   findPrometheus,
   type PrometheusLookup,
@@ -44,6 +47,32 @@ describe('alert rules', () => {
       (err: { stdout?: string; stderr?: string }) => err,
     );
     assert.match(run.stdout ?? '', /SUCCESS/, `${run.stdout ?? ''}${run.stderr ?? ''}`);
+  });
+
+  it("promtool check config accepts the cluster's and compose's Prometheus configuration", async (t) => {
+    if (!binaries.found) return t.skip(binaries.reason);
+    const dir = mkdtempSync(join(tmpdir(), 'hbo-promconfig-'));
+    try {
+      const cluster = join(dir, 'cluster.yml');
+      const jobs = clusterScrapeJobs(clusterPorts(17233), 2);
+      assert.deepEqual(Object.keys(jobs), ['hotel-worker', 'temporal-server']);
+      writeFileSync(cluster, prometheusConfig({ binary: binaries.prometheus, dir, jobs }));
+      // Compose's file names the rules where its container mounts deploy/prometheus.
+      const compose = join(dir, 'compose.yml');
+      writeFileSync(
+        compose,
+        readFileSync(join(ROOT, 'deploy', 'prometheus', 'prometheus.compose.yml'), 'utf8').replace(
+          '/etc/prometheus/hotel-booking/',
+          `${join(ROOT, 'deploy', 'prometheus')}/`,
+        ),
+      );
+      for (const file of [cluster, compose]) {
+        const { stdout } = await execFileAsync(binaries.promtool, ['check', 'config', file]);
+        assert.match(stdout, /SUCCESS: 1 rule files found/, file);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('every alert has a case that fires and one that stays quiet', () => {
