@@ -11,7 +11,7 @@
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CallEvent } from '../hotel-api/client';
-import type { BookingCounter } from './booking-counts';
+import type { BookingCounter, WaitingPhase } from './booking-counts';
 import { closeServer, listenOn } from './http-server';
 
 /** Histogram buckets of supplier call durations, seconds: fast reads to the 120 s booking timeout. */
@@ -29,6 +29,7 @@ export const METRIC_NAMES = {
   supplierCallDuration: 'hotel_supplier_call_duration_seconds',
   pollLateness: 'hotel_poll_lateness_seconds',
   bookingsWaiting: 'hotel_bookings_waiting',
+  bookingsWaitingOldest: 'hotel_bookings_waiting_oldest_seconds',
   bookingsByOutcome: 'hotel_bookings_by_outcome',
   cancellationsByOutcome: 'hotel_cancellations_by_outcome',
   bookingCountErrors: 'hotel_booking_count_errors_total',
@@ -101,6 +102,11 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
         .then(
           (counts) => {
             for (const [phase, n] of Object.entries(counts.waiting)) waiting.set({ phase }, n);
+            for (const phase of Object.keys(counts.waiting) as WaitingPhase[]) {
+              const started = counts.oldestWaitingStart[phase];
+              const age = started === undefined ? 0 : Math.max(0, counts.at - started) / 1000;
+              oldestWaiting.set({ phase }, age);
+            }
             for (const [outcome, n] of Object.entries(counts.outcomes))
               outcomes.set({ outcome }, n);
             for (const [outcome, n] of Object.entries(counts.cancellations))
@@ -109,6 +115,7 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
           (err: unknown) => {
             // Stale numbers would look like real ones: better no series than wrong ones.
             waiting.reset();
+            oldestWaiting.reset();
             outcomes.reset();
             cancellations.reset();
             countErrors.inc();
@@ -121,6 +128,13 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
     const waiting = new Gauge({
       name: METRIC_NAMES.bookingsWaiting,
       help: 'Running bookings waiting for an operator, by phase (fleet-wide, from visibility: aggregate with max, not sum).',
+      labelNames: ['phase'] as const,
+      registers: [registry],
+      collect: refresh,
+    });
+    const oldestWaiting = new Gauge({
+      name: METRIC_NAMES.bookingsWaitingOldest,
+      help: 'Age of the oldest running booking waiting for an operator, by phase, seconds since that booking started (0 when none waits; fleet-wide: aggregate with max).',
       labelNames: ['phase'] as const,
       registers: [registry],
       collect: refresh,
