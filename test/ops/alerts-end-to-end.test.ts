@@ -1,9 +1,11 @@
 /**
  * The alerts and the dashboard against the real thing: Prometheus (the Debian package's binary)
  * loads the production rule file unchanged and scrapes a real worker process and a Temporal dev
- * server's own metrics, once a second, while the simulator plays the conditions: the supplier
- * refuses our account (HotelSupplierCredentialsRefused must fire on Prometheus's API, and stay
- * quiet before), then the worker dies (HotelWorkersDown goes pending). Every metric a dashboard
+ * server's own metrics, once a second, while the simulator plays the conditions: a booking lost
+ * in NEEDS_RECONCILIATION (the reconciliation rule's expression finds its age), a workflow type
+ * the deploy lacks (HotelWorkflowTaskFailures goes pending), the supplier refusing our account
+ * (HotelSupplierCredentialsRefused fires on Prometheus's API, and is quiet before), then the
+ * worker's death (HotelWorkersDown goes pending). Every metric a dashboard
  * panel or an alert reads must then be one the worker exported after its bookings, one its code
  * declares, or a listed server or Prometheus series.
  */
@@ -146,7 +148,8 @@ describe('alerts end to end: Prometheus scraping a worker', async () => {
     async () => {
       const started = Date.now();
       const ok = bookingInput('confirm-after-polls', { param: 1 });
-      await bookings.startBooking(ok);
+      const lost = bookingInput('booking-lost');
+      await Promise.all([bookings.startBooking(ok), bookings.startBooking(lost)]);
       assert.equal((await bookings.result(ok.orderId)).outcome, 'CONFIRMED');
       // Prometheus has scraped the worker's calls, and the credentials alert is quiet.
       await eventually(
@@ -156,6 +159,20 @@ describe('alerts end to end: Prometheus scraping a worker', async () => {
       );
       await new Promise((r) => setTimeout(r, 2_000)); // two more evaluations
       assert.equal(await stateOf(prometheus.url, 'HotelSupplierCredentialsRefused'), undefined);
+
+      // The lost booking waits in NEEDS_RECONCILIATION: the production rule's expression, with
+      // its 15-minute bound lowered to 0 (nothing else changed), finds it on Prometheus.
+      const rule = alertRules().find((r) => r.alert === 'HotelBookingNeedsReconciliation')!;
+      const bound = '> 15 * 60';
+      assert.ok(rule.expr.includes(bound), rule.expr);
+      const waited = await eventually(
+        () => query(prometheus.url, rule.expr.replace(bound, '> 0')),
+        20_000,
+        'the oldest NEEDS_RECONCILIATION booking on Prometheus',
+      );
+      assert.ok(waited > 0 && waited < 120, `waited ${waited} s`);
+      assert.equal(await stateOf(prometheus.url, 'HotelBookingNeedsReconciliation'), undefined);
+      await bookings.handle(lost.orderId).terminate('the test is done with it');
 
       // A workflow type this deploy does not have: its workflow tasks fail and are retried, as a
       // non-determinism's are after a bad deploy.
