@@ -143,7 +143,7 @@ describe('alerts end to end: Prometheus scraping a worker', async () => {
   });
 
   it(
-    'failing workflow tasks, refused credentials and a dead worker raise their alerts',
+    'a lost booking, failing workflow tasks, refused credentials and a dead worker raise their alerts',
     { skip },
     async () => {
       const started = Date.now();
