@@ -125,34 +125,29 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
         .finally(() => {
           round = undefined;
         }));
-    const waiting = new Gauge({
-      name: METRIC_NAMES.bookingsWaiting,
-      help: 'Running bookings waiting for an operator, by phase (fleet-wide, from visibility: aggregate with max, not sum).',
-      labelNames: ['phase'] as const,
-      registers: [registry],
-      collect: refresh,
-    });
-    const oldestWaiting = new Gauge({
-      name: METRIC_NAMES.bookingsWaitingOldest,
-      help: 'Age of the oldest running booking waiting for an operator, by phase, seconds since that booking started (0 when none waits; fleet-wide: aggregate with max).',
-      labelNames: ['phase'] as const,
-      registers: [registry],
-      collect: refresh,
-    });
-    const outcomes = new Gauge({
-      name: METRIC_NAMES.bookingsByOutcome,
-      help: 'Finished bookRoom workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
-      labelNames: ['outcome'] as const,
-      registers: [registry],
-      collect: refresh,
-    });
-    const cancellations = new Gauge({
-      name: METRIC_NAMES.cancellationsByOutcome,
-      help: 'Finished cancelBooking workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
-      labelNames: ['outcome'] as const,
-      registers: [registry],
-      collect: refresh,
-    });
+    // The gauges of one round: collected together, so they share the round `refresh` starts.
+    const roundGauge = (name: string, help: string, label: 'phase' | 'outcome') =>
+      new Gauge({ name, help, labelNames: [label], registers: [registry], collect: refresh });
+    const waiting = roundGauge(
+      METRIC_NAMES.bookingsWaiting,
+      'Running bookings waiting for an operator, by phase (fleet-wide, from visibility: aggregate with max, not sum).',
+      'phase',
+    );
+    const oldestWaiting = roundGauge(
+      METRIC_NAMES.bookingsWaitingOldest,
+      'Age of the oldest running booking waiting for an operator, by phase, seconds since that booking started (0 when none waits; fleet-wide: aggregate with max).',
+      'phase',
+    );
+    const outcomes = roundGauge(
+      METRIC_NAMES.bookingsByOutcome,
+      'Finished bookRoom workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
+      'outcome',
+    );
+    const cancellations = roundGauge(
+      METRIC_NAMES.cancellationsByOutcome,
+      'Finished cancelBooking workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
+      'outcome',
+    );
   }
 
   const failingOrders = options.orderEventsFailing;
