@@ -75,6 +75,21 @@ describe('alert rules', () => {
     }
   });
 
+  it('says in one line why Prometheus cannot be had, without installing when told not to', async () => {
+    const lines: string[] = [];
+    const none = await findPrometheus({
+      env: { PATH: '' },
+      install: false,
+      log: (l) => lines.push(l),
+    });
+    assert.equal(none.found, false);
+    assert.match(
+      !none.found ? none.reason : '',
+      /^prometheus\/promtool not on PATH .*"prometheus" package$/,
+    );
+    assert.deepEqual(lines, [], 'nothing installed');
+  });
+
   it('every alert has a case that fires and one that stays quiet', () => {
     const spec = parse(readFileSync(RULE_TESTS, 'utf8')) as PromtoolTests;
     const cases = spec.tests.flatMap((t) => t.alert_rule_test ?? []);
