@@ -97,7 +97,6 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
       `--config.file=${configFile}`,
       `--storage.tsdb.path=${join(options.dir, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
-      '--web.enable-lifecycle',
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
