@@ -32,7 +32,7 @@ import type { CatalogueStore } from './catalogue/store';
 import { createDataConverter } from './codec/data-converter';
 import { ConfigError, loadConfig, type Config } from './config';
 import { HotelApiClient } from './hotel-api';
-import { createBookingCounter } from './observability/booking-counts';
+import { createBookingCounter, oldestStartTime } from './observability/booking-counts';
 import {
   buildHealthServer,
   createReadinessProbe,
@@ -156,6 +156,10 @@ async function main(): Promise<number> {
               visibility.workflow.count(query),
             )
           ).count,
+        oldestStart: (query) =>
+          conn.withDeadline(Date.now() + VISIBILITY_TIMEOUT_MS, () =>
+            oldestStartTime(visibility.workflow.list({ query })),
+          ),
       }),
       onCountError: onceUntilRecovered(log),
     });

@@ -24,6 +24,12 @@ export type WaitingPhase = (typeof WAITING_PHASES)[number];
 export interface BookingCounts {
   /** Running `bookRoom` workflows in each waiting phase. */
   readonly waiting: Readonly<Record<WaitingPhase, number>>;
+  /**
+   * Start time (epoch ms) of the oldest booking waiting in each phase, where any waits and
+   * `oldestStart` was given. The phase has no timestamp of its own: the start bounds the wait
+   * from above, closely (a booking reaches these phases within minutes of its start).
+   */
+  readonly oldestWaitingStart: Readonly<Partial<Record<WaitingPhase, number>>>;
   /** Closed `bookRoom` workflows by `BookingOutcome` (within the namespace's retention). */
   readonly outcomes: Readonly<Record<BookingOutcome, number>>;
   /** Closed `cancelBooking` workflows by outcome (within retention). */
@@ -61,6 +67,11 @@ export const UNCONFIRMED_CANCELLATION_WINDOW_MS = 24 * 3_600_000;
 export interface BookingCounterOptions {
   /** Counts the workflows matching a visibility query (e.g. `client.workflow.count(q)`). */
   readonly count: (query: string) => Promise<number>;
+  /**
+   * Start time (epoch ms) of the oldest workflow matching a visibility query. Asked only for the
+   * waiting phases that count more than zero: a handful of workflows waiting for a person.
+   */
+  readonly oldestStart?: (query: string) => Promise<number | undefined>;
   /**
    * Counts younger than this are served from cache, so scrapes by several Prometheus servers (and
    * a fleet of workers) do not multiply the queries. 0: every call counts afresh.
@@ -102,8 +113,18 @@ export function createBookingCounter(options: BookingCounterOptions): BookingCou
       options.count(BOOKING_COUNT_QUERIES.cancellationPending()),
       options.count(BOOKING_COUNT_QUERIES.stillActiveSince(since)),
     ]);
+    const oldest = await Promise.all(
+      WAITING_PHASES.map((p, i) =>
+        options.oldestStart && (waiting[i] ?? 0) > 0
+          ? options.oldestStart(BOOKING_COUNT_QUERIES.waiting(p))
+          : undefined,
+      ),
+    );
     return {
       waiting: fromEntries(WAITING_PHASES, waiting),
+      oldestWaitingStart: Object.fromEntries(
+        WAITING_PHASES.flatMap((p, i) => (oldest[i] === undefined ? [] : [[p, oldest[i]]])),
+      ),
       outcomes: fromEntries(outcomes, byOutcome),
       cancellations: fromEntries(cancellations, byCancellation),
       reconfirmationFlags: flags,
@@ -121,4 +142,16 @@ export function createBookingCounter(options: BookingCounterOptions): BookingCou
       return inFlight;
     },
   };
+}
+
+/** The earliest `startTime` among listed workflows (e.g. `client.workflow.list({ query })`), ms. */
+export async function oldestStartTime(
+  workflows: AsyncIterable<{ readonly startTime: Date }>,
+): Promise<number | undefined> {
+  let oldest: number | undefined;
+  for await (const wf of workflows) {
+    const t = wf.startTime.getTime();
+    if (oldest === undefined || t < oldest) oldest = t;
+  }
+  return oldest;
 }

@@ -11,7 +11,7 @@
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CallEvent } from '../hotel-api/client';
-import type { BookingCounter } from './booking-counts';
+import type { BookingCounter, WaitingPhase } from './booking-counts';
 import { closeServer, listenOn } from './http-server';
 
 /** Histogram buckets of supplier call durations, seconds: fast reads to the 120 s booking timeout. */
@@ -29,12 +29,14 @@ export const METRIC_NAMES = {
   supplierCallDuration: 'hotel_supplier_call_duration_seconds',
   pollLateness: 'hotel_poll_lateness_seconds',
   bookingsWaiting: 'hotel_bookings_waiting',
+  bookingsWaitingOldest: 'hotel_bookings_waiting_oldest_seconds',
   bookingsByOutcome: 'hotel_bookings_by_outcome',
   cancellationsByOutcome: 'hotel_cancellations_by_outcome',
   bookingCountErrors: 'hotel_booking_count_errors_total',
   sdkMetricsUp: 'hotel_sdk_metrics_up',
   reconfirmationFlags: 'hotel_reconfirmation_flags',
   cancellationsUnconfirmed: 'hotel_cancellations_unconfirmed',
+  orderEventsFailing: 'hotel_order_events_failing',
 } as const;
 
 export interface WorkerMetricsOptions {
@@ -42,6 +44,11 @@ export interface WorkerMetricsOptions {
   readonly bookingCounter?: BookingCounter;
   /** Node.js process metrics (`process_*`, `nodejs_*`). @default true */
   readonly defaultMetrics?: boolean;
+  /**
+   * How many orders have order events failing delivery, read at each scrape; without it the gauge
+   * is not exported (an unset gauge would read 0, a false all-clear).
+   */
+  readonly orderEventsFailing?: () => number | Promise<number>;
   /** Called when counting bookings fails (the gauges are then left empty for that scrape). */
   readonly onCountError?: (err: unknown) => void;
 }
@@ -97,6 +104,11 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
         .then(
           (counts) => {
             for (const [phase, n] of Object.entries(counts.waiting)) waiting.set({ phase }, n);
+            for (const phase of Object.keys(counts.waiting) as WaitingPhase[]) {
+              const started = counts.oldestWaitingStart[phase];
+              const age = started === undefined ? 0 : Math.max(0, counts.at - started) / 1000;
+              oldestWaiting.set({ phase }, age);
+            }
             for (const [outcome, n] of Object.entries(counts.outcomes))
               outcomes.set({ outcome }, n);
             for (const [outcome, n] of Object.entries(counts.cancellations))
@@ -107,6 +119,7 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
           (err: unknown) => {
             // Stale numbers would look like real ones: better no series than wrong ones.
             waiting.reset();
+            oldestWaiting.reset();
             outcomes.reset();
             cancellations.reset();
             flags.reset();
@@ -118,27 +131,29 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
         .finally(() => {
           round = undefined;
         }));
-    const waiting = new Gauge({
-      name: METRIC_NAMES.bookingsWaiting,
-      help: 'Running bookings waiting for an operator, by phase (fleet-wide, from visibility: aggregate with max, not sum).',
-      labelNames: ['phase'] as const,
-      registers: [registry],
-      collect: refresh,
-    });
-    const outcomes = new Gauge({
-      name: METRIC_NAMES.bookingsByOutcome,
-      help: 'Finished bookRoom workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
-      labelNames: ['outcome'] as const,
-      registers: [registry],
-      collect: refresh,
-    });
-    const cancellations = new Gauge({
-      name: METRIC_NAMES.cancellationsByOutcome,
-      help: 'Finished cancelBooking workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
-      labelNames: ['outcome'] as const,
-      registers: [registry],
-      collect: refresh,
-    });
+    // The gauges of one round: collected together, so they share the round `refresh` starts.
+    const roundGauge = (name: string, help: string, label: 'phase' | 'outcome') =>
+      new Gauge({ name, help, labelNames: [label], registers: [registry], collect: refresh });
+    const waiting = roundGauge(
+      METRIC_NAMES.bookingsWaiting,
+      'Running bookings waiting for an operator, by phase (fleet-wide, from visibility: aggregate with max, not sum).',
+      'phase',
+    );
+    const oldestWaiting = roundGauge(
+      METRIC_NAMES.bookingsWaitingOldest,
+      'Age of the oldest running booking waiting for an operator, by phase, seconds since that booking started (0 when none waits; fleet-wide: aggregate with max).',
+      'phase',
+    );
+    const outcomes = roundGauge(
+      METRIC_NAMES.bookingsByOutcome,
+      'Finished bookRoom workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
+      'outcome',
+    );
+    const cancellations = roundGauge(
+      METRIC_NAMES.cancellationsByOutcome,
+      'Finished cancelBooking workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
+      'outcome',
+    );
     const flags = new Gauge({
       name: METRIC_NAMES.reconfirmationFlags,
       help: 'Confirmed bookings whose reconfirmation read something other than CONFIRMED (running guards flagged; fleet-wide: aggregate with max).',
@@ -150,6 +165,18 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
       help: 'Cancellations the supplier never confirmed: guards in CANCELLATION_PENDING, and cancelBooking runs ended STILL_ACTIVE in the last 24 h (fleet-wide: aggregate with max).',
       registers: [registry],
       collect: refresh,
+    });
+  }
+
+  const failingOrders = options.orderEventsFailing;
+  if (failingOrders) {
+    new Gauge({
+      name: METRIC_NAMES.orderEventsFailing,
+      help: 'Orders whose order events are failing delivery (undelivered after retries began).',
+      registers: [registry],
+      async collect() {
+        this.set(await failingOrders());
+      },
     });
   }
 

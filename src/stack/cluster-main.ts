@@ -69,6 +69,9 @@ async function main(): Promise<number> {
     `  Supplier:       ${stack.supplierUrl}/api/v1 (simulator, in-process; inspection at /__sim/bookings)`,
     `  Workers:        ${workers} processes on task queue '${config.temporal.taskQueue}' (logs ${infra.dataDir}/logs/)`,
     `  Server metrics: http://127.0.0.1:${infra.ports.serverMetrics}/metrics`,
+    'url' in stack.prometheus
+      ? `  Prometheus:     ${stack.prometheus.url}/alerts (deploy/prometheus/alerts.yml; runbooks docs/runbooks.md)`
+      : `  Prometheus:     not started (${stack.prometheus.skipped})`,
     '',
     'To use it from another shell (or `. .data/cluster/env.sh`):',
     ...exports,

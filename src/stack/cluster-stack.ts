@@ -17,9 +17,13 @@ import { createDataConverter } from '../codec/data-converter';
 import { EncryptionCodec } from '../codec/encryption-codec';
 import type { Config } from '../config';
 import { buildSimulator, DEMO_COMPANY, type Simulator, type SimulatorOptions } from '../simulator';
+import { findPrometheus } from '../temporal-server/prometheus-binaries';
+import { startPrometheus } from '../temporal-server/prometheus-server';
 import {
+  clusterScrapeJobs,
   startClusterInfrastructure,
   workerHealthPort,
+  workerMetricsPort,
   type ClusterOptions,
   type ClusterProcesses,
 } from '../temporal-server/cluster';
@@ -43,6 +47,8 @@ export interface ClusterStack {
   readonly simulator: Simulator;
   readonly supplierUrl: string;
   readonly codecUrl: string;
+  /** Prometheus with the alert rules, or why it is not running. */
+  readonly prometheus: { readonly url: string } | { readonly skipped: string };
   readonly workers: WorkerProcess[];
   /** Environment of the i-th worker (to start more, or restart one). */
   workerEnv(i: number): Record<string, string>;
@@ -111,8 +117,8 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       HOTEL_API_KEY: company.key || DEMO_COMPANY.key,
       HOTEL_API_SECRET: company.secret || DEMO_COMPANY.secret,
       PAYLOAD_ENCRYPTION_KEYS: keys,
-      METRICS_PORT: '0',
-      TEMPORAL_METRICS_PORT: '0',
+      // The SDK's exporter takes a free loopback port; METRICS_PORT serves both.
+      METRICS_PORT: String(workerMetricsPort(ports.frontend, i)),
       HEALTH_PORT: String(workerHealthPort(ports.frontend, i)),
       WORKFLOW_BUNDLE_PATH: bundle,
       CATALOGUE_DB_PATH: join(infra.dataDir, `catalogue-${i}.db`),
@@ -139,6 +145,24 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     await Promise.all(workers.map((w) => w.waitReady(120_000)));
     log(`${n} worker(s) polling task queue '${config.temporal.taskQueue}'`);
 
+    // --- Prometheus with the alert rules, when this machine has it ---
+    const binaries = await findPrometheus({ install: false });
+    let prometheus: ClusterStack['prometheus'];
+    if (binaries.found) {
+      const running = await startPrometheus({
+        binary: binaries.prometheus,
+        dir: join(infra.dataDir, 'prometheus'),
+        jobs: clusterScrapeJobs(ports, n),
+        port: ports.prometheus,
+        portSetting: '--base-port',
+      });
+      cleanups.push(() => running.close());
+      prometheus = { url: running.url };
+    } else {
+      prometheus = { skipped: binaries.reason };
+      log(`Prometheus skipped: ${binaries.reason}`);
+    }
+
     // --- a client, for the callers that drive bookings ---
     const connection = await Connection.connect(
       temporalConnectionOptions({ ...infra.security, address: infra.address }),
@@ -160,6 +184,7 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       simulator,
       supplierUrl,
       codecUrl,
+      prometheus,
       workers,
       workerEnv,
       addWorker,

@@ -66,7 +66,7 @@ function isExecutable(path: string): boolean {
   }
 }
 
-function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+export function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, name);

@@ -75,6 +75,8 @@ export interface ClusterPorts {
   readonly ui: number;
   readonly codec: number;
   readonly simulator: number;
+  /** Prometheus's web UI and API (when the binary is there). */
+  readonly prometheus: number;
 }
 
 /**
@@ -105,11 +107,25 @@ export function clusterPorts(base: number): ClusterPorts {
     ui: base + 11,
     codec: base + 12,
     simulator: base + 13,
+    prometheus: base + 14,
   };
 }
 
-/** Health port of the i-th worker (metrics are off: N workers would need N scrape targets). */
+/** Health port of the i-th worker. */
 export const workerHealthPort = (base: number, i: number) => base + 20 + i;
+/** Metrics port of the i-th worker (Prometheus scrapes each; the SDK's exporter is behind it). */
+export const workerMetricsPort = (base: number, i: number) => base + 40 + i;
+
+/** What the cluster's Prometheus scrapes: each of `workers` workers, and the server itself. */
+export function clusterScrapeJobs(ports: ClusterPorts, workers: number) {
+  return {
+    'hotel-worker': Array.from(
+      { length: workers },
+      (_, i) => `127.0.0.1:${workerMetricsPort(ports.frontend, i)}`,
+    ),
+    'temporal-server': [`127.0.0.1:${ports.serverMetrics}`],
+  };
+}
 
 async function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {

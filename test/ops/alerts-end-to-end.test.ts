@@ -1,23 +1,40 @@
 /**
- * The alerts end to end: a real Prometheus (Debian's package) scrapes two real worker processes
- * while the simulator plays the conditions — a booking whose answer is lost (NEEDS_RECONCILIATION),
- * a worker whose secret the supplier refuses (401), a workflow task that keeps failing — and each
- * alert goes firing on Prometheus's own API. The rules are the production file with every `for`
- * shortened to 1 s, nothing else changed. The dashboard's queries name only metrics the workers
- * export (or Prometheus's own `up`).
+ * The alerts and the dashboard against the real thing: Prometheus (the Debian package's binary)
+ * loads the production rule file unchanged and scrapes a real worker process and a Temporal dev
+ * server's own metrics, once a second, while the simulator plays the conditions: a booking lost
+ * in NEEDS_RECONCILIATION (the reconciliation rule's expression finds its age), a workflow type
+ * the deploy lacks (HotelWorkflowTaskFailures goes pending), the supplier refusing our account
+ * (HotelSupplierCredentialsRefused fires on Prometheus's API, and is quiet before), then the
+ * worker's death (HotelWorkersDown goes pending). Every metric a dashboard
+ * panel or an alert reads must then be one the worker exported after its bookings, one its code
+ * declares, or a listed server or Prometheus series.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Client, Connection } from '@temporalio/client';
 import { BookingClient } from '../../src/client';
-import { bookingInput, eventually } from '../helpers/booking-stack';
-import { findPrometheusTool } from '../helpers/prometheus';
-import { uniqueTaskQueue } from '../helpers/temporal';
+import { createWorkerMetrics } from '../../src/observability/metrics';
+import { freeLoopbackPort } from '../../src/observability/ports';
+import { startDevServer, type DevServer } from '../../src/temporal-server/dev-server';
+import { findPrometheus } from '../../src/temporal-server/prometheus-binaries';
 import {
+  prometheusAlerts,
+  startPrometheus,
+  type RunningPrometheus,
+} from '../../src/temporal-server/prometheus-server';
+import { bookingInput, eventually } from '../helpers/booking-stack';
+import { testDataConverter } from '../helpers/temporal';
+import {
+  alertRules,
+  dashboardExpressions,
+  exposedMetricNames,
+  promqlMetricNames,
+} from './alert-files';
+import {
+  OPS_COMPANY,
   startOpsStack,
   startWorkerProcess,
   type OpsStack,
@@ -25,176 +42,232 @@ import {
 } from './worker-process';
 
 const ROOT = join(__dirname, '..', '..');
-const prometheus = findPrometheusTool('prometheus');
+const DASHBOARD = join(ROOT, 'deploy', 'grafana', 'hotel-booking-fleet.json');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
+/**
+ * The Temporal server's own series the dashboard reads (Temporal Server's `common/metrics`
+ * definitions, served on `global.metrics.prometheus.listenAddress`: the cluster's server metrics
+ * port, the dev server's `--metrics-port`, compose's `PROMETHEUS_ENDPOINT`). Checked below on a
+ * real server's `/metrics`.
+ */
+const SERVER_METRICS = ['service_requests', 'service_latency_bucket', 'persistence_requests'];
+/** Prometheus's own per-target series. */
+const PROMETHEUS_SERIES = ['up'];
+
+/** Names the worker's code declares: our registry with every optional source, and the counters
+ * workflows create through the SDK's meter (exported with the SDK's `temporal_` prefix). */
+function declaredWorkerMetrics(): Set<string> {
+  const { registry } = createWorkerMetrics({
+    defaultMetrics: false,
+    orderEventsFailing: () => 0,
+    bookingCounter: { get: () => Promise.reject(new Error('not counted here')) },
   });
+  const names = new Set<string>();
+  for (const m of registry.getMetricsAsArray()) {
+    names.add(m.name);
+    if (String(m.type) === 'histogram')
+      for (const s of ['_bucket', '_sum', '_count']) names.add(m.name + s);
+  }
+  const dir = join(ROOT, 'src', 'workflows');
+  for (const file of readdirSync(dir)) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    for (const m of text.matchAll(/metricMeter\.create\w+\(\s*'([a-z_]+)'/g)) {
+      names.add(`temporal_${m[1]}`);
+    }
+  }
+  return names;
 }
 
-/** The production rules with every `for:` shortened, and nothing else. */
-function testRules(): string {
-  const production = readFileSync(join(ROOT, 'deploy', 'prometheus', 'alerts.yml'), 'utf8');
-  const shortened = production.replace(/^(\s+for: )\S+$/gm, '$11s');
-  const strip = (t: string) => t.replace(/^\s+for: \S+$/gm, '');
-  assert.equal(strip(shortened), strip(production));
-  return shortened;
+async function query(url: string, promql: string): Promise<number | undefined> {
+  const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`);
+  const body = (await res.json()) as { data: { result: { value: [number, string] }[] } };
+  const first = body.data.result[0];
+  return first ? Number(first.value[1]) : undefined;
 }
 
-/** The metric names a PromQL expression reads (not functions, keywords, labels or durations). */
-function metricNames(expr: string): string[] {
-  const cleaned = expr
-    .replace(/"[^"]*"/g, '""')
-    .replace(/\{[^}]*\}/g, '')
-    .replace(/\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, '')
-    .replace(/\[[^\]]*\]/g, '');
-  const keywords = new Set(['and', 'or', 'unless', 'offset', 'bool']);
-  return [...cleaned.matchAll(/\b([a-zA-Z_:][a-zA-Z0-9_:]*)\b(?!\s*\()/g)]
-    .map((m) => m[1]!)
-    .filter((w) => !keywords.has(w));
-}
+const stateOf = async (url: string, alertname: string) =>
+  (await prometheusAlerts(url)).find((a) => a.labels.alertname === alertname)?.state;
 
-describe('alerts on a real Prometheus scraping real workers', { skip: prometheus.skip }, () => {
+describe('alerts end to end: Prometheus scraping a worker', async () => {
+  const binaries = await findPrometheus();
+  if (!binaries.found) console.log(`# skipping the end-to-end alert test: ${binaries.reason}`);
+  const skip = binaries.found ? false : binaries.reason;
+
+  let server: DevServer;
   let stack: OpsStack;
-  let good: WorkerProcess;
-  let refused: WorkerProcess;
-  let prom: ChildProcess | undefined;
-  let promUrl = '';
-  const work = mkdtempSync(join(tmpdir(), 'hbo-prometheus-'));
-  const refusedQueue = uniqueTaskQueue('alerts-refused');
-  let stuckWorkflowId = '';
+  let connection: Connection;
+  let client: Client;
+  let bookings: BookingClient;
+  let worker: WorkerProcess;
+  let prometheus: RunningPrometheus;
+  let serverMetricsUrl: string;
+  const dir = mkdtempSync(join(tmpdir(), 'hbo-prometheus-'));
 
   before(async () => {
-    stack = await startOpsStack('alerts-e2e');
-    [good, refused] = await Promise.all([
-      startWorkerProcess({ taskQueue: stack.taskQueue, env: stack.workerEnv }),
-      startWorkerProcess({
-        taskQueue: refusedQueue,
-        env: { ...stack.workerEnv, HOTEL_API_SECRET: 'a-secret-the-supplier-refuses-0123' },
-      }),
-    ]);
-    await Promise.all([good.waitReady(), refused.waitReady()]);
-
-    writeFileSync(join(work, 'alerts.yml'), testRules());
-    const targets = [good, refused].map((w) => new URL(w.metricsUrl).host);
-    writeFileSync(
-      join(work, 'prometheus.yml'),
-      [
-        'global: { scrape_interval: 1s, evaluation_interval: 1s }',
-        'rule_files: [alerts.yml]',
-        'scrape_configs:',
-        '  - job_name: hotel-booking-worker',
-        `    static_configs: [{ targets: [${targets.map((t) => `'${t}'`).join(', ')}] }]`,
-        '',
-      ].join('\n'),
-    );
-    const port = await freePort();
-    promUrl = `http://127.0.0.1:${port}`;
-    prom = spawn(
-      prometheus.path!,
-      [
-        `--config.file=${join(work, 'prometheus.yml')}`,
-        `--storage.tsdb.path=${join(work, 'data')}`,
-        `--web.listen-address=127.0.0.1:${port}`,
-        '--log.level=warn',
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    prom.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    await eventually(
-      async () => {
-        if (prom?.exitCode !== null) throw new Error(`prometheus exited: ${stderr}`);
-        return (await fetch(`${promUrl}/-/ready`)).ok;
+    if (!binaries.found) return;
+    // A server of our own, so that its metrics port is ours to scrape.
+    const serverMetricsPort = await freeLoopbackPort();
+    serverMetricsUrl = `http://127.0.0.1:${serverMetricsPort}/metrics`;
+    server = await startDevServer({
+      headless: true,
+      extraArgs: ['--metrics-port', String(serverMetricsPort)],
+    });
+    stack = await startOpsStack('alerts-e2e', { temporalAddress: server.address });
+    connection = await Connection.connect({ address: server.address });
+    client = new Client({ connection, dataConverter: testDataConverter });
+    bookings = new BookingClient({ client, taskQueue: stack.taskQueue });
+    worker = await startWorkerProcess({
+      taskQueue: stack.taskQueue,
+      env: { ...stack.workerEnv, METRICS_VISIBILITY_REFRESH_MS: '2000' },
+    });
+    await worker.waitReady();
+    prometheus = await startPrometheus({
+      binary: binaries.prometheus,
+      dir,
+      intervalSeconds: 1,
+      jobs: {
+        'hotel-worker': [new URL(worker.metricsUrl).host],
+        'temporal-server': [`127.0.0.1:${serverMetricsPort}`],
       },
-      30_000,
-      'Prometheus to be ready',
-    );
+    });
   });
 
   after(async () => {
-    if (stuckWorkflowId) {
-      await stack.temporal.client.workflow
-        .getHandle(stuckWorkflowId)
-        .terminate('test over')
-        .catch(() => undefined);
-    }
-    prom?.kill('SIGTERM');
-    for (const w of [good, refused]) {
-      w?.child.kill('SIGTERM');
-      await w?.exited;
-    }
+    await prometheus?.close();
+    worker?.kill();
+    await worker?.exited;
+    await connection?.close();
     await stack?.close();
-    rmSync(work, { recursive: true, force: true });
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  async function firing(alert: string) {
-    return eventually(
-      async () => {
-        const body = (await (await fetch(`${promUrl}/api/v1/alerts`)).json()) as {
-          data: { alerts: { labels: { alertname: string }; state: string }[] };
-        };
-        return body.data.alerts.find((a) => a.labels.alertname === alert && a.state === 'firing');
-      },
-      90_000,
-      `${alert} to fire`,
-    );
-  }
+  it(
+    'a lost booking, failing workflow tasks, refused credentials and a dead worker raise their alerts',
+    { skip },
+    async () => {
+      const started = Date.now();
+      const ok = bookingInput('confirm-after-polls', { param: 1 });
+      const lost = bookingInput('booking-lost');
+      await Promise.all([bookings.startBooking(ok), bookings.startBooking(lost)]);
+      assert.equal((await bookings.result(ok.orderId)).outcome, 'CONFIRMED');
+      // Prometheus has scraped the worker's calls, and the credentials alert is quiet.
+      await eventually(
+        async () => ((await query(prometheus.url, 'sum(hotel_supplier_calls_total)')) ?? 0) >= 3,
+        20_000,
+        'Prometheus to scrape the supplier calls',
+      );
+      await new Promise((r) => setTimeout(r, 2_000)); // two more evaluations
+      assert.equal(await stateOf(prometheus.url, 'HotelSupplierCredentialsRefused'), undefined);
 
-  it('a booking left in NEEDS_RECONCILIATION fires HotelBookingNeedsReconciliation', async () => {
-    await stack.bookings.startBooking(bookingInput('booking-lost'));
-    const alert = await firing('HotelBookingNeedsReconciliation');
-    assert.ok(alert);
-  });
+      // The lost booking waits in NEEDS_RECONCILIATION: the production rule's expression, with
+      // its 15-minute bound lowered to 0 (nothing else changed), finds it on Prometheus.
+      const rule = alertRules().find((r) => r.alert === 'HotelBookingNeedsReconciliation')!;
+      const bound = '> 15 * 60';
+      assert.ok(rule.expr.includes(bound), rule.expr);
+      const waited = await eventually(
+        () => query(prometheus.url, rule.expr.replace(bound, '> 0')),
+        20_000,
+        'the oldest NEEDS_RECONCILIATION booking on Prometheus',
+      );
+      assert.ok(waited > 0 && waited < 120, `waited ${waited} s`);
+      assert.equal(await stateOf(prometheus.url, 'HotelBookingNeedsReconciliation'), undefined);
+      await bookings.handle(lost.orderId).terminate('the test is done with it');
 
-  it('credentials the supplier refuses fire HotelSupplierCredentialsRefused', async () => {
-    const bookings = new BookingClient({ client: stack.temporal.client, taskQueue: refusedQueue });
-    const input = bookingInput('instant');
-    await bookings.startBooking(input);
-    const r = await bookings.result(input.orderId);
-    assert.equal(r.outcome, 'FAILED');
-    assert.ok(await firing('HotelSupplierCredentialsRefused'));
-  });
+      // A workflow type this deploy does not have: its workflow tasks fail and are retried, as a
+      // non-determinism's are after a bad deploy.
+      const stuck = await client.workflow.start('bookRoomFromAnotherDeploy', {
+        taskQueue: stack.taskQueue,
+        workflowId: `alerts-e2e-stuck-${Date.now()}`,
+        args: [],
+      });
+      await eventually(
+        async () => (await stateOf(prometheus.url, 'HotelWorkflowTaskFailures')) === 'pending',
+        40_000,
+        'HotelWorkflowTaskFailures pending on /api/v1/alerts',
+      );
+      await stuck.terminate('the test is done with it');
 
-  it('a workflow task that keeps failing fires HotelWorkflowTaskFailures', async () => {
-    // A workflow type no worker has: every workflow task fails, as after a bad deploy.
-    stuckWorkflowId = `alerts-unknown-type-${Date.now()}`;
-    await stack.temporal.client.workflow.start('noSuchWorkflowType', {
-      taskQueue: refusedQueue,
-      workflowId: stuckWorkflowId,
-      args: [],
-    });
-    assert.ok(await firing('HotelWorkflowTaskFailures'));
-  });
+      // The supplier deactivates our account: every signed call is answered 403.
+      const res = await fetch(`${stack.simUrl}/__sim/companies`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key: OPS_COMPANY.key, active: false }),
+      });
+      assert.equal(res.status, 200);
+      const refused = bookingInput('confirm-after-polls', { param: 1 });
+      await bookings.startBooking(refused);
+      assert.equal((await bookings.result(refused.orderId)).outcome, 'FAILED');
+      const firing = await eventually(
+        async () => (await stateOf(prometheus.url, 'HotelSupplierCredentialsRefused')) === 'firing',
+        20_000,
+        'HotelSupplierCredentialsRefused firing on /api/v1/alerts',
+      );
+      assert.ok(firing);
+      console.log(
+        `  credentials alert firing ${((Date.now() - started) / 1000).toFixed(1)} s after the first booking started`,
+      );
 
-  it('the dashboard and the alerts name only metrics the workers export', async () => {
-    const exported = new Set<string>(['up']);
-    for (const w of [good, refused]) {
-      const text = await (await fetch(w.metricsUrl)).text();
-      for (const m of text.matchAll(/^([a-z_][a-z0-9_]*)(?:\{| )/gm)) exported.add(m[1]!);
-    }
-    const dashboard = JSON.parse(
-      readFileSync(join(ROOT, 'deploy', 'grafana', 'hotel-booking-fleet.json'), 'utf8'),
-    ) as { panels: { title: string; targets: { expr: string }[] }[] };
-    const rules = readFileSync(join(ROOT, 'deploy', 'prometheus', 'alerts.yml'), 'utf8');
-    const exprs = [
-      ...dashboard.panels.flatMap((p) => p.targets.map((t) => [`panel "${p.title}"`, t.expr])),
-      ...[...rules.matchAll(/^\s+expr: (?:\|\n)?([\s\S]*?)\n\s+for:/gm)].map((m) => [
-        'alert rule',
-        m[1]!,
-      ]),
+      // The dashboard check below needs the worker's last exposition: taken before it dies.
+      workerExposition = await (await fetch(worker.metricsUrl)).text();
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+      await eventually(
+        async () => (await stateOf(prometheus.url, 'HotelWorkersDown')) === 'pending',
+        20_000,
+        'HotelWorkersDown pending once the worker is gone',
+      );
+    },
+  );
+
+  let workerExposition = '';
+
+  it('every metric the dashboard and the alerts read exists', { skip }, async () => {
+    assert.notEqual(workerExposition, '', 'the first test scraped the worker');
+    const worker = exposedMetricNames(workerExposition);
+    const server = exposedMetricNames(await (await fetch(serverMetricsUrl)).text());
+    for (const name of SERVER_METRICS) assert.ok(server.has(name), `server exports ${name}`);
+    const declared = declaredWorkerMetrics();
+    const known = new Set([...worker, ...declared, ...SERVER_METRICS, ...PROMETHEUS_SERIES]);
+
+    const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as unknown;
+    const reads = [
+      ...dashboardExpressions(dashboard),
+      ...alertRules().map((r) => ({ panel: `alert ${r.alert}`, expr: r.expr })),
     ];
-    const unknown = exprs.flatMap(([where, expr]) =>
-      metricNames(expr!)
-        .filter((n) => !exported.has(n))
-        .map((n) => `${where}: ${n}`),
+    assert.ok(reads.length > 20);
+    const unknown = reads.flatMap(({ panel, expr }) =>
+      [...promqlMetricNames(expr)].filter((n) => !known.has(n)).map((n) => `${panel}: ${n}`),
     );
-    assert.deepEqual(unknown, []);
+    assert.deepEqual(unknown, [], 'metrics no worker or server exports');
+    // The SDK's series were seen for real, not only accepted by prefix.
+    for (const name of [
+      'temporal_workflow_task_execution_failed',
+      'temporal_num_pollers',
+      'temporal_worker_task_slots_available',
+      'temporal_activity_execution_failed',
+      'temporal_workflow_task_execution_latency_bucket',
+      'temporal_activity_execution_latency_bucket',
+    ]) {
+      assert.ok(worker.has(name), `the worker exported ${name}`);
+    }
+    // The labels the alerts group by and name in their summaries.
+    const series = (name: string) =>
+      workerExposition.split('\n').filter((l) => l.startsWith(`${name}{`));
+    assert.ok(
+      series('temporal_num_pollers').some(
+        (l) => l.includes('poller_type="workflow_task"') && l.includes('task_queue="'),
+      ),
+      'temporal_num_pollers{poller_type="workflow_task", task_queue}',
+    );
+    assert.ok(
+      series('temporal_workflow_task_execution_failed').some(
+        (l) =>
+          l.includes('workflow_type="bookRoomFromAnotherDeploy"') &&
+          l.includes(`task_queue="${stack.taskQueue}"`) &&
+          l.includes('namespace="default"'),
+      ),
+      series('temporal_workflow_task_execution_failed').join('\n'),
+    );
   });
 });

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createBookingCounter } from '../../src/observability/booking-counts';
+import { createBookingCounter, oldestStartTime } from '../../src/observability/booking-counts';
 import { createWorkerMetrics, METRIC_NAMES } from '../../src/observability/metrics';
 
 describe('booking gauges', () => {
@@ -106,5 +106,42 @@ describe('booking gauges', () => {
       /^hotel_supplier_call_duration_seconds_bucket\{le="0.25",endpoint="\/booking",method="POST",result="ok"\} 1$/m,
     );
     assert.match(text, /^hotel_poll_lateness_seconds_count 1$/m);
+  });
+
+  it('export the age of the oldest waiting booking per phase, listing only phases that wait', async () => {
+    const listed: string[] = [];
+    const now = Date.UTC(2026, 0, 1, 12, 0, 0);
+    const metrics = createWorkerMetrics({
+      defaultMetrics: false,
+      bookingCounter: createBookingCounter({
+        maxAgeMs: 0,
+        now: () => now,
+        count: (q) => Promise.resolve(q.includes("'NEEDS_RECONCILIATION'") ? 2 : 0),
+        oldestStart: (q) => {
+          listed.push(q);
+          return oldestStartTime(
+            (async function* () {
+              yield { startTime: new Date(now - 300_000) };
+              yield { startTime: new Date(now - 1_200_000) };
+            })(),
+          );
+        },
+      }),
+    });
+    const text = await metrics.registry.metrics();
+    assert.deepEqual(listed, [
+      "WorkflowType = 'bookRoom' AND ExecutionStatus = 'Running' AND BookingPhase = 'NEEDS_RECONCILIATION'",
+    ]);
+    assert.match(
+      text,
+      new RegExp(
+        `^${METRIC_NAMES.bookingsWaitingOldest}\\{phase="NEEDS_RECONCILIATION"\\} 1200$`,
+        'm',
+      ),
+    );
+    assert.match(
+      text,
+      new RegExp(`^${METRIC_NAMES.bookingsWaitingOldest}\\{phase="AWAITING_APPROVAL"\\} 0$`, 'm'),
+    );
   });
 });

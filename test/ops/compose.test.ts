@@ -125,6 +125,16 @@ function filesRun(s: Service, args: string[]): string[] {
     assert.ok(file, `${args.join(' ')} names a script`);
     return [join(ROOT, file)];
   }
+  if (cmd?.startsWith('--')) {
+    // Flags to the image's own entrypoint: the files they name must be mounted from here.
+    return args.flatMap((a) => {
+      const path = /^--[\w.-]+\.file=(\/.*)$/.exec(a)?.[1];
+      if (path === undefined) return [];
+      const host = hostPathOf(s, path);
+      assert.ok(host, `${path} is mounted from the repository`);
+      return [host];
+    });
+  }
   const entry = argv(s.entrypoint);
   if (entry[0] === '/bin/sh' || entry[0] === 'sh') {
     const host = hostPathOf(s, args[0] ?? '');
@@ -143,6 +153,8 @@ const serverTemplate = read(SHARED_FILES.serverConfig);
 const TEMPLATE_ENV = [...serverTemplate.matchAll(/env "([A-Z0-9_]+)"/g)].map((m) => m[1]!);
 
 const UPSTREAM_ENV: Record<string, readonly string[]> = {
+  // Configured by its mounted file only.
+  'prom/prometheus': [],
   postgres: ['POSTGRES_USER', 'POSTGRES_PASSWORD', 'POSTGRES_DB', 'PGDATA'],
   // The server runs our config template (deploy/temporal/config/cluster.yaml), not the image's.
   'temporalio/server': TEMPLATE_ENV,
@@ -307,6 +319,32 @@ describe('docker-compose.yml', () => {
       const tag = /:([^/:@]+)$/.exec(image)?.[1];
       assert.ok(tag && tag !== 'latest' && /\d+\.\d+/.test(tag), `${name}: ${image} is pinned`);
     }
+  });
+
+  it('runs Prometheus with the alert rules, scraping the worker and the server where they serve', () => {
+    const prometheus = service('prometheus');
+    const [configFile] = filesRun(prometheus, argv(prometheus.command));
+    assert.ok(configFile && existsSync(configFile), 'its configuration is mounted from deploy/');
+    const config = parse(readFileSync(configFile, 'utf8')) as {
+      rule_files: string[];
+      scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[];
+    };
+    const rules = config.rule_files.map((f) => hostPathOf(prometheus, f));
+    assert.deepEqual(rules, [join(ROOT, 'deploy', 'prometheus', 'alerts.yml')]);
+    const targets = (job: string) =>
+      config.scrape_configs
+        .filter((c) => c.job_name === job)
+        .flatMap((c) => c.static_configs.flatMap((sc) => sc.targets));
+    // The worker job is the one the workers-down alert reads `up` of.
+    const rulesText = readFileSync(rules[0]!, 'utf8');
+    assert.match(rulesText, /absent\(up\{job="hotel-worker"\} == 1\)/);
+    const wenv = parseEnv(envOf(service('worker')));
+    assert.deepEqual(targets('hotel-worker'), [`worker:${wenv.METRICS_PORT}`]);
+    const serverMetrics = envOf(service('temporal')).PROMETHEUS_ENDPOINT?.split(':').at(-1);
+    assert.deepEqual(targets('temporal-server'), [`temporal:${serverMetrics}`]);
+    // The server's template listens where PROMETHEUS_ENDPOINT says.
+    assert.match(read('deploy/temporal/config/cluster.yaml'), /env "PROMETHEUS_ENDPOINT"/);
+    assert.ok(portsOf(prometheus).some((p) => p.target === 9090));
   });
 
   it('sets up Temporal with the dynamic config and search attributes the code relies on', () => {
