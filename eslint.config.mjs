@@ -5,6 +5,15 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+/**
+ * The product (src/) is what ships: tools (tools/: simulator, Temporal server builds, stacks, demo,
+ * drills, scripts), benchmarks and tests import it, never the other way.
+ */
+const productBoundary = {
+  group: ['**/tools', '**/tools/**', '**/bench', '**/bench/**', '**/test', '**/test/**'],
+  message: 'The product (src/) never imports tools/, bench/ or test/: they import it.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.data/', 'bench/results/', 'test/histories/', 'bin/'] },
   js.configs.recommended,
@@ -32,6 +41,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [productBoundary] }] },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O packages.
     files: ['src/workflows/**/*.ts'],
     rules: {
@@ -43,6 +56,7 @@ export default tseslint.config(
             message: 'Workflow code must be deterministic: no Node built-ins.',
           })),
           patterns: [
+            productBoundary,
             {
               regex: '^(?!@temporalio/workflow$|@temporalio/common$|\\.{1,2}/)',
               message:
@@ -59,7 +73,7 @@ export default tseslint.config(
               group: ['**/shared/booking-contract', '**/shared/guard-contract'],
               allowTypeImports: true,
               message:
-                'Workflows import values from booking-values/guard-values and check inputs with input-checks.ts (issue 18).',
+                'Workflows import values from booking-values/guard-values and check inputs with input-checks.ts',
             },
           ],
         },
@@ -78,15 +92,13 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            { name: 'zod', message: 'Workflows import this module: no zod here (issue 18).' },
-          ],
+          paths: [{ name: 'zod', message: 'Workflows import this module: no zod here' }],
           patterns: [
+            productBoundary,
             {
               group: ['./booking-contract', './guard-contract', './absent'],
               allowTypeImports: true,
-              message:
-                'Workflows import this module: types only from the zod contracts (issue 18).',
+              message: 'Workflows import this module: types only from the zod contracts',
             },
           ],
         },

@@ -4,7 +4,7 @@
  */
 import type { BookRoomInput } from '../src/shared/booking-contract';
 import type { HotelApiClient } from '../src/hotel-api';
-import { scenarioOptionId, type ScenarioName } from '../src/simulator';
+import { scenarioOptionId, type ScenarioName } from '../tools/simulator';
 
 let counter = 0;
 const RUN = Date.now().toString(36);

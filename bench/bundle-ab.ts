@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/bundle-ab.ts <bundle A> <bundle B>`: what one workflow costs the worker with each
- * of two workflow bundles (e.g. a bundle of `main` built with `src/scripts/build-bundle.ts` against
+ * of two workflow bundles (e.g. a bundle of `main` built with `tools/scripts/build-bundle.ts` against
  * this checkout's), in one process: recorded histories (test/histories/) replayed with A and B in
  * alternating rounds (ABBA…), so both meet the same machine load. Replaying runs every workflow
  * task of the history in the worker's sandbox, the workflow's creation included, without a server.

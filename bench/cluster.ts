@@ -1,6 +1,6 @@
 /**
  * The cluster part of `npm run bench`: the production topology of `npm run cluster`
- * (PostgreSQL, Temporal server 1.29.1 with 4 history shards and mTLS; src/temporal-server/cluster.ts)
+ * (PostgreSQL, Temporal server 1.29.1 with 4 history shards and mTLS; tools/temporal-server/cluster.ts)
  * started for the part on a fresh PostgreSQL data directory in a temp dir and free ports, then:
  *
  * - throughput (bench/throughput.ts, the same measurement as the `throughput` part) with 1, 2 and
@@ -27,11 +27,11 @@ import {
   MAX_CLUSTER_BASE_PORT,
   startClusterInfrastructure,
   type ClusterProcesses,
-} from '../src/temporal-server/cluster';
+} from '../tools/temporal-server/cluster';
 import {
   ClusterBuildError,
   TEMPORAL_SERVER_VERSION,
-} from '../src/temporal-server/cluster-binaries';
+} from '../tools/temporal-server/cluster-binaries';
 import type { BenchSettings } from './bench-config';
 import type { BenchTarget } from './bench-stack';
 import { benchDataConverter } from './bench-worker';

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { WorkerOptions } from '@temporalio/worker';
-import { readLoadDrillSummaries } from '../src/chaos/load-run';
+import { readLoadDrillSummaries } from '../tools/chaos/load-run';
 import { runAheadBench } from './ahead';
 import { runClientBench } from './client';
 import { runSimulatorBench } from './simulator';

@@ -4,7 +4,7 @@
  */
 import { serveParent } from './child-ipc';
 import { BENCH_COMPANY } from './bench-config';
-import { buildSimulator } from '../src/simulator';
+import { buildSimulator } from '../tools/simulator';
 
 async function main(): Promise<void> {
   // The first price check of each option (bench option ids are unique per booking): when a

@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { sign } from '../src/hotel-api/signing';
-import { buildSimulator, DEMO_COMPANY } from '../src/simulator';
+import { buildSimulator, DEMO_COMPANY } from '../tools/simulator';
 
 /** The simulator throughput the project expects on a developer machine. */
 export const TARGET_REQUESTS_PER_SECOND = 5_000;

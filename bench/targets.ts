@@ -3,10 +3,10 @@
  * uses (written into `bench/results/latest.json` as `targets`). Pure: the results in, the rows out.
  *
  * The load drill's figures come from its own runs (`npm run chaos -- load` writes
- * `bench/results/load-drill-<N>min.json` for a run of 30 min or more, see src/chaos/load-run.ts);
+ * `bench/results/load-drill-<N>min.json` for a run of 30 min or more, see tools/chaos/load-run.ts);
  * the bench copies the 30- and 60-minute ones into its results as `loadDrills`.
  */
-import type { LoadDrillSummary } from '../src/chaos/load-run';
+import type { LoadDrillSummary } from '../tools/chaos/load-run';
 import type { AheadResult } from './ahead';
 import type { ClusterBenchResult } from './cluster';
 import type { OverheadAtLatency } from './overhead';

@@ -1,6 +1,15 @@
 #!/usr/bin/env node
-// The `hotel-booking` command: runs src/starter.ts through tsx, so the installed tool and
-// `npm run starter` are one and the same code, with no build step.
+// The `hotel-booking` command. In a checkout it runs src/starter.ts through tsx, so that
+// `npm run starter` and this command are one and the same code; where only the compiled product is
+// installed (the container image: dist/, no src/, no tsx) it runs dist/starter.js.
 'use strict';
-require('tsx/cjs');
-require('../src/starter.ts');
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+
+const source = join(__dirname, '..', 'src', 'starter.ts');
+if (existsSync(source)) {
+  require('tsx/cjs');
+  require(source);
+} else {
+  require(join(__dirname, '..', 'dist', 'starter.js'));
+}

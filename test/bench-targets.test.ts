@@ -1,7 +1,7 @@
 /**
  * The bench's figures against their targets (bench/targets.ts): computed from the run's own
  * results, written under the names the README's "Latest full run" table uses, and the load
- * drill's memory figures carried from its summary file (src/chaos/load-run.ts) into the results.
+ * drill's memory figures carried from its summary file (tools/chaos/load-run.ts) into the results.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +14,7 @@ import {
   readLoadDrillSummaries,
   writeLoadDrillSummary,
   type LoadRunReport,
-} from '../src/chaos/load-run';
+} from '../tools/chaos/load-run';
 
 const summary = (p50: number) => ({ n: 10, p50, p90: p50, p99: p50, max: p50, mean: p50 });
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { CONTRACT_DIR, contractFiles } from '../src/scripts/contract-schemas';
+import { CONTRACT_DIR, contractFiles } from '../tools/scripts/contract-schemas';
 
 describe('the published contract (contract/)', () => {
   it('holds exactly the files the zod contracts generate (run `npm run contract` after a change)', () => {

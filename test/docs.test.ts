@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { EnvSchema } from '../src/config';
-import { ROOT, generatedSections, refreshSections } from '../src/scripts/doc-sections';
+import { ROOT, generatedSections, refreshSections } from '../tools/scripts/doc-sections';
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const DOCS = [

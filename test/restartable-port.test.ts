@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { describe, it } from 'node:test';
-import { restartablePort } from '../src/temporal-server/dev-server';
+import { restartablePort } from '../tools/temporal-server/dev-server';
 
 function listen(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {

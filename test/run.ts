@@ -11,8 +11,11 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { bundleWorkflows } from '../src/workflow-bundle';
-import { startDevServer, type DevServer } from '../src/temporal-server/dev-server';
-import { startClusterInfrastructure, type ClusterProcesses } from '../src/temporal-server/cluster';
+import { startDevServer, type DevServer } from '../tools/temporal-server/dev-server';
+import {
+  startClusterInfrastructure,
+  type ClusterProcesses,
+} from '../tools/temporal-server/cluster';
 
 /** The whole run is stopped after this long, whatever is still running. */
 const RUN_TIMEOUT_MS = Number(process.env.TEST_RUN_TIMEOUT_MS ?? 25 * 60_000);

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/shared/search-attributes';
-import { cachedCliPath, resolveTemporalCli } from '../src/temporal-server/cli-binary';
-import { freePort, startDevServer } from '../src/temporal-server/dev-server';
+import { cachedCliPath, resolveTemporalCli } from '../tools/temporal-server/cli-binary';
+import { freePort, startDevServer } from '../tools/temporal-server/dev-server';
 
 describe('the local Temporal dev server', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hbo-devserver-'));

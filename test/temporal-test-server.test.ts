@@ -12,7 +12,7 @@ import {
   resolveTestServer,
   TestServerNotFoundError,
   TEST_SERVER_VERSION,
-} from '../src/temporal-server/test-server';
+} from '../tools/temporal-server/test-server';
 
 describe('the time-skipping test server', () => {
   it('is cached under XDG_CACHE_HOME, per version', () => {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Creates the namespace and registers this project's search attributes (the list must match
 # src/shared/search-attributes.ts; a test checks it). Runs in the temporalio/admin-tools image
-# once the server answers, and natively from `npm run cluster` (src/temporal-server/cluster.ts)
+# once the server answers, and natively from `npm run cluster` (tools/temporal-server/cluster.ts)
 # with the Temporal CLI; idempotent.
 # Environment: TEMPORAL_ADDRESS (upstream CLI variable), TEMPORAL_NAMESPACE, NAMESPACE_RETENTION.
 set -eu

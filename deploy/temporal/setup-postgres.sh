@@ -1,7 +1,7 @@
 #!/bin/sh
 # Creates (or upgrades) the Temporal and visibility schemas in PostgreSQL; idempotent. The same
 # script runs in both topologies: in the temporalio/admin-tools image before the compose server
-# starts, and natively from `npm run cluster` (src/temporal-server/cluster.ts) with the SQL tool
+# starts, and natively from `npm run cluster` (tools/temporal-server/cluster.ts) with the SQL tool
 # built from go.temporal.io/server/cmd/tools/sql@v1.29.1. The schemas are the ones embedded in
 # the tool (--schema-name), so no schema directory is needed.
 # Environment (upstream admin-tools conventions): POSTGRES_SEEDS, DB_PORT, POSTGRES_USER,

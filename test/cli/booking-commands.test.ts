@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { connectBookingClient, type BookRoomInput, type ConnectedClient } from '../../src/client';
 import { loadConfig } from '../../src/config';
-import { scenarioOptionId, type ScenarioName } from '../../src/simulator/scenarios';
+import { scenarioOptionId, type ScenarioName } from '../../tools/simulator/scenarios';
 import { explain, json, startCliStack, type CliStack } from './cli-process';
 
 let counter = 0;

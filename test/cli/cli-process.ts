@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config';
-import { startLocalStack, type LocalStack } from '../../src/stack/local-stack';
+import { startLocalStack, type LocalStack } from '../../tools/stack/local-stack';
 import { temporalAddress, uniqueTaskQueue } from '../helpers/temporal';
 
 export const ROOT = join(__dirname, '..', '..');

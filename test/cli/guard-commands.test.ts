@@ -14,7 +14,7 @@ import {
 } from '../../src/client';
 import { loadConfig } from '../../src/config';
 import { BookingPhaseKey } from '../../src/shared/search-attributes';
-import { scenarioOptionId } from '../../src/simulator/scenarios';
+import { scenarioOptionId } from '../../tools/simulator/scenarios';
 import { explain, json, startCliStack, type CliStack } from './cli-process';
 
 let counter = 0;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { freePort } from '../../src/temporal-server/dev-server';
+import { freePort } from '../../tools/temporal-server/dev-server';
 import { cli, explain, runNode, type CliRun } from './cli-process';
 
 describe('the command-line tool without a stack: usage, configuration and reachability', () => {

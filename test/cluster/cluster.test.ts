@@ -1,5 +1,5 @@
 /**
- * `npm run cluster`'s infrastructure (src/temporal-server/cluster.ts): PostgreSQL and Temporal
+ * `npm run cluster`'s infrastructure (tools/temporal-server/cluster.ts): PostgreSQL and Temporal
  * server 1.29.1 from the shared deploy/temporal files, frontend with mTLS. A second start on the
  * same data keeps every workflow; a client without the certificate is refused in one line; a busy
  * port is named. Needs the cluster binaries; skipped with a message without them.
@@ -18,9 +18,12 @@ import {
   busyPorts,
   clusterPorts,
   startClusterInfrastructure,
-} from '../../src/temporal-server/cluster';
-import { CLUSTER_BINARIES, findClusterBinaries } from '../../src/temporal-server/cluster-binaries';
-import { freePort } from '../../src/temporal-server/dev-server';
+} from '../../tools/temporal-server/cluster';
+import {
+  CLUSTER_BINARIES,
+  findClusterBinaries,
+} from '../../tools/temporal-server/cluster-binaries';
+import { freePort } from '../../tools/temporal-server/dev-server';
 
 const found = findClusterBinaries();
 const missing = CLUSTER_BINARIES.filter((b) => !found[b.name]).map((b) => b.name);

@@ -10,9 +10,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { formatFleetReport, runFleetDrill } from '../../src/chaos/fleet-drill';
-import { CLUSTER_BINARIES, findClusterBinaries } from '../../src/temporal-server/cluster-binaries';
-import { freePort } from '../../src/temporal-server/dev-server';
+import { formatFleetReport, runFleetDrill } from '../../tools/chaos/fleet-drill';
+import {
+  CLUSTER_BINARIES,
+  findClusterBinaries,
+} from '../../tools/temporal-server/cluster-binaries';
+import { freePort } from '../../tools/temporal-server/dev-server';
 
 const found = findClusterBinaries();
 const missing = CLUSTER_BINARIES.filter((b) => !found[b.name]).map((b) => b.name);

@@ -30,8 +30,8 @@ import {
   type PropertyListParams,
   type PropertyListResponse,
 } from '../../src/hotel-api';
-import { buildSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator';
-import { propertiesOf } from '../../src/simulator/catalogue';
+import { buildSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator';
+import { propertiesOf } from '../../tools/simulator/catalogue';
 import { COMPANY, eventually, hotelApiConfig } from '../helpers/booking-stack';
 import {
   connectTemporal,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEMO_CASES } from '../../src/demo/demo-cases';
+import { DEMO_CASES } from '../../tools/demo/demo-cases';
 import { temporalAddress } from '../helpers/temporal';
 import { explain, runNode } from '../cli/cli-process';
 
@@ -9,7 +9,7 @@ describe('npm run demo', () => {
     // The run's Temporal server instead of a second one; the demo still starts its own simulator
     // and worker.
     const run = await runNode(
-      'src/demo/main.ts',
+      'tools/demo/main.ts',
       ['--temporal-address', temporalAddress()],
       process.env,
       180_000,

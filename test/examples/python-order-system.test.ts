@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { scenarioOptionId } from '../../src/simulator/scenarios';
+import { scenarioOptionId } from '../../tools/simulator/scenarios';
 import { startBookingStack, type BookingStack } from '../helpers/booking-stack';
 import { pythonEnv } from '../helpers/python';
 import { temporalAddress } from '../helpers/temporal';

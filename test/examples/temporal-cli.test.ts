@@ -12,8 +12,8 @@ import { promisify } from 'node:util';
 import { buildCodecServer, type CodecServer } from '../../src/codec/codec-server';
 import { developmentKey } from '../../src/codec/config';
 import { EncryptionCodec } from '../../src/codec/encryption-codec';
-import { scenarioOptionId } from '../../src/simulator/scenarios';
-import { resolveTemporalCli } from '../../src/temporal-server/cli-binary';
+import { scenarioOptionId } from '../../tools/simulator/scenarios';
+import { resolveTemporalCli } from '../../tools/temporal-server/cli-binary';
 import { newOrderId, startBookingStack, type BookingStack } from '../helpers/booking-stack';
 import { temporalAddress } from '../helpers/temporal';
 

@@ -10,8 +10,8 @@ import { BookingClient, type BookRoomInput } from '../../src/client';
 import { createBookingWorker } from '../../src/build-worker';
 import type { HotelApiConfig } from '../../src/config';
 import { HotelApiClient } from '../../src/hotel-api';
-import { buildSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator';
-import { scenarioOptionId, type ScenarioName } from '../../src/simulator/scenarios';
+import { buildSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator';
+import { scenarioOptionId, type ScenarioName } from '../../tools/simulator/scenarios';
 import { connectTemporal, testDataConverter, uniqueTaskQueue, type TestTemporal } from './temporal';
 
 export const COMPANY = { key: 'test-key', secret: 'test-secret-0123456789' } as const;

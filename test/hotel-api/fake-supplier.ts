@@ -1,5 +1,5 @@
 /**
- * Small real HTTP servers for the hotel API client tests. The simulator (src/simulator) is the
+ * Small real HTTP servers for the hotel API client tests. The simulator (tools/simulator) is the
  * faithful supplier; these exist for the odd cases it should not produce on purpose (resets after
  * the write, HTML, truncated JSON, huge bodies) and to see exactly what went on the wire.
  */

@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { clusterPorts, clusterScrapeJobs } from '../../src/temporal-server/cluster';
-import { prometheusConfig } from '../../src/temporal-server/prometheus-server';
+import { clusterPorts, clusterScrapeJobs } from '../../tools/temporal-server/cluster';
+import { prometheusConfig } from '../../tools/temporal-server/prometheus-server';
 import {
   findPrometheus,
   type PrometheusLookup,
-} from '../../src/temporal-server/prometheus-binaries';
+} from '../../tools/temporal-server/prometheus-binaries';
 import { ALERT_RULES_PATH, alertRules, markdownAnchors } from './alert-files';
 
 const execFileAsync = promisify(execFile);

@@ -18,13 +18,13 @@ import { Client, Connection } from '@temporalio/client';
 import { BookingClient } from '../../src/client';
 import { createWorkerMetrics } from '../../src/observability/metrics';
 import { freeLoopbackPort } from '../../src/observability/ports';
-import { startDevServer, type DevServer } from '../../src/temporal-server/dev-server';
-import { findPrometheus } from '../../src/temporal-server/prometheus-binaries';
+import { startDevServer, type DevServer } from '../../tools/temporal-server/dev-server';
+import { findPrometheus } from '../../tools/temporal-server/prometheus-binaries';
 import {
   prometheusAlerts,
   startPrometheus,
   type RunningPrometheus,
-} from '../../src/temporal-server/prometheus-server';
+} from '../../tools/temporal-server/prometheus-server';
 import { bookingInput, eventually } from '../helpers/booking-stack';
 import { testDataConverter } from '../helpers/temporal';
 import {

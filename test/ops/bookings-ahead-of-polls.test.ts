@@ -13,7 +13,7 @@ import type { Worker } from '@temporalio/worker';
 import { createBookingWorker } from '../../src/build-worker';
 import { BookingClient, type BookRoomInput } from '../../src/client';
 import { HotelApiClient } from '../../src/hotel-api';
-import { buildSimulator, type ArrivedRequest } from '../../src/simulator';
+import { buildSimulator, type ArrivedRequest } from '../../tools/simulator';
 import { bookingInput, COMPANY, eventually, hotelApiConfig } from '../helpers/booking-stack';
 import {
   connectTemporal,

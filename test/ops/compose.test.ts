@@ -13,13 +13,13 @@ import { parse } from 'yaml';
 import { EnvSchema, loadConfig, parseEnv } from '../../src/config';
 import { loadCodecServerConfig } from '../../src/codec/config';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/shared/search-attributes';
-import { DEV_SERVER_DYNAMIC_CONFIG } from '../../src/temporal-server/dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG } from '../../tools/temporal-server/dev-server';
 import {
   clusterPorts,
   clusterServerEnv,
   SERVER_CONFIG_ENV,
   SHARED_FILES,
-} from '../../src/temporal-server/cluster';
+} from '../../tools/temporal-server/cluster';
 import { shutdownGraceMsFor } from '../../src/workflows/activity-options';
 
 const ROOT = join(__dirname, '..', '..');
@@ -123,7 +123,9 @@ function filesRun(s: Service, args: string[]): string[] {
   if (cmd === 'node' || cmd === 'tsx') {
     const file = rest.find((a) => /\.(ts|js|mjs|cjs)$/.test(a));
     assert.ok(file, `${args.join(' ')} names a script`);
-    return [join(ROOT, file)];
+    // dist/ is the compiled product: dist/x.js is built from src/x.ts.
+    const compiled = /^dist\/(.*)\.js$/.exec(file);
+    return [join(ROOT, compiled ? `src/${compiled[1]}.ts` : file)];
   }
   if (cmd?.startsWith('--')) {
     // Flags to the image's own entrypoint: the files they name must be mounted from here.
@@ -408,36 +410,72 @@ describe('Dockerfile', () => {
     assert.doesNotMatch(lines.join('\n'), /alpine/i, 'no instruction mentions Alpine');
   });
 
-  it('runs as a non-root user with production dependencies only', () => {
-    const users = lines.filter((l) => l.startsWith('USER '));
-    const last = users.at(-1)?.split(/\s+/)[1];
+  /** The Dockerfile's stages by name, each its lines. */
+  const stages = new Map<string, string[]>();
+  {
+    let current: string[] = [];
+    for (const l of lines) {
+      const m = /^FROM \S+(?: AS (\S+))?/.exec(l);
+      if (m) stages.set(m[1] ?? `stage-${stages.size}`, (current = []));
+      current.push(l);
+    }
+  }
+  const runtime = [...stages.values()].at(-1)!;
+
+  it('runs the product as a non-root user, with production dependencies only', () => {
+    const last = runtime
+      .filter((l) => l.startsWith('USER '))
+      .at(-1)
+      ?.split(/\s+/)[1];
     assert.ok(last && !['root', '0', '0:0'].includes(last), 'the final USER is not root');
+    const modules = runtime.find((l) => /^COPY --from=\S+ \/app\/node_modules/.test(l));
+    const from = modules && /--from=(\S+)/.exec(modules)?.[1];
+    assert.ok(from && stages.get(from), 'node_modules come from a stage of this file');
     assert.ok(
-      lines.some((l) => /^RUN .*npm ci\b.*--omit=dev/.test(l)),
-      'npm ci --omit=dev',
+      stages.get(from)!.some((l) => /^RUN .*npm (prune|ci)\b.*--omit=dev/.test(l)),
+      `the ${from} stage drops the development dependencies`,
     );
-    assert.ok(!lines.some((l) => /^RUN .*npm (ci|install)\b(?!.*--omit=dev)/.test(l)));
+  });
+
+  it('ships the compiled product only: no sources, no tools, no TypeScript runtime', () => {
+    const copies = runtime.filter((l) => l.startsWith('COPY '));
+    for (const dir of ['src', 'tools', 'test', 'bench']) {
+      assert.ok(!copies.some((l) => new RegExp(`\\s${dir}\\b`).test(l)), `no ${dir}/ in the image`);
+    }
+    assert.ok(copies.some((l) => /^COPY --from=build \/app\/dist \.\/dist$/.test(l)));
+    assert.doesNotMatch(runtime.join('\n'), /\btsx\b/, 'no tsx in the runtime stage');
+    const pkgJson = JSON.parse(read('package.json')) as { dependencies: Record<string, string> };
+    assert.ok(!('tsx' in pkgJson.dependencies), 'tsx is a development dependency');
+    assert.ok(!('@temporalio/testing' in pkgJson.dependencies));
   });
 
   it('builds the workflow bundle into the image and points the worker at it', () => {
-    const step = lines.find(
-      (l) => l.startsWith('RUN ') && l.includes('src/scripts/build-bundle.ts'),
+    assert.ok(
+      stages.get('build')?.includes('RUN npm run build'),
+      'the build stage runs npm run build',
     );
-    assert.ok(step, 'a RUN step builds the bundle');
-    assert.ok(existsSync(join(ROOT, 'src/scripts/build-bundle.ts')));
-    const out = step.split(/\s+/).at(-1)!;
-    assert.match(dockerfile, new RegExp(`WORKFLOW_BUNDLE_PATH=${out.replace(/[.]/g, '\\.')}\\b`));
-    assert.ok(lines.some((l) => l.startsWith('COPY --from=bundle') && l.includes(out)));
+    const build = pkg.scripts.build ?? '';
+    const m = /tools\/scripts\/build-bundle\.ts (\S+)/.exec(build);
+    assert.ok(m, 'npm run build writes the workflow bundle');
+    assert.ok(existsSync(join(ROOT, 'tools/scripts/build-bundle.ts')));
+    assert.match(
+      dockerfile,
+      new RegExp(`WORKFLOW_BUNDLE_PATH=/app/${m[1]!.replace(/[.]/g, '\\.')}\\b`),
+    );
   });
 
-  it('starts the worker with node itself, from a file that exists', () => {
-    const cmd = lines.filter((l) => l.startsWith('CMD ')).at(-1);
+  it('starts the worker with node itself, from the compiled form of a source that exists', () => {
+    const cmd = runtime.filter((l) => l.startsWith('CMD ')).at(-1);
     assert.ok(cmd);
     const cmdArgs = JSON.parse(cmd.slice(4)) as string[];
-    assert.equal(cmdArgs[0], 'node', 'node is PID 1 (signals reach the worker)');
-    assert.ok(existsSync(join(ROOT, cmdArgs.at(-1)!)));
+    assert.deepEqual(
+      cmdArgs,
+      ['node', 'dist/worker.js'],
+      'node is PID 1 (signals reach the worker)',
+    );
+    assert.ok(existsSync(join(ROOT, 'src/worker.ts')));
     const ignore = read('.dockerignore').split('\n');
-    for (const entry of ['node_modules', '.env', '.git', '.data']) {
+    for (const entry of ['node_modules', '.env', '.git', '.data', 'dist']) {
       assert.ok(ignore.includes(entry), `.dockerignore keeps ${entry} out of the build context`);
     }
   });

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { startDevServer, type DevServer } from '../../src/temporal-server/dev-server';
+import { startDevServer, type DevServer } from '../../tools/temporal-server/dev-server';
 import { eventually } from '../helpers/booking-stack';
 import { uniqueTaskQueue } from '../helpers/temporal';
 import {

@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import v8 from 'node:v8';
-import { diffHeapSummaries, summarizeHeapSnapshot } from '../../src/chaos/heap-diff';
-import { memoryCurve } from '../../src/chaos/load-run';
+import { diffHeapSummaries, summarizeHeapSnapshot } from '../../tools/chaos/heap-diff';
+import { memoryCurve } from '../../tools/chaos/load-run';
 import {
   memoryProbeEnv,
   memoryProbeNodeArgs,
   type MemoryProbeSample,
-} from '../../src/chaos/memory-probe';
-import { REPO_ROOT } from '../../src/chaos/worker-process';
+} from '../../tools/chaos/memory-probe';
+import { REPO_ROOT } from '../../tools/chaos/worker-process';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -159,7 +159,7 @@ describe('a port that is taken', { concurrency: true }, () => {
   it('stops the simulator with one line naming --port, exit 2', async () => {
     const { port, server } = await holdPort('127.0.0.1');
     held.push(server);
-    const r = await runNode(['src/simulator/main.ts', '--port', String(port)], {});
+    const r = await runNode(['tools/simulator/main.ts', '--port', String(port)], {});
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assertOneLineNaming(r.stderr, '--port', port);
   });

@@ -21,7 +21,7 @@ const BOOKINGS = 30;
  * What the server lets through beyond the rate. Server 1.29.1's task-queue matcher
  * (`matching.useNewMatcher`, on for priorities) paces each partition with a GCRA limiter of
  * rate cap / partitions and a 1 s burst (service/matching/ratelimit_manager.go, matcher_data.go),
- * and the product's servers run one partition (src/temporal-server/dev-server.ts,
+ * and the product's servers run one partition (tools/temporal-server/dev-server.ts,
  * deploy/temporal/dynamicconfig): over any T seconds the server dispatches at most
  * cap·T + cap·1 s + 1 activities, and no more.
  */

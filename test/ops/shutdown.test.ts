@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { after, describe, it } from 'node:test';
-import type { ScenarioName } from '../../src/simulator/scenarios';
+import type { ScenarioName } from '../../tools/simulator/scenarios';
 import { bookingInput, eventually } from '../helpers/booking-stack';
 import {
   startOpsStack,

@@ -19,7 +19,7 @@ import {
 } from '../../src/client/connection-options';
 import { connectBookingClient, TemporalConnectionRefusedError } from '../../src/client';
 import { ConfigError, loadConfig } from '../../src/config';
-import { makeCertificates, type CertificateSet } from '../../src/temporal-server/certificates';
+import { makeCertificates, type CertificateSet } from '../../tools/temporal-server/certificates';
 import { startTlsProxy, type TlsProxy } from '../helpers/tls-proxy';
 import { temporalAddress } from '../helpers/temporal';
 

@@ -8,8 +8,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { BookingClient } from '../../src/client';
 import { temporalSecurityEnvOf } from '../../src/client/connection-options';
-import { buildSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator';
-import { freePort } from '../../src/temporal-server/dev-server';
+import { buildSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator';
+import { freePort } from '../../tools/temporal-server/dev-server';
 import { eventually } from '../helpers/booking-stack';
 import { connectTemporal, uniqueTaskQueue, type TestTemporal } from '../helpers/temporal';
 
@@ -38,6 +38,8 @@ export interface StartWorkerOptions {
   readonly env: Record<string, string>;
   /** Leave TEMPORAL_METRICS_PORT unset (the worker takes a free port itself). */
   readonly freeSdkMetricsPort?: boolean;
+  /** Node's arguments. @default the sources through tsx: `--import tsx src/worker.ts` */
+  readonly nodeArgs?: readonly string[];
 }
 
 /** Spawns the worker with free METRICS_PORT, TEMPORAL_METRICS_PORT and HEALTH_PORT. */
@@ -68,7 +70,7 @@ export async function startWorkerProcess(options: StartWorkerOptions): Promise<W
   // The test's client encrypts with the development key: so must the worker.
   delete env.PAYLOAD_ENCRYPTION_KEYS;
   delete env.PAYLOAD_ENCRYPTION_KEYS_FILE;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+  const child = spawn(process.execPath, options.nodeArgs ?? ['--import', 'tsx', 'src/worker.ts'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

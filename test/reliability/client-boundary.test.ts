@@ -15,7 +15,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { createBookingActivities } from '../../src/activities/booking';
-import { formatCounts } from '../../src/chaos/audit';
+import { formatCounts } from '../../tools/chaos/audit';
 import { runCli } from '../../src/cli/program';
 import {
   BookingInputError,
@@ -25,7 +25,7 @@ import {
 } from '../../src/client';
 import { loadConfig } from '../../src/config';
 import { HotelApiClient, HotelApiError } from '../../src/hotel-api';
-import { scenarioOptionId } from '../../src/simulator';
+import { scenarioOptionId } from '../../tools/simulator';
 import {
   COMPANY,
   bookingInput,

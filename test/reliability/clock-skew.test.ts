@@ -9,11 +9,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { formatCounts, waitForSettled } from '../../src/chaos/audit';
-import { mixInput, orderIdFor } from '../../src/chaos/booking-mix';
-import { startChaosStack, type ChaosStack } from '../../src/chaos/chaos-stack';
+import { formatCounts, waitForSettled } from '../../tools/chaos/audit';
+import { mixInput, orderIdFor } from '../../tools/chaos/booking-mix';
+import { startChaosStack, type ChaosStack } from '../../tools/chaos/chaos-stack';
 import { HotelApiClient, HotelApiError } from '../../src/hotel-api';
-import { buildSimulator, scenarioOptionId, type Simulator } from '../../src/simulator';
+import { buildSimulator, scenarioOptionId, type Simulator } from '../../tools/simulator';
 import { COMPANY, hotelApiConfig } from '../helpers/booking-stack';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -11,7 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { formatCrashReport, runCrashDrill } from '../../src/chaos/crash-drill';
+import { formatCrashReport, runCrashDrill } from '../../tools/chaos/crash-drill';
 
 describe('crashes', () => {
   it('no duplicate supplier booking and no lost order when the worker and the server are SIGKILLed mid-run', async () => {

@@ -12,10 +12,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { waitForSettled, formatCounts } from '../../src/chaos/audit';
-import { mixInput, orderIdFor } from '../../src/chaos/booking-mix';
-import { startChaosStack, type ChaosStack } from '../../src/chaos/chaos-stack';
-import type { RequestStats } from '../../src/simulator';
+import { waitForSettled, formatCounts } from '../../tools/chaos/audit';
+import { mixInput, orderIdFor } from '../../tools/chaos/booking-mix';
+import { startChaosStack, type ChaosStack } from '../../tools/chaos/chaos-stack';
+import type { RequestStats } from '../../tools/simulator';
 import { eventually } from '../helpers/booking-stack';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

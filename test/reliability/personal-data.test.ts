@@ -11,25 +11,25 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client } from '@temporalio/client';
 import { buildCodecServer, createDataConverter } from '../../src/codec';
-import { waitForSettled } from '../../src/chaos/audit';
-import { mixInput, orderIdFor } from '../../src/chaos/booking-mix';
+import { waitForSettled } from '../../tools/chaos/audit';
+import { mixInput, orderIdFor } from '../../tools/chaos/booking-mix';
 import {
   newEncryptionKey,
   parseKeys,
   startChaosStack,
   type ChaosStack,
-} from '../../src/chaos/chaos-stack';
+} from '../../tools/chaos/chaos-stack';
 import { EncryptionCodec } from '../../src/codec';
-import { decodeHistory, rawHistoryBytes } from '../../src/chaos/history-scan';
+import { decodeHistory, rawHistoryBytes } from '../../tools/chaos/history-scan';
 import {
   GUEST_SENTINELS,
   SENTINEL_GUEST,
   formatPersonalDataReport,
   hitLines,
   runPersonalDataDrill,
-} from '../../src/chaos/personal-data';
-import { findSentinels } from '../../src/chaos/sentinel-scan';
-import { WorkerProcess } from '../../src/chaos/worker-process';
+} from '../../tools/chaos/personal-data';
+import { findSentinels } from '../../tools/chaos/sentinel-scan';
+import { WorkerProcess } from '../../tools/chaos/worker-process';
 import { BookingClient, bookingWorkflowId } from '../../src/client';
 import { eventually } from '../helpers/booking-stack';
 

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { formatFaultBurstReport, runFaultBurst } from '../../src/chaos/fault-burst';
+import { formatFaultBurstReport, runFaultBurst } from '../../tools/chaos/fault-burst';
 
 describe('supplier faults', () => {
   it('a 30 % 5xx burst on every endpoint ends in outcomes for every booking, without a retry storm', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { computeSignature, sign } from '../../src/hotel-api/signing';
-import { scenarioOptionId } from '../../src/simulator';
+import { scenarioOptionId } from '../../tools/simulator';
 import type { TestSim } from './helpers';
 import {
   ACME,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SCENARIO_NAMES, parseOptionId, scenarioOptionId } from '../../src/simulator';
+import { SCENARIO_NAMES, parseOptionId, scenarioOptionId } from '../../tools/simulator';
 import type { TestSim } from './helpers';
 import { availabilityQuery, priceCheck, startSim } from './helpers';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { scenarioOptionId } from '../../src/simulator';
+import { scenarioOptionId } from '../../tools/simulator';
 import type { TestSim } from './helpers';
 import {
   OTHER,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { INITIALLY_INACTIVE_PROPERTY_IDS, PAGE_SIZE } from '../../src/simulator';
+import { INITIALLY_INACTIVE_PROPERTY_IDS, PAGE_SIZE } from '../../tools/simulator';
 import type { TestSim } from './helpers';
 import { availabilityQuery, startSim } from './helpers';
 

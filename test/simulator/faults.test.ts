@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildSimulator } from '../../src/simulator';
-import { createPrng } from '../../src/simulator/prng';
-import { sampleLatency } from '../../src/simulator/faults';
+import { buildSimulator } from '../../tools/simulator';
+import { createPrng } from '../../tools/simulator/prng';
+import { sampleLatency } from '../../tools/simulator/faults';
 import type { TestSim } from './helpers';
 import { OTHER, availabilityQuery, manualClock, startSim } from './helpers';
 

@@ -5,9 +5,9 @@
 import { request } from 'undici';
 import type { Credentials } from '../../src/hotel-api/signing';
 import { sign } from '../../src/hotel-api/signing';
-import type { Simulator, SimulatorOptions } from '../../src/simulator';
-import { buildSimulator, scenarioOptionId } from '../../src/simulator';
-import type { ScenarioName, ScenarioOptionIdOptions } from '../../src/simulator';
+import type { Simulator, SimulatorOptions } from '../../tools/simulator';
+import { buildSimulator, scenarioOptionId } from '../../tools/simulator';
+import type { ScenarioName, ScenarioOptionIdOptions } from '../../tools/simulator';
 
 export const ACME = { key: 'acme-key', secret: 'acme-secret-0123456789', active: true } as const;
 export const OTHER = { key: 'other-key', secret: 'other-secret-0123456789', active: true } as const;

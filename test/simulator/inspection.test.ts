@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
-import { scenarioOptionId } from '../../src/simulator';
+import { scenarioOptionId } from '../../tools/simulator';
 import type { TestSim } from './helpers';
 import { ACME, OTHER, bookScenario, bookingBody, priceCheck, startSim } from './helpers';
 

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Pool } from 'undici';
 import { sign } from '../../src/hotel-api/signing';
-import { SCENARIO_NAMES, scenarioOptionId, type ScenarioName } from '../../src/simulator';
+import { SCENARIO_NAMES, scenarioOptionId, type ScenarioName } from '../../tools/simulator';
 import type { TestSim } from './helpers';
 import { ACME, bookScenario, bookingBody, priceCheck, startSim } from './helpers';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { sign } from '../../src/hotel-api/signing';
-import { SCENARIOS, SCENARIO_NAMES, scenarioOptionId } from '../../src/simulator';
+import { SCENARIOS, SCENARIO_NAMES, scenarioOptionId } from '../../tools/simulator';
 import type { TestSim } from './helpers';
 import {
   ACME,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { BookingInputError, type BookRoomInput } from '../../src/client';
-import { scenarioOptionId } from '../../src/simulator';
+import { scenarioOptionId } from '../../tools/simulator';
 import {
   bookingInput,
   eventually,

@@ -25,7 +25,7 @@ import {
   ReconfirmationKey,
   SupplierStatusKey,
 } from '../../src/shared/search-attributes';
-import { scenarioOptionId, type ScenarioName } from '../../src/simulator/scenarios';
+import { scenarioOptionId, type ScenarioName } from '../../tools/simulator/scenarios';
 import {
   FAST_POLLING,
   bookingInput,

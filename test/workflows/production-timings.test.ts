@@ -1,6 +1,6 @@
 /**
  * The hard rules at production timings, in seconds of wall time: Temporal's time-skipping test
- * server (src/temporal-server/test-server.ts finds or fetches it) jumps over every wait, while the
+ * server (tools/temporal-server/test-server.ts finds or fetches it) jumps over every wait, while the
  * worker, the hotel API client and the simulator run for real over HTTP. The defaults are used as
  * they are: `confirmationDeadline` 48 h with polls from 5 s growing to 5 min, `cancellationDeadline`
  * 2 h, `approvalTimeout` 15 m, and a price-check token older than its 30 minutes.
@@ -17,9 +17,9 @@ import { temporal } from '@temporalio/proto';
 import { createBookingWorker } from '../../src/build-worker';
 import { BookingClient } from '../../src/client';
 import { HotelApiClient } from '../../src/hotel-api';
-import { buildSimulator, scenarioOptionId, type Simulator } from '../../src/simulator';
+import { buildSimulator, scenarioOptionId, type Simulator } from '../../tools/simulator';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/shared/search-attributes';
-import { resolveTestServer } from '../../src/temporal-server/test-server';
+import { resolveTestServer } from '../../tools/temporal-server/test-server';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 import { COMPANY, eventually, hotelApiConfig, newOrderId } from '../helpers/booking-stack';
 import { testDataConverter, uniqueTaskQueue } from '../helpers/temporal';

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { savedQueries } from '../../src/observability/saved-queries';
-import { scenarioOptionId } from '../../src/simulator';
+import { scenarioOptionId } from '../../tools/simulator';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 import {
   bookingInput,

@@ -1,0 +1,50 @@
+/**
+ * Sections of docs/ generated from the code that decides them, so the docs cannot drift: the
+ * failure classification (src/hotel-api/errors.ts) in docs/hard-rules.md and the simulator
+ * scenarios in docs/simulator.md. `npm run docs` rewrites them; a test fails when one is stale.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { classificationTableMarkdown } from '../../src/hotel-api/errors';
+import { SCENARIOS } from '../simulator/scenarios';
+
+function scenarioTable(): string {
+  const cell = (t: string) => t.replaceAll('|', '\\|');
+  return [
+    '| scenario | what the supplier does | parameter (default) |',
+    '|---|---|---|',
+    ...SCENARIOS.map(
+      (s) =>
+        `| \`${s.name}\` | ${cell(s.description)} | ${s.param ? `${cell(s.param.meaning)} (${s.param.default === Infinity ? 'forever' : s.param.default})` : '—'} |`,
+    ),
+  ].join('\n');
+}
+
+export const ROOT = join(__dirname, '..', '..');
+
+/** File (from the repository's root) → section name → generated markdown. */
+export function generatedSections(): Record<string, Record<string, string>> {
+  return {
+    'docs/hard-rules.md': { classification: classificationTableMarkdown() },
+    'docs/simulator.md': { scenarios: scenarioTable() },
+  };
+}
+
+/** `text` with every `<!-- generated:NAME -->…<!-- /generated:NAME -->` region of `file` refreshed. */
+export function refreshSections(file: string, text: string): string {
+  let out = text;
+  for (const [name, body] of Object.entries(generatedSections()[file] ?? {})) {
+    const re = new RegExp(`(<!-- generated:${name} -->\\n)[\\s\\S]*?(<!-- /generated:${name} -->)`);
+    if (!re.test(out)) throw new Error(`${file} has no generated:${name} region`);
+    out = out.replace(re, (_m, open: string, close: string) => `${open}${body}\n${close}`);
+  }
+  return out;
+}
+
+if (require.main === module) {
+  for (const file of Object.keys(generatedSections())) {
+    const path = join(ROOT, file);
+    writeFileSync(path, refreshSections(file, readFileSync(path, 'utf8')));
+    console.log(`${file}: generated sections refreshed`);
+  }
+}

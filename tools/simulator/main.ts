@@ -1,0 +1,109 @@
+/**
+ * CLI: `tsx tools/simulator/main.ts [--port 8080] [--host 127.0.0.1]
+ *   [--company <key>:<secret>:<active|inactive>]... [--latency-ms <n>|<min>-<max>] [--seed <n>]
+ *   [--inspection]`
+ *
+ * Prints `Simulator listening on http://127.0.0.1:<port>/api/v1` once bound; SIGINT/SIGTERM
+ * close it cleanly.
+ */
+import { parseArgs } from 'node:util';
+import { PortInUseError, whenPortInUse } from '../../src/observability/ports';
+import type { CompanyAccount } from './auth';
+import type { LatencyOption } from './faults';
+import { DEMO_COMPANY } from './options';
+import { buildSimulator } from './server';
+
+const USAGE = `usage: tsx tools/simulator/main.ts [--port <n>] [--host <addr>]
+  [--company <key>:<secret>:<active|inactive>]... [--latency-ms <n>|<min>-<max>]
+  [--seed <n>] [--inspection]`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function parseCompany(spec: string): CompanyAccount {
+  // The secret may itself contain colons: key is before the first, the flag after the last.
+  const first = spec.indexOf(':');
+  const last = spec.lastIndexOf(':');
+  const state = spec.slice(last + 1);
+  if (first <= 0 || last === first || (state !== 'active' && state !== 'inactive')) {
+    fail(`--company must be <key>:<secret>:<active|inactive>, got ${spec}`);
+  }
+  return {
+    key: spec.slice(0, first),
+    secret: spec.slice(first + 1, last),
+    active: state === 'active',
+  };
+}
+
+function parseLatency(raw: string): LatencyOption {
+  const range = /^(\d+)-(\d+)$/.exec(raw);
+  if (range) return { minMs: Number(range[1]), maxMs: Number(range[2]) };
+  if (/^\d+$/.test(raw)) return { fixedMs: Number(raw) };
+  return fail(`--latency-ms must be <n> or <min>-<max>, got ${raw}`);
+}
+
+function integer(raw: string, name: string): number {
+  if (!/^-?\d+$/.test(raw)) fail(`${name} must be an integer, got ${raw}`);
+  return Number(raw);
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string', default: '8080' },
+        host: { type: 'string', default: '127.0.0.1' },
+        company: { type: 'string', multiple: true },
+        'latency-ms': { type: 'string' },
+        seed: { type: 'string' },
+        inspection: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err));
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const companies = (values.company ?? []).map(parseCompany);
+  const latency =
+    values['latency-ms'] === undefined ? undefined : parseLatency(values['latency-ms']);
+  const sim = buildSimulator({
+    companies: companies.length > 0 ? companies : [DEMO_COMPANY],
+    ...(latency === undefined ? {} : { latency }),
+    ...(values.seed === undefined ? {} : { seed: integer(values.seed, '--seed') }),
+    inspection: values.inspection,
+  });
+  const port = integer(values.port, '--port');
+  const { url } = await sim
+    .listen(port, values.host)
+    .catch(whenPortInUse('--port', port, 'the simulator; 0 takes a free one', values.host));
+  process.stdout.write(`Simulator listening on ${url}\n`);
+
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    process.stdout.write(`Simulator closing (${signal})\n`);
+    sim.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`close failed: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(err instanceof PortInUseError ? 2 : 1);
+});

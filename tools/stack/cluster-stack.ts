@@ -1,0 +1,204 @@
+/**
+ * The whole production topology on one machine: the cluster's infrastructure
+ * (tools/temporal-server/cluster.ts: PostgreSQL, Temporal server with mTLS, UI server) plus the
+ * application side — the codec server the UI decodes through, the simulator, and N workers as
+ * separate processes configured by environment only, exactly as a fleet runs. `npm run cluster`
+ * and the fleet drill both start it with this.
+ */
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { WorkerProcess } from '../chaos/worker-process';
+import { BookingClient } from '../../src/client';
+import { temporalConnectionOptions } from '../../src/client/connection-options';
+import { buildCodecServer } from '../../src/codec/codec-server';
+import type { CodecServerConfig } from '../../src/codec/config';
+import { createDataConverter } from '../../src/codec/data-converter';
+import { EncryptionCodec } from '../../src/codec/encryption-codec';
+import type { Config } from '../../src/config';
+import { buildSimulator, DEMO_COMPANY, type Simulator, type SimulatorOptions } from '../simulator';
+import { findPrometheus } from '../temporal-server/prometheus-binaries';
+import { startPrometheus } from '../temporal-server/prometheus-server';
+import {
+  clusterScrapeJobs,
+  startClusterInfrastructure,
+  workerHealthPort,
+  workerMetricsPort,
+  type ClusterOptions,
+  type ClusterProcesses,
+} from '../temporal-server/cluster';
+import { bundleWorkflows } from '../../src/workflow-bundle';
+import { freshBookingIdBase } from './local-stack';
+
+export interface ClusterStackOptions extends ClusterOptions {
+  /** @default 2 (0: the caller starts its own) */
+  readonly workers?: number;
+  /** Task queue, namespace, encryption keys, supplier credentials: the product's configuration. */
+  readonly config: Config;
+  readonly codecServer: CodecServerConfig;
+  /** Simulator behaviour (latency, faults) on top of the cluster's defaults. */
+  readonly simulator?: Omit<SimulatorOptions, 'companies' | 'inspection'>;
+  /** Extra worker environment (e.g. SHUTDOWN_GRACE_MS). */
+  readonly workerEnv?: Readonly<Record<string, string>>;
+}
+
+export interface ClusterStack {
+  readonly infra: ClusterProcesses;
+  readonly simulator: Simulator;
+  readonly supplierUrl: string;
+  readonly codecUrl: string;
+  /** Prometheus with the alert rules, or why it is not running. */
+  readonly prometheus: { readonly url: string } | { readonly skipped: string };
+  readonly workers: WorkerProcess[];
+  /** Environment of the i-th worker (to start more, or restart one). */
+  workerEnv(i: number): Record<string, string>;
+  /** A new worker process (not started). */
+  addWorker(): WorkerProcess;
+  readonly connection: Connection;
+  readonly client: Client;
+  readonly bookings: BookingClient;
+  stop(): Promise<void>;
+}
+
+/** The bundle every worker loads (built once per start; workers start faster and alike). */
+async function writeBundle(dataDir: string): Promise<string> {
+  const path = join(dataDir, 'workflow-bundle.js');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(path, (await bundleWorkflows()).code);
+  return path;
+}
+
+export async function startClusterStack(options: ClusterStackOptions): Promise<ClusterStack> {
+  const log = options.log ?? ((l: string) => console.error(l));
+  const infra = await startClusterInfrastructure(options);
+  const cleanups: (() => Promise<void>)[] = [() => infra.stop()];
+  const stopAll = async () => {
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+  };
+  try {
+    const { config } = options;
+    const ports = infra.ports;
+    // --- codec server, then the UI that decodes through it ---
+    const codec = buildCodecServer({
+      codec: new EncryptionCodec(config.encryption),
+      token: options.codecServer.token,
+      corsOrigin: [infra.uiUrl, `http://127.0.0.1:${ports.ui}`],
+    });
+    const codecUrl = await codec.listen(ports.codec, '127.0.0.1');
+    cleanups.push(() => codec.close());
+    infra.startUi(
+      `${codecUrl.replace(/\/$/, '')}/t/${encodeURIComponent(options.codecServer.token)}`,
+    );
+
+    // --- simulator ---
+    const company = { key: config.hotelApi.key, secret: config.hotelApi.secret };
+    const simulator = buildSimulator({
+      companies:
+        company.key && company.key !== DEMO_COMPANY.key
+          ? [DEMO_COMPANY, { ...company, active: true }]
+          : [DEMO_COMPANY],
+      inspection: true,
+      firstBookingId: freshBookingIdBase(),
+      ...options.simulator,
+    });
+    const { origin: supplierUrl } = await simulator.listen(ports.simulator, '127.0.0.1');
+    cleanups.push(() => simulator.close());
+
+    // --- workers ---
+    const bundle = await writeBundle(infra.dataDir);
+    const keys = config.encryption.keys
+      .map((k) => `${k.id}:${k.key.export().toString('base64')}`)
+      .join(',');
+    const workerEnv = (i: number): Record<string, string> => ({
+      ...infra.clientEnv,
+      TEMPORAL_NAMESPACE: config.temporal.namespace,
+      TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+      HOTEL_API_BASE_URL: supplierUrl,
+      HOTEL_API_KEY: company.key || DEMO_COMPANY.key,
+      HOTEL_API_SECRET: company.secret || DEMO_COMPANY.secret,
+      PAYLOAD_ENCRYPTION_KEYS: keys,
+      // The SDK's exporter takes a free loopback port; METRICS_PORT serves both.
+      METRICS_PORT: String(workerMetricsPort(ports.frontend, i)),
+      HEALTH_PORT: String(workerHealthPort(ports.frontend, i)),
+      WORKFLOW_BUNDLE_PATH: bundle,
+      CATALOGUE_DB_PATH: join(infra.dataDir, `catalogue-${i}.db`),
+      // At least info: the "worker polling" line is how a start is known to be ready.
+      LOG_LEVEL: ['debug', 'trace'].includes(config.logLevel) ? config.logLevel : 'info',
+      ...options.workerEnv,
+    });
+    const workers: WorkerProcess[] = [];
+    const addWorker = () => {
+      const i = workers.length;
+      const w = new WorkerProcess({
+        label: `worker-${i + 1}`,
+        env: workerEnv(i),
+        logFile: join(infra.dataDir, 'logs', `worker-${i + 1}.log`),
+      });
+      workers.push(w);
+      return w;
+    };
+    cleanups.push(async () => {
+      await Promise.all(workers.map((w) => w.stop(15_000)));
+    });
+    const n = options.workers ?? 2;
+    for (let i = 0; i < n; i++) addWorker().start();
+    await Promise.all(workers.map((w) => w.waitReady(120_000)));
+    log(`${n} worker(s) polling task queue '${config.temporal.taskQueue}'`);
+
+    // --- Prometheus with the alert rules, when this machine has it ---
+    const binaries = await findPrometheus({ install: false });
+    let prometheus: ClusterStack['prometheus'];
+    if (binaries.found) {
+      const running = await startPrometheus({
+        binary: binaries.prometheus,
+        dir: join(infra.dataDir, 'prometheus'),
+        jobs: clusterScrapeJobs(ports, n),
+        port: ports.prometheus,
+        portSetting: '--base-port',
+      });
+      cleanups.push(() => running.close());
+      prometheus = { url: running.url };
+    } else {
+      prometheus = { skipped: binaries.reason };
+      log(`Prometheus skipped: ${binaries.reason}`);
+    }
+
+    // --- a client, for the callers that drive bookings ---
+    const connection = await Connection.connect(
+      temporalConnectionOptions({ ...infra.security, address: infra.address }),
+    );
+    cleanups.push(() => connection.close());
+    const client = new Client({
+      connection,
+      namespace: config.temporal.namespace,
+      dataConverter: createDataConverter(config.encryption),
+    });
+    const bookings = new BookingClient({
+      client,
+      taskQueue: config.temporal.taskQueue,
+      orderIdField: config.orderIdField,
+    });
+    let stopping: Promise<void> | undefined;
+    return {
+      infra,
+      simulator,
+      supplierUrl,
+      codecUrl,
+      prometheus,
+      workers,
+      workerEnv,
+      addWorker,
+      connection,
+      client,
+      bookings,
+      stop: () => (stopping ??= stopAll()),
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+/** Whether the cluster binaries are built (tests that need them skip otherwise). */
+export { findClusterBinaries } from '../temporal-server/cluster-binaries';
+export const clusterDataExists = (dataDir: string) => existsSync(join(dataDir, 'postgres'));

@@ -1,0 +1,132 @@
+/**
+ * A Prometheus server (the binary found by prometheus-binaries.ts) with our alert rules, scraping
+ * the given targets: for `npm run cluster` and the end-to-end alert test. Its configuration is
+ * generated (JSON is YAML) so that intervals and targets are the caller's.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { assertPortFree, freeLoopbackPort } from '../../src/observability/ports';
+
+/** The production alert rules. */
+export const ALERT_RULES_FILE = resolve(
+  __dirname,
+  '..',
+  '..',
+  'deploy',
+  'prometheus',
+  'alerts.yml',
+);
+
+export interface PrometheusOptions {
+  /** The `prometheus` binary. */
+  readonly binary: string;
+  /** Where the configuration and the TSDB go (created). */
+  readonly dir: string;
+  /** Scrape jobs: job name → `host:port` targets (`/metrics`). */
+  readonly jobs: Readonly<Record<string, readonly string[]>>;
+  /** Rule files to load. @default [ALERT_RULES_FILE] */
+  readonly ruleFiles?: readonly string[];
+  /** Scrape and rule evaluation interval, seconds. @default 15 */
+  readonly intervalSeconds?: number;
+  /** Port of its web UI and API on 127.0.0.1. @default a free one */
+  readonly port?: number;
+  /** The variable or flag that sets `port`, named when it is taken. @default 'PROMETHEUS_PORT' */
+  readonly portSetting?: string;
+}
+
+export interface RunningPrometheus {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Everything it logged so far (its logs go to stderr). */
+  output(): string;
+  close(): Promise<void>;
+}
+
+/** The prometheus.yml for `options`, as JSON. */
+export function prometheusConfig(options: PrometheusOptions): string {
+  const interval = `${options.intervalSeconds ?? 15}s`;
+  return JSON.stringify(
+    {
+      global: {
+        scrape_interval: interval,
+        scrape_timeout: interval,
+        evaluation_interval: interval,
+      },
+      rule_files: [...(options.ruleFiles ?? [ALERT_RULES_FILE])],
+      scrape_configs: Object.entries(options.jobs).map(([job, targets]) => ({
+        job_name: job,
+        static_configs: [{ targets: [...targets] }],
+      })),
+    },
+    null,
+    2,
+  );
+}
+
+async function waitReady(url: string, child: ChildProcess, log: () => string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(
+        `prometheus exited ${child.exitCode}: ${log().split('\n').slice(-5).join('\n')}`,
+      );
+    }
+    const ok = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`prometheus not ready within ${timeoutMs} ms: ${log().slice(-1000)}`);
+}
+
+/** Starts Prometheus and resolves once it answers `/-/ready`. */
+export async function startPrometheus(options: PrometheusOptions): Promise<RunningPrometheus> {
+  mkdirSync(join(options.dir, 'data'), { recursive: true });
+  const configFile = join(options.dir, 'prometheus.yml');
+  writeFileSync(configFile, prometheusConfig(options));
+  const port = options.port ?? (await freeLoopbackPort());
+  // Prometheus's own bind error is a log line among many: say which setting moves the port.
+  await assertPortFree(port, '127.0.0.1', options.portSetting ?? 'PROMETHEUS_PORT', 'Prometheus');
+  const child = spawn(
+    options.binary,
+    [
+      `--config.file=${configFile}`,
+      `--storage.tsdb.path=${join(options.dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let log = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (log = (log + d).slice(-50_000)));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const url = `http://127.0.0.1:${port}`;
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await waitReady(url, child, () => log, 30_000);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { url, child, output: () => log, close };
+}
+
+export interface PrometheusAlert {
+  readonly labels: Record<string, string>;
+  readonly state: 'pending' | 'firing' | 'inactive';
+  readonly activeAt?: string;
+}
+
+/** The alerts Prometheus holds now (`/api/v1/alerts`): pending and firing ones. */
+export async function prometheusAlerts(url: string): Promise<PrometheusAlert[]> {
+  const res = await fetch(`${url}/api/v1/alerts`);
+  const body = (await res.json()) as { status: string; data: { alerts: PrometheusAlert[] } };
+  if (body.status !== 'success') throw new Error(`${url}/api/v1/alerts: ${JSON.stringify(body)}`);
+  return body.data.alerts;
+}
