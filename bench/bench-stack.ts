@@ -11,6 +11,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
 import { freePort, startDevServer, type DevServer } from '../tools/temporal-server/dev-server';
 import { bundleWorkflows } from '../src/workflow-bundle';
+import { BENCH_WORKFLOWS_PATH } from './control';
 import type { RequestStats } from '../tools/simulator';
 import { ChildHandle } from './child-ipc';
 import { benchDataConverter, startBenchWorker, type BenchWorker } from './bench-worker';
@@ -21,7 +22,7 @@ import { temporalConnectionOptions } from '../src/client/connection-options';
  * time (`bundleWorkflows`: the failure converter compiled in), and returns the bundle's path.
  */
 export async function bundleOnce(dir: string): Promise<string> {
-  const { code } = await bundleWorkflows();
+  const { code } = await bundleWorkflows(BENCH_WORKFLOWS_PATH);
   const path = join(dir, 'workflow-bundle.js');
   writeFileSync(path, code);
   return path;

@@ -6,6 +6,7 @@
  */
 import { NativeConnection, Runtime, type Worker, type WorkerOptions } from '@temporalio/worker';
 import { createBookingWorker } from '../src/build-worker';
+import { createControlActivities } from './control';
 import { createDataConverter } from '../src/codec/data-converter';
 import { developmentKey } from '../src/codec/config';
 import { HotelApiClient } from '../src/hotel-api';
@@ -84,6 +85,7 @@ export async function startBenchWorker(init: BenchWorkerInit): Promise<BenchWork
     hotelApi,
     workflowBundle: await loadWorkflowBundle(init.bundlePath),
     dataConverter: benchDataConverter(),
+    extraActivities: createControlActivities(),
     shutdownGraceTime: '2s',
     onPollLateness: (ms) => {
       lateness.push(ms);

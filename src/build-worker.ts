@@ -43,6 +43,8 @@ export interface BookingWorkerOptions {
   readonly onPollLateness?: (lateMs: number) => void;
   /** Where content syncs store the catalogue; without it content-sync activities fail. */
   readonly catalogueStore?: CatalogueStore;
+  /** Activities registered beside the product's (the bench's control). */
+  readonly extraActivities?: Readonly<Record<string, (...args: never[]) => Promise<unknown>>>;
   /** Extra options, for tests and benchmarks. */
   readonly overrides?: Partial<WorkerOptions>;
 }
@@ -86,12 +88,15 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
     namespace: o.namespace ?? 'default',
     taskQueue: o.taskQueue,
     workflowBundle: o.workflowBundle ?? (await loadWorkflowBundle()),
-    activities: createActivities({
-      hotelApi: o.hotelApi,
-      orderIdField: o.orderIdField ?? 'custom_field_10',
-      ...(o.onPollLateness ? { onPollLateness: o.onPollLateness } : {}),
-      ...(o.catalogueStore ? { catalogueStore: o.catalogueStore } : {}),
-    }),
+    activities: {
+      ...createActivities({
+        hotelApi: o.hotelApi,
+        orderIdField: o.orderIdField ?? 'custom_field_10',
+        ...(o.onPollLateness ? { onPollLateness: o.onPollLateness } : {}),
+        ...(o.catalogueStore ? { catalogueStore: o.catalogueStore } : {}),
+      }),
+      ...o.extraActivities,
+    },
     dataConverter: o.dataConverter,
     maxConcurrentActivityTaskExecutions: maxActivities,
     maxConcurrentActivityTaskPolls: Math.min(ACTIVITY_POLLERS, maxActivities),

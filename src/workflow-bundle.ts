@@ -9,12 +9,15 @@ import { workflowBundleConverterOptions } from './codec/data-converter';
 /** The module that exports every workflow. */
 export const WORKFLOWS_PATH = require.resolve('./workflows');
 
-/** Bundles the workflows (a few seconds: do it once per process or once per build). */
-export async function bundleWorkflows(): Promise<WorkflowBundle> {
+/**
+ * Bundles the workflows (a few seconds: do it once per process or once per build).
+ * @param workflowsPath the module exporting them @default the product's, {@link WORKFLOWS_PATH}
+ */
+export async function bundleWorkflows(workflowsPath = WORKFLOWS_PATH): Promise<WorkflowBundle> {
   // The failure converter is compiled into the bundle: failures raised in the sandbox are encoded
   // (and so encrypted) only when the bundle carries it.
   return bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
+    workflowsPath,
     ...workflowBundleConverterOptions,
     logger: quietLogger,
   });

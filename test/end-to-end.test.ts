@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { temporal } from '@temporalio/proto';
-import { createControlActivities } from '../src/activities/control';
+import { createControlActivities } from '../bench/control';
 import {
   connectTemporal,
   uniqueTaskQueue,

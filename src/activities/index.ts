@@ -4,7 +4,6 @@ import { createBookingActivities, type BookingActivityDeps } from './booking';
 import { createCatalogueActivities } from './catalogue';
 import { createContentSyncActivities } from './content-sync';
 import { createEarlierRunsActivities } from './earlier-runs';
-import { createControlActivities } from './control';
 import { createGuardActivities } from './guard';
 
 export type ActivityDeps = BookingActivityDeps & { readonly catalogueStore?: CatalogueStore };
@@ -13,7 +12,6 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createBookingActivities(deps),
     ...createCatalogueActivities(deps),
-    ...createControlActivities(),
     ...createContentSyncActivities(deps),
     ...createEarlierRunsActivities(),
     ...createGuardActivities(deps),

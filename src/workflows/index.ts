@@ -1,6 +1,5 @@
 // Every workflow the worker registers. Workflow code is deterministic: it imports only
 // @temporalio/workflow, types and pure modules (enforced by lint).
-export { controlNoop } from './control';
 export { bookRoom } from './book-room';
 export { cancelBooking } from './cancel-booking';
 export { syncContent } from './content-sync';

@@ -17,13 +17,13 @@ import {
   type WorkflowBundle,
 } from '@temporalio/worker';
 import { parseEnv } from '../../src/config';
-import { createControlActivities } from '../../src/activities/control';
+import { createControlActivities } from '../../bench/control';
 import {
   createDataConverter,
   loadEncryptionConfig,
   workflowBundleConverterOptions,
 } from '../../src/codec';
-import { WORKFLOWS_PATH } from '../../src/workflow-bundle';
+import { BENCH_WORKFLOWS_PATH } from '../../bench/control';
 import { connectTemporal, uniqueTaskQueue, type TestTemporal } from '../helpers/temporal';
 
 type History = temporal.api.history.v1.IHistory;
@@ -73,7 +73,7 @@ describe(
       // The shared test bundle is built without our failure converter; this one is built the way
       // production must build it (see src/codec/data-converter.ts).
       bundle = await bundleWorkflowCode({
-        workflowsPath: WORKFLOWS_PATH,
+        workflowsPath: BENCH_WORKFLOWS_PATH,
         ...workflowBundleConverterOptions,
         logger: quietLogger,
       });

@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { ControlActivities } from '../activities/control';
+import type { ControlActivities } from './control-activities';
 
 const { noop } = proxyActivities<ControlActivities>({ startToCloseTimeout: '10s' });
 
