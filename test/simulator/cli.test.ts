@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { request } from 'undici';
 import { sign } from '../../src/hotel-api/signing';
 
-const MAIN = join(__dirname, '..', '..', 'src', 'simulator', 'main.ts');
+const MAIN = join(__dirname, '..', '..', 'tools', 'simulator', 'main.ts');
 
 interface Started {
   readonly child: ChildProcess;
