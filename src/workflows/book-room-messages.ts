@@ -1,0 +1,122 @@
+/**
+ * `bookRoom`'s query and updates: each handler is one line into the run's state or a step; the
+ * validators say why an update does not fit the booking's phase.
+ */
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
+import type { BookingActivities } from '../activities/booking';
+import type { ApprovePriceChange, BookingState, CancelRequest } from '../shared/booking-contract';
+import { BookingPhase } from '../shared/booking-values';
+import {
+  approvePriceChangeUpdate,
+  bookingStateQuery,
+  cancelUpdate,
+  resolveReconciliationUpdate,
+} from '../shared/booking-messages';
+import { READ_ACTIVITY } from './activity-options';
+import type { BookingRun } from './booking-run';
+import { failureFacts } from './failure-facts';
+import {
+  checkApprovePriceChange,
+  checkCancelRequest,
+  checkResolveReconciliation,
+  issueText,
+} from './input-checks';
+
+const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
+
+export function registerBookRoomHandlers(run: BookingRun): void {
+  setHandler(bookingStateQuery, () => run.state());
+  setHandler(approvePriceChangeUpdate, (request) => approve(run, request), {
+    validator: (request) => validateApproval(run, request),
+  });
+  setHandler(cancelUpdate, (request) => cancel(run, request), {
+    validator: (request) => validateCancel(run, request),
+  });
+  setHandler(resolveReconciliationUpdate, (raw) => resolve(run, raw), {
+    validator: (request) => validateResolution(run, request),
+  });
+}
+
+/** Handlers run in the root scope: a cancellation from Temporal must not break them either. */
+function approve(run: BookingRun, request: ApprovePriceChange): Promise<BookingState> {
+  return CancellationScope.nonCancellable(async () => {
+    run.decision = request.approve;
+    await condition(() => run.phase !== BookingPhase.AWAITING_APPROVAL);
+    return run.state();
+  });
+}
+
+function validateApproval(run: BookingRun, request: ApprovePriceChange): void {
+  const parsed = checkApprovePriceChange(request);
+  if (!parsed.success) throw new Error(`approvePriceChange: ${issueText(parsed.issues)}`);
+  if (run.phase !== BookingPhase.AWAITING_APPROVAL || run.decision !== undefined) {
+    throw new Error(`Nothing awaits approval: the booking is ${run.phase}`);
+  }
+}
+
+function cancel(run: BookingRun, request: CancelRequest | null | undefined): BookingState {
+  run.requestCancel(request?.reason ?? undefined); // null is absent (rule 7)
+  return run.state();
+}
+
+function validateCancel(run: BookingRun, request: CancelRequest | null | undefined): void {
+  const parsed = checkCancelRequest(request ?? {});
+  if (!parsed.success) throw new Error(`cancel: ${issueText(parsed.issues)}`);
+  if (run.ended) throw new Error(`The booking has already ended: ${run.phase}`);
+}
+
+/**
+ * Rule 1: an operator says what the supplier holds. A booking id is checked against the supplier
+ * (it must carry this order's id) before the run takes it as its booking.
+ */
+function resolve(run: BookingRun, raw: unknown): Promise<BookingState> {
+  return CancellationScope.nonCancellable(async () => {
+    const checked = checkResolveReconciliation(raw); // null fields are absent (rule 7)
+    if (!checked.success) throw new Error(`resolveReconciliation: ${issueText(checked.issues)}`);
+    const request = checked.data;
+    run.resolving = true;
+    try {
+      if ('noBooking' in request) {
+        run.resolution = { noBooking: true };
+      } else {
+        let snapshot;
+        try {
+          snapshot = await reads.verifyBookingForOrder({
+            bookingId: request.bookingId,
+            orderId: run.orderId,
+            ...(run.orderIdField ? { orderIdField: run.orderIdField } : {}),
+          });
+        } catch (err) {
+          const f = failureFacts(err);
+          throw ApplicationFailure.create({
+            type: f.code,
+            message: `Booking ${request.bookingId} was not accepted: ${f.message}`,
+            nonRetryable: true,
+          });
+        }
+        run.resolution = { bookingId: request.bookingId, snapshot };
+      }
+    } finally {
+      run.resolving = false;
+    }
+    await condition(() => run.phase !== BookingPhase.NEEDS_RECONCILIATION);
+    return run.state();
+  });
+}
+
+function validateResolution(run: BookingRun, request: unknown): void {
+  const parsed = checkResolveReconciliation(request);
+  if (!parsed.success)
+    throw new Error(`resolveReconciliation: give { bookingId } or { noBooking: true }`);
+  if (run.phase !== BookingPhase.NEEDS_RECONCILIATION) {
+    throw new Error(`Nothing to reconcile: the booking is ${run.phase}`);
+  }
+  if (run.resolving || run.resolution !== undefined)
+    throw new Error('A resolution is already being applied');
+}

@@ -1,0 +1,138 @@
+/**
+ * The state of one `bookRoom` run, in one place: every field a step or a message handler reads or
+ * writes, and the small mutators that keep the search attributes and the UI's details in step with
+ * it. Steps (book-room-steps.ts) and handlers (book-room-messages.ts) take the run; nothing else
+ * holds booking state.
+ */
+import {
+  setCurrentDetails,
+  upsertSearchAttributes,
+  type CancellationScope,
+} from '@temporalio/workflow';
+import type { BookingSnapshot } from '../activities/booking';
+import type {
+  BookRoomInput,
+  BookRoomResult,
+  BookingError,
+  BookingState,
+  PriceDecision,
+  SupplierPrice,
+} from '../shared/booking-contract';
+import { BookingOutcome, BookingPhase } from '../shared/booking-values';
+import {
+  BookingPhaseKey,
+  SupplierBookingIdKey,
+  SupplierStatusKey,
+} from '../shared/search-attributes';
+
+const FINAL: ReadonlySet<string> = new Set(Object.values(BookingOutcome));
+
+/** An outcome without the order id (the run adds it). */
+export type Final = Omit<BookRoomResult, 'orderId'>;
+
+/** An operator's answer to a reconciliation. */
+export type Resolution =
+  { readonly bookingId: number; readonly snapshot: BookingSnapshot } | { readonly noBooking: true };
+
+export class BookingRun {
+  readonly orderId: string;
+  /** The field the starter validated against; absent in older inputs (then the worker's setting). */
+  readonly orderIdField: string | undefined;
+  phase: BookingState['phase'] = BookingPhase.PRICE_CHECK;
+  supplierStatus: string | undefined;
+  bookingId: number | undefined;
+  price: SupplierPrice | undefined;
+  lastError: BookingState['lastError'];
+  pendingDecision: PriceDecision | undefined;
+  /** A person's answer to `approvePriceChange`, while `AWAITING_APPROVAL`. */
+  decision: boolean | undefined;
+  cancelRequested = false;
+  cancelReason: string | undefined;
+  resolution: Resolution | undefined;
+  /** A `resolveReconciliation` is checking the booking it names. */
+  resolving = false;
+  /** The confirmation polls, cancelled by a cancellation request. */
+  pollScope: CancellationScope | undefined;
+  outcome: BookingOutcome | undefined;
+
+  constructor(input: BookRoomInput) {
+    this.orderId = typeof input?.orderId === 'string' ? input.orderId : '(invalid)';
+    this.orderIdField = typeof input?.orderIdField === 'string' ? input.orderIdField : undefined;
+  }
+
+  /** The `bookingState` query's answer. */
+  state(): BookingState {
+    return {
+      orderId: this.orderId,
+      phase: this.phase,
+      cancelRequested: this.cancelRequested,
+      ...(this.supplierStatus !== undefined ? { supplierStatus: this.supplierStatus } : {}),
+      ...(this.bookingId !== undefined ? { bookingId: this.bookingId } : {}),
+      ...(this.price !== undefined ? { price: this.price } : {}),
+      ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
+      ...(this.pendingDecision !== undefined && this.phase === BookingPhase.AWAITING_APPROVAL
+        ? { pendingDecision: this.pendingDecision }
+        : {}),
+      ...(this.outcome !== undefined ? { outcome: this.outcome } : {}),
+    };
+  }
+
+  /** Whether the booking has its outcome. */
+  get ended(): boolean {
+    return FINAL.has(this.phase);
+  }
+
+  /** The workflow's current details in the UI. */
+  details(): string {
+    const lines = [`**${this.phase}** — order \`${this.orderId}\``];
+    if (this.bookingId !== undefined)
+      lines.push(`supplier booking ${this.bookingId} (${this.supplierStatus ?? '?'})`);
+    if (this.price) lines.push(`price ${this.price.net} ${this.price.currency}`);
+    if (this.pendingDecision)
+      lines.push(
+        `awaiting approval of ${this.pendingDecision.status} until ${this.pendingDecision.deadline}`,
+      );
+    if (this.lastError) lines.push(`last error: ${this.lastError.code}`);
+    return lines.join('\n\n');
+  }
+
+  /** Every change of the order's phase passes here (search attribute and details with it). */
+  enter(next: BookingState['phase']): void {
+    this.phase = next;
+    upsertSearchAttributes([{ key: BookingPhaseKey, value: next }]);
+    setCurrentDetails(this.details());
+  }
+
+  noteError(error: BookingError): void {
+    this.lastError = { ...error, at: new Date().toISOString() };
+  }
+
+  setBooking(id: number, status: string): void {
+    this.bookingId = id;
+    this.supplierStatus = status;
+    upsertSearchAttributes([
+      { key: SupplierBookingIdKey, value: id },
+      { key: SupplierStatusKey, value: status },
+    ]);
+  }
+
+  /** Rule 8: the `cancel` update and a cancellation from Temporal both come here. */
+  requestCancel(reason: string | undefined): void {
+    if (this.cancelRequested || this.ended) return;
+    this.cancelRequested = true;
+    this.cancelReason = reason;
+    this.pollScope?.cancel();
+    setCurrentDetails(this.details());
+  }
+
+  cancelledBeforeBooking(): Final {
+    return {
+      outcome: BookingOutcome.CANCELLED,
+      reason: `cancelled before any supplier booking was made${this.cancelReason ? `: ${this.cancelReason}` : ''}`,
+    };
+  }
+
+  cancelWhy(): string {
+    return `cancelled on request${this.cancelReason ? `: ${this.cancelReason}` : ''}`;
+  }
+}
