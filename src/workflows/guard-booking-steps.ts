@@ -1,0 +1,231 @@
+/**
+ * The steps of `guardBooking` (guard-booking.ts is the script that runs them): module-level
+ * functions over the run's state (guard-run.ts). The decisions they apply are pure functions in
+ * guard-decisions.ts.
+ */
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setCurrentDetails,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { BookingTerms, GuardActivities } from '../activities/guard';
+import { CancellationOutcome } from '../shared/booking-values';
+import type { GuardBookingInput } from '../shared/guard-contract';
+import { GuardPhase, ReconfirmationMark } from '../shared/guard-values';
+import {
+  BookingOutcomeKey,
+  BookingPhaseKey,
+  CheckInDateKey,
+  FreeCancellationUntilKey,
+  OrderIdKey,
+  ReconfirmationKey,
+  SupplierBookingIdKey,
+} from '../shared/search-attributes';
+import { READ_ACTIVITY } from './activity-options';
+import { runCancellation } from './cancellation';
+import { toBookingError } from './failure-facts';
+import {
+  cancellationTerms,
+  iso,
+  nextWake,
+  parseInstant,
+  reconfirmationTimes,
+  reconfirmationVerdict,
+  stayInstants,
+  type BookingRead,
+} from './guard-decisions';
+import type { CancelRequest, GuardRun } from './guard-run';
+
+/** The one supplier read: the booking's status and terms. */
+async function read(run: GuardRun, why: string): Promise<BookingRead & { terms?: BookingTerms }> {
+  const { readBookingTerms } = proxyActivities<GuardActivities>({
+    ...READ_ACTIVITY,
+    summary: `${why}: GET /retrieve of supplier booking ${run.bookingId}`,
+  });
+  try {
+    const r = await readBookingTerms({ bookingId: run.bookingId });
+    if (!r.found) return { kind: 'not-found' };
+    return { kind: 'status', status: r.status, terms: r };
+  } catch (err) {
+    const e = toBookingError(err);
+    run.s.lastError = { ...e, at: iso(Date.now()) };
+    return { kind: 'unreadable', code: e.code, message: e.message };
+  }
+}
+
+/** Applies what a read says (reconfirmationVerdict). */
+function apply(run: GuardRun, r: BookingRead): void {
+  const { s } = run;
+  if (r.kind === 'status') run.setStatus(r.status);
+  s.reconfirmations.push({
+    at: iso(Date.now()),
+    status: r.kind === 'status' ? r.status : r.kind === 'not-found' ? 'NOT_FOUND' : 'UNREADABLE',
+  });
+  const weCancelled = s.cancellation !== undefined;
+  const verdict = reconfirmationVerdict(r, weCancelled, run.bookingId);
+  switch (verdict.kind) {
+    case 'confirmed':
+      upsertSearchAttributes([{ key: ReconfirmationKey, value: ReconfirmationMark.CONFIRMED }]);
+      if (s.phase === GuardPhase.NEEDS_ATTENTION) run.enter(GuardPhase.CONFIRMED);
+      else setCurrentDetails(run.details());
+      return;
+    case 'cancelled-by-us':
+      if (s.cancellation) s.cancellation = { ...s.cancellation, outcome: 'CANCELLED' };
+      run.enter(GuardPhase.CANCELLED);
+      return;
+    case 'cancelled-by-supplier':
+      run.flag('SUPPLIER_CANCELLED', `the supplier cancelled booking ${run.bookingId}`);
+      run.enter(GuardPhase.CANCELLED_BY_SUPPLIER);
+      return;
+    case 'flag':
+      run.flag(verdict.reason, verdict.message);
+      if (s.phase === GuardPhase.CONFIRMED) run.enter(GuardPhase.NEEDS_ATTENTION);
+      else setCurrentDetails(run.details());
+      return;
+  }
+}
+
+/** The first read: stay dates, cancellation terms, reconfirmation times, the auto-cancel. */
+export async function start(run: GuardRun): Promise<void> {
+  const { s, policy } = run;
+  upsertSearchAttributes([
+    { key: OrderIdKey, value: run.orderId },
+    { key: SupplierBookingIdKey, value: run.bookingId },
+    { key: BookingPhaseKey, value: s.phase },
+  ]);
+  const r = await read(run, 'Terms of the confirmed booking');
+  const terms = r.terms;
+  if (terms) {
+    if (terms.checkIn) s.checkIn = terms.checkIn;
+    if (terms.checkOut) s.checkOut = terms.checkOut;
+    s.terms = cancellationTerms({
+      supplierPenaltyDate: terms.penaltyDate,
+      refundable: terms.refundable ?? undefined,
+      orderDeadline: policy.freeCancellationUntil,
+    });
+  }
+  const stay = stayInstants({
+    checkIn: s.checkIn,
+    checkOut: s.checkOut,
+    checkInAt: policy.checkInAt,
+    checkOutAt: policy.checkOutAt,
+  });
+  if (stay.checkInAt !== undefined) s.checkInAt = stay.checkInAt;
+  if (stay.checkOutAt !== undefined) s.checkOutAt = stay.checkOutAt;
+  // Points already past are covered by this read.
+  s.reconfirmAt = reconfirmationTimes(s.checkInAt, policy.reconfirmBefore).filter(
+    (t) => t > Date.now(),
+  );
+  const deadline = parseInstant(s.terms.freeCancellationUntil);
+  upsertSearchAttributes([
+    ...(deadline !== undefined
+      ? [{ key: FreeCancellationUntilKey, value: new Date(deadline) }]
+      : []),
+    ...(s.checkIn !== undefined
+      ? [{ key: CheckInDateKey, value: new Date(`${s.checkIn}T00:00:00Z`) }]
+      : []),
+  ]);
+  run.armAutoCancel();
+  apply(run, r);
+}
+
+/** Rule 4: a cancellation decided (guard-decisions.ts), then run until the supplier confirms it. */
+export async function cancel(run: GuardRun, request: CancelRequest): Promise<void> {
+  const { s } = run;
+  const decision = run.decide(request.acceptPenalty);
+  if (decision.kind === 'already') return;
+  if (decision.kind === 'refuse') {
+    s.refusal = { at: iso(Date.now()), message: decision.message };
+    setCurrentDetails(run.details());
+    return;
+  }
+  s.refusal = undefined;
+  s.cancellation = {
+    requestedAt: iso(Date.now()),
+    by: request.by,
+    acceptPenalty: request.acceptPenalty,
+    ...(request.reason !== undefined ? { reason: request.reason } : {}),
+  };
+  run.enter(GuardPhase.CANCELLING);
+  let outcome: CancellationOutcome;
+  try {
+    ({ outcome } = await runCancellation(run.bookingId, run.p.cancellationDeadline, run.polling));
+  } catch (err) {
+    const e = toBookingError(err);
+    s.lastError = { ...e, at: iso(Date.now()) };
+    run.flag('CANCELLATION_UNCONFIRMED', `the cancellation failed: ${e.code}`, false);
+    run.enter(GuardPhase.CANCELLATION_PENDING);
+    return;
+  }
+  s.cancellation = { ...s.cancellation, outcome };
+  if (outcome === CancellationOutcome.STILL_ACTIVE) {
+    run.flag(
+      'CANCELLATION_UNCONFIRMED',
+      `the supplier did not confirm the cancellation within ${String(run.p.cancellationDeadline)}`,
+      false,
+    );
+    run.enter(GuardPhase.CANCELLATION_PENDING);
+    return;
+  }
+  run.setStatus('CANCELLED');
+  run.enter(GuardPhase.CANCELLED);
+}
+
+/**
+ * Until the guard has nothing left to guard: takes cancellation requests, sleeps until the next
+ * point in time (a reconfirmation, the auto-cancel, check-out), and continues as new when the
+ * server suggests it.
+ */
+export async function watch(run: GuardRun, input: GuardBookingInput): Promise<void> {
+  const { s } = run;
+  if (!run.carried) await start(run);
+  run.ready = true;
+  setCurrentDetails(run.details());
+  while (!run.isFinal) {
+    if (run.pending) {
+      const request = run.pending;
+      run.pending = undefined;
+      run.taken = run.requested;
+      await cancel(run, request);
+      continue;
+    }
+    const wake = nextWake({
+      reconfirmAt: s.reconfirmAt,
+      autoCancelAt: run.autoCancelAt(),
+      checkOutAt: s.checkOutAt,
+    });
+    const waitMs = wake ? wake.at - Date.now() : undefined;
+    if (waitMs === undefined || waitMs > 0) {
+      run.changed = false;
+      const interrupted = await condition(() => run.pending !== undefined || run.changed, waitMs);
+      if (interrupted) continue;
+    }
+    if (!wake) continue;
+    if (wake.what === 'auto-cancel') {
+      s.autoCancel = { ...s.autoCancel!, done: true };
+      const deadline = s.terms.freeCancellationUntil ?? '?';
+      run.pending = {
+        by: 'auto',
+        acceptPenalty: false,
+        reason: `autoCancelBeforePenalty: the order system did not keep it before free cancellation ends (${deadline})`,
+      };
+    } else if (wake.what === 'reconfirm') {
+      s.reconfirmAt = s.reconfirmAt.slice(1);
+      apply(run, await read(run, 'Reconfirmation before check-in'));
+    } else {
+      run.enter(GuardPhase.CHECKED_OUT);
+    }
+    if (workflowInfo().continueAsNewSuggested && !run.isFinal && !run.pending) {
+      await condition(allHandlersFinished);
+      await continueAsNew<(i: GuardBookingInput) => Promise<unknown>>({
+        ...input,
+        carried: { ...s },
+      });
+    }
+  }
+  upsertSearchAttributes([{ key: BookingOutcomeKey, value: s.phase }]);
+}

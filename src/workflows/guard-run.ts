@@ -1,0 +1,223 @@
+/**
+ * The state of one `guardBooking` run, in one place: what the guard knows of the booking (the
+ * `Carried` record, handed over by `continueAsNew`), the cancellation requests in flight, and the
+ * small mutators that keep the search attributes, the UI's details and the flag metric in step
+ * with it. Steps (guard-booking-steps.ts) and handlers (guard-booking-messages.ts) take the run.
+ */
+import {
+  metricMeter,
+  setCurrentDetails,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { MetricCounter } from '@temporalio/common';
+import type { BookingError, Polling, SupplierPrice } from '../shared/booking-contract';
+import { CancellationOutcome } from '../shared/booking-values';
+import { DEFAULT_POLLING, defaultGuardPolicy } from '../shared/input-fast-path';
+import type {
+  CancellationTerms,
+  GuardBookingParams,
+  GuardFlag,
+  GuardPolicy,
+  OrderState,
+} from '../shared/guard-contract';
+import { FINAL_GUARD_PHASES, GuardPhase, ReconfirmationMark } from '../shared/guard-values';
+import { BookingPhaseKey, ReconfirmationKey, SupplierStatusKey } from '../shared/search-attributes';
+import {
+  autoCancelTime,
+  cancellationTerms,
+  decideCancellation,
+  iso,
+  parseInstant,
+  truthOf,
+} from './guard-decisions';
+
+export type CancelBy = 'update' | 'temporal' | 'auto';
+export interface CancelRequest {
+  readonly by: CancelBy;
+  readonly reason?: string;
+  readonly acceptPenalty: boolean;
+}
+
+/** Everything the guard knows, carried across `continueAsNew`. */
+export interface Carried {
+  phase: GuardPhase;
+  supplierStatus?: string;
+  checkIn?: string;
+  checkOut?: string;
+  checkInAt?: number;
+  checkOutAt?: number;
+  terms: CancellationTerms;
+  reconfirmAt: number[];
+  reconfirmations: { at: string; status: string }[];
+  flag?: GuardFlag;
+  autoCancel?: { at?: string; kept: boolean; done: boolean };
+  cancellation?: OrderState['cancellation'];
+  refusal?: { at: string; message: string };
+  lastError?: BookingError & { at: string };
+}
+
+export class GuardRun {
+  readonly orderId: string;
+  readonly bookingId: number;
+  readonly policy: GuardPolicy;
+  readonly polling: Polling;
+  /** Set when this run continues an earlier one (the terms are then known). */
+  readonly carried: boolean;
+  /** What the guard knows of the booking. */
+  readonly s: Carried;
+  /** The cancellation request the script takes next. */
+  pending: CancelRequest | undefined;
+  /** `cancel` updates handed to the script, and how many it has taken. */
+  requested = 0;
+  taken = 0;
+  /** Something a wait depends on changed (e.g. `keep`): the script looks again. */
+  changed = false;
+  /** The terms are known (read at the start, or carried over). */
+  ready: boolean;
+  readonly #flags: MetricCounter;
+
+  constructor(readonly p: GuardBookingParams) {
+    this.orderId = p.orderId;
+    this.bookingId = p.bookingId;
+    this.policy = p.guard ?? defaultGuardPolicy();
+    this.polling = p.polling ?? DEFAULT_POLLING;
+    const carried = p.carried as Carried | undefined;
+    this.carried = carried !== undefined;
+    this.ready = carried !== undefined;
+    this.s = carried ?? {
+      phase: p.cancellationPending ? GuardPhase.CANCELLATION_PENDING : GuardPhase.CONFIRMED,
+      ...(p.cancellationPending
+        ? {
+            cancellation: {
+              requestedAt: iso(Date.now()),
+              by: 'update' as const,
+              reason: 'requested while booking; the supplier had not confirmed it',
+              acceptPenalty: false,
+              outcome: CancellationOutcome.STILL_ACTIVE,
+            },
+          }
+        : {}),
+      ...(p.checkIn !== undefined ? { checkIn: p.checkIn } : {}),
+      terms: cancellationTerms({ orderDeadline: this.policy.freeCancellationUntil }),
+      reconfirmAt: [],
+      reconfirmations: [],
+    };
+    this.#flags = metricMeter.createCounter(
+      'hotel_reconfirmation_flags',
+      'bookings',
+      'Confirmed bookings flagged by the guard (reconfirmation not CONFIRMED, supplier cancelled, cancellation unconfirmed)',
+    );
+  }
+
+  get isFinal(): boolean {
+    return FINAL_GUARD_PHASES.includes(this.s.phase);
+  }
+
+  /** The `bookingState` query's answer: the order's one truth after CONFIRMED. */
+  state(): OrderState {
+    const { s, p } = this;
+    return {
+      orderId: this.orderId,
+      phase: s.phase,
+      truth: truthOf(s.phase, !this.isFinal),
+      holder: 'guardBooking',
+      workflowId: workflowInfo().workflowId,
+      open: !this.isFinal,
+      outcome: 'CONFIRMED',
+      bookingId: this.bookingId,
+      cancelRequested: s.cancellation !== undefined,
+      ...(s.supplierStatus !== undefined ? { supplierStatus: s.supplierStatus } : {}),
+      ...(p.price !== undefined ? { price: p.price as SupplierPrice } : {}),
+      ...(s.lastError !== undefined ? { lastError: s.lastError } : {}),
+      ...(s.checkIn !== undefined ? { checkIn: s.checkIn } : {}),
+      ...(s.checkInAt !== undefined ? { checkInAt: iso(s.checkInAt) } : {}),
+      ...(s.checkOutAt !== undefined ? { checkOutAt: iso(s.checkOutAt) } : {}),
+      terms: s.terms,
+      ...(s.reconfirmAt[0] !== undefined && !this.isFinal
+        ? { nextReconfirmationAt: iso(s.reconfirmAt[0]) }
+        : {}),
+      reconfirmations: s.reconfirmations,
+      ...(s.flag !== undefined ? { flag: s.flag } : {}),
+      ...(s.autoCancel !== undefined ? { autoCancel: s.autoCancel } : {}),
+      ...(s.cancellation !== undefined ? { cancellation: s.cancellation } : {}),
+      ...(s.refusal !== undefined ? { refusal: s.refusal } : {}),
+    };
+  }
+
+  /** The workflow's current details in the UI. */
+  details(): string {
+    const { s } = this;
+    const lines = [
+      `**${s.phase}** — order \`${this.orderId}\`, supplier booking ${this.bookingId}`,
+    ];
+    if (s.terms.refundable === false) lines.push('non-refundable rate');
+    else
+      lines.push(
+        `free cancellation until ${s.terms.freeCancellationUntil ?? 'unknown (cancelling needs acceptPenalty)'}`,
+      );
+    if (s.checkInAt !== undefined) lines.push(`check-in ${iso(s.checkInAt)}`);
+    if (s.reconfirmAt[0] !== undefined && !this.isFinal)
+      lines.push(`next reconfirmation ${iso(s.reconfirmAt[0])}`);
+    if (s.autoCancel && !s.autoCancel.done)
+      lines.push(
+        s.autoCancel.kept
+          ? 'kept by the order system (no automatic cancellation)'
+          : `cancels automatically at ${s.autoCancel.at ?? '?'} unless kept`,
+      );
+    if (s.flag) lines.push(`flagged ${s.flag.reason}: ${s.flag.message}`);
+    if (s.refusal) lines.push(`cancellation refused: ${s.refusal.message}`);
+    return lines.join('\n\n');
+  }
+
+  /** Every change of the order's phase after CONFIRMED passes here. */
+  enter(next: GuardPhase): void {
+    this.s.phase = next;
+    upsertSearchAttributes([{ key: BookingPhaseKey, value: next }]);
+    setCurrentDetails(this.details());
+  }
+
+  flag(reason: GuardFlag['reason'], message: string, mark = true): void {
+    this.s.flag = { reason, message, at: iso(Date.now()) };
+    if (mark)
+      upsertSearchAttributes([{ key: ReconfirmationKey, value: ReconfirmationMark.FLAGGED }]);
+    this.#flags.add(1, { reason });
+  }
+
+  setStatus(status: string): void {
+    this.s.supplierStatus = status;
+    upsertSearchAttributes([{ key: SupplierStatusKey, value: status }]);
+  }
+
+  /** Arms or disarms `autoCancelBeforePenalty` from the current terms. */
+  armAutoCancel(): void {
+    if (!this.policy.autoCancelBeforePenalty) return;
+    const at = autoCancelTime(this.s.terms, this.policy.autoCancelMargin);
+    this.s.autoCancel = {
+      kept: this.s.autoCancel?.kept ?? false,
+      done: this.s.autoCancel?.done ?? false,
+      ...(at !== undefined ? { at: iso(at) } : {}),
+    };
+  }
+
+  /** When the automatic cancellation runs, while it is armed and the booking stands. */
+  autoCancelAt(): number | undefined {
+    const a = this.s.autoCancel;
+    if (!a || a.kept || a.done || a.at === undefined) return undefined;
+    if (this.s.phase !== GuardPhase.CONFIRMED && this.s.phase !== GuardPhase.NEEDS_ATTENTION)
+      return undefined;
+    return parseInstant(a.at);
+  }
+
+  /** Whether a cancellation may run now (guard-decisions.ts). */
+  decide(acceptPenalty: boolean) {
+    return decideCancellation({
+      orderId: this.orderId,
+      now: Date.now(),
+      phase: this.s.phase,
+      terms: this.s.terms,
+      checkInAt: this.s.checkInAt,
+      acceptPenalty,
+    });
+  }
+}
