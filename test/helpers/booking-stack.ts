@@ -147,6 +147,23 @@ export async function eventually<T>(
   throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
+/** The supplier's bookings that carry `orderId` in the order-id field (what it really received). */
+export function supplierBookings(stack: Pick<BookingStack, 'sim'>, orderId: string) {
+  return stack.sim.bookings({ customFields: { custom_field_10: orderId } });
+}
+
+/** The order's state once its phase is `phase` (fails after 30 s). */
+export function phaseOf(stack: Pick<BookingStack, 'bookings'>, orderId: string, phase: string) {
+  return eventually(
+    async () => {
+      const st = await stack.bookings.state(orderId);
+      return st.phase === phase ? st : undefined;
+    },
+    30_000,
+    `phase ${phase}`,
+  );
+}
+
 /**
  * Saves a finished workflow's history under test/histories/ when RECORD_HISTORIES=1, for the
  * replay test that guards running workflows against incompatible code changes.

@@ -13,6 +13,8 @@ import {
   maybeRecordHistory,
   startBookingStack,
   type BookingStack,
+  phaseOf as waitForPhase,
+  supplierBookings as bookingsOf,
 } from '../helpers/booking-stack';
 
 describe('bookRoom', { concurrency: true }, () => {
@@ -24,9 +26,7 @@ describe('bookRoom', { concurrency: true }, () => {
     await s?.close();
   });
 
-  /** Supplier bookings that carry this order id (what the supplier really received). */
-  const supplierBookings = (orderId: string) =>
-    s.sim.bookings({ customFields: { custom_field_10: orderId } });
+  const supplierBookings = (orderId: string) => bookingsOf(s, orderId);
 
   async function book(input: BookRoomInput, record?: string) {
     const started = await s.bookings.startBooking(input);
@@ -36,16 +36,7 @@ describe('bookRoom', { concurrency: true }, () => {
     return result;
   }
 
-  async function phaseOf(orderId: string, phase: string) {
-    return eventually(
-      async () => {
-        const st = await s.bookings.state(orderId);
-        return st.phase === phase ? st : undefined;
-      },
-      30_000,
-      `phase ${phase}`,
-    );
-  }
+  const phaseOf = (orderId: string, phase: string) => waitForPhase(s, orderId, phase);
 
   /** The base price of an option, from a price check of the same room without a scenario. */
   async function offeredPrice(optionId: string) {

@@ -16,6 +16,8 @@ import {
   eventually,
   startBookingStack,
   type BookingStack,
+  phaseOf as waitForPhase,
+  supplierBookings as bookingsOf,
 } from '../helpers/booking-stack';
 
 describe(
@@ -30,8 +32,7 @@ describe(
       await s?.close();
     });
 
-    const supplierBookings = (orderId: string) =>
-      s.sim.bookings({ customFields: { custom_field_10: orderId } });
+    const supplierBookings = (orderId: string) => bookingsOf(s, orderId);
 
     /** Starts `bookRoom` the way any SDK does by default: no id-reuse policy of ours. */
     function startPlain(
@@ -90,16 +91,7 @@ describe(
       );
     }
 
-    async function phaseOf(orderId: string, phase: string) {
-      return eventually(
-        async () => {
-          const st = await s.bookings.state(orderId);
-          return st.phase === phase ? st : undefined;
-        },
-        30_000,
-        `phase ${phase}`,
-      );
-    }
+    const phaseOf = (orderId: string, phase: string) => waitForPhase(s, orderId, phase);
 
     it('after CONFIRMED (guard running): reports the booking and sends nothing', async () => {
       const input = bookingInput('instant');

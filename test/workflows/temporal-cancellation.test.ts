@@ -12,6 +12,8 @@ import {
   maybeRecordHistory,
   startBookingStack,
   type BookingStack,
+  phaseOf as waitForPhase,
+  supplierBookings as bookingsOf,
 } from '../helpers/booking-stack';
 
 describe('a cancellation from Temporal is a cancellation', { concurrency: true }, () => {
@@ -23,19 +25,9 @@ describe('a cancellation from Temporal is a cancellation', { concurrency: true }
     await s?.close();
   });
 
-  const supplierBookings = (orderId: string) =>
-    s.sim.bookings({ customFields: { custom_field_10: orderId } });
+  const supplierBookings = (orderId: string) => bookingsOf(s, orderId);
 
-  async function phaseOf(orderId: string, phase: string) {
-    return eventually(
-      async () => {
-        const st = await s.bookings.state(orderId);
-        return st.phase === phase ? st : undefined;
-      },
-      30_000,
-      `phase ${phase}`,
-    );
-  }
+  const phaseOf = (orderId: string, phase: string) => waitForPhase(s, orderId, phase);
 
   it('while awaiting approval: CANCELLED, nothing booked, the execution completes with its result', async () => {
     const input = bookingInput('price-up', { param: 40 });
