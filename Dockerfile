@@ -53,7 +53,7 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 VOLUME /data
 USER node
-# METRICS_PORT, HEALTH_PORT (defaults of src/config.ts)
+# METRICS_PORT, HEALTH_PORT (defaults of src/config/)
 EXPOSE 9464 8081
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.HEALTH_PORT||8081)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]

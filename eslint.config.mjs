@@ -45,6 +45,68 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [productBoundary] }] },
   },
   {
+    // Configuration is a leaf: it reads and checks the environment, and imports nothing else of
+    // the product (the layers own the types it hands them; the compiler matches them).
+    files: ['src/config/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            productBoundary,
+            {
+              group: ['../*', '../**'],
+              message: 'src/config/ imports nothing else of the product.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The supplier's client sits under the activities: it owns its config type and calls HTTP.
+    files: ['src/hotel-api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            productBoundary,
+            {
+              group: [
+                '**/config',
+                '**/config/**',
+                '**/activities/**',
+                '**/workflows/**',
+                '**/client/**',
+              ],
+              message: 'The hotel API client imports only its own files and src/shared/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // What the client and the workflows share lives in src/shared/, not in a workflow module.
+    files: ['src/client/**/*.ts', 'src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            productBoundary,
+            {
+              group: ['**/workflows/**'],
+              allowTypeImports: true,
+              message: 'Clients import workflow types only; shared values live in src/shared/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O packages.
     files: ['src/workflows/**/*.ts'],
     rules: {

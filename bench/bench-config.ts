@@ -3,7 +3,7 @@
  * overridable by an environment knob. The bench's entry point (run.ts) is the only reader of
  * `process.env` and argv; every part receives plain numbers.
  */
-import type { HotelApiConfig } from '../src/config';
+import type { HotelApiConfig } from '../src/hotel-api/client';
 
 /** The supplier account the bench's simulator accepts and its clients sign with. */
 export const BENCH_COMPANY = { key: 'bench-key', secret: 'bench-secret-0123456789' } as const;
@@ -14,7 +14,7 @@ export function benchHotelApiConfig(baseUrl: string): HotelApiConfig {
     baseUrl,
     key: BENCH_COMPANY.key,
     secret: BENCH_COMPANY.secret,
-    // The production defaults (src/config.ts).
+    // The production defaults (src/config/).
     timeouts: { bookingMs: 120_000, readMs: 15_000, searchMs: 15_000 },
     clockCorrection: true,
     maxConnections: 64,

@@ -8,11 +8,12 @@ import { NativeConnection, Runtime, type Worker, type WorkerOptions } from '@tem
 import { createBookingWorker } from '../src/build-worker';
 import { createControlActivities } from './control';
 import { createDataConverter } from '../src/codec/data-converter';
-import { developmentKey } from '../src/codec/config';
+import { developmentKey } from '../src/config/codec';
 import { HotelApiClient } from '../src/hotel-api';
 import { loadWorkflowBundle } from '../src/workflow-bundle';
 import { benchHotelApiConfig } from './bench-config';
-import { loadTemporalSecurity, temporalConnectionOptions } from '../src/client/connection-options';
+import { temporalConnectionOptions } from '../src/client/connection-options';
+import { loadTemporalSecurity } from '../src/config/temporal-security';
 
 export interface BenchWorkerInit {
   readonly address: string;

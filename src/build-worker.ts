@@ -8,6 +8,7 @@ import type { DataConverter } from '@temporalio/common';
 import { createActivities } from './activities';
 import type { CatalogueStore } from './catalogue/store';
 import type { HotelApiClient } from './hotel-api';
+import { DEFAULT_ORDER_ID_FIELD } from './config/defaults';
 import { loadWorkflowBundle } from './workflow-bundle';
 
 export interface BookingWorkerOptions {
@@ -16,7 +17,7 @@ export interface BookingWorkerOptions {
   readonly namespace?: string;
   readonly taskQueue: string;
   readonly hotelApi: HotelApiClient;
-  /** The custom field that carries the order id. @default 'custom_field_10' */
+  /** The custom field that carries the order id. @default DEFAULT_ORDER_ID_FIELD */
   readonly orderIdField?: string;
   /** A prebuilt bundle; else `WORKFLOW_BUNDLE_PATH`, else bundled now. */
   readonly workflowBundle?: WorkerOptions['workflowBundle'];
@@ -91,7 +92,7 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
     activities: {
       ...createActivities({
         hotelApi: o.hotelApi,
-        orderIdField: o.orderIdField ?? 'custom_field_10',
+        orderIdField: o.orderIdField ?? DEFAULT_ORDER_ID_FIELD,
         ...(o.onPollLateness ? { onPollLateness: o.onPollLateness } : {}),
         ...(o.catalogueStore ? { catalogueStore: o.catalogueStore } : {}),
       }),

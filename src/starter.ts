@@ -1,7 +1,7 @@
 /**
  * `npm run starter -- <command>` and the `hotel-booking` binary: the command-line tool (see
  * src/cli/program.ts for the commands, `--help` for their flags). Configuration comes from the
- * environment through src/config.ts alone.
+ * environment through src/config/ alone.
  */
 import { runCli } from './cli/program';
 import { loadConfig } from './config';

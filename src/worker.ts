@@ -1,6 +1,6 @@
 /**
  * `npm run worker` (the container's command): a booking worker on the `hotel-booking` task queue,
- * configured only by the environment (see src/config.ts), validated at start with a message per
+ * configured only by the environment (see src/config/), validated at start with a message per
  * bad or missing value.
  *
  * Around the worker it runs what a fleet needs (src/observability/):
@@ -30,7 +30,8 @@ import {
 import { openSqliteCatalogueStore } from './catalogue/sqlite-store';
 import type { CatalogueStore } from './catalogue/store';
 import { createDataConverter } from './codec/data-converter';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError } from './config';
+import { loadWorkerConfig, type WorkerConfig } from './worker-config';
 import { HotelApiClient } from './hotel-api';
 import { createBookingCounter, oldestStartTime } from './observability/booking-counts';
 import {
@@ -56,9 +57,9 @@ const VISIBILITY_TIMEOUT_MS = 5_000;
 const SIGNAL_EXIT: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 130, SIGTERM: 143 };
 
 async function main(): Promise<number> {
-  let config: Config;
+  let config: WorkerConfig;
   try {
-    config = loadConfig();
+    config = loadWorkerConfig();
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     createLogger().fatal({ problems: err.problems }, 'invalid configuration');

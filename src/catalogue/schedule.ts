@@ -11,7 +11,7 @@ import {
   type ScheduleSpec,
 } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
-import { DEFAULT_TASK_QUEUE } from '../shared/task-queue';
+import { DEFAULT_TASK_QUEUE } from '../config/defaults';
 import type { syncContent } from '../workflows/content-sync';
 import {
   CONTENT_SYNC_WORKFLOW,

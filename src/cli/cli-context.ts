@@ -21,7 +21,7 @@ export interface CliIo {
 
 export interface CliContextOptions {
   readonly io: CliIo;
-  /** Loads the configuration (src/config.ts `loadConfig`, which alone reads the environment). */
+  /** Loads the configuration (src/config/ `loadConfig`, which alone reads the environment). */
   readonly loadConfig: () => Config;
   /** One JSON document on stdout instead of tables. */
   readonly json: boolean;

@@ -14,7 +14,7 @@ import { ExitCode } from './exit-codes';
 
 export interface RunCliOptions {
   readonly io: CliIo;
-  /** src/config.ts `loadConfig`, called only by commands that need the configuration. */
+  /** src/config/ `loadConfig`, called only by commands that need the configuration. */
   readonly loadConfig: () => Config;
   /** The program name in help and messages. @default 'hotel-booking' */
   readonly name?: string;

@@ -46,17 +46,16 @@ import {
   OrderIdKey,
   SupplierBookingIdKey,
 } from '../shared/search-attributes';
-import { DEFAULT_TASK_QUEUE } from '../shared/task-queue';
+import { DEFAULT_ORDER_ID_FIELD, DEFAULT_TASK_QUEUE } from '../config/defaults';
 import {
   guardWorkflowId,
   type GuardBookingResult,
   type OrderState,
 } from '../shared/guard-contract';
 import { guardCancelUpdate, keepUpdate, orderStateQuery } from '../shared/guard-messages';
-import { truthOf } from '../workflows/guard-decisions';
+import { truthOf } from '../shared/order-truth';
 
 /** The custom field that carries the order id when none is configured. */
-const DEFAULT_ORDER_ID_FIELD = 'custom_field_10';
 
 /** Bad input: nothing was started, nothing was sent. `issues` name the fields. */
 export class BookingInputError extends Error {
@@ -127,7 +126,7 @@ export interface BookingClientOptions {
   readonly taskQueue?: string;
   /**
    * The custom field reserved for the order id (`BOOKING_ORDER_ID_FIELD`). Every start carries it
-   * in the input (`orderIdField`), and the worker books with it. @default 'custom_field_10'
+   * in the input (`orderIdField`), and the worker books with it. @default DEFAULT_ORDER_ID_FIELD
    */
   readonly orderIdField?: string;
 }

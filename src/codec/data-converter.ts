@@ -23,7 +23,7 @@
  */
 import type { DataConverter } from '@temporalio/common';
 import type { BundleOptions } from '@temporalio/worker';
-import type { EncryptionConfig } from './config';
+import type { EncryptionConfig } from './types';
 import { EncryptionCodec } from './encryption-codec';
 
 /**

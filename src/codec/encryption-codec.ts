@@ -11,7 +11,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import type { EncryptionConfig, EncryptionKey } from './config';
+import type { EncryptionConfig, EncryptionKey } from './types';
 
 /** `metadata.encoding` of an encrypted payload. */
 export const ENCODING_ENCRYPTED = 'binary/encrypted';

@@ -6,10 +6,8 @@ export {
   loadCodecServerConfig,
   loadEncryptionConfig,
   parseEncryptionKeys,
-  type CodecServerConfig,
-  type EncryptionConfig,
-  type EncryptionKey,
-} from './config';
+} from '../config/codec';
+export type { CodecServerConfig, EncryptionConfig, EncryptionKey } from './types';
 export {
   ENCODING_ENCRYPTED,
   EncryptionCodec,

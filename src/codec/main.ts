@@ -1,10 +1,10 @@
 /**
  * `tsx src/codec/main.ts [--host 127.0.0.1]`: the codec server for the Temporal UI and CLI,
  * configured by the environment (`PAYLOAD_ENCRYPTION_KEYS[_FILE]`, `CODEC_SERVER_TOKEN`,
- * `CODEC_SERVER_PORT`, `CODEC_CORS_ORIGIN`, `NODE_ENV`; see src/config.ts). Prints its URL once
+ * `CODEC_SERVER_PORT`, `CODEC_CORS_ORIGIN`, `NODE_ENV`; see src/config/). Prints its URL once
  * bound; SIGINT/SIGTERM close it.
  *
- * The host is a flag, not an environment variable, because src/config.ts has none for it; it
+ * The host is a flag, not an environment variable, because src/config/ has none for it; it
  * defaults to loopback because the server decrypts for anyone holding the token, and the
  * development token is public. In a container pass `--host 0.0.0.0` with a real token.
  */
@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, parseEnv } from '../config';
 import { PortInUseError, whenPortInUse } from '../observability/ports';
 import { buildCodecServer } from './codec-server';
-import { DEV_CODEC_TOKEN, loadCodecServerConfig, loadEncryptionConfig } from './config';
+import { DEV_CODEC_TOKEN, loadCodecServerConfig, loadEncryptionConfig } from '../config/codec';
 import { EncryptionCodec } from './encryption-codec';
 
 function loadAll() {

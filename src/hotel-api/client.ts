@@ -6,7 +6,6 @@
  */
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import type { HotelApiConfig } from '../config';
 import type { AvailabilityParams, AvailabilityResponse } from './availability';
 import { prepareAvailability } from './availability';
 import type { CreateBookingParams, CreateBookingResponse } from './booking';
@@ -121,6 +120,24 @@ const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 function firstHeader(headers: ResponseHeaders, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
+}
+
+/** Where and how the client reaches the supplier (the worker's config hands it over). */
+export interface HotelApiConfig {
+  readonly baseUrl: string;
+  readonly key: string;
+  readonly secret: string;
+  readonly timeouts: {
+    /** `POST /booking`, ms. */
+    readonly bookingMs: number;
+    /** Every other (read) call, ms. */
+    readonly readMs: number;
+    /** `GET /properties/availability`, ms. */
+    readonly searchMs: number;
+  };
+  /** Sign with the supplier's clock (from its `Date` header) when ours drifts. */
+  readonly clockCorrection: boolean;
+  readonly maxConnections: number;
 }
 
 /**

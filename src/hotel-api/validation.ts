@@ -5,13 +5,14 @@
  * Messages never quote the rejected value: request bodies carry guest data (rule 8).
  */
 import { z } from 'zod';
+import { DATE_SHAPE_RE } from '../shared/dates';
 import type { FieldError, HttpMethod } from './errors';
 import { formatFieldErrors, HotelApiError } from './errors';
 
 /** A calendar date `YYYY-MM-DD` that exists (no 2025-02-30). */
 export const IsoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .regex(DATE_SHAPE_RE, 'must be a date YYYY-MM-DD')
   .refine(isRealDate, 'must be a real calendar date');
 
 function isRealDate(s: string): boolean {

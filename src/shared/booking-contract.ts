@@ -4,9 +4,9 @@
  * Names are stable: add fields freely, never rename.
  */
 import { z } from 'zod';
-import { durationToMs } from './duration';
+import { DEFAULT_APPROVAL_TIMEOUT, DEFAULT_POLLING } from '../config/defaults';
 import { absent, NULL_IS_ABSENT } from './absent';
-import { GuardPolicySchema } from './guard-contract';
+import { GuardPolicySchema, positiveDuration } from './guard-contract';
 import {
   CURRENCY_RE,
   CUSTOM_FIELD_RE,
@@ -23,11 +23,7 @@ import {
 export { absent };
 export * from './booking-values';
 
-const duration = (what: string) =>
-  z.union([z.string(), z.number()]).refine((v) => {
-    const ms = durationToMs(v);
-    return ms !== undefined && ms > 0;
-  }, `${what} must be a positive duration such as '30s', '15m', '48h' or a number of ms`);
+const duration = positiveDuration;
 
 /** An object's entries without the null ones (a map of optional values). */
 function withoutNulls<T>(v: unknown): T {
@@ -68,8 +64,8 @@ export const PriceChangePolicySchema = z.strictObject({
   maxIncreasePercent: absent(z.number().min(0).max(100).default(0)),
   /** Accept a `POLICY CHANGE` (e.g. new cancellation terms) without asking. @default false */
   acceptPolicyChange: absent(z.boolean().default(false)),
-  /** How long to wait for `approvePriceChange` before ending `PRICE_REJECTED`. @default '15m' */
-  approvalTimeout: absent(duration('approvalTimeout').default('15m')),
+  /** How long to wait for `approvePriceChange` before ending `PRICE_REJECTED`. @default DEFAULT_APPROVAL_TIMEOUT ('15m') */
+  approvalTimeout: absent(duration('approvalTimeout').default(DEFAULT_APPROVAL_TIMEOUT)),
 });
 
 /**
@@ -77,12 +73,12 @@ export const PriceChangePolicySchema = z.strictObject({
  * shortened by up to `POLL_JITTER` (20 %) at random (activities/booking.ts).
  */
 export const PollingSchema = z.strictObject({
-  /** @default '5s' */
-  initialInterval: absent(duration('initialInterval').default('5s')),
-  /** @default '5m' */
-  maximumInterval: absent(duration('maximumInterval').default('5m')),
-  /** @default 1.5 */
-  backoffCoefficient: absent(z.number().min(1).max(10).default(1.5)),
+  /** @default DEFAULT_POLLING.initialInterval ('5s') */
+  initialInterval: absent(duration('initialInterval').default(DEFAULT_POLLING.initialInterval)),
+  /** @default DEFAULT_POLLING.maximumInterval ('5m') */
+  maximumInterval: absent(duration('maximumInterval').default(DEFAULT_POLLING.maximumInterval)),
+  /** @default DEFAULT_POLLING.backoffCoefficient (1.5) */
+  backoffCoefficient: absent(z.number().min(1).max(10).default(DEFAULT_POLLING.backoffCoefficient)),
 });
 
 export const BookRoomInputSchema = z.strictObject({

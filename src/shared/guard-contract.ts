@@ -12,6 +12,7 @@ import type {
   BookingState,
   CancellationOutcome,
 } from './booking-contract';
+import { DEFAULT_POLLING } from '../config/defaults';
 import { absent } from './absent';
 import { durationToMs } from './duration';
 import { ORDER_ID_RE } from './booking-values';
@@ -19,7 +20,8 @@ import type { GuardPhase } from './guard-values';
 
 export * from './guard-values';
 
-const positiveDuration = (what: string) =>
+/** A positive duration (`'30s'`, `'15m'`, `'48h'`, or ms), named `what` in the message. */
+export const positiveDuration = (what: string) =>
   z.union([z.string(), z.number()]).refine((v) => {
     const ms = durationToMs(v);
     return ms !== undefined && ms > 0;
@@ -145,9 +147,9 @@ export const GuardBookingInputSchema = z.strictObject({
   cancellationDeadline: positiveDuration('cancellationDeadline').default('2h'),
   polling: z
     .strictObject({
-      initialInterval: positiveDuration('initialInterval').default('5s'),
-      maximumInterval: positiveDuration('maximumInterval').default('5m'),
-      backoffCoefficient: z.number().min(1).max(10).default(1.5),
+      initialInterval: positiveDuration('initialInterval').default(DEFAULT_POLLING.initialInterval),
+      maximumInterval: positiveDuration('maximumInterval').default(DEFAULT_POLLING.maximumInterval),
+      backoffCoefficient: z.number().min(1).max(10).default(DEFAULT_POLLING.backoffCoefficient),
     })
     .optional(),
   /**

@@ -13,7 +13,6 @@ import type {
   BookRoomParams,
   CancelBookingParams,
   CancelRequest,
-  Polling,
   ResolveReconciliation,
 } from './booking-contract';
 import {
@@ -24,6 +23,8 @@ import {
   PHONE_PREFIX_RE,
   isPhone,
 } from './booking-values';
+import { DEFAULT_APPROVAL_TIMEOUT, DEFAULT_POLLING as P } from '../config/defaults';
+import { DATE_RE, INSTANT_RE } from './dates';
 import { durationToMs } from './duration';
 import type {
   GuardBookingParams,
@@ -127,15 +128,10 @@ const duration: Check = (v) => {
   return v;
 };
 
-// zod 4.6.7's own patterns (`z.regexes.email`, `z.regexes.date`, `z.iso.datetime({ offset: true })`);
-// test/shared/input-fast-path.test.ts fails if zod's differ.
+// zod 4.6.7's own pattern (`z.regexes.email`); test/shared/input-fast-path.test.ts fails if
+// zod's differs. The date patterns are in dates.ts.
 export const EMAIL_RE = new RegExp(
   String.raw`^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$`,
-);
-const DATE = String.raw`(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))`;
-export const DATE_RE = new RegExp(`^${DATE}$`);
-export const INSTANT_RE = new RegExp(
-  String.raw`^${DATE}T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$`,
 );
 
 // --- bookRoom ------------------------------------------------------------------------------------
@@ -196,7 +192,7 @@ const priceChangePolicy: Check = (v) => {
   const out: Out = {};
   withDefault(out, input, 'maxIncreasePercent', number(0, 100), () => 0);
   withDefault(out, input, 'acceptPolicyChange', boolean, () => false);
-  withDefault(out, input, 'approvalTimeout', duration, () => '15m');
+  withDefault(out, input, 'approvalTimeout', duration, () => DEFAULT_APPROVAL_TIMEOUT);
   return out;
 };
 
@@ -207,18 +203,18 @@ const polling =
   (v) => {
     const input = strict(v, POLLING_KEYS);
     const out: Out = {};
-    withDefault(out, input, 'initialInterval', duration, () => '5s', nullIsAbsent);
-    withDefault(out, input, 'maximumInterval', duration, () => '5m', nullIsAbsent);
-    withDefault(out, input, 'backoffCoefficient', number(1, 10), () => 1.5, nullIsAbsent);
+    withDefault(out, input, 'initialInterval', duration, () => P.initialInterval, nullIsAbsent);
+    withDefault(out, input, 'maximumInterval', duration, () => P.maximumInterval, nullIsAbsent);
+    withDefault(
+      out,
+      input,
+      'backoffCoefficient',
+      number(1, 10),
+      () => P.backoffCoefficient,
+      nullIsAbsent,
+    );
     return out;
   };
-
-/** `PollingSchema.parse({})`. */
-export const DEFAULT_POLLING: Polling = {
-  initialInterval: '5s',
-  maximumInterval: '5m',
-  backoffCoefficient: 1.5,
-};
 
 const GUARD_POLICY_KEYS = new Set([
   'enabled',

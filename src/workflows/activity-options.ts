@@ -52,7 +52,7 @@ export const BOOKING_CALL_BACKSTOP_MS = 15 * 60_000;
 /**
  * The shutdown grace of a worker: every booking call in flight may run to the client's booking
  * timeout and be reported (a call cut off after its write needs an operator). The one place it
- * is derived; config.ts applies it when `SHUTDOWN_GRACE_MS` is unset.
+ * is derived; src/worker-config.ts applies it when `SHUTDOWN_GRACE_MS` is unset.
  */
 export function shutdownGraceMsFor(bookingTimeoutMs: number): number {
   return bookingTimeoutMs + CALL_REPORT_MARGIN_MS;

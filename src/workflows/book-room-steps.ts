@@ -33,6 +33,11 @@ import {
   bookingWorkflowId,
   cancellationWorkflowId,
 } from '../shared/booking-values';
+import {
+  DEFAULT_APPROVAL_TIMEOUT,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  DEFAULT_POLLING,
+} from '../config/defaults';
 import { durationToMs } from '../shared/duration';
 import { BookingOutcomeKey, SupplierStatusKey } from '../shared/search-attributes';
 import {
@@ -44,7 +49,7 @@ import {
   READ_ACTIVITY,
 } from './activity-options';
 import { cancelBooking as cancelBookingWorkflow } from './cancel-booking';
-import { DEFAULT_POLLING, runCancellation, type CancellationResult } from './cancellation';
+import { runCancellation, type CancellationResult } from './cancellation';
 import {
   afterBookingFailure,
   afterPollFailure,
@@ -262,8 +267,8 @@ export async function priceAndDecide(
     }
 
     // Ask a person, until approvalTimeout.
-    const timeout = p.priceChangePolicy?.approvalTimeout ?? '15m';
-    const timeoutMs = durationToMs(timeout) ?? 900_000;
+    const timeout = p.priceChangePolicy?.approvalTimeout ?? DEFAULT_APPROVAL_TIMEOUT;
+    const timeoutMs = durationToMs(timeout) ?? DEFAULT_APPROVAL_TIMEOUT_MS;
     run.pendingDecision = {
       status: answer.status as PriceDecision['status'],
       ...(p.expectedPrice ? { expected: p.expectedPrice } : {}),

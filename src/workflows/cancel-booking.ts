@@ -5,7 +5,8 @@ import {
 } from '@temporalio/workflow';
 import type { CancelBookingInput, CancelBookingResult } from '../shared/booking-contract';
 import { BookingOutcomeKey, OrderIdKey, SupplierBookingIdKey } from '../shared/search-attributes';
-import { DEFAULT_POLLING, runCancellation } from './cancellation';
+import { DEFAULT_POLLING } from '../config/defaults';
+import { runCancellation } from './cancellation';
 import { checkCancelBookingInput, issueText } from './input-checks';
 
 /**

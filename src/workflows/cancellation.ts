@@ -9,12 +9,10 @@ import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities/booking';
 import type { Polling } from '../shared/booking-contract';
 import { CancellationOutcome } from '../shared/booking-values';
-import { DEFAULT_POLLING as POLLING_DEFAULTS } from '../shared/input-fast-path';
+import { DEFAULT_POLLING } from '../config/defaults';
 import { durationToMs } from '../shared/duration';
 import { CANCEL_ACTIVITY, POLL_ACTIVITY } from './activity-options';
 import { failureFacts, isDeadline } from './failure-facts';
-
-export const DEFAULT_POLLING: Polling = POLLING_DEFAULTS;
 
 export interface CancellationResult {
   readonly outcome: CancellationOutcome;

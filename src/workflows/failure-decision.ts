@@ -5,6 +5,7 @@
  */
 import type { FailureFacts } from '../activities/failures';
 import type { Polling } from '../shared/booking-contract';
+import { DEFAULT_POLLING_MAXIMUM_INTERVAL_MS } from '../config/defaults';
 import { durationToMs } from '../shared/duration';
 import type { PriceCheckAnswer } from './price-decision';
 
@@ -98,5 +99,8 @@ export const UNREADABLE_AFTER_POLLS = 3;
  * Shorter blips (a replica lagging behind the booking call, a key rotation) stay invisible.
  */
 export function unreadableAfterMs(polling: Polling): number {
-  return UNREADABLE_AFTER_POLLS * (durationToMs(polling.maximumInterval) ?? 300_000);
+  return (
+    UNREADABLE_AFTER_POLLS *
+    (durationToMs(polling.maximumInterval) ?? DEFAULT_POLLING_MAXIMUM_INTERVAL_MS)
+  );
 }

@@ -32,12 +32,12 @@ import {
   cancellationTerms,
   iso,
   nextWake,
-  parseInstant,
   reconfirmationTimes,
   reconfirmationVerdict,
   stayInstants,
   type BookingRead,
 } from './guard-decisions';
+import { parseInstant } from '../shared/dates';
 import type { CancelRequest, GuardRun } from './guard-run';
 
 /** The one supplier read: the booking's status and terms. */

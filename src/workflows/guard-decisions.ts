@@ -1,33 +1,14 @@
 /**
  * The guard's decisions, pure and unit-tested (test/workflows/guard-decisions.test.ts): when free
  * cancellation ends, when the stay starts and ends, when to reconfirm, whether a cancellation may
- * run now, what a reconfirmation read means, and the order's truth for a phase.
+ * run now, what a reconfirmation read means.
  */
-import type { BookingPhase } from '../shared/booking-contract';
-import type { CancellationTerms, FlagReason, OrderTruth } from '../shared/guard-contract';
+import { parseInstant } from '../shared/dates';
+import type { CancellationTerms, FlagReason } from '../shared/guard-contract';
 import { GuardPhase } from '../shared/guard-values';
 import { durationToMs } from '../shared/duration';
 
 const DAY_MS = 86_400_000;
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const INSTANT_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-
-/**
- * Epoch ms of a supplier or order date: an ISO instant with an offset, or a date (read as the
- * START of that day, UTC: the earliest it can mean). Anything else is unknown.
- */
-export function parseInstant(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const v = value.trim();
-  if (DATE_RE.test(v)) {
-    const ms = Date.parse(`${v}T00:00:00Z`);
-    return Number.isFinite(ms) ? ms : undefined;
-  }
-  if (!INSTANT_RE.test(v)) return undefined;
-  const ms = Date.parse(v);
-  return Number.isFinite(ms) ? ms : undefined;
-}
-
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
@@ -218,31 +199,4 @@ export function nextWake(input: {
   const rank = { 'auto-cancel': 0, reconfirm: 1, 'check-out': 2 } as const;
   candidates.sort((a, b) => a.at - b.at || rank[a.what] - rank[b.what]);
   return candidates[0];
-}
-
-/** The order's truth for a phase of either workflow. */
-export function truthOf(phase: BookingPhase | GuardPhase, open: boolean): OrderTruth {
-  switch (phase) {
-    case GuardPhase.CONFIRMED:
-      return 'CONFIRMED';
-    case GuardPhase.CANCELLING:
-      return open ? 'CANCELLATION_PENDING' : 'CANCELLED';
-    case GuardPhase.CANCELLATION_PENDING:
-      return 'CANCELLATION_PENDING';
-    case GuardPhase.CANCELLED:
-      return 'CANCELLED';
-    case GuardPhase.CANCELLED_BY_SUPPLIER:
-      return 'CANCELLED_BY_SUPPLIER';
-    case GuardPhase.NEEDS_ATTENTION:
-      return 'NEEDS_ATTENTION';
-    case GuardPhase.CHECKED_OUT:
-      return 'STAY_COMPLETED';
-    case 'NOT_CONFIRMED':
-    case 'NOT_AVAILABLE':
-    case 'PRICE_REJECTED':
-    case 'FAILED':
-      return phase;
-    default:
-      return 'PENDING';
-  }
 }

@@ -13,7 +13,8 @@ import {
 import type { MetricCounter } from '@temporalio/common';
 import type { BookingError, Polling, SupplierPrice } from '../shared/booking-contract';
 import { CancellationOutcome } from '../shared/booking-values';
-import { DEFAULT_POLLING, defaultGuardPolicy } from '../shared/input-fast-path';
+import { DEFAULT_POLLING } from '../config/defaults';
+import { defaultGuardPolicy } from '../shared/input-fast-path';
 import type {
   CancellationTerms,
   GuardBookingParams,
@@ -23,14 +24,9 @@ import type {
 } from '../shared/guard-contract';
 import { FINAL_GUARD_PHASES, GuardPhase, ReconfirmationMark } from '../shared/guard-values';
 import { BookingPhaseKey, ReconfirmationKey, SupplierStatusKey } from '../shared/search-attributes';
-import {
-  autoCancelTime,
-  cancellationTerms,
-  decideCancellation,
-  iso,
-  parseInstant,
-  truthOf,
-} from './guard-decisions';
+import { autoCancelTime, cancellationTerms, decideCancellation, iso } from './guard-decisions';
+import { parseInstant } from '../shared/dates';
+import { truthOf } from '../shared/order-truth';
 
 export type CancelBy = 'update' | 'temporal' | 'auto';
 export interface CancelRequest {

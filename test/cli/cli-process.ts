@@ -78,7 +78,7 @@ export interface CliStack {
 /** The stack the tool talks to in a test file. */
 export async function startCliStack(name: string): Promise<CliStack> {
   const taskQueue = uniqueTaskQueue(name);
-  // The supplier URL is the simulator's, known once it listens; config.ts gives the loopback
+  // The supplier URL is the simulator's, known once it listens; src/config/ gives the loopback
   // default the demo company's credentials, which the simulator accepts.
   const config = loadConfig({
     ...process.env,

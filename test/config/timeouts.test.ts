@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError } from '../../src/config';
+import { loadWorkerConfig as loadConfig } from '../../src/worker-config';
 import { durationToMs } from '../../src/shared/duration';
 import {
   CREATE_BOOKING_ACTIVITY,

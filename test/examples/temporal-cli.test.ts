@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { buildCodecServer, type CodecServer } from '../../src/codec/codec-server';
-import { developmentKey } from '../../src/codec/config';
+import { developmentKey } from '../../src/config/codec';
 import { EncryptionCodec } from '../../src/codec/encryption-codec';
 import { scenarioOptionId } from '../../tools/simulator/scenarios';
 import { resolveTemporalCli } from '../../tools/temporal-server/cli-binary';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Worker } from '@temporalio/worker';
 import { BookingClient, type BookRoomInput } from '../../src/client';
 import { createBookingWorker } from '../../src/build-worker';
-import type { HotelApiConfig } from '../../src/config';
+import type { HotelApiConfig } from '../../src/hotel-api/client';
 import { HotelApiClient } from '../../src/hotel-api';
 import { buildSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator';
 import { scenarioOptionId, type ScenarioName } from '../../tools/simulator/scenarios';

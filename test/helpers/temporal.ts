@@ -5,12 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
-import {
-  loadTemporalSecurity,
-  temporalConnectionOptions,
-} from '../../src/client/connection-options';
+import { temporalConnectionOptions } from '../../src/client/connection-options';
+import { loadTemporalSecurity } from '../../src/config/temporal-security';
 import { createDataConverter } from '../../src/codec/data-converter';
-import { developmentKey } from '../../src/codec/config';
+import { developmentKey } from '../../src/config/codec';
 import { loadWorkflowBundle } from '../../src/workflow-bundle';
 
 /** The data converter every test client and worker uses: encryption with the development key. */

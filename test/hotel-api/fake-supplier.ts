@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { HotelApiConfig } from '../../src/config';
+import type { HotelApiConfig } from '../../src/hotel-api/client';
 import { parseAuthorization, verifySignature } from '../../src/hotel-api/signing';
 import type { VerifyResult } from '../../src/hotel-api/signing';
 

@@ -11,7 +11,7 @@ import { join, posix } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { EnvSchema, loadConfig, parseEnv } from '../../src/config';
-import { loadCodecServerConfig } from '../../src/codec/config';
+import { loadCodecServerConfig } from '../../src/config/codec';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/shared/search-attributes';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../../tools/temporal-server/dev-server';
 import {

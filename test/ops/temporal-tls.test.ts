@@ -13,10 +13,9 @@ import { after, before, describe, it } from 'node:test';
 import { NativeConnection } from '@temporalio/worker';
 import {
   temporalConnectionFailure,
-  loadTemporalSecurity,
   temporalConnectionOptions,
-  type TemporalSecurityEnv,
 } from '../../src/client/connection-options';
+import { loadTemporalSecurity, type TemporalSecurityEnv } from '../../src/config/temporal-security';
 import { connectBookingClient, TemporalConnectionRefusedError } from '../../src/client';
 import { ConfigError, loadConfig } from '../../src/config';
 import { makeCertificates, type CertificateSet } from '../../tools/temporal-server/certificates';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { BookingClient } from '../../src/client';
-import { temporalSecurityEnvOf } from '../../src/client/connection-options';
+import { temporalSecurityEnvOf } from '../../src/config/temporal-security';
 import { buildSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator';
 import { freePort } from '../../tools/temporal-server/dev-server';
 import { eventually } from '../helpers/booking-stack';

@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { z } from 'zod';
+import { DEFAULT_POLLING } from '../../src/config/defaults';
 import {
   ApprovePriceChangeSchema,
   BookRoomInputSchema,
@@ -30,11 +31,9 @@ import {
   GuardPolicySchema,
   KeepRequestSchema,
 } from '../../src/shared/guard-contract';
+import { DATE_RE, INSTANT_RE } from '../../src/shared/dates';
 import {
-  DATE_RE,
-  DEFAULT_POLLING,
   EMAIL_RE,
-  INSTANT_RE,
   defaultGuardPolicy,
   fastApprovePriceChange,
   fastBookRoomInput,

@@ -4,17 +4,17 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { truthOf } from '../../src/shared/order-truth';
 import {
   autoCancelTime,
   cancellationTerms,
   decideCancellation,
   nextWake,
-  parseInstant,
   reconfirmationTimes,
   reconfirmationVerdict,
   stayInstants,
-  truthOf,
 } from '../../src/workflows/guard-decisions';
+import { parseInstant } from '../../src/shared/dates';
 
 const H = 3_600_000;
 const at = (s: string) => Date.parse(s);

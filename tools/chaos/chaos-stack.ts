@@ -11,15 +11,15 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
 import { BookingClient } from '../../src/client';
+import { temporalConnectionOptions } from '../../src/client/connection-options';
 import {
   loadTemporalSecurity,
-  temporalConnectionOptions,
   temporalSecurityEnvOf,
   type TemporalSecurityEnv,
-} from '../../src/client/connection-options';
+} from '../../src/config/temporal-security';
 import { createDataConverter, EncryptionCodec } from '../../src/codec';
-import { parseEncryptionKeys } from '../../src/codec/config';
-import type { EncryptionKey } from '../../src/codec/config';
+import { parseEncryptionKeys } from '../../src/config/codec';
+import type { EncryptionKey } from '../../src/codec/types';
 import { buildSimulator, type Simulator, type SimulatorOptions } from '../simulator';
 import { restartablePort, startDevServer, type DevServer } from '../temporal-server/dev-server';
 import { bundleWorkflows } from '../../src/workflow-bundle';

@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadCodecServerConfig } from '../../src/codec/config';
+import { loadCodecServerConfig } from '../../src/config/codec';
 import { loadConfig, parseEnv } from '../../src/config';
 import { bookingWorkflowId } from '../../src/shared/booking-contract';
 import { BookingPhaseKey } from '../../src/shared/search-attributes';

@@ -10,7 +10,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { WorkerProcess } from './worker-process';
-import { loadCodecServerConfig } from '../../src/codec/config';
+import { loadCodecServerConfig } from '../../src/config/codec';
 import { loadConfig, parseEnv } from '../../src/config';
 import { startClusterStack } from '../stack/cluster-stack';
 import {

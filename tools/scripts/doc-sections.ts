@@ -1,10 +1,12 @@
 /**
  * Sections of docs/ generated from the code that decides them, so the docs cannot drift: the
  * failure classification (src/hotel-api/errors.ts) in docs/hard-rules.md and the simulator
- * scenarios in docs/simulator.md. `npm run docs` rewrites them; a test fails when one is stale.
+ * scenarios in docs/simulator.md, the environment variables (src/config/env-schema.ts) in
+ * docs/configuration.md. `npm run docs` rewrites them; a test fails when one is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { documentedVariables } from '../../src/config/env-schema';
 import { classificationTableMarkdown } from '../../src/hotel-api/errors';
 import { SCENARIOS } from '../simulator/scenarios';
 
@@ -20,6 +22,17 @@ function scenarioTable(): string {
   ].join('\n');
 }
 
+function variableTable(): string {
+  const cell = (t: string) => t.replaceAll('|', '\\|');
+  return [
+    '| variable | default | meaning |',
+    '|---|---|---|',
+    ...documentedVariables().map(
+      (v) => `| \`${v.name}\` | ${cell(v.defaultText)} | ${cell(v.meaning)} |`,
+    ),
+  ].join('\n');
+}
+
 export const ROOT = join(__dirname, '..', '..');
 
 /** File (from the repository's root) → section name → generated markdown. */
@@ -27,6 +40,7 @@ export function generatedSections(): Record<string, Record<string, string>> {
   return {
     'docs/hard-rules.md': { classification: classificationTableMarkdown() },
     'docs/simulator.md': { scenarios: scenarioTable() },
+    'docs/configuration.md': { variables: variableTable() },
   };
 }
 

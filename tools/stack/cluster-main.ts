@@ -5,7 +5,7 @@
  * database, the certificates): every workflow is kept.
  */
 import { parseArgs } from 'node:util';
-import { loadCodecServerConfig } from '../../src/codec/config';
+import { loadCodecServerConfig } from '../../src/config/codec';
 import { ConfigError, loadConfig, parseEnv } from '../../src/config';
 import {
   ClusterError,

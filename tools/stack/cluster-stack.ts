@@ -12,7 +12,7 @@ import { WorkerProcess } from '../chaos/worker-process';
 import { BookingClient } from '../../src/client';
 import { temporalConnectionOptions } from '../../src/client/connection-options';
 import { buildCodecServer } from '../../src/codec/codec-server';
-import type { CodecServerConfig } from '../../src/codec/config';
+import type { CodecServerConfig } from '../../src/codec/types';
 import { createDataConverter } from '../../src/codec/data-converter';
 import { EncryptionCodec } from '../../src/codec/encryption-codec';
 import type { Config } from '../../src/config';

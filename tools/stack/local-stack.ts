@@ -19,7 +19,7 @@ import { createBookingWorker } from '../../src/build-worker';
 import { temporalConnectionOptions } from '../../src/client/connection-options';
 import { openSqliteCatalogueStore } from '../../src/catalogue/sqlite-store';
 import { buildCodecServer } from '../../src/codec/codec-server';
-import type { CodecServerConfig } from '../../src/codec/config';
+import type { CodecServerConfig } from '../../src/codec/types';
 import { createDataConverter } from '../../src/codec/data-converter';
 import { EncryptionCodec } from '../../src/codec/encryption-codec';
 import type { Config } from '../../src/config';
@@ -71,7 +71,7 @@ export interface LocalStackOptions {
   readonly temporal: TemporalChoice;
   readonly supplier: SupplierChoice;
   /**
-   * The configuration (src/config.ts): task queue, namespace, supplier credentials and timeouts,
+   * The configuration (src/config/): task queue, namespace, supplier credentials and timeouts,
    * payload encryption, order id field. The Temporal address and the supplier URL come from the
    * choices above; {@link LocalStack.config} is this with them filled in.
    */

@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { parseHostPort, probeTcp } from '../../src/cli/tcp-probe';
-import { loadCodecServerConfig } from '../../src/codec/config';
+import { loadCodecServerConfig } from '../../src/config/codec';
 import { ConfigError, loadConfig, parseEnv } from '../../src/config';
 import { PortInUseError } from '../../src/observability/ports';
 import { startLocalStack, type SupplierChoice, type TemporalChoice } from './local-stack';

@@ -24,10 +24,10 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import {
-  loadTemporalSecurity,
   temporalConnectionOptions,
   type TemporalSecurity,
 } from '../../src/client/connection-options';
+import { loadTemporalSecurity } from '../../src/config/temporal-security';
 import { makeCertificates, type CertificateSet } from './certificates';
 import { resolveTemporalCli } from './cli-binary';
 import { ensureClusterBinaries, type ClusterBinaryPaths } from './cluster-binaries';

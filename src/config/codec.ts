@@ -1,6 +1,6 @@
 /**
  * Payload encryption keys and codec server settings, derived from the parsed environment
- * ({@link Env}). `src/config.ts` stays the only reader of `process.env`; these functions only
+ * ({@link Env}). `src/config/` stays the only reader of `process.env`; these functions only
  * interpret what it parsed, and throw {@link ConfigError} naming the variable at fault.
  *
  * Key material never appears in an error message, a log line or `util.inspect` output: keys are
@@ -8,7 +8,8 @@
  */
 import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ConfigError, type Env } from '../config';
+import type { Env } from './env-schema';
+import { ConfigError } from './errors';
 
 /** AES-256: 32 bytes of key. */
 export const KEY_BYTES = 32;
@@ -31,36 +32,14 @@ const KEY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** Standard or URL-safe base64, padding optional (what `openssl rand -base64 32` prints, and more). */
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
-export interface EncryptionKey {
-  /** Written in clear into every payload's metadata (`encryption-key-id`): not a secret. */
+/** A payload key as read: its id and its 32 bytes (the codec's `EncryptionKey`). */
+interface Key {
   readonly id: string;
-  /** The 32-byte AES-256-GCM key. */
   readonly key: KeyObject;
 }
 
-export interface EncryptionConfig {
-  /** Non-empty. The first key encrypts; every listed key decrypts. */
-  readonly keys: readonly [EncryptionKey, ...EncryptionKey[]];
-  /** True when the keys are the built-in development key (nothing was configured). */
-  readonly development: boolean;
-}
-
-export interface CodecServerConfig {
-  /** The bearer token clients (Temporal UI with an access token, `temporal --codec-auth`) send. */
-  readonly token: string;
-  /** @default 8888 (env `CODEC_SERVER_PORT`) */
-  readonly port: number;
-  /**
-   * Browser origins allowed to call the server (CORS), e.g. the Temporal UI. Empty: no CORS at all.
-   * @default ['http://localhost:8233'] (env `CODEC_CORS_ORIGIN`, comma-separated)
-   */
-  readonly corsOrigins: readonly string[];
-  /** True when {@link token} is the built-in development token. */
-  readonly developmentToken: boolean;
-}
-
 /** The fixed development key; see {@link DEV_KEY_ID}. */
-export function developmentKey(): EncryptionKey {
+export function developmentKey(): Key {
   const bytes = createHash('sha256')
     .update('hotel-booking-orchestrator: dev-insecure payload key, public, never for real data')
     .digest();
@@ -77,8 +56,8 @@ export function parseEncryptionKeys(
   spec: string,
   variable: string,
   problems: string[] = [],
-): EncryptionKey[] {
-  const keys: EncryptionKey[] = [];
+): Key[] {
+  const keys: Key[] = [];
   const seen = new Set<string>();
   const entries = spec.split(/[\s,]+/).filter((e) => e !== '');
   if (entries.length === 0) problems.push(`${variable}: no key given`);
@@ -124,12 +103,15 @@ export function parseEncryptionKeys(
  *
  * @throws {ConfigError} naming the variable and the entry at fault, never the key.
  */
-export function loadEncryptionConfig(env: Env): EncryptionConfig {
+export function loadEncryptionConfig(env: Env): {
+  readonly keys: readonly [Key, ...Key[]];
+  readonly development: boolean;
+} {
   const problems: string[] = [];
   const production = env.NODE_ENV === 'production';
   const inline = env.PAYLOAD_ENCRYPTION_KEYS;
   const file = env.PAYLOAD_ENCRYPTION_KEYS_FILE;
-  let keys: EncryptionKey[] = [];
+  let keys: Key[] = [];
   let development = false;
 
   if (inline !== undefined && file !== undefined) {
@@ -183,7 +165,12 @@ export function loadEncryptionConfig(env: Env): EncryptionConfig {
  *
  * @throws {ConfigError} naming the variable at fault, never the token.
  */
-export function loadCodecServerConfig(env: Env): CodecServerConfig {
+export function loadCodecServerConfig(env: Env): {
+  readonly token: string;
+  readonly port: number;
+  readonly corsOrigins: readonly string[];
+  readonly developmentToken: boolean;
+} {
   const problems: string[] = [];
   const production = env.NODE_ENV === 'production';
   let token = env.CODEC_SERVER_TOKEN;

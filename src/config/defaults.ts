@@ -1,0 +1,27 @@
+/**
+ * Every default of the product, once: the environment's (read by src/config/env-schema.ts) and
+ * the booking contract's (read by the zod contracts in src/shared/, their zod-free fast path and
+ * the workflows). Pure constants, no imports: workflow code may import this file.
+ */
+
+/** The task queue that workers poll and clients start on (env `TEMPORAL_TASK_QUEUE` overrides). */
+export const DEFAULT_TASK_QUEUE = 'hotel-booking';
+
+/** The custom field that carries the order id to the supplier (env `BOOKING_ORDER_ID_FIELD`). */
+export const DEFAULT_ORDER_ID_FIELD = 'custom_field_10';
+
+/** How a booking polls the supplier while it waits for confirmation (`polling` in the input). */
+export const DEFAULT_POLLING = {
+  initialInterval: '5s',
+  maximumInterval: '5m',
+  backoffCoefficient: 1.5,
+} as const;
+
+/** `maximumInterval` of {@link DEFAULT_POLLING}, in ms. */
+export const DEFAULT_POLLING_MAXIMUM_INTERVAL_MS = 300_000;
+
+/** How long a price change waits for `approvePriceChange` (`priceChangePolicy.approvalTimeout`). */
+export const DEFAULT_APPROVAL_TIMEOUT = '15m';
+
+/** {@link DEFAULT_APPROVAL_TIMEOUT} in ms. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 900_000;

@@ -1,0 +1,150 @@
+/**
+ * The one place that reads `process.env`. Every entry point calls {@link loadConfig} once and
+ * passes the parts down; nothing else reads the environment.
+ */
+import { readFileSync } from 'node:fs';
+import { loadEncryptionConfig } from './codec';
+import { EnvSchema, type Env } from './env-schema';
+import { ConfigError } from './errors';
+import { loadTemporalSecurity } from './temporal-security';
+
+export { EnvSchema, type Env } from './env-schema';
+export { ConfigError } from './errors';
+export * from './defaults';
+
+/**
+ * The whole configuration, one part per layer. Each layer owns the type it takes (the hotel API
+ * client its `HotelApiConfig`, the client its `TemporalSecurity`, the codec its `EncryptionConfig`);
+ * the compiler matches these parts to them where an entry point hands them down.
+ */
+export type Config = ReturnType<typeof loadConfig>;
+
+/** Simulator credentials used when none are configured: only valid against the local simulator. */
+export const DEV_CREDENTIALS = { key: 'demo-key', secret: 'demo-secret-change-me' } as const;
+
+function readSecret(
+  env: Env,
+  name: 'HOTEL_API_KEY' | 'HOTEL_API_SECRET',
+  problems: string[],
+): string | undefined {
+  const file = env[`${name}_FILE`];
+  if (file !== undefined) {
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch (err) {
+      problems.push(
+        `${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
+      return undefined;
+    }
+  }
+  return env[name];
+}
+
+const MISSING_KEY = 'HOTEL_API_KEY: required (or HOTEL_API_KEY_FILE)';
+const MISSING_SECRET = 'HOTEL_API_SECRET: required (or HOTEL_API_SECRET_FILE)';
+
+/** Throws {@link ConfigError} when a config loaded without supplier credentials lacks them. */
+export function assertSupplierCredentials(config: Config): void {
+  const problems = [
+    ...(config.hotelApi.key ? [] : [MISSING_KEY]),
+    ...(config.hotelApi.secret ? [] : [MISSING_SECRET]),
+  ];
+  if (problems.length > 0) throw new ConfigError(problems);
+}
+
+/** Parses the environment variables only, for callers that need the raw values. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  return parsed.data;
+}
+
+/**
+ * Parses and validates the whole configuration. Credentials default to the simulator's demo
+ * company only when the base URL is a loopback address; against a real supplier they are required.
+ */
+export interface LoadConfigOptions {
+  /**
+   * Whether missing supplier credentials are an error now. Tools that may only talk to Temporal
+   * (the CLI's status, list, approve …) load without them and call
+   * {@link assertSupplierCredentials} before a supplier call. @default true
+   */
+  readonly requireSupplierCredentials?: boolean;
+}
+
+export function loadConfig(
+  source: NodeJS.ProcessEnv = process.env,
+  options: LoadConfigOptions = {},
+) {
+  const env = parseEnv(source);
+  const problems: string[] = [];
+  let key = readSecret(env, 'HOTEL_API_KEY', problems);
+  let secret = readSecret(env, 'HOTEL_API_SECRET', problems);
+  const loopback = /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/.test(
+    env.HOTEL_API_BASE_URL,
+  );
+  if (key === undefined && secret === undefined && loopback) {
+    ({ key, secret } = DEV_CREDENTIALS);
+  }
+  if (options.requireSupplierCredentials === false) {
+    key ??= '';
+    secret ??= '';
+  } else {
+    if (!key) problems.push(MISSING_KEY);
+    if (!secret) problems.push(MISSING_SECRET);
+  }
+  const security = loadTemporalSecurity(env, problems);
+  let encryption: ReturnType<typeof loadEncryptionConfig> | undefined;
+  try {
+    encryption = loadEncryptionConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(...err.problems);
+  }
+  if (problems.length > 0 || key === undefined || secret === undefined || !encryption) {
+    throw new ConfigError(problems);
+  }
+  return {
+    temporal: {
+      address: env.TEMPORAL_ADDRESS,
+      namespace: env.TEMPORAL_NAMESPACE,
+      taskQueue: env.TEMPORAL_TASK_QUEUE,
+      tls: security.tls,
+      apiKey: security.apiKey,
+    },
+    worker: {
+      metricsPort: env.METRICS_PORT,
+      healthPort: env.HEALTH_PORT,
+      maxSupplierCallsPerSecond: env.SUPPLIER_MAX_CALLS_PER_SECOND,
+      maxConcurrentSupplierCalls: env.SUPPLIER_MAX_CONCURRENT_CALLS,
+      /** `SHUTDOWN_GRACE_MS`; unset, the worker derives it from the booking timeout. */
+      shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+      /** The SDK's Prometheus exporter port (loopback), 0 = off, `'free'` = any free one. */
+      temporalMetricsPort: env.TEMPORAL_METRICS_PORT ?? ('free' as const),
+      /** Minimum age of the visibility booking counts before a scrape recounts, ms. */
+      visibilityRefreshMs: env.METRICS_VISIBILITY_REFRESH_MS,
+      /** A prebuilt workflow bundle file, if any. */
+      workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
+    },
+    catalogueDbPath: env.CATALOGUE_DB_PATH,
+    hotelApi: {
+      baseUrl: env.HOTEL_API_BASE_URL,
+      key,
+      secret,
+      timeouts: {
+        bookingMs: env.HOTEL_API_BOOKING_TIMEOUT_MS,
+        readMs: env.HOTEL_API_READ_TIMEOUT_MS,
+        searchMs: env.HOTEL_API_SEARCH_TIMEOUT_MS,
+      },
+      clockCorrection: env.HOTEL_API_CLOCK_CORRECTION,
+      maxConnections: env.HOTEL_API_MAX_CONNECTIONS,
+    },
+    /** Payload encryption keys (the first encrypts, all decrypt). */
+    encryption,
+    orderIdField: env.BOOKING_ORDER_ID_FIELD,
+    logLevel: env.LOG_LEVEL,
+  };
+}
