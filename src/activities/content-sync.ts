@@ -19,6 +19,8 @@ import type { CatalogueStore, PropertyRecord, ReferenceItem } from '../catalogue
 import {
   DEFAULT_DETAIL_CONCURRENCY,
   DEFAULT_DETAILS_PER_SECOND,
+  addCounts,
+  NO_CHANGES,
   type ChangeCounts,
   type ContentLanguage,
   type DetailFetchLimits,
@@ -46,16 +48,6 @@ interface PageProgress {
 
 /** Well under the 30 s heartbeat timeout of CONTENT_SYNC_ACTIVITY. */
 const HEARTBEAT_INTERVAL_MS = 5_000;
-
-const ZERO: ChangeCounts = { inserted: 0, updated: 0, unchanged: 0 };
-
-function add(a: ChangeCounts, b: ChangeCounts): ChangeCounts {
-  return {
-    inserted: a.inserted + b.inserted,
-    updated: a.updated + b.updated,
-    unchanged: a.unchanged + b.unchanged,
-  };
-}
 
 function isPageProgress(v: unknown): v is PageProgress {
   return (
@@ -231,7 +223,7 @@ export function createContentSyncActivities(deps: ContentSyncActivityDeps) {
             listed: list.properties.map((p) => p.id),
             done: [],
             missing: [],
-            counts: ZERO,
+            counts: NO_CHANGES,
           };
           ctx.heartbeat(progress);
         }
@@ -256,7 +248,7 @@ export function createContentSyncActivities(deps: ContentSyncActivityDeps) {
                   [record(detail, countryCode, language)],
                   syncId,
                 );
-                counts = add(counts, c);
+                counts = addCounts(counts, c);
                 done = mergeRanges(done, [[id, id]]);
               }
               latest = { ...progress, done, missing: [...missing], counts };
@@ -294,7 +286,7 @@ export function createContentSyncActivities(deps: ContentSyncActivityDeps) {
           (id) => !rangesHas(seen, id),
         );
         const alive: number[] = [];
-        let counts = ZERO;
+        let counts = NO_CHANGES;
         await keepBeating(
           HEARTBEAT_INTERVAL_MS,
           () => undefined,
@@ -302,7 +294,7 @@ export function createContentSyncActivities(deps: ContentSyncActivityDeps) {
             forEachDetail(candidates, limitsOf(input, signal), async (id) => {
               const detail = await fetchDetail(id, language, signal);
               if (detail !== undefined && (detail.country?.code ?? countryCode) === countryCode) {
-                counts = add(
+                counts = addCounts(
                   counts,
                   await catalogue.upsertProperties([record(detail, countryCode, language)], syncId),
                 );

@@ -6,12 +6,12 @@
 import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { syncContent } from '../workflows/content-sync';
-import type { CatalogueStore, PropertySummary, StoredProperty } from './store';
+import type { CatalogueQuery, CatalogueStore, PropertySummary, StoredProperty } from './store';
 import {
   CONTENT_SYNC_WORKFLOW,
   contentSyncWorkflowId,
   type ContentLanguage,
-  type ContentSyncInput,
+  contentSyncInput,
   type ContentSyncProgress,
   type ContentSyncResult,
   type DetailFetchLimits,
@@ -37,17 +37,7 @@ export async function runContentSync(
 ): Promise<ContentSyncResult> {
   const { countryCode, language, taskQueue } = options;
   checkCountryLanguage(countryCode, language);
-  const input: ContentSyncInput = {
-    countryCode,
-    language,
-    ...(options.detailConcurrency !== undefined
-      ? { detailConcurrency: options.detailConcurrency }
-      : {}),
-    ...(options.detailsPerSecond !== undefined
-      ? { detailsPerSecond: options.detailsPerSecond }
-      : {}),
-    ...(options.pagesPerRun !== undefined ? { pagesPerRun: options.pagesPerRun } : {}),
-  };
+  const input = contentSyncInput(options);
   const handle = await client.workflow.start<typeof syncContent>(CONTENT_SYNC_WORKFLOW, {
     workflowId: contentSyncWorkflowId(countryCode, language),
     taskQueue,
@@ -78,19 +68,8 @@ export async function contentSyncProgress(
   }
 }
 
-export interface SearchCatalogueOptions {
-  /** ISO 3166-1 alpha-2. */
-  readonly country?: string;
-  /** Any language's city name, case- and accent-insensitive. */
-  readonly city?: string;
-  readonly minStars?: number;
-  /** @default 'en' */
-  readonly language?: ContentLanguage;
-  /** @default false */
-  readonly includeInactive?: boolean;
-  /** @default 50 */
-  readonly limit?: number;
-}
+/** The store's filters (`CatalogueQuery`), checked before they reach it. */
+export type SearchCatalogueOptions = CatalogueQuery;
 
 /** Properties of the local catalogue matching every filter given, best rated first. */
 export async function searchCatalogue(

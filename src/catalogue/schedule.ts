@@ -18,7 +18,7 @@ import {
   contentScheduleId,
   contentSyncWorkflowId,
   type ContentLanguage,
-  type ContentSyncInput,
+  contentSyncInput,
   type DetailFetchLimits,
 } from './sync-contract';
 import { checkCountryLanguage } from './validate';
@@ -54,17 +54,7 @@ export async function ensureContentSchedule(
   const { countryCode, language, interval } = options;
   checkCountryLanguage(countryCode, language);
   const scheduleId = contentScheduleId(countryCode, language);
-  const input: ContentSyncInput = {
-    countryCode,
-    language,
-    ...(options.detailConcurrency !== undefined
-      ? { detailConcurrency: options.detailConcurrency }
-      : {}),
-    ...(options.detailsPerSecond !== undefined
-      ? { detailsPerSecond: options.detailsPerSecond }
-      : {}),
-    ...(options.pagesPerRun !== undefined ? { pagesPerRun: options.pagesPerRun } : {}),
-  };
+  const input = contentSyncInput(options);
   const spec: ScheduleSpec = { intervals: [{ every: interval }] };
   const action: ScheduleOptionsStartWorkflowAction<typeof syncContent> = {
     type: 'startWorkflow',

@@ -77,6 +77,35 @@ export interface ChangeCounts {
   readonly unchanged: number;
 }
 
+export const NO_CHANGES: ChangeCounts = { inserted: 0, updated: 0, unchanged: 0 };
+
+/** The sum of two counts. */
+export function addCounts(a: ChangeCounts, b: ChangeCounts): ChangeCounts {
+  return {
+    inserted: a.inserted + b.inserted,
+    updated: a.updated + b.updated,
+    unchanged: a.unchanged + b.unchanged,
+  };
+}
+
+/** A pass's input from a caller's options: the limits given, nothing else. */
+export function contentSyncInput(
+  options: DetailFetchLimits & {
+    readonly countryCode: string;
+    readonly language: ContentLanguage;
+    readonly pagesPerRun?: number;
+  },
+): ContentSyncInput {
+  const { countryCode, language, detailConcurrency, detailsPerSecond, pagesPerRun } = options;
+  return {
+    countryCode,
+    language,
+    ...(detailConcurrency !== undefined ? { detailConcurrency } : {}),
+    ...(detailsPerSecond !== undefined ? { detailsPerSecond } : {}),
+    ...(pagesPerRun !== undefined ? { pagesPerRun } : {}),
+  };
+}
+
 /**
  * The checkpoint: everything a new run needs to resume a pass where the previous one stopped.
  * Written to history at each page's completion (as the activity result) and carried by

@@ -23,8 +23,10 @@ export interface ConnectedClient {
   close(): Promise<void>;
 }
 
-/** Connects to Temporal from a loaded {@link Config}. */
-export async function connectBookingClient(config: Config): Promise<ConnectedClient> {
+/** Connects to Temporal from a loaded {@link Config} (its Temporal, encryption and order-id parts). */
+export async function connectBookingClient(
+  config: Pick<Config, 'temporal' | 'encryption' | 'orderIdField'>,
+): Promise<ConnectedClient> {
   let connection: Connection;
   try {
     connection = await Connection.connect(temporalConnectionOptions(config.temporal));

@@ -22,7 +22,8 @@ import {
   CONTENT_LANGUAGES,
   DEFAULT_PAGES_PER_RUN,
   contentPageCount,
-  type ChangeCounts,
+  addCounts,
+  NO_CHANGES,
   type ContentSyncInput,
   type ContentSyncProgress,
   type ContentSyncResult,
@@ -38,16 +39,6 @@ const { syncReferenceLists } = proxyActivities<ContentSyncActivities>({
   ...READ_ACTIVITY,
   priority: PRIORITY.background,
 });
-
-const ZERO: ChangeCounts = { inserted: 0, updated: 0, unchanged: 0 };
-
-function add(a: ChangeCounts, b: ChangeCounts): ChangeCounts {
-  return {
-    inserted: a.inserted + b.inserted,
-    updated: a.updated + b.updated,
-    unchanged: a.unchanged + b.unchanged,
-  };
-}
 
 /** Bad input fails the workflow at once: retrying a workflow task would not fix it. */
 function validate(input: ContentSyncInput): void {
@@ -94,7 +85,7 @@ export async function syncContent(input: ContentSyncInput): Promise<ContentSyncR
     nextPage: 1,
     pages: undefined,
     seen: [],
-    counts: ZERO,
+    counts: NO_CHANGES,
     missing: 0,
     referenceListsDone: false,
     run: 1,
@@ -142,7 +133,7 @@ export async function syncContent(input: ContentSyncInput): Promise<ContentSyncR
       // The latest total wins: the list may grow or shrink while we page through it.
       pages: contentPageCount(page.total),
       seen: mergeRanges(state.seen, page.ids),
-      counts: add(state.counts, page),
+      counts: addCounts(state.counts, page),
       missing: state.missing + page.missing,
     };
     // An empty page means the list ended before its total said; later pages are empty too.
@@ -160,7 +151,7 @@ export async function syncContent(input: ContentSyncInput): Promise<ContentSyncR
   state = {
     ...state,
     seen: mergeRanges(state.seen, end.confirmedActive),
-    counts: add(state.counts, end),
+    counts: addCounts(state.counts, end),
   };
   phase = 'DONE';
   return {

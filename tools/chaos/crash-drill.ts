@@ -6,20 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
-import { bookingWorkflowId } from '../../src/shared/booking-contract';
-import {
-  audit,
-  formatCounts,
-  reconcileAll,
-  startWithRetry,
-  waitForSettled,
-  type AuditReport,
-  type OrderStatus,
-} from './audit';
+import { formatCounts, startWithRetry, waitForSettled } from './audit';
 import { SCENARIO_MIX, mixInput, orderIdFor, pick, prng, type MixEntry } from './booking-mix';
 import { startChaosStack } from './chaos-stack';
+import { judgeDrill, type DrillVerdict } from './drill-verdict';
 
 export interface CrashDrillOptions {
   readonly bookings: number;
@@ -63,137 +53,17 @@ export interface KillRecord {
   readonly pid?: number;
 }
 
-/** Why an order waits for reconciliation, or undefined when nothing explains it. */
-export interface Explained {
-  readonly orderId: string;
-  readonly scenario: string;
-  readonly code: string | undefined;
-  readonly explanation: string | undefined;
-}
-
-export interface CrashDrillReport {
+export interface CrashDrillReport extends Omit<DrillVerdict, 'clean'> {
   readonly options: Omit<CrashDrillOptions, 'log' | 'mix'>;
   readonly durationMs: number;
   readonly kills: KillRecord[];
   readonly startAttempts: number;
-  readonly audit: AuditReport;
-  readonly reconciliation: Explained[];
-  readonly unexplained: Explained[];
-  /** Activity timeouts recorded in the histories (how the kills were noticed). */
-  readonly timeouts: Record<string, number>;
   /** Final outcomes that differ from the scenario's expected one (for the record). */
   readonly unexpected: { orderId: string; scenario: string; outcome: string; reason?: string }[];
-  /** After the operator resolved every reconciliation. */
-  readonly afterReconcile?: {
-    readonly withBooking: number;
-    readonly noBooking: number;
-    readonly failed: string[];
-    readonly audit: AuditReport;
-  };
   readonly passed: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Codes that say the booking call's fate is unknown because its worker or server died. */
-const KILL_CODES = new Set(['ACTIVITY_TIMEOUT', 'CONNECTION_LOST', 'TIMEOUT', 'CANCELLED']);
-/** Longest time from a kill to the workflow noticing it (booking start-to-close 150 s + slack). */
-const NOTICE_WINDOW_MS = 180_000;
-
-/** What the history says of an order's booking call: who ran it and how it ended. */
-export interface BookingCallFacts {
-  /** The worker identity that started `createBooking` (`pid@host` by default). */
-  readonly identity?: string;
-  readonly pid?: number;
-  /** `TIMEOUT_TYPE_HEARTBEAT`, `TIMEOUT_TYPE_START_TO_CLOSE`, … when it timed out. */
-  readonly timeoutType?: string;
-}
-
-/** Reads the `createBooking` events of a booking's history. */
-export async function bookingCallFacts(client: Client, orderId: string): Promise<BookingCallFacts> {
-  const history = await client.workflow.getHandle(bookingWorkflowId(orderId)).fetchHistory();
-  const events = history.events ?? [];
-  const scheduled = events.find(
-    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createBooking',
-  );
-  if (!scheduled?.eventId) return {};
-  const id = String(scheduled.eventId);
-  const started = events.find(
-    (e) => String(e.activityTaskStartedEventAttributes?.scheduledEventId ?? '') === id,
-  );
-  const timedOut = events.find(
-    (e) => String(e.activityTaskTimedOutEventAttributes?.scheduledEventId ?? '') === id,
-  );
-  const identity = started?.activityTaskStartedEventAttributes?.identity ?? undefined;
-  const pid = identity ? Number(/^(\d+)@/.exec(identity)?.[1]) : NaN;
-  const timeoutType =
-    timedOut?.activityTaskTimedOutEventAttributes?.failure?.timeoutFailureInfo?.timeoutType;
-  return {
-    ...(identity ? { identity } : {}),
-    ...(Number.isFinite(pid) ? { pid } : {}),
-    ...(timeoutType !== undefined && timeoutType !== null
-      ? { timeoutType: temporal.api.enums.v1.TimeoutType[timeoutType] ?? String(timeoutType) }
-      : {}),
-  };
-}
-
-/** Activity timeouts in a history, as `activityType/TIMEOUT_TYPE_…` → count. */
-export async function activityTimeouts(
-  client: Client,
-  orderId: string,
-): Promise<Record<string, number>> {
-  const history = await client.workflow.getHandle(bookingWorkflowId(orderId)).fetchHistory();
-  const types = new Map<string, string>();
-  const out: Record<string, number> = {};
-  for (const e of history.events ?? []) {
-    const scheduled = e.activityTaskScheduledEventAttributes;
-    if (scheduled && e.eventId) types.set(String(e.eventId), scheduled.activityType?.name ?? '?');
-    const timedOut = e.activityTaskTimedOutEventAttributes;
-    if (timedOut) {
-      const type = types.get(String(timedOut.scheduledEventId ?? '')) ?? '?';
-      const t = timedOut.failure?.timeoutFailureInfo?.timeoutType;
-      const key = `${type}/${t !== undefined && t !== null ? (temporal.api.enums.v1.TimeoutType[t] ?? t) : '?'}`;
-      out[key] = (out[key] ?? 0) + 1;
-    }
-  }
-  return out;
-}
-
-export function explainReconciliation(
-  orderId: string,
-  entry: MixEntry,
-  status: Extract<OrderStatus, { kind: 'reconciliation' }>,
-  kills: readonly KillRecord[],
-  facts: BookingCallFacts = {},
-): Explained {
-  const code = status.lastError?.code;
-  const base = { orderId, scenario: entry.scenario, code };
-  if (entry.expect === 'NEEDS_RECONCILIATION')
-    return { ...base, explanation: `scenario ${entry.scenario} is ambiguous by design` };
-  if (code !== undefined && KILL_CODES.has(code)) {
-    // Best evidence: the booking call was started by a worker process that was SIGKILLed.
-    const killed =
-      facts.pid === undefined
-        ? undefined
-        : kills.find((k) => k.target === 'worker' && k.pid === facts.pid);
-    if (killed)
-      return {
-        ...base,
-        explanation: `createBooking started by worker pid ${facts.pid}, ${killed.how ?? 'SIGKILLed'} at +${(killed.atMs / 1000).toFixed(1)} s (${facts.timeoutType ?? code})`,
-      };
-    // Else a kill (of the server, say) shortly before the workflow noticed the failure.
-    const at = status.lastError?.at ? Date.parse(status.lastError.at) : Date.now();
-    const kill = kills
-      .filter((k) => k.at <= at + 1_000 && at - k.at <= NOTICE_WINDOW_MS)
-      .sort((a, b) => b.at - a.at)[0];
-    if (kill)
-      return {
-        ...base,
-        explanation: `${code} ${Math.round((at - kill.at) / 1000)} s after the ${kill.target} kill at +${Math.round(kill.atMs / 1000)} s`,
-      };
-  }
-  return { ...base, explanation: undefined };
-}
 
 export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDrillReport> {
   const log = options.log ?? (() => undefined);
@@ -294,16 +164,21 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
       timeoutMs: options.settleTimeoutMs,
       log,
     });
-    const report = audit(statuses, ids, stack.sim);
-    const reconciliation: Explained[] = [];
+    const { clean, ...verdict } = await judgeDrill({
+      client: stack.client,
+      historyClient: stack.rawClient,
+      bookings: stack.bookings,
+      simulator: stack.sim,
+      ids,
+      statuses,
+      entryOf,
+      disruptions: kills,
+      reconcile: options.reconcile,
+    });
     const unexpected: CrashDrillReport['unexpected'] = [];
     for (const id of ids) {
       const s = statuses.get(id);
       const entry = entryOf.get(id)!;
-      if (s?.kind === 'reconciliation') {
-        const facts = await bookingCallFacts(stack.rawClient, id).catch(() => ({}));
-        reconciliation.push(explainReconciliation(id, entry, s, kills, facts));
-      }
       if (s?.kind === 'final' && s.outcome !== entry.expect)
         unexpected.push({
           orderId: id,
@@ -312,46 +187,15 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
           ...(s.result.reason ? { reason: s.result.reason } : {}),
         });
     }
-    const unexplained = reconciliation.filter((r) => r.explanation === undefined);
-    const timeouts: Record<string, number> = {};
-    for (const id of ids) {
-      const t = await activityTimeouts(stack.rawClient, id).catch(() => ({}));
-      for (const [k, v] of Object.entries(t)) timeouts[k] = (timeouts[k] ?? 0) + v;
-    }
-
-    let afterReconcile: CrashDrillReport['afterReconcile'];
-    if (options.reconcile && report.reconciliation.length > 0) {
-      const resolved = await reconcileAll(stack.bookings, stack.sim, report.reconciliation);
-      const again = await waitForSettled(stack.client, report.reconciliation, {
-        timeoutMs: 60_000,
-      });
-      const merged = new Map(statuses);
-      for (const [k, v] of again) merged.set(k, v);
-      afterReconcile = { ...resolved, audit: audit(merged, ids, stack.sim) };
-    }
-
-    const passed =
-      report.duplicates.length === 0 &&
-      report.lost.length === 0 &&
-      report.stuck.length === 0 &&
-      unexplained.length === 0 &&
-      (afterReconcile === undefined ||
-        (afterReconcile.failed.length === 0 &&
-          afterReconcile.audit.reconciliation.length === 0 &&
-          afterReconcile.audit.duplicates.length === 0));
     const { log: _omit, mix: _mix, ...recorded } = options;
     return {
       options: recorded,
       durationMs: Date.now() - t0,
       kills,
       startAttempts,
-      audit: report,
-      reconciliation,
-      unexplained,
-      timeouts,
+      ...verdict,
       unexpected,
-      ...(afterReconcile ? { afterReconcile } : {}),
-      passed,
+      passed: clean,
     };
   } finally {
     await stack.close();

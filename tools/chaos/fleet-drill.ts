@@ -13,22 +13,10 @@ import type { WorkerProcess } from './worker-process';
 import { loadCodecServerConfig } from '../../src/config/codec';
 import { loadConfig, parseEnv } from '../../src/config';
 import { startClusterStack } from '../stack/cluster-stack';
-import {
-  audit,
-  formatCounts,
-  reconcileAll,
-  startWithRetry,
-  waitForSettled,
-  type AuditReport,
-} from './audit';
+import { formatCounts, startWithRetry, waitForSettled } from './audit';
 import { SCENARIO_MIX, mixInput, orderIdFor, pick, prng } from './booking-mix';
-import {
-  activityTimeouts,
-  bookingCallFacts,
-  explainReconciliation,
-  type Explained,
-  type KillRecord,
-} from './crash-drill';
+import type { KillRecord } from './crash-drill';
+import { judgeDrill, type DrillVerdict } from './drill-verdict';
 
 export interface FleetDrillOptions {
   /** @default 300 */
@@ -49,24 +37,14 @@ export interface FleetDrillOptions {
   readonly log?: (line: string) => void;
 }
 
-export interface FleetDrillReport {
+export interface FleetDrillReport extends Omit<DrillVerdict, 'clean'> {
   readonly bookings: number;
   readonly workers: number;
   readonly durationMs: number;
   readonly disruptions: KillRecord[];
   readonly startAttempts: number;
-  readonly audit: AuditReport;
-  readonly reconciliation: Explained[];
-  readonly unexplained: Explained[];
-  readonly timeouts: Record<string, number>;
   /** From the end of the last disruption until every order had settled, ms. */
   readonly settleMs: number;
-  readonly afterReconcile?: {
-    readonly withBooking: number;
-    readonly noBooking: number;
-    readonly failed: string[];
-    readonly audit: AuditReport;
-  };
   readonly passed: boolean;
 }
 
@@ -189,55 +167,25 @@ export async function runFleetDrill(options: FleetDrillOptions): Promise<FleetDr
       log,
     });
     const settleMs = Date.now() - lastDisruptionEnd;
-    const rawClient = stack.client;
-    const report = audit(statuses, ids, stack.simulator);
-    const reconciliation: Explained[] = [];
-    for (const id of ids) {
-      const s = statuses.get(id);
-      if (s?.kind === 'reconciliation') {
-        const facts = await bookingCallFacts(rawClient, id).catch(() => ({}));
-        reconciliation.push(explainReconciliation(id, entryOf.get(id)!, s, disruptions, facts));
-      }
-    }
-    const unexplained = reconciliation.filter((r) => r.explanation === undefined);
-    const timeouts: Record<string, number> = {};
-    for (const id of ids) {
-      const t = await activityTimeouts(rawClient, id).catch(() => ({}));
-      for (const [k, v] of Object.entries(t)) timeouts[k] = (timeouts[k] ?? 0) + v;
-    }
-    let afterReconcile: FleetDrillReport['afterReconcile'];
-    if (report.reconciliation.length > 0) {
-      const resolved = await reconcileAll(stack.bookings, stack.simulator, report.reconciliation);
-      const again = await waitForSettled(stack.client, report.reconciliation, {
-        timeoutMs: 60_000,
-      });
-      const merged = new Map(statuses);
-      for (const [k, v] of again) merged.set(k, v);
-      afterReconcile = { ...resolved, audit: audit(merged, ids, stack.simulator) };
-    }
-    const passed =
-      startFailures === 0 &&
-      report.duplicates.length === 0 &&
-      report.lost.length === 0 &&
-      report.stuck.length === 0 &&
-      unexplained.length === 0 &&
-      (afterReconcile === undefined ||
-        (afterReconcile.failed.length === 0 &&
-          afterReconcile.audit.reconciliation.length === 0 &&
-          afterReconcile.audit.duplicates.length === 0));
+    const { clean, ...verdict } = await judgeDrill({
+      client: stack.client,
+      bookings: stack.bookings,
+      simulator: stack.simulator,
+      ids,
+      statuses,
+      entryOf,
+      disruptions,
+      reconcile: true,
+    });
     return {
       bookings: n,
       workers: workerCount,
       durationMs: Date.now() - t0,
       disruptions,
       startAttempts,
-      audit: report,
-      reconciliation,
-      unexplained,
-      timeouts,
+      ...verdict,
       settleMs,
-      ...(afterReconcile ? { afterReconcile } : {}),
-      passed,
+      passed: startFailures === 0 && clean,
     };
   } finally {
     await stack.stop();

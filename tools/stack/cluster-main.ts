@@ -14,6 +14,7 @@ import {
 } from '../temporal-server/cluster';
 import { ClusterBuildError } from '../temporal-server/cluster-binaries';
 import { startClusterStack } from './cluster-stack';
+import { runUntilStopped } from './run-until-stopped';
 
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -82,26 +83,7 @@ async function main(): Promise<number> {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  return new Promise<number>((done) => {
-    let stopping = false;
-    const stop = (why: string, code: number) => {
-      if (stopping) return;
-      stopping = true;
-      log(`\n${why}: stopping the cluster (the database is kept) ...`);
-      stack.stop().then(
-        () => {
-          log('Stopped.');
-          done(code);
-        },
-        (err: unknown) => {
-          log(`Stopping failed: ${err instanceof Error ? err.message : String(err)}`);
-          done(1);
-        },
-      );
-    };
-    process.once('SIGINT', () => stop('Ctrl-C', 0));
-    process.once('SIGTERM', () => stop('SIGTERM', 0));
-  });
+  return runUntilStopped(stack, { what: 'the cluster (the database is kept)', log });
 }
 
 main().then(

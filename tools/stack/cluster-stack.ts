@@ -7,13 +7,12 @@
  */
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import type { Client, Connection } from '@temporalio/client';
 import { WorkerProcess } from '../chaos/worker-process';
-import { BookingClient } from '../../src/client';
-import { temporalConnectionOptions } from '../../src/client/connection-options';
+import type { BookingClient } from '../../src/client';
+import { connectBookingClient } from '../../src/client/connect';
 import { buildCodecServer } from '../../src/codec/codec-server';
 import type { CodecServerConfig } from '../../src/codec/types';
-import { createDataConverter } from '../../src/codec/data-converter';
 import { EncryptionCodec } from '../../src/codec/encryption-codec';
 import type { Config } from '../../src/config';
 import { buildSimulator, DEMO_COMPANY, type Simulator, type SimulatorOptions } from '../simulator';
@@ -164,20 +163,11 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     }
 
     // --- a client, for the callers that drive bookings ---
-    const connection = await Connection.connect(
-      temporalConnectionOptions({ ...infra.security, address: infra.address }),
-    );
-    cleanups.push(() => connection.close());
-    const client = new Client({
-      connection,
-      namespace: config.temporal.namespace,
-      dataConverter: createDataConverter(config.encryption),
+    const { connection, client, bookings, close } = await connectBookingClient({
+      ...config,
+      temporal: { ...config.temporal, ...infra.security, address: infra.address },
     });
-    const bookings = new BookingClient({
-      client,
-      taskQueue: config.temporal.taskQueue,
-      orderIdField: config.orderIdField,
-    });
+    cleanups.push(close);
     let stopping: Promise<void> | undefined;
     return {
       infra,

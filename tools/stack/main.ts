@@ -12,6 +12,7 @@ import { loadCodecServerConfig } from '../../src/config/codec';
 import { ConfigError, loadConfig, parseEnv } from '../../src/config';
 import { PortInUseError } from '../../src/observability/ports';
 import { startLocalStack, type SupplierChoice, type TemporalChoice } from './local-stack';
+import { runUntilStopped } from './run-until-stopped';
 
 const DB_FILE = resolve('.data/temporal.db');
 const LOCAL_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[?::1\]?|0\.0\.0\.0)$/;
@@ -79,30 +80,12 @@ async function main(): Promise<number> {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  return new Promise<number>((done) => {
-    let stopping = false;
-    const stop = (why: string, code: number) => {
-      if (stopping) return;
-      stopping = true;
-      log(`\n${why}: stopping what this stack started ...`);
-      stack.stop().then(
-        () => {
-          log('Stopped.');
-          done(code);
-        },
-        (err: unknown) => {
-          log(`Stopping failed: ${err instanceof Error ? err.message : String(err)}`);
-          done(1);
-        },
-      );
-    };
-    process.once('SIGINT', () => stop('Ctrl-C', 0));
-    process.once('SIGTERM', () => stop('SIGTERM', 0));
-    stack.workerStopped.then(
-      () => stop('The worker stopped', 1),
-      (err: unknown) =>
-        stop(`The worker failed (${err instanceof Error ? err.message : String(err)})`, 1),
-    );
+  return runUntilStopped(stack, {
+    what: 'what this stack started',
+    log,
+    ended: stack.workerStopped,
+    endedWhy: 'The worker stopped',
+    failedWhy: 'The worker failed',
   });
 }
 

@@ -3,21 +3,16 @@
  * Order: TEMPORAL_CLI_PATH, `temporal` on PATH, our cache, a Go build into the cache, and last the
  * SDK's own download (machines with internet). Every way that failed is listed in the error.
  */
-import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import {
-  accessSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  renameSync,
-  rmSync,
-} from 'node:fs';
-import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { promisify } from 'node:util';
-
-const execFileAsync = promisify(execFile);
+  cacheRoot,
+  commandTail,
+  execFileAsync,
+  findOnPath,
+  goInstall,
+  isExecutable,
+} from './binary-cache';
 
 /** The CLI release we build and test against (bundles Temporal Server 1.29.1). */
 export const TEMPORAL_CLI_VERSION = '1.5.1';
@@ -46,33 +41,9 @@ export class TemporalCliNotFoundError extends Error {
   }
 }
 
-/** `$XDG_CACHE_HOME/hotel-booking-orchestrator` or `~/.cache/hotel-booking-orchestrator`. */
-export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(base, 'hotel-booking-orchestrator');
-}
-
 /** Where the CLI of `version` is cached: outside the checkout, so fresh clones reuse it. */
 export function cachedCliPath(version = TEMPORAL_CLI_VERSION, env = process.env): string {
   return join(cacheRoot(env), 'temporal-cli', version, 'temporal');
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
 }
 
 async function goVersion(env: NodeJS.ProcessEnv): Promise<[number, number] | undefined> {
@@ -97,29 +68,18 @@ export interface ResolveOptions {
 
 /** Builds the CLI with `go install` into the cache; atomic, so a concurrent build is harmless. */
 async function buildWithGo(target: string, env: NodeJS.ProcessEnv, log: (l: string) => void) {
-  const dir = join(target, '..');
-  mkdirSync(dir, { recursive: true });
-  const tmpBin = mkdtempSync(join(dir, '.build-'));
   log(
     `Building the Temporal CLI v${TEMPORAL_CLI_VERSION} from its Go module (one time per machine; ` +
       'about 3 minutes on 2 cores with a cold Go cache) ...',
   );
   const started = Date.now();
-  try {
-    await execFileAsync(
-      'go',
-      [
-        'install',
-        '-ldflags',
-        `-X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
-        `${GO_MODULE}@v${TEMPORAL_CLI_VERSION}`,
-      ],
-      { env: { ...env, GOBIN: tmpBin, GOFLAGS: '-mod=mod' }, maxBuffer: 64 * 1024 * 1024 },
-    );
-    renameSync(join(tmpBin, 'temporal'), target);
-  } finally {
-    rmSync(tmpBin, { recursive: true, force: true });
-  }
+  await goInstall({
+    module: `${GO_MODULE}@v${TEMPORAL_CLI_VERSION}`,
+    goBinary: 'temporal',
+    target,
+    env,
+    ldflags: `-X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
+  });
   log(`Built the Temporal CLI in ${Math.round((Date.now() - started) / 1000)} s: ${target}`);
 }
 
@@ -158,11 +118,7 @@ export async function resolveTemporalCli(options: ResolveOptions = {}): Promise<
         if (existsSync(cached)) return { kind: 'binary', path: cached, source: 'go build' };
         attempts.push('Go build: finished but produced no binary');
       } catch (err) {
-        const msg = String((err as { stderr?: string }).stderr ?? err)
-          .trim()
-          .split('\n')
-          .slice(-3);
-        attempts.push(`Go build failed: ${msg.join(' | ')}`);
+        attempts.push(`Go build failed: ${commandTail(err)}`);
       }
     }
   } else {

@@ -4,13 +4,9 @@
  * server, its SQL schema tool (schemas embedded) and the Temporal UI server. No replace directives
  * in these module versions, so `go install module@version` builds exactly the release.
  */
-import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { cacheRoot } from './cli-binary';
-
-const execFileAsync = promisify(execFile);
+import { cacheRoot, commandTail, execFileAsync, goInstall, isExecutable } from './binary-cache';
 
 /** The server release docker-compose pins and the CLI v1.5.1 embeds. */
 export const TEMPORAL_SERVER_VERSION = '1.29.1';
@@ -56,15 +52,6 @@ export const CLUSTER_BINARIES: readonly ClusterBinary[] = [
 /** `<cache>/temporal-server/<version>/`. */
 export function clusterCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(cacheRoot(env), 'temporal-server', TEMPORAL_SERVER_VERSION);
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export type ClusterBinaryPaths = Record<ClusterBinary['name'], string>;
@@ -132,24 +119,12 @@ export async function ensureClusterBinaries(
     );
     for (const b of missing) {
       const target = join(dir, b.name);
-      const tmpBin = mkdtempSync(join(dir, '.build-'));
       const started = Date.now();
       log(`  building ${b.name}: go install ${b.module} ...`);
       try {
-        await execFileAsync('go', ['install', b.module], {
-          env: { ...env, GOBIN: tmpBin, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' },
-          maxBuffer: 64 * 1024 * 1024,
-        });
-        renameSync(join(tmpBin, b.goBinary), target);
+        await goInstall({ module: b.module, goBinary: b.goBinary, target, env });
       } catch (err) {
-        const tail = String((err as { stderr?: string }).stderr ?? err)
-          .trim()
-          .split('\n')
-          .slice(-3)
-          .join(' | ');
-        throw new ClusterBuildError(`go install ${b.module} failed: ${tail}`);
-      } finally {
-        rmSync(tmpBin, { recursive: true, force: true });
+        throw new ClusterBuildError(`go install ${b.module} failed: ${commandTail(err)}`);
       }
       log(`  built ${b.name} in ${Math.round((Date.now() - started) / 1000)} s: ${target}`);
       found[b.name] = target;

@@ -3,11 +3,7 @@
  * package once where this machine may: as root with apt. Nothing is downloaded otherwise; callers
  * skip what needs them with the one line in `reason`.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { findOnPath } from './cli-binary';
-
-const execFileAsync = promisify(execFile);
+import { BUILD_OUTPUT_BYTES, execFileAsync, findOnPath } from './binary-cache';
 
 export interface PrometheusBinaries {
   readonly prometheus: string;
@@ -36,7 +32,7 @@ async function aptInstall(env: NodeJS.ProcessEnv): Promise<void> {
   const apt = (args: string[]) =>
     execFileAsync('apt-get', args, {
       env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
-      maxBuffer: 64 * 1024 * 1024,
+      maxBuffer: BUILD_OUTPUT_BYTES,
     });
   try {
     await apt(['install', '-y', '--no-install-recommends', 'prometheus']);

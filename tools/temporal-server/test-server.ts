@@ -8,24 +8,17 @@
  * `npx tsx tools/temporal-server/test-server.ts --print-path` prints the script's path, fetching
  * first when needed (`.ci/run` calls it); every way that failed is listed in the error.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
-import {
-  accessSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { cacheRoot } from './cli-binary';
-
-const execFileAsync = promisify(execFile);
+import {
+  BUILD_OUTPUT_BYTES,
+  cacheRoot,
+  execFileAsync,
+  inScratchDir,
+  isExecutable,
+} from './binary-cache';
 
 /** The test server release we test against (its protocol matches SDK 1.24's). */
 export const TEST_SERVER_VERSION = '1.31.0';
@@ -54,15 +47,6 @@ export class TestServerNotFoundError extends Error {
 /** Where the wrapper of `version` is cached. */
 export function cachedTestServerPath(version = TEST_SERVER_VERSION, env = process.env): string {
   return join(cacheRoot(env), 'temporal-test-server', version, 'temporal-test-server');
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Whether a cached wrapper still works: its class path's jars and its class archive are there. */
@@ -155,19 +139,17 @@ async function fetchWithMaven(
   log: (l: string) => void,
 ): Promise<void> {
   const dir = join(target, '..');
-  mkdirSync(dir, { recursive: true });
-  const work = mkdtempSync(join(dir, '.fetch-'));
   log(
     `Fetching Temporal's time-skipping test server ${ARTIFACT} from Maven Central (one time per ` +
       'machine; about 30 s, ~45 MB into ~/.m2) ...',
   );
   const started = Date.now();
-  try {
+  await inScratchDir(dir, '.fetch-', async (work) => {
     writeFileSync(join(work, 'pom.xml'), pom());
     await execFileAsync(
       'mvn',
       ['-q', '-B', 'dependency:build-classpath', '-Dmdep.outputFile=classpath.txt'],
-      { cwd: work, env, maxBuffer: 64 * 1024 * 1024 },
+      { cwd: work, env, maxBuffer: BUILD_OUTPUT_BYTES },
     );
     const classpath = readFileSync(join(work, 'classpath.txt'), 'utf8').trim();
     writeFileSync(join(work, 'classpath.txt'), classpath);
@@ -184,9 +166,7 @@ async function fetchWithMaven(
     renameSync(join(work, ARCHIVE), join(dir, ARCHIVE));
     renameSync(join(work, 'classpath.txt'), join(dir, 'classpath.txt'));
     renameSync(join(work, 'temporal-test-server'), target);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
   log(
     `Fetched the time-skipping test server in ${Math.round((Date.now() - started) / 1000)} s: ${target}`,
   );
