@@ -23,8 +23,8 @@ export interface PropertyRecord {
   };
 }
 
-/** A stored property in one language. */
-export interface StoredProperty {
+/** A search hit: what a list of properties shows. */
+export interface PropertySummary {
   readonly id: number;
   readonly language: ContentLanguage;
   readonly countryCode: string;
@@ -33,6 +33,11 @@ export interface StoredProperty {
   readonly stars: number | null;
   /** `false` once a full pass no longer listed it; the row and its content stay. */
   readonly active: boolean;
+  readonly guestRating: number | null;
+}
+
+/** A stored property in one language: its summary's fields, its content and its times. */
+export interface StoredProperty extends Omit<PropertySummary, 'guestRating'> {
   readonly detail: Readonly<Record<string, unknown>>;
   /** SHA-256 of the canonical JSON of `detail`. */
   readonly contentHash: string;
@@ -43,18 +48,6 @@ export interface StoredProperty {
   readonly deactivatedAt: string | null;
   /** The sync that last listed it. */
   readonly lastSyncId: string;
-}
-
-/** A search hit: what a list of properties shows. */
-export interface PropertySummary {
-  readonly id: number;
-  readonly language: ContentLanguage;
-  readonly countryCode: string;
-  readonly name: string;
-  readonly city: string | null;
-  readonly stars: number | null;
-  readonly active: boolean;
-  readonly guestRating: number | null;
 }
 
 /** Filters of {@link CatalogueStore.search}; every filter is optional. */
