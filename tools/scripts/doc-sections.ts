@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classificationTableMarkdown } from '../../src/hotel-api/errors';
+import { DEVIATIONS } from '../simulator/deviations';
 import { SCENARIOS } from '../simulator/scenarios';
 
 function scenarioTable(): string {
@@ -20,13 +21,25 @@ function scenarioTable(): string {
   ].join('\n');
 }
 
+function deviationTable(): string {
+  const cell = (t: string) => t.replaceAll('|', '\\|');
+  return [
+    '| deviation | what the supplier does | parameter (default) | reported by `doctor` |',
+    '|---|---|---|---|',
+    ...DEVIATIONS.map(
+      (d) =>
+        `| \`${d.name}\` | ${cell(d.description)} | ${d.param ? `${cell(d.param.meaning)} (${d.param.default})` : '—'} | ${cell(d.detectedBy)} |`,
+    ),
+  ].join('\n');
+}
+
 export const ROOT = join(__dirname, '..', '..');
 
 /** File (from the repository's root) → section name → generated markdown. */
 export function generatedSections(): Record<string, Record<string, string>> {
   return {
     'docs/hard-rules.md': { classification: classificationTableMarkdown() },
-    'docs/simulator.md': { scenarios: scenarioTable() },
+    'docs/simulator.md': { scenarios: scenarioTable(), deviations: deviationTable() },
   };
 }
 
