@@ -9,8 +9,7 @@ import { fail, ok, warn } from './check-result';
 
 /** What the doctor's first signed call came to. */
 export type FirstCall =
-  | { readonly kind: 'answered' }
-  | { readonly kind: 'error'; readonly error: HotelApiError };
+  { readonly kind: 'answered' } | { readonly kind: 'error'; readonly error: HotelApiError };
 
 const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
   'CONNECTION_FAILED_BEFORE_SEND',
@@ -37,7 +36,10 @@ export function reachableVerdict(baseUrl: string, first: FirstCall): CheckResult
     return ok('reachable', `${url.origin} answered over HTTPS; its certificate chain verified`);
   }
   if (LOOPBACK.test(url.hostname)) {
-    return ok('reachable', `${url.origin} answered over plain HTTP on loopback (a local simulator)`);
+    return ok(
+      'reachable',
+      `${url.origin} answered over plain HTTP on loopback (a local simulator)`,
+    );
   }
   return warn(
     'reachable',
@@ -107,7 +109,11 @@ export function credentialsVerdict(
 
 /** `redirects`: every path the client calls must answer where it is; the client never follows. */
 export function redirectsVerdict(
-  probes: readonly { readonly path: string; readonly statusCode: number; readonly location?: string }[],
+  probes: readonly {
+    readonly path: string;
+    readonly statusCode: number;
+    readonly location?: string;
+  }[],
 ): CheckResult {
   const redirected = probes.filter((p) => p.statusCode >= 300 && p.statusCode < 400);
   if (redirected.length === 0) {
@@ -209,7 +215,9 @@ export function refusalVerdict(
       name === 'wrong-secret'
         ? `${asked} was accepted (${answer.statusCode}): the supplier does not check signatures`
         : `${asked} was accepted (${answer.statusCode}): is that key's account really inactive?`,
-      name === 'wrong-secret' ? 'nothing in the product; a security finding for the supplier' : undefined,
+      name === 'wrong-secret'
+        ? 'nothing in the product; a security finding for the supplier'
+        : undefined,
     );
   }
   const classified = `answered ${answer.statusCode}, classified ${e.code} (${e.retryable ? 'retried' : 'not retried'}, ${e.ambiguous ? 'ambiguous' : 'not ambiguous'})`;

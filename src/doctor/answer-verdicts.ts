@@ -10,8 +10,7 @@ import { fail, ok, warn } from './check-result';
 
 /** A read endpoint's call through the client: its parsed answer or its classified failure. */
 export type ReadOutcome<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: HotelApiError };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: HotelApiError };
 
 const MAX_LISTED = 8;
 
@@ -23,6 +22,18 @@ function list(items: readonly string[]): string {
 /** The info line naming fields the product does not read. */
 export function unknownFieldsInfo(fields: readonly string[]): string[] {
   return fields.length === 0 ? [] : [`fields the product does not read: ${list(fields)}`];
+}
+
+/** `properties[].rooms[].room_name: expected string`: one line per field, whatever the index. */
+export function issueLine(issue: {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}): string {
+  const path = issue.path
+    .map((k) => (typeof k === 'number' ? '[]' : `.${String(k)}`))
+    .join('')
+    .replace(/^\./, '');
+  return `${path || '(root)'}: ${issue.message.replace(/^Invalid input: /, '')}`;
 }
 
 /**
@@ -44,7 +55,7 @@ export function schemaVerdict<T>(input: {
   }
   const e = outcome.error;
   if (e.code === 'CONTRACT' && e.issues !== undefined && e.issues.length > 0) {
-    const issues = e.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`);
+    const issues = [...new Set(e.issues.map(issueLine))];
     return fail(
       name,
       `the answer does not match the product's schema: ${list(issues)}`,
@@ -72,10 +83,14 @@ export function pagingVerdict(input: {
   readonly info?: readonly string[];
 }): CheckResult {
   const { total, pages, country } = input;
-  const expected = (page: number) => Math.max(0, Math.min(PAGE_SIZE, total - (page - 1) * PAGE_SIZE));
+  const expected = (page: number) =>
+    Math.max(0, Math.min(PAGE_SIZE, total - (page - 1) * PAGE_SIZE));
   const pageCount = Math.ceil(total / PAGE_SIZE);
   const seen = pages
-    .map((p) => `page ${p.page} has ${p.count}${p.count === expected(p.page) ? '' : ` (expected ${expected(p.page)})`}`)
+    .map(
+      (p) =>
+        `page ${p.page} has ${p.count}${p.count === expected(p.page) ? '' : ` (expected ${expected(p.page)})`}`,
+    )
     .join(', ');
   const evidence = `${country}: total ${total} → ${pageCount} page(s) of ${PAGE_SIZE}; ${seen}`;
   if (pages.some((p) => p.count !== expected(p.page))) {
@@ -222,7 +237,8 @@ export function arrayEncodingVerdict(input: {
       ? `answered ${p.statusCode}`
       : `covered ${p.covered.length === 0 ? 'no property' : p.covered.join(', ')}${p.roomsPerOption === undefined ? '' : `, options for ${p.roomsPerOption} room(s)`}`;
   const evidence = `asked for properties ${propertyIds.join(', ')} and ${input.rooms} rooms: repeated keys ${describe(repeated)}; comma-separated ${describe(comma)}`;
-  const roomsLost = repeated.roomsPerOption !== undefined && repeated.roomsPerOption !== input.rooms;
+  const roomsLost =
+    repeated.roomsPerOption !== undefined && repeated.roomsPerOption !== input.rooms;
   if (all(repeated) && !roomsLost) return ok('array-encoding', evidence);
   return fail(
     'array-encoding',

@@ -93,20 +93,26 @@ export interface Skipped {
   readonly reason: string;
 }
 
+/** Results in the order of {@link CHECK_NAMES} (stable for results of the same name). */
+export function inCheckOrder(results: readonly CheckResult[]): CheckResult[] {
+  const rank = (r: CheckResult) => CHECK_NAMES.indexOf(r.name);
+  return [...results].sort((a, b) => rank(a) - rank(b));
+}
+
 /**
- * The doctor's exit codes, fitted into the tool's (src/cli/exit-codes.ts): 0 nothing found that
- * would break bookings (warnings allowed); 1 something would (a `fail`); 2 the supplier refused
- * to authenticate us, a configuration problem like the tool's other exit-2 cases; 3 the
- * supplier could not be reached, as for every other command.
+ * The doctor's exit codes: 0 nothing found that would break bookings (warnings allowed); 1
+ * something would (a `fail`, which says what breaks); 2 the doctor could not check, because the
+ * supplier could not be reached or refused to authenticate us. Unlike the tool's other
+ * commands, unreachable is 2 as well: a go-live script asks "can we go live", and both answers
+ * of 2 are "not checked".
  */
-export const DoctorExit = { OK: 0, WOULD_BREAK: 1, UNAUTHENTICATED: 2, UNREACHABLE: 3 } as const;
+export const DoctorExit = { OK: 0, WOULD_BREAK: 1, CANNOT_CHECK: 2 } as const;
 export type DoctorExit = (typeof DoctorExit)[keyof typeof DoctorExit];
 
 export function doctorExitCode(report: {
   readonly checks: readonly CheckResult[];
   readonly stop?: Stop | undefined;
 }): DoctorExit {
-  if (report.stop?.kind === 'unreachable') return DoctorExit.UNREACHABLE;
-  if (report.stop?.kind === 'unauthenticated') return DoctorExit.UNAUTHENTICATED;
+  if (report.stop !== undefined) return DoctorExit.CANNOT_CHECK;
   return report.checks.some((c) => c.verdict === 'fail') ? DoctorExit.WOULD_BREAK : DoctorExit.OK;
 }

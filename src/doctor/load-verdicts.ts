@@ -43,7 +43,9 @@ export function latencyVerdict(endpoints: readonly EndpointTimings[]): CheckResu
     const p95 = percentile(e.durationsMs, 95);
     const timing = e.durationsMs.length > 0 ? `p50 ${ms(p50)}, p95 ${ms(p95)}` : 'no answer';
     const timedOut = e.timeouts > 0 ? `, ${e.timeouts} timed out` : '';
-    lines.push(`${e.endpoint} ${timing} over ${calls} call(s)${timedOut} (${e.timeoutVariable} ${ms(e.timeoutMs)})`);
+    lines.push(
+      `${e.endpoint} ${timing} over ${calls} call(s)${timedOut} (${e.timeoutVariable} ${ms(e.timeoutMs)})`,
+    );
     if (e.timeouts > 0 || p95 >= e.timeoutMs) slow.push(e.endpoint);
     else if (p95 >= e.timeoutMs * LATENCY_WARN_SHARE) close.push(e.endpoint);
   }
@@ -81,7 +83,8 @@ const LIMIT_HEADERS = [
 
 /** Requests per second from a policy such as `10;w=1` or `"default";q=100;w=60`. */
 export function policyPerSecond(policy: string): number | undefined {
-  const quota = /(?:^|[;,\s])q=(\d+(?:\.\d+)?)/.exec(policy)?.[1] ?? /^\s*(\d+(?:\.\d+)?)/.exec(policy)?.[1];
+  const quota =
+    /(?:^|[;,\s])q=(\d+(?:\.\d+)?)/.exec(policy)?.[1] ?? /^\s*(\d+(?:\.\d+)?)/.exec(policy)?.[1];
   const window = /(?:^|;)\s*w=(\d+(?:\.\d+)?)/.exec(policy)?.[1];
   if (quota === undefined || window === undefined || Number(window) <= 0) return undefined;
   return Number(quota) / Number(window);
@@ -109,8 +112,10 @@ export function rateLimitVerdict(input: {
   const policy = seen.get('ratelimit-policy') ?? seen.get('x-ratelimit-policy');
   const perSecond = policy === undefined ? undefined : policyPerSecond(policy);
   const tooFast =
-    perSecond !== undefined && (input.maxCallsPerSecond === 0 || input.maxCallsPerSecond > perSecond);
-  const throttled = '429s follow: refused before processing, so retried safely, but bookings slow down';
+    perSecond !== undefined &&
+    (input.maxCallsPerSecond === 0 || input.maxCallsPerSecond > perSecond);
+  const throttled =
+    '429s follow: refused before processing, so retried safely, but bookings slow down';
   if (input.rateLimited > 0) {
     return warn(
       'rate-limit',

@@ -2,9 +2,12 @@
  * The read endpoints through the product's client and schemas, and the probes around them:
  * content paging, the dates the product reads, a 422 provoked on purpose, array encodings.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AvailabilityResponse, Room } from '../hotel-api/availability';
-import { AvailabilityResponse as AvailabilitySchema, prepareAvailability } from '../hotel-api/availability';
+import {
+  AvailabilityResponse as AvailabilitySchema,
+  prepareAvailability,
+} from '../hotel-api/availability';
 import { encodeQuery } from '../hotel-api/client';
 import type { PropertyDetail, PropertyListResponse } from '../hotel-api/content';
 import {
@@ -17,7 +20,10 @@ import {
 import type { PreparedRequest } from '../hotel-api/endpoint';
 import { isHotelApiError } from '../hotel-api/errors';
 import type { PriceCheckResponse } from '../hotel-api/price-check';
-import { PriceCheckResponse as PriceCheckSchema, preparePriceCheck } from '../hotel-api/price-check';
+import {
+  PriceCheckResponse as PriceCheckSchema,
+  preparePriceCheck,
+} from '../hotel-api/price-check';
 import type { StaticReferenceListResponse } from '../hotel-api/static-content';
 import { StaticReferenceListResponse as StaticListsSchema } from '../hotel-api/static-content';
 import { asRefusal } from './access-checks';
@@ -47,6 +53,8 @@ interface Read<T> {
   readonly outcome: ReadOutcome<T>;
   /** Fields of the answer the schema does not name. */
   readonly unknown: string[];
+  /** The raw answer's JSON, when the schema refused it. */
+  readonly raw?: unknown;
 }
 
 /**
@@ -64,12 +72,19 @@ async function readThrough<T>(
     return { outcome: { ok: true, value }, unknown: unknownFields(schema, value) };
   } catch (err) {
     if (!isHotelApiError(err)) throw err;
-    let unknown: string[] = [];
     if (err.code === 'CONTRACT' && err.statusCode !== undefined && err.statusCode < 300) {
-      const raw = await session.raw({ method: prepared.method, path: prepared.path, query: prepared.query });
-      unknown = unknownFields(schema, raw.json);
+      const raw = await session.raw({
+        method: prepared.method,
+        path: prepared.path,
+        query: prepared.query,
+      });
+      return {
+        outcome: { ok: false, error: err },
+        unknown: unknownFields(schema, raw.json),
+        raw: raw.json,
+      };
     }
-    return { outcome: { ok: false, error: err }, unknown };
+    return { outcome: { ok: false, error: err }, unknown: [] };
   }
 }
 
@@ -84,7 +99,8 @@ export function staticListsResult(outcome: ReadOutcome<StaticReferenceListRespon
         .filter(([, items]) => Array.isArray(items))
         .map(([k, items]) => `${k} ${(items as unknown[]).length}`)
         .join(', '),
-    breaks: 'amenity and category names cannot be shown; content sync stores properties without them',
+    breaks:
+      'amenity and category names cannot be shown; content sync stores properties without them',
   });
 }
 
@@ -101,15 +117,23 @@ export async function checkContentList(
 ): Promise<{ result: CheckResult; ids: number[] }> {
   const list = (page: number) => {
     const q = { countryCode: country, page };
-    return readThrough<PropertyListResponse>(session, preparePropertyList(q), PropertyListSchema, () =>
-      session.client.listProperties(q),
+    return readThrough<PropertyListResponse>(
+      session,
+      preparePropertyList(q),
+      PropertyListSchema,
+      () => session.client.listProperties(q),
     );
   };
   const first = await list(1);
   if (!first.outcome.ok) {
     return {
-      result: schemaVerdict({ name: 'content-list', ...first, summary: () => '', breaks: CONTENT_BREAKS }),
-      ids: [],
+      result: schemaVerdict({
+        name: 'content-list',
+        ...first,
+        summary: () => '',
+        breaks: CONTENT_BREAKS,
+      }),
+      ids: looseListIds(first.raw),
     };
   }
   const { total, properties } = first.outcome.value;
@@ -119,7 +143,12 @@ export async function checkContentList(
     const read = await list(page);
     if (!read.outcome.ok) {
       return {
-        result: schemaVerdict({ name: 'content-list', ...read, summary: () => '', breaks: CONTENT_BREAKS }),
+        result: schemaVerdict({
+          name: 'content-list',
+          ...read,
+          summary: () => '',
+          breaks: CONTENT_BREAKS,
+        }),
         ids: properties.map((p) => p.id),
       };
     }
@@ -132,10 +161,16 @@ export async function checkContentList(
 }
 
 /** `content-detail` of one property. */
-export async function checkContentDetail(session: SupplierSession, hotelId: number): Promise<CheckResult> {
+export async function checkContentDetail(
+  session: SupplierSession,
+  hotelId: number,
+): Promise<CheckResult> {
   const q = { hotelId };
-  const read = await readThrough<PropertyDetail>(session, preparePropertyDetail(q), PropertyDetailSchema, () =>
-    session.client.getProperty(q),
+  const read = await readThrough<PropertyDetail>(
+    session,
+    preparePropertyDetail(q),
+    PropertyDetailSchema,
+    () => session.client.getProperty(q),
   );
   return schemaVerdict({
     name: 'content-detail',
@@ -152,8 +187,11 @@ export async function checkAvailability(
   search: Search,
 ): Promise<{ results: CheckResult[]; rooms: Room[] }> {
   const q = { ...search, propertyIds: [propertyId] };
-  const read = await readThrough<AvailabilityResponse>(session, prepareAvailability(q), AvailabilitySchema, () =>
-    session.client.availability(q),
+  const read = await readThrough<AvailabilityResponse>(
+    session,
+    prepareAvailability(q),
+    AvailabilitySchema,
+    () => session.client.availability(q),
   );
   const rooms = read.outcome.ok ? read.outcome.value.properties.flatMap((p) => p.rooms) : [];
   const where = `property ${propertyId}, ${search.checkin} → ${search.checkout}, occupancy ${search.occupancy.join(' + ')}`;
@@ -198,8 +236,11 @@ export function roomToPrice(rooms: readonly Room[]): Room | undefined {
 /** `price-check` of a room option from availability. */
 export async function checkPriceCheck(session: SupplierSession, room: Room): Promise<CheckResult> {
   const q = { optionId: room.id };
-  const read = await readThrough<PriceCheckResponse>(session, preparePriceCheck(q), PriceCheckSchema, () =>
-    session.client.priceCheck(q),
+  const read = await readThrough<PriceCheckResponse>(
+    session,
+    preparePriceCheck(q),
+    PriceCheckSchema,
+    () => session.client.priceCheck(q),
   );
   const result = schemaVerdict({
     name: 'price-check',
@@ -214,7 +255,7 @@ export async function checkPriceCheck(session: SupplierSession, room: Room): Pro
     return fail(
       'price-check',
       `${v.status} without a booking_id: ${result.evidence}`,
-      'POST /booking needs the price check\'s booking_id: nothing can be booked',
+      "POST /booking needs the price check's booking_id: nothing can be booked",
       result.info,
     );
   }
@@ -245,16 +286,48 @@ export async function checkValidationErrors(
       ...search.occupancy.map((o) => ['occupancy', o] as const),
     ],
   });
-  return validationVerdict({ ...asRefusal(session, answer, '/properties/availability'), field: 'checkin' });
+  return validationVerdict({
+    ...asRefusal(session, answer, '/properties/availability'),
+    field: 'checkin',
+  });
 }
 
-function arrayProbe(statusCode: number, json: unknown): ArrayProbe {
+/**
+ * Only what the array probe reads, loosely: a renamed or retyped field elsewhere is the
+ * `availability` check's finding, not this one's.
+ */
+const CoverageSchema = z.looseObject({
+  properties: z
+    .array(
+      z.looseObject({
+        property_id: z.unknown(),
+        rooms: z.array(z.looseObject({ number_of_rooms: z.unknown() })).catch([]),
+      }),
+    )
+    .catch([]),
+  warnings: z.array(z.unknown()).catch([]),
+});
+
+/** What one availability answer covered. */
+export function arrayProbe(statusCode: number, json: unknown): ArrayProbe {
   if (statusCode < 200 || statusCode >= 300) return { statusCode, covered: [] };
-  const parsed = AvailabilitySchema.safeParse(json);
+  const parsed = CoverageSchema.safeParse(json);
   if (!parsed.success) return { statusCode, covered: [] };
-  const covered = [...parsed.data.properties.map((p) => p.property_id), ...parsed.data.warnings];
-  const room = parsed.data.properties.flatMap((p) => p.rooms)[0];
-  return { statusCode, covered, ...(room === undefined ? {} : { roomsPerOption: room.number_of_rooms }) };
+  const covered = [
+    ...parsed.data.properties.map((p) => p.property_id),
+    ...parsed.data.warnings,
+  ].map(String);
+  const rooms = parsed.data.properties.flatMap((p) => p.rooms)[0]?.number_of_rooms;
+  return { statusCode, covered, ...(typeof rooms === 'number' ? { roomsPerOption: rooms } : {}) };
+}
+
+/** Property ids of a content list answer the schema refused, read loosely. */
+export function looseListIds(json: unknown): number[] {
+  const parsed = z
+    .looseObject({ properties: z.array(z.looseObject({ id: z.unknown() })) })
+    .safeParse(json);
+  if (!parsed.success) return [];
+  return parsed.data.properties.map((p) => p.id).filter((id) => Number.isInteger(id)) as number[];
 }
 
 /**
@@ -275,7 +348,11 @@ export async function checkArrayEncoding(
   const repeated = await session.raw({
     method: 'GET',
     path: '/properties/availability',
-    query: [...dates, ...ids.map((id) => ['property_id', id] as const), ...occupancy.map((o) => ['occupancy', o] as const)],
+    query: [
+      ...dates,
+      ...ids.map((id) => ['property_id', id] as const),
+      ...occupancy.map((o) => ['occupancy', o] as const),
+    ],
   });
   const comma = await session.raw({
     method: 'GET',

@@ -54,7 +54,10 @@ export class SupplierSession {
 
   /** Durations of the client's calls per endpoint, with the timeout that applies to each. */
   timings(): EndpointTimings[] {
-    const byEndpoint = new Map<string, { durations: number[]; timeouts: number; endpoint: string }>();
+    const byEndpoint = new Map<
+      string,
+      { durations: number[]; timeouts: number; endpoint: string }
+    >();
     for (const call of this.#calls) {
       const key = `${call.method} ${call.endpoint}`;
       let entry = byEndpoint.get(key);
