@@ -33,8 +33,11 @@ export const DEFAULT_NIGHTS = 2;
 export const DEFAULT_SAMPLES = 3;
 const MAX_SAMPLES = 20;
 
-const addDays = (isoDay: string, days: number) =>
-  new Date(Date.parse(`${isoDay}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+/** `isoDay` plus `days`; an unreadable day is returned as it is, for the schema to name. */
+function addDays(isoDay: string, days: number): string {
+  const ms = Date.parse(`${isoDay}T00:00:00Z`);
+  return Number.isNaN(ms) ? isoDay : new Date(ms + days * 86_400_000).toISOString().slice(0, 10);
+}
 
 function positiveInt(raw: string | undefined, field: string, issues: DoctorInputIssue[]) {
   if (raw === undefined) return undefined;
