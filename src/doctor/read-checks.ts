@@ -73,11 +73,9 @@ async function readThrough<T>(
   } catch (err) {
     if (!isHotelApiError(err)) throw err;
     if (err.code === 'CONTRACT' && err.statusCode !== undefined && err.statusCode < 300) {
-      const raw = await session.raw({
-        method: prepared.method,
-        path: prepared.path,
-        query: prepared.query,
-      });
+      const raw = await session
+        .raw({ method: prepared.method, path: prepared.path, query: prepared.query })
+        .catch(() => ({ json: undefined }));
       return {
         outcome: { ok: false, error: err },
         unknown: unknownFields(schema, raw.json),

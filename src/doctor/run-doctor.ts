@@ -11,7 +11,7 @@ import { checkAccess, checkRedirectsAndClock, checkRefusals } from './access-che
 import type { LeftBehind } from './booking-checks';
 import { runTestBooking } from './booking-checks';
 import type { CheckName, CheckResult, Skipped, Stop } from './check-result';
-import { doctorExitCode, inCheckOrder } from './check-result';
+import { doctorExitCode, fail, inCheckOrder } from './check-result';
 import type { DoctorExit } from './check-result';
 import { latencyVerdict, rateLimitVerdict } from './load-verdicts';
 import type { Search } from './read-checks';
@@ -79,6 +79,29 @@ export function roomToBook(rooms: readonly Room[]): Room | undefined {
   return free[0] ?? roomToPrice(rooms);
 }
 
+/**
+ * A probe sent raw (outside the client) rejects when no answer arrives in the read timeout: the
+ * check that sent it fails with that, and the other checks still run.
+ */
+export async function probe(
+  name: CheckName,
+  run: () => Promise<CheckResult | CheckResult[]>,
+): Promise<CheckResult[]> {
+  try {
+    const r = await run();
+    return Array.isArray(r) ? r : [r];
+  } catch (err) {
+    const why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    return [
+      fail(
+        name,
+        `the probe got no answer: ${why.slice(0, 160)}`,
+        'calls like this one would fail the same way (see latency and HOTEL_API_READ_TIMEOUT_MS)',
+      ),
+    ];
+  }
+}
+
 interface Progress {
   readonly checks: CheckResult[];
   readonly skipped: Skipped[];
@@ -107,12 +130,20 @@ async function readChecks(session: SupplierSession, o: DoctorOptions, p: Progres
   const room = roomToPrice(p.rooms);
   if (room === undefined) p.skipped.push(...skip(['price-check'], 'availability listed no room'));
   else p.checks.push(await checkPriceCheck(session, room));
-  p.checks.push(await checkValidationErrors(session, propertyId, o.search));
+  p.checks.push(
+    ...(await probe('validation-errors', () =>
+      checkValidationErrors(session, propertyId, o.search),
+    )),
+  );
   const other = list.ids.find((id) => id !== propertyId);
   if (other === undefined) {
     p.skipped.push(...skip(['array-encoding'], 'a second property id is needed'));
   } else {
-    p.checks.push(await checkArrayEncoding(session, [propertyId, other], o.search));
+    p.checks.push(
+      ...(await probe('array-encoding', () =>
+        checkArrayEncoding(session, [propertyId, other], o.search),
+      )),
+    );
   }
   const q = { ...o.search, propertyIds: [propertyId] };
   await sampleReads(session, o.samples ?? 3, [
@@ -168,9 +199,9 @@ export async function runDoctor(config: HotelApiConfig, o: DoctorOptions): Promi
     p.checks.push(...access.results);
     if (access.stop?.kind === 'unreachable') return done(access.stop);
     // The clock explains a refusal too, so it runs before stopping for credentials.
-    p.checks.push(...(await checkRedirectsAndClock(session)));
+    p.checks.push(...(await probe('redirects', () => checkRedirectsAndClock(session))));
     if (access.stop !== undefined) return done(access.stop);
-    p.checks.push(...(await checkRefusals(session, o.inactive)));
+    p.checks.push(...(await probe('wrong-secret', () => checkRefusals(session, o.inactive))));
     if (o.inactive === undefined) {
       p.skipped.push(...skip(['inactive-account'], 'no inactive account given (--inactive-key)'));
     }

@@ -19,6 +19,7 @@ import {
   policyPerSecond,
   rateLimitVerdict,
 } from '../../src/doctor/load-verdicts';
+import { probe } from '../../src/doctor/run-doctor';
 import { HotelApiError } from '../../src/hotel-api/errors';
 import type { RetrieveResponse } from '../../src/hotel-api/retrieve';
 
@@ -196,5 +197,17 @@ describe('the report', () => {
       sorted.map((c) => c.name),
       ['reachable', 'latency', 'book-cancel'],
     );
+  });
+
+  it('a raw probe that gets no answer fails its own check, and the run goes on', async () => {
+    const [r] = await probe('array-encoding', () =>
+      Promise.reject(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    );
+    assert.equal(r?.name, 'array-encoding');
+    assert.equal(r?.verdict, 'fail');
+    assert.match(r?.evidence ?? '', /no answer: TimeoutError/);
+    assert.deepEqual(await probe('redirects', () => Promise.resolve(ok('redirects', 'x'))), [
+      ok('redirects', 'x'),
+    ]);
   });
 });
