@@ -9,6 +9,7 @@ import { toCliFailure } from './cli-errors';
 import { registerBookCommand } from './commands/book-command';
 import { registerCatalogueCommands } from './commands/catalogue-commands';
 import type { CommandRunner } from './commands/command-runner';
+import { registerDoctorCommand } from './commands/doctor-command';
 import { registerOperatorCommands } from './commands/operator-commands';
 import { ExitCode } from './exit-codes';
 
@@ -27,6 +28,7 @@ Examples:
   status ord-42        approve ord-42        cancel ord-42 --wait
   list --phase NEEDS_RECONCILIATION        resolve ord-42 --booking-id 100123
   content sync --country IT        content search --country IT --city Rome --min-stars 4
+  doctor           doctor --book --property 1001 --checkin 2027-05-10 (docs/go-live.md)
 
 Exit codes: 0 ok; 1 the operation failed (e.g. book --wait not CONFIRMED); 2 bad usage or
 invalid input (nothing started); 3 Temporal, a worker or the supplier unreachable.
@@ -66,6 +68,7 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
   registerCatalogueCommands(program, run);
   registerBookCommand(program, run);
   registerOperatorCommands(program, run);
+  registerDoctorCommand(program, run);
   // Subcommands inherit the output and exit behaviour, so their usage errors come back here too.
   for (const command of allCommands(program)) {
     command.exitOverride().configureOutput({

@@ -101,6 +101,19 @@ interface RawResponse {
   readonly signedSkewMs?: number;
 }
 
+/**
+ * The origin and the path prefix every endpoint path is appended to. The base URL is the
+ * supplier's address; one that already ends in /api/v1 is tolerated.
+ */
+export function apiBase(baseUrl: string): { readonly origin: string; readonly prefix: string } {
+  const url = new URL(baseUrl);
+  const basePath = url.pathname.replace(/\/+$/, '');
+  return {
+    origin: url.origin,
+    prefix: basePath.endsWith(API_PREFIX) ? basePath : `${basePath}${API_PREFIX}`,
+  };
+}
+
 function encodeComponent(s: string): string {
   const e = encodeURIComponent(s);
   return e.includes('%2C') ? e.replaceAll('%2C', ',') : e;
@@ -117,7 +130,8 @@ export function encodeQuery(pairs: QueryPairs): string {
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-function firstHeader(headers: ResponseHeaders, name: string): string | undefined {
+/** The first value of a response header (undici gives repeated headers as arrays). */
+export function firstHeader(headers: ResponseHeaders, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
@@ -162,11 +176,7 @@ export class HotelApiClient {
 
   constructor(config: HotelApiConfig, options: HotelApiClientOptions = {}) {
     this.#config = config;
-    const url = new URL(config.baseUrl);
-    this.#origin = url.origin;
-    // The base URL is the supplier's address; tolerate one that already ends in /api/v1.
-    const basePath = url.pathname.replace(/\/+$/, '');
-    this.#prefix = basePath.endsWith(API_PREFIX) ? basePath : `${basePath}${API_PREFIX}`;
+    ({ origin: this.#origin, prefix: this.#prefix } = apiBase(config.baseUrl));
     this.#now = options.now ?? Date.now;
     this.#onCall = options.onCall;
     this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;

@@ -7,6 +7,7 @@ export * from './content';
 export type * from './endpoint';
 export * from './errors';
 export * from './price-check';
+export * from './raw-request';
 export * from './retrieve';
 export * from './signing';
 export * from './static-content';

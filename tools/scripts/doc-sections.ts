@@ -1,13 +1,14 @@
 /**
  * Sections of docs/ generated from the code that decides them, so the docs cannot drift: the
  * failure classification (src/hotel-api/errors.ts) in docs/hard-rules.md and the simulator
- * scenarios in docs/simulator.md, the environment variables (src/config/env-schema.ts) in
+ * scenarios and deviations in docs/simulator.md, the environment variables (src/config/env-schema.ts) in
  * docs/configuration.md. `npm run docs` rewrites them; a test fails when one is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { documentedVariables } from '../../src/config/env-schema';
 import { classificationTableMarkdown } from '../../src/hotel-api/errors';
+import { DEVIATIONS } from '../simulator/deviations';
 import { SCENARIOS } from '../simulator/scenarios';
 
 function scenarioTable(): string {
@@ -33,13 +34,25 @@ function variableTable(): string {
   ].join('\n');
 }
 
+function deviationTable(): string {
+  const cell = (t: string) => t.replaceAll('|', '\\|');
+  return [
+    '| deviation | what the supplier does | parameter (default) | reported by `doctor` |',
+    '|---|---|---|---|',
+    ...DEVIATIONS.map(
+      (d) =>
+        `| \`${d.name}\` | ${cell(d.description)} | ${d.param ? `${cell(d.param.meaning)} (${d.param.default})` : '—'} | ${cell(d.detectedBy)} |`,
+    ),
+  ].join('\n');
+}
+
 export const ROOT = join(__dirname, '..', '..');
 
 /** File (from the repository's root) → section name → generated markdown. */
 export function generatedSections(): Record<string, Record<string, string>> {
   return {
     'docs/hard-rules.md': { classification: classificationTableMarkdown() },
-    'docs/simulator.md': { scenarios: scenarioTable() },
+    'docs/simulator.md': { scenarios: scenarioTable(), deviations: deviationTable() },
     'docs/configuration.md': { variables: variableTable() },
   };
 }

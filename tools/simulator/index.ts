@@ -12,6 +12,8 @@ export type {
   RateLimitOption,
 } from './faults';
 export type { BookingFilter, CompanyView, InspectedBooking, RequestStats } from './inspection';
+export { DEVIATIONS, DEVIATION_NAMES } from './deviations';
+export type { DeviationInfo, DeviationName, Deviations } from './deviations';
 export { ENDPOINTS } from './endpoints';
 export type { EndpointName } from './endpoints';
 export {

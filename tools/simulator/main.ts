@@ -1,7 +1,7 @@
 /**
  * CLI: `tsx tools/simulator/main.ts [--port 8080] [--host 127.0.0.1]
  *   [--company <key>:<secret>:<active|inactive>]... [--latency-ms <n>|<min>-<max>] [--seed <n>]
- *   [--inspection]`
+ *   [--inspection] [--deviation <name>[=<param>]]...`
  *
  * Prints `Simulator listening on http://127.0.0.1:<port>/api/v1` once bound; SIGINT/SIGTERM
  * close it cleanly.
@@ -9,13 +9,16 @@
 import { parseArgs } from 'node:util';
 import { PortInUseError, whenPortInUse } from '../../src/observability/ports';
 import type { CompanyAccount } from './auth';
+import type { DeviationName, Deviations } from './deviations';
+import { DEVIATION_NAMES } from './deviations';
 import type { LatencyOption } from './faults';
 import { DEMO_COMPANY } from './options';
 import { buildSimulator } from './server';
 
 const USAGE = `usage: tsx tools/simulator/main.ts [--port <n>] [--host <addr>]
   [--company <key>:<secret>:<active|inactive>]... [--latency-ms <n>|<min>-<max>]
-  [--seed <n>] [--inspection]`;
+  [--seed <n>] [--inspection] [--deviation <name>[=<param>]]...
+deviations: ${DEVIATION_NAMES.join(', ')} (docs/simulator.md)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -44,6 +47,18 @@ function parseLatency(raw: string): LatencyOption {
   return fail(`--latency-ms must be <n> or <min>-<max>, got ${raw}`);
 }
 
+function parseDeviations(specs: readonly string[]): Deviations {
+  const out: Partial<Record<DeviationName, true | number>> = {};
+  for (const spec of specs) {
+    const [name = '', param] = spec.split('=', 2);
+    if (!(DEVIATION_NAMES as readonly string[]).includes(name)) {
+      fail(`--deviation must be one of ${DEVIATION_NAMES.join(', ')}, got ${name}`);
+    }
+    out[name as DeviationName] = param === undefined ? true : integer(param, `--deviation ${name}`);
+  }
+  return out;
+}
+
 function integer(raw: string, name: string): number {
   if (!/^-?\d+$/.test(raw)) fail(`${name} must be an integer, got ${raw}`);
   return Number(raw);
@@ -60,6 +75,7 @@ async function main(): Promise<void> {
         'latency-ms': { type: 'string' },
         seed: { type: 'string' },
         inspection: { type: 'boolean', default: false },
+        deviation: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -79,6 +95,7 @@ async function main(): Promise<void> {
     ...(latency === undefined ? {} : { latency }),
     ...(values.seed === undefined ? {} : { seed: integer(values.seed, '--seed') }),
     inspection: values.inspection,
+    deviations: parseDeviations(values.deviation ?? []),
   });
   const port = integer(values.port, '--port');
   const { url } = await sim

@@ -1,6 +1,8 @@
 /** Options of {@link buildSimulator}, validated once (unknown keys are rejected). */
 import { z } from 'zod';
 import type { CompanyAccount } from './auth';
+import type { Deviations } from './deviations';
+import { DeviationsSchema } from './deviations';
 import type { ErrorRates, LatencyOption, RateLimitOption } from './faults';
 import { ErrorRatesSchema, LatencySchema, RateLimitSchema } from './faults';
 import type { ScenarioName } from './scenarios';
@@ -47,6 +49,12 @@ export interface SimulatorOptions {
    * in arrival order: for tests and the bench that need the order or time of supplier calls.
    */
   readonly onRequest?: (request: ArrivedRequest) => void;
+  /**
+   * Differences from the documented contract to play (deviations.ts), e.g.
+   * `{ 'comma-arrays': true, 'clock-offset': 600 }`; a number is the deviation's parameter.
+   * @default none
+   */
+  readonly deviations?: Deviations;
 }
 
 /** A request as {@link SimulatorOptions.onRequest} sees it. */
@@ -91,6 +99,7 @@ const OptionsSchema = z.strictObject({
   onRequest: z
     .custom<(request: ArrivedRequest) => void>((v) => typeof v === 'function', 'must be a function')
     .optional(),
+  deviations: DeviationsSchema.optional(),
 });
 
 export { CompanySchema };
@@ -110,6 +119,7 @@ export interface ResolvedOptions {
   readonly maxBodyBytes: number;
   readonly firstBookingId: number;
   readonly onRequest: ((request: ArrivedRequest) => void) | undefined;
+  readonly deviations: Deviations;
 }
 
 /** Validates options and fills defaults; throws a `RangeError` naming the bad fields. */
@@ -133,5 +143,6 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     maxBodyBytes: o.maxBodyBytes ?? 1_048_576, // 1 MiB
     firstBookingId: o.firstBookingId ?? 100_001,
     onRequest: o.onRequest,
+    deviations: o.deviations ?? {},
   };
 }

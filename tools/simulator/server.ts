@@ -13,7 +13,15 @@ import { Authenticator } from './auth';
 import { BookingStore } from './bookings';
 import type { PropertyBase } from './catalogue';
 import { allProperties, findProperty } from './catalogue';
+import {
+  extraLatencyMs,
+  initialSkewMs,
+  redirectLocation,
+  rewriteBody,
+  rewriteQuery,
+} from './deviations';
 import type { EndpointName, RequestTarget } from './endpoints';
+import { ENDPOINTS } from './endpoints';
 import type { FaultPatch, FaultSettings } from './faults';
 import { errorRateFor, patchFaults, sampleLatency } from './faults';
 import type { ParsedBody } from './http-io';
@@ -147,6 +155,7 @@ class SimulatorImpl implements Simulator, ApiContext {
     this.auth = new Authenticator(options.companies);
     this.store = new BookingStore(options.firstBookingId);
     this.faultSettings = this.initialFaults();
+    this.skewMs = initialSkewMs(options.deviations);
     this.endpoints = createEndpoints(this);
     this.server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
       this.dispatch(req, res).catch((err: unknown) => this.fail(res, err));
@@ -238,9 +247,14 @@ class SimulatorImpl implements Simulator, ApiContext {
       this.record(target, status);
       return true;
     };
+    const deviations = this.options.deviations;
+    const endpoint = (ENDPOINTS as readonly string[]).includes(target)
+      ? (target as EndpointName)
+      : undefined;
     return {
-      json: (status, body, headers) => {
+      json: (status, raw, headers) => {
         if (!finish(status) || res.destroyed) return;
+        const body = endpoint === undefined ? raw : rewriteBody(deviations, endpoint, status, raw);
         if (headers !== undefined)
           for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
         res.writeHead(status, {
@@ -282,6 +296,13 @@ class SimulatorImpl implements Simulator, ApiContext {
     }
 
     const sub = path.startsWith(`${API_PREFIX}/`) ? path.slice(API_PREFIX.length) : undefined;
+    const moved =
+      sub === undefined ? undefined : redirectLocation(this.options.deviations, sub, query);
+    if (moved !== undefined) {
+      res.setHeader('location', `http://${req.headers.host ?? '127.0.0.1'}${moved}`);
+      this.exchange(res, 'content-list').empty(308);
+      return;
+    }
     const matched = sub === undefined ? undefined : matchRoute(sub);
     if (sub === undefined || matched === undefined) {
       const ex = this.exchange(res, 'not-found');
@@ -318,7 +339,9 @@ class SimulatorImpl implements Simulator, ApiContext {
     const ex = this.exchange(res, route.endpoint);
     this.options.onRequest?.({ endpoint: route.endpoint, query, atMs: Date.now() });
 
-    const latency = sampleLatency(this.faultSettings.latency, this.prng);
+    const latency =
+      sampleLatency(this.faultSettings.latency, this.prng) +
+      extraLatencyMs(this.options.deviations, route.endpoint);
     if (latency > 0) await this.sleep(latency);
 
     const rate = errorRateFor(this.faultSettings.errorRate, route.endpoint);
@@ -348,7 +371,7 @@ class SimulatorImpl implements Simulator, ApiContext {
 
     const endpoint = this.endpoints[route.endpoint];
     const input = {
-      params: new URLSearchParams(query),
+      params: rewriteQuery(this.options.deviations, route.endpoint, new URLSearchParams(query)),
       ...(hotelId === undefined ? {} : { hotelId }),
       ...(body === undefined ? {} : { body }),
     };
@@ -469,7 +492,7 @@ class SimulatorImpl implements Simulator, ApiContext {
     this.faultSettings = this.initialFaults();
     this.auth.replaceAll(this.options.companies);
     this.prng = createPrng(this.options.seed);
-    this.skewMs = 0;
+    this.skewMs = initialSkewMs(this.options.deviations);
   }
 
   faults(): FaultSettings {

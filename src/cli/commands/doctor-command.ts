@@ -1,0 +1,104 @@
+/**
+ * `doctor`: checks the configured supplier environment (HOTEL_API_*) against the product's model
+ * and, with `--book`, makes and cancels one test booking (docs/go-live.md). Exit 0 nothing would
+ * break bookings, 1 something would, 2 the supplier could not be reached or authenticated (or
+ * the flags are wrong).
+ */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { assertSupplierCredentials } from '../../config';
+import type { DoctorFlags } from '../../doctor/doctor-input';
+import { doctorOptions } from '../../doctor/doctor-input';
+import { runDoctor } from '../../doctor/run-doctor';
+import type { CustomFieldName } from '../../hotel-api/booking';
+import type { Credentials } from '../../hotel-api/signing';
+import type { CliContext } from '../cli-context';
+import { usageError } from '../cli-errors';
+import { leftBehindLine, renderDoctorReport } from '../doctor-render';
+import type { ExitCode } from '../exit-codes';
+import type { CommandRunner } from './command-runner';
+
+interface Flags extends DoctorFlags {
+  readonly inactiveKey?: string;
+  readonly inactiveSecretFile?: string;
+}
+
+/** The second account's credentials; its secret only from a file, never on the command line. */
+function inactiveCredentials(flags: Flags): Credentials | undefined {
+  const { inactiveKey: key, inactiveSecretFile: file } = flags;
+  if (key === undefined && file === undefined) return undefined;
+  if (key === undefined || file === undefined) {
+    const field = key === undefined ? '--inactive-key' : '--inactive-secret-file';
+    throw usageError(
+      `${field}: required with ${key === undefined ? '--inactive-secret-file' : '--inactive-key'}`,
+      [{ field, message: 'required' }],
+    );
+  }
+  try {
+    return { key, secret: readFileSync(file, 'utf8').trim() };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw usageError(`--inactive-secret-file: cannot read ${file} (${code})`, [
+      { field: '--inactive-secret-file', message: `cannot read (${code})` },
+    ]);
+  }
+}
+
+async function doctor(ctx: CliContext, flags: Flags): Promise<ExitCode> {
+  const config = ctx.config;
+  assertSupplierCredentials(config);
+  const inactive = inactiveCredentials(flags);
+  const { options, issues } = doctorOptions({
+    flags,
+    today: new Date().toISOString().slice(0, 10),
+    orderIdField: config.orderIdField as CustomFieldName,
+    maxCallsPerSecond: config.worker.maxSupplierCallsPerSecond,
+    nowMs: Date.now(),
+    ...(inactive === undefined ? {} : { inactive }),
+  });
+  if (options === undefined) {
+    const first = issues[0];
+    throw usageError(
+      issues.map((i) => `${i.field}: ${i.message}`).join('; ') ||
+        `${first?.field ?? 'flags'}: invalid`,
+      issues,
+    );
+  }
+  ctx.note(
+    `Checking ${new URL(config.hotelApi.baseUrl).origin}${options.book ? ' with a test booking' : ' (read-only)'}…`,
+  );
+  const report = await runDoctor(config.hotelApi, options);
+  ctx.emit(report, () => renderDoctorReport(report));
+  const loud = leftBehindLine(report);
+  if (loud !== undefined) ctx.io.stderr(`${loud}\n`);
+  return report.exitCode as ExitCode;
+}
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+export function registerDoctorCommand(program: Command, run: CommandRunner): void {
+  program
+    .command('doctor')
+    .description(
+      'Check the configured supplier environment (HOTEL_API_*) against the product; read-only unless --book',
+    )
+    .option('--country <code>', 'country whose content list is paged', 'IT')
+    .option('--property <id>', 'property to search (default: the first of the content list)')
+    .option('--checkin <date>', `check-in, YYYY-MM-DD (default: in 60 days)`)
+    .option('--checkout <date>', 'check-out, YYYY-MM-DD (default: 2 nights after check-in)')
+    .option('--occupancy <rooms>', 'one per room, e.g. 2 or 2-5,7 (repeatable; default 2)', collect)
+    .option('--samples <n>', 'further calls per read endpoint for latency', '3')
+    .option('--inactive-key <key>', "an inactive account's key, to see its refusal")
+    .option('--inactive-secret-file <path>', "that account's secret, read from a file")
+    .option(
+      '--book',
+      'make one test booking and cancel it (with --property/--checkin, or --option)',
+    )
+    .option('--option <id>', 'the room option to book (an availability room id)')
+    .option('--order-id <id>', 'order id written into the test booking (default doctor-<time>)')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 nothing would break bookings; 1 something would; 2 unreachable, not authenticated or bad flags.\nSee docs/go-live.md.',
+    )
+    .action((flags: Flags) => run((ctx) => doctor(ctx, flags)));
+}

@@ -1,0 +1,52 @@
+/**
+ * The doctor's report for people: one row per check (verdict, what was seen, what breaks), the
+ * checks that did not run, a summary with the exit code's meaning, and a loud line for a test
+ * booking left behind. Plain text, no colours.
+ */
+import Table from 'cli-table3';
+import type { DoctorReport } from '../doctor/run-doctor';
+
+/** Widths of the check, verdict, evidence and breaks columns (text wraps inside them). */
+const COLUMN_WIDTHS = [20, 9, 64, 44];
+
+const EXIT_MEANING = {
+  0: 'nothing found that would break bookings',
+  1: 'something would break bookings (see the fail rows)',
+  2: 'the supplier could not be checked (unreachable or refused our credentials)',
+} as const;
+
+/** The loud line for a booking the doctor could not see cancelled, or `undefined`. */
+export function leftBehindLine(report: DoctorReport): string | undefined {
+  const l = report.leftBehind;
+  if (l === undefined) return undefined;
+  const which = l.bookingId === undefined ? 'a booking may exist' : `booking ${l.bookingId}`;
+  return `!!! TEST BOOKING LEFT BEHIND at ${report.supplier}: ${which} (order ${l.orderId}, guest "Test Doctor-Do-Not-Honour"): ${l.reason}. Cancel it with the supplier.`;
+}
+
+export function renderDoctorReport(report: DoctorReport): string {
+  const t = new Table({
+    head: ['check', 'verdict', 'what was seen', 'what breaks'],
+    colWidths: COLUMN_WIDTHS,
+    wordWrap: true,
+    style: { head: [], border: [], compact: true },
+  });
+  for (const c of report.checks) {
+    const evidence = [c.evidence, ...(c.info ?? []).map((i) => `(info) ${i}`)].join('\n');
+    const breaks = c.verdict === 'ok' ? '' : (c.breaks ?? '');
+    t.push([c.name, c.verdict.toUpperCase(), evidence, breaks]);
+  }
+  const count = (v: string) => report.checks.filter((c) => c.verdict === v).length;
+  const lines = [`Supplier ${report.supplier}`, t.toString()];
+  if (report.skipped.length > 0) {
+    lines.push('Not run:', ...report.skipped.map((s) => `  ${s.name}: ${s.reason}`));
+  }
+  if (report.stop !== undefined) {
+    lines.push(`Stopped after ${report.stop.check}: the supplier is ${report.stop.kind}.`);
+  }
+  lines.push(
+    `${count('ok')} ok, ${count('warn')} warn, ${count('fail')} fail, ${report.skipped.length} not run: exit ${report.exitCode}, ${EXIT_MEANING[report.exitCode]}.`,
+  );
+  const loud = leftBehindLine(report);
+  if (loud !== undefined) lines.push(loud);
+  return lines.join('\n');
+}

@@ -1,0 +1,250 @@
+/**
+ * Verdicts on what the supplier answers: shapes through the product's own schemas, content
+ * paging, dates the product reads, 422 bodies and array encodings. Pure.
+ */
+import { PAGE_SIZE } from '../hotel-api/content';
+import type { HotelApiError } from '../hotel-api/errors';
+import { parseInstant } from '../shared/dates';
+import type { CheckName, CheckResult } from './check-result';
+import { fail, ok, warn } from './check-result';
+
+/** A read endpoint's call through the client: its parsed answer or its classified failure. */
+export type ReadOutcome<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: HotelApiError };
+
+const MAX_LISTED = 8;
+
+function list(items: readonly string[]): string {
+  const shown = items.slice(0, MAX_LISTED).join(', ');
+  return items.length > MAX_LISTED ? `${shown} and ${items.length - MAX_LISTED} more` : shown;
+}
+
+/** The info line naming fields the product does not read. */
+export function unknownFieldsInfo(fields: readonly string[]): string[] {
+  return fields.length === 0 ? [] : [`fields the product does not read: ${list(fields)}`];
+}
+
+/** `properties[].rooms[].room_name: expected string`: one line per field, whatever the index. */
+export function issueLine(issue: {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}): string {
+  const path = issue.path
+    .map((k) => (typeof k === 'number' ? '[]' : `.${String(k)}`))
+    .join('')
+    .replace(/^\./, '');
+  return `${path || '(root)'}: ${issue.message.replace(/^Invalid input: /, '')}`;
+}
+
+/**
+ * A read endpoint's verdict: `ok` when the product's schema parsed the answer (`summary` says
+ * what it held), `fail` with the schema's issues or the classified failure otherwise.
+ */
+export function schemaVerdict<T>(input: {
+  readonly name: CheckName;
+  readonly outcome: ReadOutcome<T>;
+  readonly summary: (value: T) => string;
+  /** What the product loses when this endpoint's answers cannot be read. */
+  readonly breaks: string;
+  readonly unknown: readonly string[];
+}): CheckResult {
+  const { name, outcome } = input;
+  const info = unknownFieldsInfo(input.unknown);
+  if (outcome.ok) {
+    return ok(name, `parsed by the product's schema: ${input.summary(outcome.value)}`, info);
+  }
+  const e = outcome.error;
+  if (e.code === 'CONTRACT' && e.issues !== undefined && e.issues.length > 0) {
+    const issues = [...new Set(e.issues.map(issueLine))];
+    return fail(
+      name,
+      `the answer does not match the product's schema: ${list(issues)}`,
+      input.breaks,
+      info,
+    );
+  }
+  return fail(name, `${e.code}: ${e.message}`, input.breaks, info);
+}
+
+/** One page of the content list as seen. */
+export interface PageSeen {
+  readonly page: number;
+  readonly count: number;
+}
+
+/**
+ * `content-list`: `total` counts properties (not pages), pages hold 200, the last page holds the
+ * rest and the page after it is empty, as content sync assumes.
+ */
+export function pagingVerdict(input: {
+  readonly country: string;
+  readonly total: number;
+  readonly pages: readonly PageSeen[];
+  readonly info?: readonly string[];
+}): CheckResult {
+  const { total, pages, country } = input;
+  const expected = (page: number) =>
+    Math.max(0, Math.min(PAGE_SIZE, total - (page - 1) * PAGE_SIZE));
+  const pageCount = Math.ceil(total / PAGE_SIZE);
+  const seen = pages
+    .map(
+      (p) =>
+        `page ${p.page} has ${p.count}${p.count === expected(p.page) ? '' : ` (expected ${expected(p.page)})`}`,
+    )
+    .join(', ');
+  const evidence = `${country}: total ${total} → ${pageCount} page(s) of ${PAGE_SIZE}; ${seen}`;
+  if (pages.some((p) => p.count !== expected(p.page))) {
+    return fail(
+      'content-list',
+      evidence,
+      `content sync reads total as a number of properties (pages = total / ${PAGE_SIZE}): it would miss properties or ask for pages that do not exist`,
+      input.info,
+    );
+  }
+  if (total === 0) {
+    return warn(
+      'content-list',
+      `${evidence}: no active property to check with`,
+      'nothing in the product; pass --country with a country the account covers',
+      input.info,
+    );
+  }
+  return ok('content-list', evidence, input.info);
+}
+
+/** A date-like value the product reads, where it was found. */
+export interface DateField {
+  /** e.g. `properties[0].rooms[1].cancel_penalties`. */
+  readonly at: string;
+  readonly value: unknown;
+}
+
+/** Fields whose value the product cannot read as a date or an instant with an offset. */
+export function unreadableDates(fields: readonly DateField[]): DateField[] {
+  return fields.filter((f) => parseInstant(f.value) === undefined);
+}
+
+const showValue = (v: unknown) => JSON.stringify(v)?.slice(0, 60) ?? String(v);
+
+/**
+ * `date-formats`: the free-cancellation deadline of refundable rooms (`cancel_penalties`), which
+ * order systems pass on to the guard. Unreadable is a warning: the guard still has the
+ * supplier's `penalty_date` from retrieve (checked by `--book`).
+ */
+export function availabilityDatesVerdict(input: {
+  readonly refundableRooms: number;
+  readonly fields: readonly DateField[];
+}): CheckResult {
+  const bad = unreadableDates(input.fields);
+  const missing = input.refundableRooms - input.fields.length;
+  if (bad.length > 0) {
+    return warn(
+      'date-formats',
+      `cancel_penalties the product cannot read as a date or an ISO 8601 instant with an offset: ${list(bad.map((f) => `${f.at} = ${showValue(f.value)}`))}`,
+      "the free-cancellation deadline an order system passes from availability is ignored; the guard falls back on retrieve's penalty_date (run --book to check it)",
+    );
+  }
+  if (missing > 0) {
+    return warn(
+      'date-formats',
+      `${missing} of ${input.refundableRooms} refundable room(s) came without cancel_penalties`,
+      "order systems cannot pass a free-cancellation deadline for them; the guard relies on retrieve's penalty_date",
+    );
+  }
+  if (input.fields.length === 0) {
+    return ok('date-formats', 'no refundable room in the answer, so no cancel_penalties to read');
+  }
+  return ok(
+    'date-formats',
+    `${input.fields.length} cancel_penalties read as instants, e.g. ${showValue(input.fields[0]?.value)}`,
+  );
+}
+
+/**
+ * `validation-errors`: a request the supplier must reject (an invalid `checkin`) has to come
+ * back as a 422 the classification reads as VALIDATION — refused, nothing processed — ideally
+ * naming the field.
+ */
+export function validationVerdict(answer: {
+  readonly statusCode: number;
+  readonly classified?: HotelApiError;
+  /** The field made invalid on purpose. */
+  readonly field: string;
+}): CheckResult {
+  const e = answer.classified;
+  if (e === undefined) {
+    return warn(
+      'validation-errors',
+      `an invalid ${answer.field} was accepted (${answer.statusCode}): the supplier does not validate it`,
+      'nothing in the product (its own validation rejects bad input before sending)',
+    );
+  }
+  if (e.code !== 'VALIDATION') {
+    return fail(
+      'validation-errors',
+      `an invalid ${answer.field} answered ${answer.statusCode}, classified ${e.code} (${e.ambiguous ? 'ambiguous' : 'not ambiguous'}); the client expects a 422`,
+      e.ambiguous
+        ? 'a booking the supplier rejects would count as possibly made: bookRoom waits for an operator (NEEDS_RECONCILIATION) instead of failing cleanly'
+        : 'a rejected booking would be reported under the wrong cause',
+    );
+  }
+  const errors = e.fieldErrors ?? [];
+  const named = errors.filter((f) => f.field !== '');
+  if (named.some((f) => f.field.includes(answer.field))) {
+    return ok(
+      'validation-errors',
+      `422 with detail as a list of {type, loc, msg}: classified VALIDATION, naming ${list(named.map((f) => f.field))}`,
+    );
+  }
+  if (errors.length > 0 && named.length === 0) {
+    return warn(
+      'validation-errors',
+      `422 whose detail is a string (${JSON.stringify(errors[0]?.message.slice(0, 80))}): classified VALIDATION (refused, nothing processed), but without a field`,
+      "nothing is booked twice, but a rejected booking's error cannot say which field: operators read the supplier's text",
+    );
+  }
+  return warn(
+    'validation-errors',
+    `422 classified VALIDATION, but its body names ${named.length > 0 ? list(named.map((f) => f.field)) : 'no field and no reason'}, not ${answer.field}`,
+    "a rejected booking's error will not say what was wrong",
+  );
+}
+
+/** One availability search with two property ids and two rooms, as seen. */
+export interface ArrayProbe {
+  readonly statusCode: number;
+  /** Property ids the answer covered (in `properties` or `warnings`). */
+  readonly covered: readonly string[];
+  /** Rooms per option in the answer (`number_of_rooms`), when it listed any. */
+  readonly roomsPerOption?: number;
+}
+
+/**
+ * `array-encoding`: the client sends arrays as repeated keys (`property_id=1&property_id=2`).
+ * They must reach the supplier whole; comma-separated is tried for the record.
+ */
+export function arrayEncodingVerdict(input: {
+  readonly propertyIds: readonly string[];
+  readonly rooms: number;
+  readonly repeated: ArrayProbe;
+  readonly comma: ArrayProbe;
+}): CheckResult {
+  const { propertyIds, repeated, comma } = input;
+  const all = (p: ArrayProbe) =>
+    p.statusCode >= 200 && p.statusCode < 300 && propertyIds.every((id) => p.covered.includes(id));
+  const describe = (p: ArrayProbe) =>
+    p.statusCode < 200 || p.statusCode >= 300
+      ? `answered ${p.statusCode}`
+      : `covered ${p.covered.length === 0 ? 'no property' : p.covered.join(', ')}${p.roomsPerOption === undefined ? '' : `, options for ${p.roomsPerOption} room(s)`}`;
+  const evidence = `asked for properties ${propertyIds.join(', ')} and ${input.rooms} rooms: repeated keys ${describe(repeated)}; comma-separated ${describe(comma)}`;
+  const roomsLost =
+    repeated.roomsPerOption !== undefined && repeated.roomsPerOption !== input.rooms;
+  if (all(repeated) && !roomsLost) return ok('array-encoding', evidence);
+  return fail(
+    'array-encoding',
+    evidence,
+    all(comma)
+      ? 'the supplier reads comma-separated arrays only, and the client sends repeated keys: searches over several properties lose all but one, multi-room searches price one room'
+      : 'array parameters do not reach the supplier whole: searches over several properties or rooms answer for fewer',
+  );
+}

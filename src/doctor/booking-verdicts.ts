@@ -1,0 +1,221 @@
+/**
+ * Verdicts on the opt-in test booking, step by step: price check, booking, retrieve (the order
+ * id round-trips in its custom field; the stay terms the guard reads, src/activities/guard.ts
+ * readBookingTerms, are there and readable), cancellation followed to CANCELLED. Pure.
+ */
+import type { CreateBookingResponse } from '../hotel-api/booking';
+import { BookingStatus } from '../hotel-api/booking';
+import type { CancelResult } from '../hotel-api/cancel';
+import type { PriceCheckResponse } from '../hotel-api/price-check';
+import type { RetrieveResponse } from '../hotel-api/retrieve';
+import { parseInstant } from '../shared/dates';
+import type { ReadOutcome } from './answer-verdicts';
+import type { CheckResult } from './check-result';
+import { fail, ok, warn } from './check-result';
+
+/** `book-custom-field`: the order id sent in `field` comes back from retrieve. */
+export function customFieldVerdict(input: {
+  readonly field: string;
+  readonly sent: string;
+  readonly retrieved: unknown;
+}): CheckResult {
+  const { field, sent, retrieved } = input;
+  const value =
+    typeof retrieved === 'object' && retrieved !== null && !Array.isArray(retrieved)
+      ? (retrieved as Record<string, unknown>)[field]
+      : undefined;
+  if (value === sent) {
+    return ok('book-custom-field', `${field} came back from retrieve as sent (${sent})`);
+  }
+  const got =
+    value !== undefined
+      ? `${field} = ${JSON.stringify(value).slice(0, 60)}`
+      : `custom_fields = ${JSON.stringify(retrieved ?? null).slice(0, 80)}`;
+  return fail(
+    'book-custom-field',
+    `sent ${field} = ${sent}; retrieve shows ${got}`,
+    'supplier bookings cannot be traced back to their order: after a lost booking answer, reconciliation cannot find the booking by its order id. Try another BOOKING_ORDER_ID_FIELD',
+  );
+}
+
+const show = (v: unknown) => JSON.stringify(v ?? null).slice(0, 60);
+
+/** `book-stay-terms`: check-in, check-out, cancel policy and penalty date, as the guard reads them. */
+export function stayTermsVerdict(input: {
+  readonly retrieved: Pick<
+    RetrieveResponse,
+    'check_in' | 'check_out' | 'cancel_policy' | 'penalty_date'
+  >;
+  /** The stay searched for, when known (`YYYY-MM-DD`). */
+  readonly checkin?: string;
+  readonly checkout?: string;
+}): CheckResult {
+  const r = input.retrieved;
+  const problems: string[] = [];
+  const breaks: string[] = [];
+  const checkIn = parseInstant(r.check_in);
+  const checkOut = parseInstant(r.check_out);
+  if (checkIn === undefined || checkOut === undefined) {
+    problems.push(`check_in ${show(r.check_in)} / check_out ${show(r.check_out)} unreadable`);
+    breaks.push(
+      'the guard cannot tell when the stay starts: no reconfirmation before check-in, cancellations after it not refused',
+    );
+  }
+  if (r.cancel_policy === true && parseInstant(r.penalty_date) === undefined) {
+    problems.push(`penalty_date ${show(r.penalty_date)} unreadable for a refundable booking`);
+    breaks.push(
+      'the guard cannot tell when free cancellation ends: a late cancellation is charged without anyone accepting the penalty',
+    );
+  }
+  const evidence = `check_in ${show(r.check_in)}, check_out ${show(r.check_out)}, cancel_policy ${show(r.cancel_policy)}, penalty_date ${show(r.penalty_date)}`;
+  if (problems.length > 0)
+    return fail('book-stay-terms', `${problems.join('; ')} (${evidence})`, breaks.join('; '));
+  if (typeof r.cancel_policy !== 'boolean') {
+    return warn(
+      'book-stay-terms',
+      `cancel_policy is not a boolean (${evidence})`,
+      'the guard cannot tell a refundable booking from a non-refundable one and relies on the order system',
+    );
+  }
+  const day = (ms: number | undefined) =>
+    ms === undefined ? undefined : new Date(ms).toISOString().slice(0, 10);
+  const wrongDays = [
+    input.checkin !== undefined && day(checkIn) !== input.checkin
+      ? `check-in ${day(checkIn)} (searched ${input.checkin})`
+      : undefined,
+    input.checkout !== undefined && day(checkOut) !== input.checkout
+      ? `check-out ${day(checkOut)} (searched ${input.checkout})`
+      : undefined,
+  ].filter((s) => s !== undefined);
+  if (wrongDays.length > 0) {
+    return warn(
+      'book-stay-terms',
+      `${wrongDays.join(', ')} (${evidence})`,
+      'the guard schedules reconfirmation and refuses late cancellations by these dates; check the time zone the supplier writes them in',
+    );
+  }
+  return ok('book-stay-terms', `the guard can read the terms: ${evidence}`);
+}
+
+/** What the supplier's price check of the option to book came to. */
+export function bookPriceCheckVerdict(outcome: ReadOutcome<PriceCheckResponse>): {
+  result: CheckResult;
+  token?: string;
+} {
+  if (!outcome.ok) {
+    return {
+      result: fail(
+        'book-price-check',
+        `${outcome.error.code}: ${outcome.error.message}`,
+        'no option can be price-checked, so none can be booked',
+      ),
+    };
+  }
+  const v = outcome.value;
+  const price = v.price === null ? '' : ` at ${v.price.net} ${v.price.currency}`;
+  if (v.booking_id === null) {
+    return {
+      result: warn(
+        'book-price-check',
+        `${v.status}${price} without a booking_id: nothing to book`,
+        'nothing in the product if the option sold out; run again with another option or dates',
+      ),
+    };
+  }
+  return {
+    result: ok('book-price-check', `${v.status}${price}, booking_id given`),
+    token: v.booking_id,
+  };
+}
+
+/** The booking call: a 201 with a known status and a numeric id. */
+export function bookCreateVerdict(input: {
+  readonly outcome: ReadOutcome<CreateBookingResponse>;
+  readonly orderId: string;
+}): CheckResult {
+  const { outcome, orderId } = input;
+  if (outcome.ok) {
+    return ok(
+      'book-create',
+      `booking ${outcome.value.booking_id} made with status ${outcome.value.status} (order ${orderId})`,
+    );
+  }
+  const e = outcome.error;
+  return fail(
+    'book-create',
+    `${e.code}${e.statusCode === undefined ? '' : ` (${e.statusCode})`}: ${e.message}${e.ambiguous ? `; a booking may exist at the supplier under order ${orderId}` : ''}`,
+    e.ambiguous
+      ? 'every booking with this answer waits for an operator (NEEDS_RECONCILIATION)'
+      : 'bookings fail',
+  );
+}
+
+/** The retrieve of the booking just made: readable, with a status the workflows know. */
+export function bookRetrieveVerdict(input: {
+  readonly outcome: ReadOutcome<RetrieveResponse>;
+  readonly bookingId: number;
+}): CheckResult {
+  const { outcome, bookingId } = input;
+  if (!outcome.ok) {
+    return fail(
+      'book-retrieve',
+      `retrieve of booking ${bookingId}: ${outcome.error.code}: ${outcome.error.message}`,
+      'bookings answered PROCESSING are never confirmed, and the guard cannot reconfirm',
+    );
+  }
+  const status = outcome.value.status;
+  if (!(BookingStatus.options as readonly string[]).includes(status)) {
+    return fail(
+      'book-retrieve',
+      `retrieve of booking ${bookingId} shows status ${JSON.stringify(status)}, not one of ${BookingStatus.options.join(', ')}`,
+      'the booking workflow cannot tell whether the booking is confirmed',
+    );
+  }
+  return ok('book-retrieve', `retrieve of booking ${bookingId} shows status ${status}`);
+}
+
+/** How the cancellation of the test booking ended. */
+export interface CancelSeen {
+  readonly bookingId: number;
+  /** The cancel call itself. */
+  readonly answer: ReadOutcome<CancelResult>;
+  /** Statuses retrieve showed while a 202 was followed, in order. */
+  readonly polled: readonly string[];
+}
+
+/** `book-cancel`: cancelled (204), or a 202 followed to CANCELLED by retrieve. */
+export function bookCancelVerdict(seen: CancelSeen): { result: CheckResult; cancelled: boolean } {
+  const { answer, bookingId, polled } = seen;
+  if (!answer.ok) {
+    return {
+      result: fail(
+        'book-cancel',
+        `cancel of booking ${bookingId}: ${answer.error.code}: ${answer.error.message}`,
+        'bookings cannot be cancelled through the product',
+      ),
+      cancelled: false,
+    };
+  }
+  if (answer.value.outcome === 'CANCELLED') {
+    return {
+      result: ok('book-cancel', `booking ${bookingId} cancelled (204)`),
+      cancelled: true,
+    };
+  }
+  const last = polled.at(-1);
+  const path = `202 (${answer.value.status}${answer.value.message === null ? '' : `: ${answer.value.message}`}), then retrieve showed ${polled.length === 0 ? 'nothing' : polled.join(' → ')}`;
+  if (last === 'CANCELLED') {
+    return {
+      result: ok('book-cancel', `booking ${bookingId} cancelled: ${path}`),
+      cancelled: true,
+    };
+  }
+  return {
+    result: fail(
+      'book-cancel',
+      `booking ${bookingId} not seen CANCELLED: ${path}`,
+      'cancellations stay unconfirmed: the cancel workflow keeps polling and operators must check by hand',
+    ),
+    cancelled: false,
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * What the doctor reports: one result per named check, and the exit code the report earns.
+ * Pure; the checks that produce results live in the other files of this folder.
+ */
+
+/** `ok`: as the product expects. `warn`: works, but worth knowing. `fail`: would break bookings. */
+export type Verdict = 'ok' | 'warn' | 'fail';
+
+/** The checks, by the names the report, the docs and scripts use. Add freely, never rename. */
+export const CHECK_NAMES = [
+  'reachable',
+  'credentials',
+  'redirects',
+  'clock',
+  'wrong-secret',
+  'inactive-account',
+  'static-lists',
+  'content-list',
+  'content-detail',
+  'availability',
+  'date-formats',
+  'price-check',
+  'validation-errors',
+  'array-encoding',
+  'latency',
+  'rate-limit',
+  'book-price-check',
+  'book-create',
+  'book-retrieve',
+  'book-custom-field',
+  'book-stay-terms',
+  'book-cancel',
+] as const;
+export type CheckName = (typeof CHECK_NAMES)[number];
+
+interface ResultBase {
+  readonly name: CheckName;
+  /** What was seen, in plain words (never a secret or personal data). */
+  readonly evidence: string;
+  /** Facts worth reading that change nothing, e.g. fields the product does not know. */
+  readonly info?: readonly string[];
+}
+
+/** A check's outcome; a `fail` always says what it would break. */
+export type CheckResult =
+  | (ResultBase & { readonly verdict: 'ok' })
+  | (ResultBase & { readonly verdict: 'warn'; readonly breaks?: string })
+  | (ResultBase & { readonly verdict: 'fail'; readonly breaks: string });
+
+export const ok = (name: CheckName, evidence: string, info?: readonly string[]): CheckResult => ({
+  name,
+  verdict: 'ok',
+  evidence,
+  ...(info === undefined || info.length === 0 ? {} : { info }),
+});
+
+export const warn = (
+  name: CheckName,
+  evidence: string,
+  breaks?: string,
+  info?: readonly string[],
+): CheckResult => ({
+  name,
+  verdict: 'warn',
+  evidence,
+  ...(breaks === undefined ? {} : { breaks }),
+  ...(info === undefined || info.length === 0 ? {} : { info }),
+});
+
+export const fail = (
+  name: CheckName,
+  evidence: string,
+  breaks: string,
+  info?: readonly string[],
+): CheckResult => ({
+  name,
+  verdict: 'fail',
+  evidence,
+  breaks,
+  ...(info === undefined || info.length === 0 ? {} : { info }),
+});
+
+/** Why the doctor stopped before the other checks: nothing further can be learnt. */
+export interface Stop {
+  readonly kind: 'unreachable' | 'unauthenticated';
+  /** The check that found it. */
+  readonly check: CheckName;
+}
+
+/** A check that did not run, and why. */
+export interface Skipped {
+  readonly name: CheckName;
+  readonly reason: string;
+}
+
+/** Results in the order of {@link CHECK_NAMES} (stable for results of the same name). */
+export function inCheckOrder(results: readonly CheckResult[]): CheckResult[] {
+  const rank = (r: CheckResult) => CHECK_NAMES.indexOf(r.name);
+  return [...results].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * The doctor's exit codes: 0 nothing found that would break bookings (warnings allowed); 1
+ * something would (a `fail`, which says what breaks); 2 the doctor could not check, because the
+ * supplier could not be reached or refused to authenticate us. Unlike the tool's other
+ * commands, unreachable is 2 as well: a go-live script asks "can we go live", and both answers
+ * of 2 are "not checked".
+ */
+export const DoctorExit = { OK: 0, WOULD_BREAK: 1, CANNOT_CHECK: 2 } as const;
+export type DoctorExit = (typeof DoctorExit)[keyof typeof DoctorExit];
+
+export function doctorExitCode(report: {
+  readonly checks: readonly CheckResult[];
+  readonly stop?: Stop | undefined;
+}): DoctorExit {
+  if (report.stop !== undefined) return DoctorExit.CANNOT_CHECK;
+  return report.checks.some((c) => c.verdict === 'fail') ? DoctorExit.WOULD_BREAK : DoctorExit.OK;
+}

@@ -1,0 +1,93 @@
+/**
+ * The doctor's line to the supplier: the product's client (its schemas, signing and
+ * classification) with every call's duration recorded, and raw requests (raw-request.ts) for
+ * what the client hides, signed with the same clock the client would use and their headers kept.
+ */
+import { Pool } from 'undici';
+import type { HotelApiConfig } from '../hotel-api/client';
+import { AVAILABILITY } from '../hotel-api/availability';
+import { CREATE_BOOKING } from '../hotel-api/booking';
+import type { CallEvent } from '../hotel-api/client';
+import { apiBase, HotelApiClient } from '../hotel-api/client';
+import type { ResponseHeaders } from '../hotel-api/errors';
+import type { RawAnswer, RawRequest } from '../hotel-api/raw-request';
+import { rawRequest } from '../hotel-api/raw-request';
+import type { EndpointTimings } from './load-verdicts';
+
+export class SupplierSession {
+  readonly client: HotelApiClient;
+  readonly config: HotelApiConfig;
+  /** Headers of every raw answer, for the rate-limit check. */
+  readonly headers: ResponseHeaders[] = [];
+  /** 429 answers met, through the client or raw. */
+  rateLimited = 0;
+  readonly #calls: CallEvent[] = [];
+  readonly #pool: Pool;
+
+  constructor(config: HotelApiConfig) {
+    this.config = config;
+    this.client = new HotelApiClient(config, { onCall: (e) => this.#record(e) });
+    this.#pool = new Pool(apiBase(config.baseUrl).origin, { connections: 2 });
+  }
+
+  #record(event: CallEvent): void {
+    this.#calls.push(event);
+    if (event.statusCode === 429) this.rateLimited += 1;
+  }
+
+  /** The clock a signature is made with: ours, corrected as the client corrects it. */
+  signingNow(): number {
+    return Date.now() + (this.config.clockCorrection ? this.client.clockOffsetMs : 0);
+  }
+
+  /** A raw request signed at {@link signingNow} unless told otherwise; its headers are kept. */
+  async raw(req: RawRequest): Promise<RawAnswer> {
+    const answer = await rawRequest(
+      this.config,
+      { signAtMs: this.signingNow(), ...req },
+      this.#pool,
+    );
+    this.headers.push(answer.headers);
+    if (answer.statusCode === 429) this.rateLimited += 1;
+    return answer;
+  }
+
+  /** Durations of the client's calls per endpoint, with the timeout that applies to each. */
+  timings(): EndpointTimings[] {
+    const byEndpoint = new Map<
+      string,
+      { durations: number[]; timeouts: number; endpoint: string }
+    >();
+    for (const call of this.#calls) {
+      const key = `${call.method} ${call.endpoint}`;
+      let entry = byEndpoint.get(key);
+      if (entry === undefined) {
+        entry = { durations: [], timeouts: 0, endpoint: call.endpoint };
+        byEndpoint.set(key, entry);
+      }
+      if (call.code === 'TIMEOUT') entry.timeouts += 1;
+      else if (call.statusCode !== undefined) entry.durations.push(call.durationMs);
+    }
+    return [...byEndpoint].map(([key, e]) => ({
+      endpoint: key,
+      durationsMs: e.durations,
+      timeouts: e.timeouts,
+      ...this.#timeoutOf(e.endpoint),
+    }));
+  }
+
+  #timeoutOf(endpoint: string): { timeoutMs: number; timeoutVariable: string } {
+    const t = this.config.timeouts;
+    if (endpoint === AVAILABILITY.endpoint) {
+      return { timeoutMs: t.searchMs, timeoutVariable: 'HOTEL_API_SEARCH_TIMEOUT_MS' };
+    }
+    if (endpoint === CREATE_BOOKING.endpoint) {
+      return { timeoutMs: t.bookingMs, timeoutVariable: 'HOTEL_API_BOOKING_TIMEOUT_MS' };
+    }
+    return { timeoutMs: t.readMs, timeoutVariable: 'HOTEL_API_READ_TIMEOUT_MS' };
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.client.close(), this.#pool.close()]);
+  }
+}
