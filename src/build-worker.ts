@@ -6,6 +6,8 @@ import { setFlagsFromString } from 'node:v8';
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities } from './activities';
+import { createOrderEventActivities, type OrderEventsEndpoint } from './activities/order-events';
+import { orderEventsTaskQueue } from './shared/order-events';
 import type { CatalogueStore } from './catalogue/store';
 import type { HotelApiClient } from './hotel-api';
 import { DEFAULT_ORDER_ID_FIELD } from './config/defaults';
@@ -44,6 +46,8 @@ export interface BookingWorkerOptions {
   readonly onPollLateness?: (lateMs: number) => void;
   /** Where content syncs store the catalogue; without it content-sync activities fail. */
   readonly catalogueStore?: CatalogueStore;
+  /** Where order events go (`ORDER_EVENTS_URL`); absent: none are announced. */
+  readonly orderEvents?: OrderEventsEndpoint;
   /** Activities registered beside the product's (the bench's control). */
   readonly extraActivities?: Readonly<Record<string, (...args: never[]) => Promise<unknown>>>;
   /** Extra options, for tests and benchmarks. */
@@ -95,6 +99,7 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
         orderIdField: o.orderIdField ?? DEFAULT_ORDER_ID_FIELD,
         ...(o.onPollLateness ? { onPollLateness: o.onPollLateness } : {}),
         ...(o.catalogueStore ? { catalogueStore: o.catalogueStore } : {}),
+        ...(o.orderEvents ? { orderEvents: o.orderEvents } : {}),
       }),
       ...o.extraActivities,
     },
@@ -107,5 +112,39 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
       : {}),
     shutdownGraceTime: o.shutdownGraceTime ?? '30s',
     ...o.overrides,
+  });
+}
+
+export interface OrderEventsWorkerOptions {
+  readonly connection: NativeConnection;
+  /** @default 'default' */
+  readonly namespace?: string;
+  /** The booking task queue; the events worker polls `orderEventsTaskQueue()` of it. */
+  readonly taskQueue: string;
+  readonly endpoint: OrderEventsEndpoint;
+  readonly workflowBundle?: WorkerOptions['workflowBundle'];
+  readonly dataConverter: DataConverter;
+  /** Deliveries in flight per worker. @default 20 */
+  readonly maxConcurrentDeliveries?: number;
+  readonly shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
+}
+
+/**
+ * The second worker of a worker process when order events are on: the delivery workflows and
+ * their POSTs, on their own task queue, so a slow order system takes no slot a booking needs and
+ * its deliveries count against no supplier cap.
+ */
+export async function createOrderEventsWorker(o: OrderEventsWorkerOptions): Promise<Worker> {
+  const maxDeliveries = o.maxConcurrentDeliveries ?? 20;
+  return Worker.create({
+    connection: o.connection,
+    namespace: o.namespace ?? 'default',
+    taskQueue: orderEventsTaskQueue(o.taskQueue),
+    workflowBundle: o.workflowBundle ?? (await loadWorkflowBundle()),
+    activities: createOrderEventActivities(o.endpoint),
+    dataConverter: o.dataConverter,
+    maxConcurrentActivityTaskExecutions: maxDeliveries,
+    maxCachedWorkflows: 50,
+    shutdownGraceTime: o.shutdownGraceTime ?? '15s',
   });
 }

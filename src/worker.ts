@@ -21,7 +21,7 @@ import { existsSync } from 'node:fs';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
-import { createBookingWorker } from './build-worker';
+import { createBookingWorker, createOrderEventsWorker } from './build-worker';
 import {
   describeTemporalSecurity,
   temporalConnectionFailure,
@@ -65,7 +65,10 @@ async function main(): Promise<number> {
     createLogger().fatal({ problems: err.problems }, 'invalid configuration');
     return 2;
   }
-  const root = createLogger({ level: config.logLevel, secrets: [config.hotelApi.secret] });
+  const root = createLogger({
+    level: config.logLevel,
+    secrets: [config.hotelApi.secret, ...(config.orderEvents ? [config.orderEvents.secret] : [])],
+  });
   const log = root.child({ source: 'worker' });
   process.on('uncaughtException', (err) => {
     log.fatal({ err }, 'uncaught exception');
@@ -88,6 +91,8 @@ async function main(): Promise<number> {
   }
 
   let worker: Worker | undefined;
+  /** Order events on: the second worker, delivering them (build-worker.ts). */
+  let eventsWorker: Worker | undefined;
   let connection: NativeConnection | undefined;
   let draining = false;
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
@@ -106,6 +111,7 @@ async function main(): Promise<number> {
       'shutdown requested: not ready, polling stops, running activities may finish',
     );
     if (worker?.getState() === 'RUNNING') worker.shutdown();
+    if (eventsWorker?.getState() === 'RUNNING') eventsWorker.shutdown();
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
@@ -186,20 +192,33 @@ async function main(): Promise<number> {
     }
     // The embedded content catalogue (SQLite, one file per worker host): content sync writes it.
     catalogueStore = openSqliteCatalogueStore({ path: config.catalogueDbPath });
+    const workflowBundle = await loadWorkflowBundle(bundlePath);
+    const dataConverter = createDataConverter(config.encryption);
     worker = await createBookingWorker({
+      ...(config.orderEvents ? { orderEvents: config.orderEvents } : {}),
       catalogueStore,
       connection: conn,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       hotelApi,
       orderIdField: config.orderIdField,
-      dataConverter: createDataConverter(config.encryption),
-      workflowBundle: await loadWorkflowBundle(bundlePath),
+      dataConverter,
+      workflowBundle,
       maxConcurrentActivities: config.worker.maxConcurrentSupplierCalls,
       maxActivitiesPerSecond: config.worker.maxSupplierCallsPerSecond,
       shutdownGraceTime: config.worker.shutdownGraceMs,
       onPollLateness: metrics.recordPollLateness,
     });
+    if (config.orderEvents) {
+      eventsWorker = await createOrderEventsWorker({
+        connection: conn,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+        endpoint: config.orderEvents,
+        workflowBundle,
+        dataConverter,
+      });
+    }
     const graceNeeded = shutdownGraceMsFor(config.hotelApi.timeouts.bookingMs);
     if (config.worker.shutdownGraceMs < graceNeeded) {
       log.warn(
@@ -220,10 +239,11 @@ async function main(): Promise<number> {
           maxConcurrentSupplierCalls: config.worker.maxConcurrentSupplierCalls,
           encryptionKeyId: config.encryption.keys[0].id,
           temporalConnection: describeTemporalSecurity(config.temporal),
+          orderEvents: config.orderEvents ? new URL(config.orderEvents.url).origin : 'off',
         },
         'worker polling',
       );
-      await worker.run();
+      await runTogether([worker, ...(eventsWorker ? [eventsWorker] : [])]);
     }
   } catch (err) {
     if (err instanceof PortInUseError) {
@@ -271,3 +291,20 @@ main().then(
     process.exit(1);
   },
 );
+
+/** Runs the workers until all have stopped; one failing stops the others, its error rethrown. */
+async function runTogether(workers: readonly Worker[]): Promise<void> {
+  const stopOthers = () => {
+    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+  };
+  const results = await Promise.allSettled(
+    workers.map((w) =>
+      w.run().catch((err: unknown) => {
+        stopOthers();
+        throw err;
+      }),
+    ),
+  );
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}

@@ -47,6 +47,11 @@ export interface EarlierRuns {
   /** Newest first or in any order: the decision sorts by start time. */
   readonly runs: readonly EarlierRun[];
   readonly guard?: EarlierGuard;
+  /**
+   * Whether this deployment pushes order events (`ORDER_EVENTS_URL` set). Read here, at the
+   * run's start, so the choice is recorded in its history and replays the same on any worker.
+   */
+  readonly orderEvents?: boolean;
 }
 
 export interface EarlierRunsInput {
@@ -58,7 +63,7 @@ export interface EarlierRunsInput {
 /** How long one attempt waits for visibility to show the asking run before it fails and retries. */
 const VISIBILITY_WAIT_MS = 5_000;
 
-export function createEarlierRunsActivities() {
+export function createEarlierRunsActivities(deps: { readonly orderEvents?: boolean } = {}) {
   return {
     async earlierRunsOfOrder(input: EarlierRunsInput): Promise<EarlierRuns> {
       const client = Context.current().client;
@@ -70,7 +75,11 @@ export function createEarlierRunsActivities() {
           .map((runId) => readRun(client, workflowId, runId)),
       );
       const guard = await readGuard(client, input.orderId);
-      return { runs, ...(guard ? { guard } : {}) };
+      return {
+        runs,
+        ...(guard ? { guard } : {}),
+        ...(deps.orderEvents ? { orderEvents: true } : {}),
+      };
     },
   };
 }

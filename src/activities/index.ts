@@ -5,16 +5,22 @@ import { createCatalogueActivities } from './catalogue';
 import { createContentSyncActivities } from './content-sync';
 import { createEarlierRunsActivities } from './earlier-runs';
 import { createGuardActivities } from './guard';
+import { createOrderEventActivities, type OrderEventsEndpoint } from './order-events';
 
-export type ActivityDeps = BookingActivityDeps & { readonly catalogueStore?: CatalogueStore };
+export type ActivityDeps = BookingActivityDeps & {
+  readonly catalogueStore?: CatalogueStore;
+  /** Where order events go; absent: none are sent. */
+  readonly orderEvents?: OrderEventsEndpoint;
+};
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createBookingActivities(deps),
     ...createCatalogueActivities(deps),
     ...createContentSyncActivities(deps),
-    ...createEarlierRunsActivities(),
+    ...createEarlierRunsActivities({ orderEvents: deps.orderEvents !== undefined }),
     ...createGuardActivities(deps),
+    ...createOrderEventActivities(deps.orderEvents),
   };
 }
 

@@ -54,6 +54,13 @@ import {
 } from '../shared/guard-contract';
 import { guardCancelUpdate, keepUpdate, orderStateQuery } from '../shared/guard-messages';
 import { truthOf } from '../shared/order-truth';
+import {
+  ORDER_EVENTS_FAILING_QUERY,
+  orderEventsStateQuery,
+  orderEventsWorkflowId,
+  redeliverOrderEventsUpdate,
+  type OrderEventsState,
+} from '../shared/order-events';
 
 /** The custom field that carries the order id when none is configured. */
 
@@ -419,6 +426,20 @@ export class BookingClient {
     const parsed = ResolveReconciliationSchema.safeParse(resolution);
     if (!parsed.success) throw new BookingInputError(toFieldIssues(parsed.error), 'resolution');
     return this.handle(orderId).executeUpdate(resolveReconciliationUpdate, { args: [parsed.data] });
+  }
+
+  /** Orders whose events the order system has not taken (failing, or parked undelivered). */
+  async *failingOrderEvents(): AsyncIterable<OrderEventsState> {
+    for await (const wf of this.client.workflow.list({ query: ORDER_EVENTS_FAILING_QUERY })) {
+      yield await this.client.workflow.getHandle(wf.workflowId).query(orderEventsStateQuery);
+    }
+  }
+
+  /** Retries the order's undelivered events now (after the order system's endpoint recovered). */
+  async redeliverOrderEvents(orderId: string): Promise<OrderEventsState> {
+    return this.client.workflow
+      .getHandle(orderEventsWorkflowId(orderId))
+      .executeUpdate(redeliverOrderEventsUpdate);
   }
 
   /**

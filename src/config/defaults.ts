@@ -20,6 +20,12 @@ export const DEFAULT_POLLING = {
 /** `maximumInterval` of {@link DEFAULT_POLLING}, in ms. */
 export const DEFAULT_POLLING_MAXIMUM_INTERVAL_MS = 300_000;
 
+/**
+ * With order events on, the least time the order system has to send `keep` after it was told of a
+ * provisional order's automatic cancellation (`guard.autoCancelNotice`).
+ */
+export const DEFAULT_AUTO_CANCEL_NOTICE = '15m';
+
 /** How long a price change waits for `approvePriceChange` (`priceChangePolicy.approvalTimeout`). */
 export const DEFAULT_APPROVAL_TIMEOUT = '15m';
 

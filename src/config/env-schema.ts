@@ -191,6 +191,23 @@ export const EnvSchema = z.object({
   ),
   NODE_ENV: doc('NODE_ENV', optionalString, '`production` refuses the development keys and tokens'),
 
+  ORDER_EVENTS_URL: doc(
+    'ORDER_EVENTS_URL',
+    optionalString,
+    "the order system's endpoint for order events (Standard Webhooks, docs/order-events.md)",
+    'none: no events are sent',
+  ),
+  ORDER_EVENTS_SECRET: doc(
+    'ORDER_EVENTS_SECRET',
+    optionalString,
+    'the `whsec_…` secret events are signed with (required with `ORDER_EVENTS_URL`; never logged)',
+  ),
+  ORDER_EVENTS_SECRET_FILE: doc(
+    'ORDER_EVENTS_SECRET_FILE',
+    optionalString,
+    'path of a file holding the secret (instead of `ORDER_EVENTS_SECRET`)',
+  ),
+
   METRICS_PORT: doc(
     'METRICS_PORT',
     port.default(9464),

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { loadEncryptionConfig } from './codec';
 import { EnvSchema, type Env } from './env-schema';
 import { ConfigError } from './errors';
+import { loadOrderEvents } from './order-events';
 import { loadTemporalSecurity } from './temporal-security';
 
 export { EnvSchema, type Env } from './env-schema';
@@ -97,6 +98,7 @@ export function loadConfig(
     if (!secret) problems.push(MISSING_SECRET);
   }
   const security = loadTemporalSecurity(env, problems);
+  const orderEvents = loadOrderEvents(env, problems);
   let encryption: ReturnType<typeof loadEncryptionConfig> | undefined;
   try {
     encryption = loadEncryptionConfig(env);
@@ -145,6 +147,8 @@ export function loadConfig(
     /** Payload encryption keys (the first encrypts, all decrypt). */
     encryption,
     orderIdField: env.BOOKING_ORDER_ID_FIELD,
+    /** Where order events go; undefined: none are sent. */
+    orderEvents,
     logLevel: env.LOG_LEVEL,
   };
 }

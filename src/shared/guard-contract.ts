@@ -12,7 +12,7 @@ import type {
   BookingState,
   CancellationOutcome,
 } from './booking-contract';
-import { DEFAULT_POLLING } from '../config/defaults';
+import { DEFAULT_AUTO_CANCEL_NOTICE, DEFAULT_POLLING } from '../config/defaults';
 import { absent } from './absent';
 import { durationToMs } from './duration';
 import { ORDER_ID_RE } from './booking-values';
@@ -68,6 +68,14 @@ export const GuardPolicySchema = z.strictObject({
   autoCancelBeforePenalty: absent(z.boolean().default(false)),
   /** How long before the free-cancellation deadline the automatic cancellation runs. @default '6h' */
   autoCancelMargin: absent(positiveDuration('autoCancelMargin').default('6h')),
+  /**
+   * With order events on: the automatic cancellation runs no sooner than this after it was
+   * announced (`order.free_cancellation_ending`), so the order system can send `keep` (but before
+   * free cancellation ends, a minute's margin, when the deadline allows). @default '15m'
+   */
+  autoCancelNotice: absent(
+    positiveDuration('autoCancelNotice').default(DEFAULT_AUTO_CANCEL_NOTICE),
+  ),
 });
 export type GuardPolicyInput = z.input<typeof GuardPolicySchema>;
 export type GuardPolicy = z.output<typeof GuardPolicySchema>;
@@ -158,6 +166,11 @@ export const GuardBookingInputSchema = z.strictObject({
    * ours, not the supplier's.
    */
   cancellationPending: z.boolean().optional(),
+  /**
+   * Order events are on (docs/order-events.md): the guard announces its changes, with sequences
+   * after `lastSequence`, bookRoom's last. Set by bookRoom's hand-over.
+   */
+  orderEvents: z.strictObject({ lastSequence: z.number().int().min(0) }).optional(),
   /** The price `bookRoom` booked at, for the state. */
   price: z.looseObject({ net: z.string(), currency: z.string().optional() }).optional(),
   /** Carried across `continueAsNew`; never set by callers. */

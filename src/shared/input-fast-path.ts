@@ -23,7 +23,11 @@ import {
   PHONE_PREFIX_RE,
   isPhone,
 } from './booking-values';
-import { DEFAULT_APPROVAL_TIMEOUT, DEFAULT_POLLING as P } from '../config/defaults';
+import {
+  DEFAULT_APPROVAL_TIMEOUT,
+  DEFAULT_AUTO_CANCEL_NOTICE,
+  DEFAULT_POLLING as P,
+} from '../config/defaults';
 import { DATE_RE, INSTANT_RE } from './dates';
 import { durationToMs } from './duration';
 import type {
@@ -224,6 +228,7 @@ const GUARD_POLICY_KEYS = new Set([
   'reconfirmBefore',
   'autoCancelBeforePenalty',
   'autoCancelMargin',
+  'autoCancelNotice',
 ]);
 const guardPolicy: Check = (v) => {
   const input = strict(v, GUARD_POLICY_KEYS);
@@ -244,6 +249,7 @@ const guardPolicy: Check = (v) => {
   );
   withDefault(out, input, 'autoCancelBeforePenalty', boolean, () => false);
   withDefault(out, input, 'autoCancelMargin', duration, () => '6h');
+  withDefault(out, input, 'autoCancelNotice', duration, () => DEFAULT_AUTO_CANCEL_NOTICE);
   return out;
 };
 
@@ -362,6 +368,14 @@ const loosePrice: Check = (v) => {
   return out;
 };
 
+const ORDER_EVENTS_KEYS = new Set(['lastSequence']);
+const orderEvents: Check = (v) => {
+  const input = strict(v, ORDER_EVENTS_KEYS);
+  const last = input.lastSequence;
+  if (typeof last !== 'number' || !Number.isSafeInteger(last) || last < 0) unsure();
+  return { lastSequence: last };
+};
+
 const GUARD_INPUT_KEYS = new Set([
   'orderId',
   'bookingId',
@@ -370,6 +384,7 @@ const GUARD_INPUT_KEYS = new Set([
   'cancellationDeadline',
   'polling',
   'cancellationPending',
+  'orderEvents',
   'price',
   'carried',
 ]);
@@ -386,6 +401,7 @@ export const fastGuardBookingInput = (v: unknown) =>
     withDefault(out, input, 'cancellationDeadline', duration, () => '2h', false);
     optional(out, input, 'polling', polling(false), false);
     optional(out, input, 'cancellationPending', boolean, false);
+    optional(out, input, 'orderEvents', orderEvents, false);
     optional(out, input, 'price', loosePrice, false);
     if ('carried' in input) out.carried = undefined;
     return out as GuardBookingParams;

@@ -35,6 +35,13 @@ export const ReconfirmationKey = defineSearchAttributeKey(
   SearchAttributeType.KEYWORD,
 );
 
+// --- order events (deliverOrderEvents) ------------------------------------------------------------
+/** `DELIVERED`, `FAILING` or `UNDELIVERED` (order-events.ts `DeliveryMark`): the failing view. */
+export const OrderEventsDeliveryKey = defineSearchAttributeKey(
+  'OrderEventsDelivery',
+  SearchAttributeType.KEYWORD,
+);
+
 /** Every custom search attribute, for registration on the server. */
 export const ALL_SEARCH_ATTRIBUTE_KEYS = [
   BookingPhaseKey,
@@ -45,4 +52,5 @@ export const ALL_SEARCH_ATTRIBUTE_KEYS = [
   CheckInDateKey,
   FreeCancellationUntilKey,
   ReconfirmationKey,
+  OrderEventsDeliveryKey,
 ] as const;

@@ -97,6 +97,32 @@ export const EARLIER_RUNS_ACTIVITY: LocalActivityOptions = {
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s' },
 };
 
+/**
+ * Handing an order event to its delivery workflow (a local activity of bookRoom and the guard:
+ * no task queue, so it counts against no rate cap). Retried until Temporal takes it: the workflow
+ * does not close with an event unannounced.
+ */
+export const ANNOUNCE_EVENT_ACTIVITY: LocalActivityOptions = {
+  startToCloseTimeout: '10s',
+  localRetryThreshold: '10s',
+  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '1m' },
+};
+
+/**
+ * One delivery round of an order event: three POSTs a few seconds apart (each bounded by
+ * DELIVERY_TIMEOUT_MS); the delivery workflow then waits with its own backoff
+ * (order-event-decisions.ts) and shows the order as failing.
+ */
+export const DELIVER_EVENT_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '20s',
+  retry: {
+    initialInterval: '2s',
+    backoffCoefficient: 2,
+    maximumInterval: '10s',
+    maximumAttempts: 3,
+  },
+};
+
 /** Reads (price check, retrieve): retried with backoff on retryable failures. */
 export const READ_ACTIVITY: ActivityOptions = {
   priority: PRIORITY.booking,

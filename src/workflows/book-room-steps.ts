@@ -57,6 +57,7 @@ import {
   unreadableAfterMs,
 } from './failure-decision';
 import { decideOnEarlierRuns } from './earlier-runs-decision';
+import { OrderEventOutbox } from './order-event-outbox';
 import { failureFacts, isDeadline, toBookingError } from './failure-facts';
 import { GUARD_AFTER_CONFIRMED_PATCH, handOverToGuard } from './guard-handover';
 import { approve, decidePrice, type Approved, type PriceCheckAnswer } from './price-decision';
@@ -132,6 +133,9 @@ export async function settleEarlierRuns(run: BookingRun, p: BookRoomParams): Pro
     });
   }
   const decision = decideOnEarlierRuns(earlier);
+  // A run that only reports an earlier booking changes no truth: it announces nothing.
+  if (earlier.orderEvents && decision.next !== 'report')
+    run.events = new OrderEventOutbox(p.orderId);
   switch (decision.next) {
     case 'book':
       return { kind: 'book' };
@@ -534,7 +538,7 @@ export async function finishConfirmed(
   return finish(run, final, async () => {
     if (run.bookingId === undefined || !patched(GUARD_AFTER_CONFIRMED_PATCH)) return;
     const unconfirmedCancel = final.cancellation?.outcome === CancellationOutcome.STILL_ACTIVE;
-    await handOverToGuard(p, run.bookingId, run.price, unconfirmedCancel);
+    await handOverToGuard(p, run.bookingId, run.price, unconfirmedCancel, run.events);
   });
 }
 
@@ -544,12 +548,15 @@ export async function finish(
   afterOutcome?: () => Promise<void>,
 ): Promise<BookRoomResult> {
   run.outcome = final.outcome;
+  run.reason = final.reason;
   if (final.error) run.noteError(final.error);
   if (final.bookingId !== undefined && final.bookingId !== run.bookingId) {
     run.setBooking(final.bookingId, final.supplierStatus ?? run.supplierStatus ?? 'UNKNOWN');
   }
   upsertSearchAttributes([{ key: BookingOutcomeKey, value: final.outcome }]);
   run.enter(final.outcome);
+  // Announced before the guard starts, so its events come after this one.
+  await run.events?.flushed();
   await afterOutcome?.();
   // Let running update handlers return their answer before the workflow closes.
   await condition(allHandlersFinished);

@@ -19,6 +19,8 @@ import type {
   SupplierPrice,
 } from '../shared/booking-contract';
 import { BookingOutcome, BookingPhase } from '../shared/booking-values';
+import { truthOf } from '../shared/order-truth';
+import type { OrderEventOutbox } from './order-event-outbox';
 import {
   BookingPhaseKey,
   SupplierBookingIdKey,
@@ -54,6 +56,10 @@ export class BookingRun {
   /** The confirmation polls, cancelled by a cancellation request. */
   pollScope: CancellationScope | undefined;
   outcome: BookingOutcome | undefined;
+  /** The outcome's reason, once there is one (for the order event). */
+  reason: string | undefined;
+  /** Order events are on for this run: phase changes are announced (order-event-outbox.ts). */
+  events: OrderEventOutbox | undefined;
 
   constructor(input: BookRoomInput) {
     this.orderId = typeof input?.orderId === 'string' ? input.orderId : '(invalid)';
@@ -101,6 +107,17 @@ export class BookingRun {
     this.phase = next;
     upsertSearchAttributes([{ key: BookingPhaseKey, value: next }]);
     setCurrentDetails(this.details());
+    this.events?.phase(next, {
+      truth: truthOf(next, !this.ended),
+      ...(this.bookingId !== undefined ? { bookingId: this.bookingId } : {}),
+      ...(this.supplierStatus !== undefined ? { supplierStatus: this.supplierStatus } : {}),
+      ...(this.price !== undefined ? { price: this.price } : {}),
+      ...(this.reason !== undefined
+        ? { reason: this.reason }
+        : this.lastError !== undefined
+          ? { reason: `${this.lastError.code}: ${this.lastError.message}` }
+          : {}),
+    });
   }
 
   noteError(error: BookingError): void {

@@ -121,14 +121,16 @@ export async function start(run: GuardRun): Promise<void> {
     (t) => t > Date.now(),
   );
   const deadline = parseInstant(s.terms.freeCancellationUntil);
-  upsertSearchAttributes([
+  const known = [
     ...(deadline !== undefined
       ? [{ key: FreeCancellationUntilKey, value: new Date(deadline) }]
       : []),
     ...(s.checkIn !== undefined
       ? [{ key: CheckInDateKey, value: new Date(`${s.checkIn}T00:00:00Z`) }]
       : []),
-  ]);
+  ];
+  // An empty upsert is refused by the server (the workflow task fails and is retried).
+  if (known.length > 0) upsertSearchAttributes(known);
   run.armAutoCancel();
   apply(run, r);
 }
@@ -182,7 +184,11 @@ export async function cancel(run: GuardRun, request: CancelRequest): Promise<voi
  */
 export async function watch(run: GuardRun, input: GuardBookingInput): Promise<void> {
   const { s } = run;
-  if (!run.carried) await start(run);
+  if (!run.carried) {
+    // bookRoom's cancellation is still open: the order system hears it from the guard.
+    if (s.phase === GuardPhase.CANCELLATION_PENDING) run.events?.phase(s.phase, run.eventData());
+    await start(run);
+  }
   run.ready = true;
   setCurrentDetails(run.details());
   while (!run.isFinal) {
@@ -195,6 +201,7 @@ export async function watch(run: GuardRun, input: GuardBookingInput): Promise<vo
     }
     const wake = nextWake({
       reconfirmAt: s.reconfirmAt,
+      endingNoticeAt: run.endingNoticeAt(),
       autoCancelAt: run.autoCancelAt(),
       checkOutAt: s.checkOutAt,
     });
@@ -205,7 +212,9 @@ export async function watch(run: GuardRun, input: GuardBookingInput): Promise<vo
       if (interrupted) continue;
     }
     if (!wake) continue;
-    if (wake.what === 'auto-cancel') {
+    if (wake.what === 'ending-notice') {
+      run.announceEnding();
+    } else if (wake.what === 'auto-cancel') {
       s.autoCancel = { ...s.autoCancel!, done: true };
       const deadline = s.terms.freeCancellationUntil ?? '?';
       run.pending = {
@@ -220,12 +229,17 @@ export async function watch(run: GuardRun, input: GuardBookingInput): Promise<vo
       run.enter(GuardPhase.CHECKED_OUT);
     }
     if (workflowInfo().continueAsNewSuggested && !run.isFinal && !run.pending) {
+      await run.events?.flushed();
       await condition(allHandlersFinished);
       await continueAsNew<(i: GuardBookingInput) => Promise<unknown>>({
         ...input,
-        carried: { ...s },
+        carried: {
+          ...s,
+          ...(run.events ? { lastEventSequence: run.events.lastSequence } : {}),
+        },
       });
     }
   }
   upsertSearchAttributes([{ key: BookingOutcomeKey, value: s.phase }]);
+  await run.events?.flushed();
 }

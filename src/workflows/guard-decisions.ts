@@ -183,20 +183,54 @@ export function reconfirmationVerdict(
   };
 }
 
+/** How long before free cancellation ends the order system is told (the reminder view's 48 h). */
+export const ENDING_NOTICE_MS = 48 * 3_600_000;
+/** An automatic cancellation runs at least this long before free cancellation ends. */
+const BEFORE_DEADLINE_MS = 60_000;
+
+/** When to announce that free cancellation ends (`order.free_cancellation_ending`), if ever. */
+export function endingNoticeTime(deadline: number | undefined, now: number): number | undefined {
+  if (deadline === undefined || deadline <= now) return undefined;
+  return Math.max(now, deadline - ENDING_NOTICE_MS);
+}
+
+/**
+ * When an automatic cancellation announced at `announcedAt` may run: not before the order system
+ * had `noticeMs` to answer (`guard.autoCancelNotice`), but before free cancellation ends when the
+ * deadline allows it (a provisional order whose cancel moment had passed when the guard started
+ * is announced and cancelled a notice later, or a minute before its deadline).
+ */
+export function autoCancelAfterNotice(
+  autoCancelAt: number,
+  announcedAt: number,
+  deadline: number | undefined,
+  noticeMs: number,
+): number {
+  const noticed = announcedAt + noticeMs;
+  if (noticed <= autoCancelAt) return autoCancelAt;
+  if (deadline === undefined) return noticed;
+  return Math.max(autoCancelAt, Math.min(noticed, deadline - BEFORE_DEADLINE_MS));
+}
+
+type WakeKind = 'ending-notice' | 'reconfirm' | 'auto-cancel' | 'check-out';
+
 /** The next thing the guard waits for, or nothing left but the end of the stay. */
 export function nextWake(input: {
   readonly reconfirmAt: readonly number[];
+  readonly endingNoticeAt?: number | undefined;
   readonly autoCancelAt?: number | undefined;
   readonly checkOutAt?: number | undefined;
-}): { at: number; what: 'reconfirm' | 'auto-cancel' | 'check-out' } | undefined {
-  const candidates: { at: number; what: 'reconfirm' | 'auto-cancel' | 'check-out' }[] = [];
+}): { at: number; what: WakeKind } | undefined {
+  const candidates: { at: number; what: WakeKind }[] = [];
+  if (input.endingNoticeAt !== undefined)
+    candidates.push({ at: input.endingNoticeAt, what: 'ending-notice' });
   const first = input.reconfirmAt[0];
   if (first !== undefined) candidates.push({ at: first, what: 'reconfirm' });
   if (input.autoCancelAt !== undefined)
     candidates.push({ at: input.autoCancelAt, what: 'auto-cancel' });
   if (input.checkOutAt !== undefined) candidates.push({ at: input.checkOutAt, what: 'check-out' });
-  // Ties: cancel before a read, read before closing.
-  const rank = { 'auto-cancel': 0, reconfirm: 1, 'check-out': 2 } as const;
+  // Ties: tell before cancelling, cancel before a read, read before closing.
+  const rank = { 'ending-notice': 0, 'auto-cancel': 1, reconfirm: 2, 'check-out': 3 } as const;
   candidates.sort((a, b) => a.at - b.at || rank[a.what] - rank[b.what]);
   return candidates[0];
 }

@@ -22,6 +22,8 @@ export async function handOverToGuard(
   price: SupplierPrice | undefined,
   /** bookRoom's cancellation did not complete (`STILL_ACTIVE`): the guard takes it over. */
   cancellationPending = false,
+  /** Order events are on: the guard announces its changes, after bookRoom's last sequence. */
+  events?: { readonly lastSequence: number },
 ): Promise<void> {
   if (p.guard?.enabled === false) return;
   const input: GuardBookingInput = {
@@ -33,6 +35,7 @@ export async function handOverToGuard(
     ...(p.polling !== undefined ? { polling: p.polling } : {}),
     ...(price !== undefined ? { price: { ...price } } : {}),
     ...(cancellationPending ? { cancellationPending: true } : {}),
+    ...(events ? { orderEvents: { lastSequence: events.lastSequence } } : {}),
   };
   try {
     await startChild(GUARD_BOOKING_WORKFLOW, {

@@ -24,8 +24,18 @@ import type {
 } from '../shared/guard-contract';
 import { FINAL_GUARD_PHASES, GuardPhase, ReconfirmationMark } from '../shared/guard-values';
 import { BookingPhaseKey, ReconfirmationKey, SupplierStatusKey } from '../shared/search-attributes';
-import { autoCancelTime, cancellationTerms, decideCancellation, iso } from './guard-decisions';
+import {
+  autoCancelAfterNotice,
+  autoCancelTime,
+  cancellationTerms,
+  decideCancellation,
+  endingNoticeTime,
+  iso,
+} from './guard-decisions';
+import { OrderEventOutbox } from './order-event-outbox';
+import { OrderEventType } from '../shared/order-events';
 import { parseInstant } from '../shared/dates';
+import { durationToMs } from '../shared/duration';
 import { truthOf } from '../shared/order-truth';
 
 export type CancelBy = 'update' | 'temporal' | 'auto';
@@ -51,6 +61,10 @@ export interface Carried {
   cancellation?: OrderState['cancellation'];
   refusal?: { at: string; message: string };
   lastError?: BookingError & { at: string };
+  /** When `order.free_cancellation_ending` was announced (order events on). */
+  endingAnnouncedAt?: number;
+  /** The last order event's sequence (order events on). */
+  lastEventSequence?: number;
 }
 
 export class GuardRun {
@@ -71,6 +85,8 @@ export class GuardRun {
   changed = false;
   /** The terms are known (read at the start, or carried over). */
   ready: boolean;
+  /** Order events are on (bookRoom handed over with `orderEvents`): changes are announced. */
+  readonly events: OrderEventOutbox | undefined;
   readonly #flags: MetricCounter;
 
   constructor(readonly p: GuardBookingParams) {
@@ -99,6 +115,9 @@ export class GuardRun {
       reconfirmAt: [],
       reconfirmations: [],
     };
+    this.events = p.orderEvents
+      ? new OrderEventOutbox(p.orderId, this.s.lastEventSequence ?? p.orderEvents.lastSequence)
+      : undefined;
     this.#flags = metricMeter.createCounter(
       'hotel_reconfirmation_flags',
       'bookings',
@@ -171,6 +190,49 @@ export class GuardRun {
     this.s.phase = next;
     upsertSearchAttributes([{ key: BookingPhaseKey, value: next }]);
     setCurrentDetails(this.details());
+    this.events?.phase(next, this.eventData());
+  }
+
+  /** What the guard's order events say besides their type. */
+  eventData() {
+    const { s, p } = this;
+    const flagged =
+      s.phase === GuardPhase.NEEDS_ATTENTION || s.phase === GuardPhase.CANCELLED_BY_SUPPLIER;
+    const reason = flagged ? s.flag?.message : s.cancellation?.reason;
+    return {
+      truth: truthOf(s.phase, !this.isFinal),
+      bookingId: this.bookingId,
+      ...(s.supplierStatus !== undefined ? { supplierStatus: s.supplierStatus } : {}),
+      ...(p.price !== undefined ? { price: p.price as SupplierPrice } : {}),
+      ...(s.terms.freeCancellationUntil !== undefined
+        ? { freeCancellationUntil: s.terms.freeCancellationUntil }
+        : {}),
+      ...(reason !== undefined ? { reason } : {}),
+    };
+  }
+
+  /** When to announce that free cancellation ends: once, while the booking stands. */
+  endingNoticeAt(): number | undefined {
+    const { s } = this;
+    if (!this.events || s.endingAnnouncedAt !== undefined) return undefined;
+    if (s.phase !== GuardPhase.CONFIRMED && s.phase !== GuardPhase.NEEDS_ATTENTION)
+      return undefined;
+    return endingNoticeTime(parseInstant(s.terms.freeCancellationUntil), Date.now());
+  }
+
+  /** Announces `order.free_cancellation_ending` (with the automatic cancellation, if armed). */
+  announceEnding(): void {
+    const { s } = this;
+    s.endingAnnouncedAt = Date.now();
+    const at = this.autoCancelAt();
+    this.events?.push(OrderEventType.FREE_CANCELLATION_ENDING, {
+      ...this.eventData(),
+      phase: s.phase,
+      reason:
+        at !== undefined
+          ? `free cancellation ends at ${s.terms.freeCancellationUntil}; cancelled automatically at ${iso(at)} unless kept`
+          : `free cancellation ends at ${s.terms.freeCancellationUntil}`,
+    });
   }
 
   flag(reason: GuardFlag['reason'], message: string, mark = true): void {
@@ -202,7 +264,17 @@ export class GuardRun {
     if (!a || a.kept || a.done || a.at === undefined) return undefined;
     if (this.s.phase !== GuardPhase.CONFIRMED && this.s.phase !== GuardPhase.NEEDS_ATTENTION)
       return undefined;
-    return parseInstant(a.at);
+    const at = parseInstant(a.at);
+    if (at === undefined || !this.events) return at;
+    // Order events on: never before the order system was told and had time to answer.
+    const told = this.s.endingAnnouncedAt;
+    if (told === undefined) return undefined;
+    return autoCancelAfterNotice(
+      at,
+      told,
+      parseInstant(this.s.terms.freeCancellationUntil),
+      durationToMs(this.policy.autoCancelNotice) ?? 0,
+    );
   }
 
   /** Whether a cancellation may run now (guard-decisions.ts). */

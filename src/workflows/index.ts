@@ -4,3 +4,4 @@ export { bookRoom } from './book-room';
 export { cancelBooking } from './cancel-booking';
 export { syncContent } from './content-sync';
 export { guardBooking } from './guard-booking';
+export { deliverOrderEvents } from './deliver-order-events';

@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from '@temporalio/worker';
 import { BookingClient, type BookRoomInput } from '../../src/client';
-import { createBookingWorker } from '../../src/build-worker';
+import type { OrderEventsEndpoint } from '../../src/activities/order-events';
+import { createBookingWorker, createOrderEventsWorker } from '../../src/build-worker';
 import type { HotelApiConfig } from '../../src/hotel-api/client';
 import { HotelApiClient } from '../../src/hotel-api';
 import { buildSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator';
@@ -56,6 +57,8 @@ export async function startBookingStack(
     simulator?: SimulatorOptions;
     /** Put this between the hotel API client and the simulator (e.g. a fault proxy). */
     front?: (simUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
+    /** Order events on: the worker announces them and a second worker delivers them here. */
+    orderEvents?: OrderEventsEndpoint;
   } = {},
 ): Promise<BookingStack> {
   const sim = buildSimulator({
@@ -82,8 +85,18 @@ export async function startBookingStack(
     hotelApi,
     dataConverter: testDataConverter,
     shutdownGraceTime: '2s',
+    ...(options.orderEvents ? { orderEvents: options.orderEvents } : {}),
   });
-  const running = worker.run();
+  const eventsWorker = options.orderEvents
+    ? await createOrderEventsWorker({
+        connection: temporal.nativeConnection,
+        taskQueue,
+        endpoint: options.orderEvents,
+        dataConverter: testDataConverter,
+        shutdownGraceTime: '2s',
+      })
+    : undefined;
+  const running = Promise.all([worker.run(), eventsWorker?.run()]);
   const bookings = new BookingClient({ client: temporal.client, taskQueue });
   return {
     temporal,
@@ -95,6 +108,7 @@ export async function startBookingStack(
     worker,
     async close() {
       worker.shutdown();
+      eventsWorker?.shutdown();
       await running;
       await hotelApi.close();
       await temporal.close();

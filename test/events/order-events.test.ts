@@ -1,0 +1,279 @@
+/**
+ * Order events end to end: real bookings (dev server, the simulator's scenarios over HTTP), the
+ * worker announcing each change of an order's truth, its second worker delivering them, and a
+ * receiver that verifies every request with the `standardwebhooks` library. Every event type is
+ * produced by a real run; order, ids, retries, the failing view and personal data are checked.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { OrderEventsDeliveryKey } from '../../src/shared/search-attributes';
+import { orderEventsWorkflowId, type OrderEventType } from '../../src/shared/order-events';
+import {
+  bookingInput,
+  eventually,
+  startBookingStack,
+  type BookingStack,
+} from '../helpers/booking-stack';
+import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
+
+const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
+const MINUTE = 60_000;
+/** What bookingInput sends as the guest: no event may carry any of it. */
+const PERSONAL = ['Ada', 'Lovelace', '3331234567', 'ada@example.com'];
+
+let s: BookingStack;
+let receiver: WebhookReceiver;
+let proxy: FaultProxy;
+
+before(async () => {
+  receiver = await startWebhookReceiver();
+  s = await startBookingStack('order-events', {
+    orderEvents: { url: receiver.url, secret: receiver.secret },
+    front: async (simUrl) => (proxy = await startFaultProxy(simUrl)),
+  });
+});
+after(async () => {
+  await s?.close();
+  await receiver?.close();
+});
+
+const typesOf = (orderId: string) => receiver.events(orderId).map((e) => e.type);
+
+/** Waits until the receiver verified `types` (in this order) for the order; returns its events. */
+async function received(orderId: string, types: readonly OrderEventType[], timeoutMs = 60_000) {
+  const events = await eventually(
+    async () => {
+      const got = receiver.events(orderId);
+      return got.length >= types.length ? got : undefined;
+    },
+    timeoutMs,
+    `${orderId}: ${types.join(', ')} (got ${typesOf(orderId).join(', ') || 'nothing'})`,
+  );
+  assert.deepEqual(
+    events.map((e) => e.type),
+    types,
+  );
+  const sequences = events.map((e) => e.data.sequence);
+  assert.deepEqual(
+    sequences,
+    [...sequences].sort((a, b) => a - b),
+    'arrived in sequence order',
+  );
+  assert.equal(new Set(events.map((e) => e.id)).size, events.length, 'one webhook-id per event');
+  for (const e of events) assert.equal(e.data.orderId, orderId);
+  return events;
+}
+
+describe('order events', { concurrency: true }, () => {
+  it('a confirmed order: order.confirmed from bookRoom, then free cancellation ending and the stay completed from its guard', async () => {
+    const input = bookingInput('instant', {
+      guard: {
+        freeCancellationUntil: isoIn(60 * MINUTE),
+        checkInAt: isoIn(4_000),
+        checkOutAt: isoIn(7_000),
+      },
+    });
+    await s.bookings.startBooking(input);
+    const r = await s.bookings.result(input.orderId);
+    assert.equal(r.outcome, 'CONFIRMED');
+    const events = await received(input.orderId, [
+      'order.confirmed',
+      'order.free_cancellation_ending',
+      'order.stay_completed',
+    ]);
+    const [confirmed, ending, completed] = events;
+    assert.equal(confirmed!.data.truth, 'CONFIRMED');
+    assert.equal(confirmed!.data.bookingId, r.bookingId);
+    assert.equal(confirmed!.data.supplierStatus, 'CONFIRMED');
+    assert.deepEqual(confirmed!.data.price, r.price);
+    assert.equal(ending!.data.truth, 'CONFIRMED');
+    assert.equal(typeof ending!.data.freeCancellationUntil, 'string');
+    assert.equal(completed!.data.truth, 'STAY_COMPLETED');
+    assert.equal(completed!.data.phase, 'CHECKED_OUT');
+  });
+
+  it('orders that end without a booking: not confirmed, not available', async () => {
+    const notConfirmed = bookingInput('not-confirmed', { param: 2 });
+    const notAvailable = bookingInput('not-available');
+    await s.bookings.startBooking(notConfirmed);
+    await s.bookings.startBooking(notAvailable);
+    const [a] = await received(notConfirmed.orderId, ['order.not_confirmed']);
+    assert.equal(a!.data.truth, 'NOT_CONFIRMED');
+    const [b] = await received(notAvailable.orderId, ['order.not_available']);
+    assert.equal(b!.data.truth, 'NOT_AVAILABLE');
+  });
+
+  it('a price change waits for a person, then ends rejected: approval_required, price_rejected', async () => {
+    const input = bookingInput('price-up', {
+      param: 10,
+      priceChangePolicy: { maxIncreasePercent: 0, approvalTimeout: '3s' },
+    });
+    await s.bookings.startBooking(input);
+    const [asked, rejected] = await received(input.orderId, [
+      'order.approval_required',
+      'order.price_rejected',
+    ]);
+    assert.equal(asked!.data.truth, 'PENDING');
+    assert.equal(asked!.data.phase, 'AWAITING_APPROVAL');
+    assert.equal(rejected!.data.truth, 'PRICE_REJECTED');
+  });
+
+  it('an ambiguous booking call waits for an operator, whose "no booking" ends it: needs_reconciliation, failed', async () => {
+    const input = bookingInput('booking-5xx');
+    await s.bookings.startBooking(input);
+    const [waiting] = await received(input.orderId, ['order.needs_reconciliation']);
+    assert.equal(waiting!.data.phase, 'NEEDS_RECONCILIATION');
+    assert.match(String(waiting!.data.reason), /SUPPLIER_UNAVAILABLE/);
+    await s.bookings.resolveReconciliation(input.orderId, { noBooking: true });
+    const [, failed] = await received(input.orderId, [
+      'order.needs_reconciliation',
+      'order.failed',
+    ]);
+    assert.equal(failed!.data.truth, 'FAILED');
+  });
+
+  it('cancelled by the order system after confirmation, and a cancellation the supplier never confirms', async () => {
+    const ours = bookingInput('instant', { cancellationDeadline: '10s' });
+    const never = bookingInput('cancel-202-never', { cancellationDeadline: '2s' });
+    await s.bookings.startBooking(ours);
+    await s.bookings.startBooking(never);
+    await received(ours.orderId, ['order.confirmed']);
+    await received(never.orderId, ['order.confirmed']);
+    await s.bookings.cancelOrder(ours.orderId, { reason: 'guest changed plans' });
+    await s.bookings.cancelOrder(never.orderId).catch(() => undefined);
+    const [, cancelled] = await received(ours.orderId, ['order.confirmed', 'order.cancelled']);
+    assert.equal(cancelled!.data.truth, 'CANCELLED');
+    const [, pending] = await received(never.orderId, [
+      'order.confirmed',
+      'order.cancellation_pending',
+    ]);
+    assert.equal(pending!.data.truth, 'CANCELLATION_PENDING');
+  });
+
+  it('the supplier cancels a confirmed booking: cancelled_by_supplier', async () => {
+    const input = bookingInput('supplier-cancels', { param: 1 });
+    await s.bookings.startBooking(input);
+    const [, gone] = await received(input.orderId, [
+      'order.confirmed',
+      'order.cancelled_by_supplier',
+    ]);
+    assert.equal(gone!.data.truth, 'CANCELLED_BY_SUPPLIER');
+    assert.match(String(gone!.data.reason), /cancelled/);
+  });
+
+  it('a provisional order whose cancel moment had passed is announced, then cancelled after the stated notice unless kept', async () => {
+    const guard = {
+      autoCancelBeforePenalty: true,
+      freeCancellationUntil: isoIn(30 * MINUTE),
+      autoCancelMargin: '1h',
+      autoCancelNotice: '4s',
+    };
+    const cancelled = bookingInput('instant', { guard });
+    const kept = bookingInput('instant', { guard });
+    await s.bookings.startBooking(cancelled);
+    await s.bookings.startBooking(kept);
+    const [, told] = await received(cancelled.orderId, [
+      'order.confirmed',
+      'order.free_cancellation_ending',
+    ]);
+    assert.match(String(told!.data.reason), /cancelled automatically at .* unless kept/);
+    await received(kept.orderId, ['order.confirmed', 'order.free_cancellation_ending']);
+    // The order system answers within the notice: this one stands.
+    await s.bookings.keep(kept.orderId, 'the guest paid');
+    const events = await received(cancelled.orderId, [
+      'order.confirmed',
+      'order.free_cancellation_ending',
+      'order.cancelled',
+    ]);
+    const toldAt = Date.parse(events[1]!.timestamp);
+    const cancelledAt = Date.parse(events[2]!.timestamp);
+    assert.ok(
+      cancelledAt - toldAt >= 4_000,
+      `cancelled ${cancelledAt - toldAt} ms after the notice`,
+    );
+    const st = await s.bookings.state(kept.orderId);
+    assert.equal(st.truth, 'CONFIRMED');
+    assert.equal(st.autoCancel?.kept, true);
+    assert.deepEqual(typesOf(kept.orderId), ['order.confirmed', 'order.free_cancellation_ending']);
+  });
+
+  it('a hanging endpoint does not hold bookings up: they complete, and their events wait', async () => {
+    // The receiver is shared: this test only reads its own orders' events.
+    const inputs = [1, 2, 3].map(() => bookingInput('instant', { guard: { enabled: false } }));
+    for (const i of inputs) await s.bookings.startBooking(i);
+    for (const i of inputs) assert.equal((await s.bookings.result(i.orderId)).outcome, 'CONFIRMED');
+    for (const i of inputs) await received(i.orderId, ['order.confirmed']);
+  });
+});
+
+describe('order events when the endpoint fails', () => {
+  it('a receiver that answers 500 twice gets the same webhook-id a third time', async () => {
+    receiver.fail(500, 2);
+    const input = bookingInput('instant', { guard: { enabled: false } });
+    await s.bookings.startBooking(input);
+    const [confirmed] = await received(input.orderId, ['order.confirmed']);
+    const tries = receiver.attempts().filter((a) => a.id === confirmed!.id);
+    assert.deepEqual(
+      tries.map((a) => a.status),
+      [500, 500, 204],
+    );
+  });
+
+  it('unreadable bookings: status_unreadable while booking, needs_attention after confirmation', async () => {
+    const failing = proxy.add({
+      method: 'GET',
+      path: '/retrieve',
+      status: 200,
+      body: '<html>maintenance</html>',
+      contentType: 'text/html',
+    });
+    try {
+      const booking = bookingInput('confirm-after-polls', { param: 2 });
+      const guarded = bookingInput('instant');
+      await s.bookings.startBooking(booking);
+      await s.bookings.startBooking(guarded);
+      const [unreadable] = await received(booking.orderId, ['order.status_unreadable']);
+      assert.equal(unreadable!.data.phase, 'STATUS_UNREADABLE');
+      const [, attention] = await received(guarded.orderId, [
+        'order.confirmed',
+        'order.needs_attention',
+      ]);
+      assert.equal(attention!.data.truth, 'NEEDS_ATTENTION');
+      failing.remove();
+      await received(booking.orderId, ['order.status_unreadable', 'order.confirmed']);
+    } finally {
+      failing.remove();
+    }
+  });
+
+  it('a failing endpoint shows the order FAILING; redelivery after it recovers sends the events in order', async () => {
+    receiver.fail(503, Infinity);
+    const input = bookingInput('cancel-202-resolves', { guard: { enabled: true } });
+    await s.bookings.startBooking(input);
+    assert.equal((await s.bookings.result(input.orderId)).outcome, 'CONFIRMED');
+    const handle = s.temporal.client.workflow.getHandle(orderEventsWorkflowId(input.orderId));
+    await eventually(
+      async () =>
+        (await handle.describe()).typedSearchAttributes.get(OrderEventsDeliveryKey) === 'FAILING',
+      60_000,
+      'the delivery marked FAILING',
+    );
+    await s.bookings.cancelOrder(input.orderId);
+    receiver.fail(0, 0);
+    await s.bookings.redeliverOrderEvents(input.orderId);
+    await received(input.orderId, ['order.confirmed', 'order.cancelled']);
+    await eventually(
+      async () =>
+        (await handle.describe()).typedSearchAttributes.get(OrderEventsDeliveryKey) === 'DELIVERED',
+      30_000,
+      'the delivery marked DELIVERED',
+    );
+  });
+
+  it('no event body carries personal data', () => {
+    const bodies = receiver.bodies();
+    assert.ok(bodies.length > 20, `${bodies.length} bodies`);
+    for (const body of bodies) for (const p of PERSONAL) assert.ok(!body.includes(p), p);
+  });
+});
