@@ -154,20 +154,22 @@ async function main(): Promise<number> {
     }
     connection = conn;
     const visibility = new Client({ connection: conn, namespace: config.temporal.namespace });
+    const bookingCounter = createBookingCounter({
+      maxAgeMs: config.worker.visibilityRefreshMs,
+      count: async (query) =>
+        (
+          await conn.withDeadline(Date.now() + VISIBILITY_TIMEOUT_MS, () =>
+            visibility.workflow.count(query),
+          )
+        ).count,
+      oldestStart: (query) =>
+        conn.withDeadline(Date.now() + VISIBILITY_TIMEOUT_MS, () =>
+          oldestStartTime(visibility.workflow.list({ query })),
+        ),
+    });
     const metrics = createWorkerMetrics({
-      bookingCounter: createBookingCounter({
-        maxAgeMs: config.worker.visibilityRefreshMs,
-        count: async (query) =>
-          (
-            await conn.withDeadline(Date.now() + VISIBILITY_TIMEOUT_MS, () =>
-              visibility.workflow.count(query),
-            )
-          ).count,
-        oldestStart: (query) =>
-          conn.withDeadline(Date.now() + VISIBILITY_TIMEOUT_MS, () =>
-            oldestStartTime(visibility.workflow.list({ query })),
-          ),
-      }),
+      bookingCounter,
+      orderEventsFailing: async () => (await bookingCounter.get()).orderEventsFailing,
       onCountError: onceUntilRecovered(log),
     });
     if (metricsOn) {

@@ -10,6 +10,7 @@ import { registerBookCommand } from './commands/book-command';
 import { registerCatalogueCommands } from './commands/catalogue-commands';
 import type { CommandRunner } from './commands/command-runner';
 import { registerDoctorCommand } from './commands/doctor-command';
+import { registerEventCommands } from './commands/event-commands';
 import { registerOperatorCommands } from './commands/operator-commands';
 import { ExitCode } from './exit-codes';
 
@@ -28,6 +29,7 @@ Examples:
   status ord-42        approve ord-42        cancel ord-42 --wait
   list --phase NEEDS_RECONCILIATION        resolve ord-42 --booking-id 100123
   content sync --country IT        content search --country IT --city Rome --min-stars 4
+  events list      events redeliver ord-42 (docs/order-events.md)
   doctor           doctor --book --property 1001 --checkin 2027-05-10 (docs/go-live.md)
 
 Exit codes: 0 ok; 1 the operation failed (e.g. book --wait not CONFIRMED); 2 bad usage or
@@ -68,6 +70,7 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
   registerCatalogueCommands(program, run);
   registerBookCommand(program, run);
   registerOperatorCommands(program, run);
+  registerEventCommands(program, run);
   registerDoctorCommand(program, run);
   // Subcommands inherit the output and exit behaviour, so their usage errors come back here too.
   for (const command of allCommands(program)) {

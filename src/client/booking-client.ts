@@ -57,6 +57,7 @@ import { truthOf } from '../shared/order-truth';
 import {
   ORDER_EVENTS_FAILING_QUERY,
   orderEventsStateQuery,
+  orderEventsTaskQueue,
   orderEventsWorkflowId,
   redeliverOrderEventsUpdate,
   type OrderEventsState,
@@ -430,7 +431,9 @@ export class BookingClient {
 
   /** Orders whose events the order system has not taken (failing, or parked undelivered). */
   async *failingOrderEvents(): AsyncIterable<OrderEventsState> {
-    for await (const wf of this.client.workflow.list({ query: ORDER_EVENTS_FAILING_QUERY })) {
+    // This deployment's orders: the task queue separates deployments sharing one namespace.
+    const query = `${ORDER_EVENTS_FAILING_QUERY} AND TaskQueue = '${orderEventsTaskQueue(this.taskQueue).replaceAll("'", "\\'")}'`;
+    for await (const wf of this.client.workflow.list({ query })) {
       yield await this.client.workflow.getHandle(wf.workflowId).query(orderEventsStateQuery);
     }
   }

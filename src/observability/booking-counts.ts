@@ -11,6 +11,7 @@
  */
 import { BookingOutcome, BookingPhase, CancellationOutcome } from '../shared/booking-contract';
 import { GuardPhase, ReconfirmationMark } from '../shared/guard-values';
+import { ORDER_EVENTS_FAILING_QUERY } from '../shared/order-events';
 
 /** The phases in which a booking waits for an operator. */
 /** Phases in which a running booking waits for a person (or, unreadable, for an operator's look). */
@@ -41,6 +42,8 @@ export interface BookingCounts {
    * `CANCELLATION_PENDING`, and `cancelBooking` runs that ended `STILL_ACTIVE` in the last 24 h.
    */
   readonly cancellationsUnconfirmed: number;
+  /** Orders whose events the order system has not taken: delivery FAILING or UNDELIVERED. */
+  readonly orderEventsFailing: number;
   /** When these counts were taken, epoch ms. */
   readonly at: number;
 }
@@ -57,6 +60,7 @@ export const BOOKING_COUNT_QUERIES = {
     `WorkflowType = 'guardBooking' AND ExecutionStatus = 'Running' AND Reconfirmation = '${ReconfirmationMark.FLAGGED}'`,
   cancellationPending: () =>
     `WorkflowType = 'guardBooking' AND ExecutionStatus = 'Running' AND BookingPhase = '${GuardPhase.CANCELLATION_PENDING}'`,
+  orderEventsFailing: () => ORDER_EVENTS_FAILING_QUERY,
   stillActiveSince: (since: Date) =>
     `WorkflowType = 'cancelBooking' AND BookingOutcome = '${CancellationOutcome.STILL_ACTIVE}' AND CloseTime > '${since.toISOString()}'`,
 } as const;
@@ -105,14 +109,16 @@ export function createBookingCounter(options: BookingCounterOptions): BookingCou
     const outcomes = Object.values(BookingOutcome);
     const cancellations = Object.values(CancellationOutcome);
     const since = new Date(now() - UNCONFIRMED_CANCELLATION_WINDOW_MS);
-    const [waiting, byOutcome, byCancellation, flags, pending, stillActive] = await Promise.all([
-      Promise.all(WAITING_PHASES.map((p) => options.count(BOOKING_COUNT_QUERIES.waiting(p)))),
-      Promise.all(outcomes.map((o) => options.count(BOOKING_COUNT_QUERIES.outcome(o)))),
-      Promise.all(cancellations.map((o) => options.count(BOOKING_COUNT_QUERIES.cancellation(o)))),
-      options.count(BOOKING_COUNT_QUERIES.reconfirmationFlags()),
-      options.count(BOOKING_COUNT_QUERIES.cancellationPending()),
-      options.count(BOOKING_COUNT_QUERIES.stillActiveSince(since)),
-    ]);
+    const [waiting, byOutcome, byCancellation, flags, pending, stillActive, eventsFailing] =
+      await Promise.all([
+        Promise.all(WAITING_PHASES.map((p) => options.count(BOOKING_COUNT_QUERIES.waiting(p)))),
+        Promise.all(outcomes.map((o) => options.count(BOOKING_COUNT_QUERIES.outcome(o)))),
+        Promise.all(cancellations.map((o) => options.count(BOOKING_COUNT_QUERIES.cancellation(o)))),
+        options.count(BOOKING_COUNT_QUERIES.reconfirmationFlags()),
+        options.count(BOOKING_COUNT_QUERIES.cancellationPending()),
+        options.count(BOOKING_COUNT_QUERIES.stillActiveSince(since)),
+        options.count(BOOKING_COUNT_QUERIES.orderEventsFailing()),
+      ]);
     const oldest = await Promise.all(
       WAITING_PHASES.map((p, i) =>
         options.oldestStart && (waiting[i] ?? 0) > 0
@@ -129,6 +135,7 @@ export function createBookingCounter(options: BookingCounterOptions): BookingCou
       cancellations: fromEntries(cancellations, byCancellation),
       reconfirmationFlags: flags,
       cancellationsUnconfirmed: pending + stillActive,
+      orderEventsFailing: eventsFailing,
       at: now(),
     };
   }

@@ -175,7 +175,12 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
       help: 'Orders whose order events are failing delivery (undelivered after retries began).',
       registers: [registry],
       async collect() {
-        this.set(await failingOrders());
+        try {
+          this.set(await failingOrders());
+        } catch (err) {
+          // Visibility unreachable: the last value stands; the failure is logged once.
+          options.onCountError?.(err);
+        }
       },
     });
   }

@@ -9,6 +9,7 @@
  */
 import { BookingOutcome, BookingPhase } from '../shared/booking-contract';
 import { GUARD_BOOKING_WORKFLOW, GuardPhase, ReconfirmationMark } from '../shared/guard-contract';
+import { ORDER_EVENTS_FAILING_QUERY } from '../shared/order-events';
 
 export interface SavedQuery {
   /** Short name for the saved view. */
@@ -94,6 +95,12 @@ export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
       purpose:
         'cancelBooking runs that ended STILL_ACTIVE, and guarded orders whose cancellation the supplier has not confirmed (CANCELLATION_PENDING): the supplier booking may still stand.',
       query: `((WorkflowType = 'cancelBooking' AND BookingOutcome = 'STILL_ACTIVE') OR (${GUARDS} AND BookingPhase = '${GuardPhase.CANCELLATION_PENDING}'))`,
+    },
+    {
+      name: 'Order events failing',
+      purpose:
+        "Orders whose events the order system's endpoint has not taken (retried with backoff, or undelivered after 72 h): fix the endpoint, then `hotel-booking events redeliver <orderId>`.",
+      query: ORDER_EVENTS_FAILING_QUERY,
     },
   ];
 }

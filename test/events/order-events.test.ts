@@ -7,7 +7,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { OrderEventsDeliveryKey } from '../../src/shared/search-attributes';
-import { orderEventsWorkflowId, type OrderEventType } from '../../src/shared/order-events';
+import {
+  orderEventsWorkflowId,
+  type OrderEventType,
+  type OrderEventsState,
+} from '../../src/shared/order-events';
+import { createBookingCounter } from '../../src/observability/booking-counts';
+import { savedQueries } from '../../src/observability/saved-queries';
+import { cli, explain, json } from '../cli/cli-process';
 import {
   bookingInput,
   eventually,
@@ -259,9 +266,38 @@ describe('order events when the endpoint fails', () => {
       60_000,
       'the delivery marked FAILING',
     );
+    // The operator's views: the saved view, the metric's count and `events list` show it.
+    const view = savedQueries().find((q) => q.name === 'Order events failing')!;
+    await eventually(
+      async () => {
+        for await (const wf of s.temporal.client.workflow.list({ query: view.query }))
+          if (wf.workflowId === handle.workflowId) return true;
+        return false;
+      },
+      30_000,
+      'the saved view lists it',
+    );
+    const counter = createBookingCounter({
+      maxAgeMs: 0,
+      count: async (q) => (await s.temporal.client.workflow.count(q)).count,
+    });
+    assert.ok(
+      (await counter.get()).orderEventsFailing >= 1,
+      'hotel_order_events_failing counts it',
+    );
+    const tool = cli({ ...process.env, TEMPORAL_TASK_QUEUE: s.taskQueue });
+    const listed = await tool('events', 'list', '--json');
+    assert.equal(listed.code, 0, explain(listed));
+    const row = json<{ orders: OrderEventsState[] }>(listed).orders.find(
+      (o) => o.orderId === input.orderId,
+    );
+    assert.equal(row?.mark, 'FAILING');
+    assert.match(String(row?.lastFailure), /HTTP 503/);
+    assert.equal(row?.pending[0]?.type, 'order.confirmed');
     await s.bookings.cancelOrder(input.orderId);
     receiver.fail(0, 0);
-    await s.bookings.redeliverOrderEvents(input.orderId);
+    const redelivered = await tool('events', 'redeliver', input.orderId);
+    assert.equal(redelivered.code, 0, explain(redelivered));
     await received(input.orderId, ['order.confirmed', 'order.cancelled']);
     await eventually(
       async () =>

@@ -37,8 +37,14 @@ describe('booking gauges', () => {
     const round = queries.length;
     assert.equal(
       round,
-      3 + 6 + 3 + 3,
-      'three phases, six booking outcomes, three cancellation outcomes, three for operators',
+      3 + 6 + 3 + 4,
+      'three phases, six booking outcomes, three cancellation outcomes, four for operators',
+    );
+    assert.equal(a.orderEventsFailing, 1, 'orders whose events are failing');
+    assert.ok(
+      queries.includes(
+        "WorkflowType = 'deliverOrderEvents' AND ExecutionStatus = 'Running' AND OrderEventsDelivery IN ('FAILING', 'UNDELIVERED')",
+      ),
     );
     assert.equal(a.reconfirmationFlags, 1);
     assert.equal(a.cancellationsUnconfirmed, 2, 'pending guards plus recent STILL_ACTIVE runs');

@@ -1,0 +1,91 @@
+/**
+ * `events list` and `events redeliver <orderId>`: the orders whose events the order system's
+ * endpoint has not taken, and a retry now once it is fixed (docs/order-events.md).
+ */
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { Command } from 'commander';
+import type { OrderEventsState } from '../../shared/order-events';
+import type { CliContext } from '../cli-context';
+import { CliError } from '../cli-errors';
+import { ExitCode } from '../exit-codes';
+import { table } from '../render';
+import type { CommandRunner } from './command-runner';
+
+export function registerEventCommands(program: Command, run: CommandRunner): void {
+  const events = program
+    .command('events')
+    .description("Order events the order system's endpoint has not taken (docs/order-events.md)");
+  events
+    .command('list')
+    .description('Orders whose events are failing delivery or undelivered, oldest event first')
+    .option('--limit <n>', 'at most this many', '100')
+    .action((o: { limit: string }) => run((ctx) => list(ctx, o.limit)));
+  events
+    .command('redeliver')
+    .description("Retry an order's undelivered events now (after the endpoint was fixed)")
+    .argument('<orderId>')
+    .action((orderId: string) => run((ctx) => redeliver(ctx, orderId)));
+}
+
+async function list(ctx: CliContext, limitText: string): Promise<ExitCode> {
+  const limit = Number(limitText);
+  if (!Number.isSafeInteger(limit) || limit <= 0) {
+    throw new CliError(
+      `--limit: "${limitText}" is not a positive integer`,
+      ExitCode.USAGE,
+      'USAGE',
+      [{ field: '--limit', message: 'a positive integer' }],
+    );
+  }
+  const bookings = await ctx.bookings();
+  const rows: OrderEventsState[] = [];
+  for await (const st of bookings.failingOrderEvents()) {
+    rows.push(st);
+    if (rows.length >= limit) break;
+  }
+  ctx.emit({ count: rows.length, orders: rows }, () =>
+    rows.length === 0
+      ? 'No order events failing: every event was taken by the order system.'
+      : [
+          table(
+            [
+              'Order',
+              'Delivery',
+              'Waiting',
+              'Oldest event',
+              'Failing since',
+              'Last answer',
+              'Next attempt',
+            ],
+            rows.map((r) => [
+              r.orderId,
+              r.mark,
+              r.pending.length,
+              r.pending[0]?.type,
+              r.failingSince,
+              r.lastFailure,
+              r.nextAttemptAt ?? (r.mark === 'UNDELIVERED' ? '`events redeliver`' : ''),
+            ]),
+          ),
+          `${rows.length} order(s)`,
+        ].join('\n'),
+  );
+  return ExitCode.OK;
+}
+
+async function redeliver(ctx: CliContext, orderId: string): Promise<ExitCode> {
+  const bookings = await ctx.bookings();
+  let st: OrderEventsState;
+  try {
+    st = await bookings.redeliverOrderEvents(orderId);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    throw new CliError(
+      `Order ${orderId} has no events waiting: its delivery is not running (all delivered, or no events).`,
+      ExitCode.FAILED,
+      'NOT_FOUND',
+    );
+  }
+  ctx.emit(st, () => `Redelivering ${st.pending.length} event(s) of order ${orderId} now.`);
+  return ExitCode.OK;
+}
