@@ -34,6 +34,8 @@ export interface WebhookReceiver {
   fail(status: number, times: number): void;
   /** Holds every request without answering while on. */
   hang(on: boolean): void;
+  /** Requests held by {@link hang}, their `webhook-id`s. */
+  held(): string[];
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function startWebhookReceiver(secret = newWebhookSecret()): Promise
   let failing = { status: 0, times: 0 };
   let hanging = false;
   const held: (() => void)[] = [];
+  const heldIds: string[] = [];
 
   const readBody = (req: IncomingMessage) =>
     new Promise<string>((resolve, reject) => {
@@ -64,6 +67,7 @@ export async function startWebhookReceiver(secret = newWebhookSecret()): Promise
       const body = await readBody(req);
       const id = req.headers['webhook-id'] as string | undefined;
       if (hanging) {
+        heldIds.push(id ?? '');
         held.push(() => res.destroy());
         return;
       }
@@ -103,6 +107,7 @@ export async function startWebhookReceiver(secret = newWebhookSecret()): Promise
     fail(status, times) {
       failing = { status, times };
     },
+    held: () => [...heldIds],
     hang(on) {
       hanging = on;
       if (!on) for (const release of held.splice(0)) release();
