@@ -24,6 +24,7 @@ export function benchHotelApiConfig(baseUrl: string): HotelApiConfig {
 export const PARTS = [
   'overhead',
   'throughput',
+  'events',
   'scale',
   'ahead',
   'client',

@@ -135,6 +135,8 @@ export interface WorkerStart {
   readonly inProcess?: boolean;
   /** Extra node arguments of the worker process (e.g. `--cpu-prof`). */
   readonly nodeArgs?: readonly string[];
+  /** Order events on, to this endpoint. */
+  readonly orderEvents?: { readonly url: string; readonly secret: string };
 }
 
 /** Starts a worker, by default in a child process with its own Prometheus metrics port. */
@@ -146,6 +148,7 @@ export async function startWorker(s: WorkerStart): Promise<WorkerHandle> {
     bundlePath: s.bundlePath,
     overrides: s.overrides,
     ...(s.temporalEnv ? { temporalEnv: s.temporalEnv } : {}),
+    ...(s.orderEvents ? { orderEvents: s.orderEvents } : {}),
   };
   if (s.inProcess) {
     const w: BenchWorker = await startBenchWorker(init);

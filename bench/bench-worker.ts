@@ -5,7 +5,7 @@
  * for the eager-start experiment, in the bench's own process.
  */
 import { NativeConnection, Runtime, type Worker, type WorkerOptions } from '@temporalio/worker';
-import { createBookingWorker } from '../src/build-worker';
+import { createBookingWorker, createOrderEventsWorker } from '../src/build-worker';
 import { createControlActivities } from './control';
 import { createDataConverter } from '../src/codec/data-converter';
 import { developmentKey } from '../src/config/codec';
@@ -27,6 +27,8 @@ export interface BenchWorkerInit {
   readonly metricsPort?: number;
   /** Extra `WorkerOptions` (JSON-able), for experiments. */
   readonly overrides?: Partial<WorkerOptions>;
+  /** Order events on (`ORDER_EVENTS_URL`): announced, and delivered by a second worker. */
+  readonly orderEvents?: { readonly url: string; readonly secret: string };
 }
 
 export interface BenchWorker {
@@ -93,7 +95,21 @@ export async function startBenchWorker(init: BenchWorkerInit): Promise<BenchWork
       latenessTimes.push(Date.now());
     },
     ...(init.overrides ? { overrides: init.overrides } : {}),
+    ...(init.orderEvents ? { orderEvents: init.orderEvents } : {}),
   });
+  const eventsWorker = init.orderEvents
+    ? await createOrderEventsWorker({
+        connection,
+        taskQueue: init.taskQueue,
+        endpoint: init.orderEvents,
+        workflowBundle: await loadWorkflowBundle(init.bundlePath),
+        dataConverter: benchDataConverter(),
+        shutdownGraceTime: '1s',
+      })
+    : undefined;
+  const eventsRunning = eventsWorker
+    ?.run()
+    .catch((err: unknown) => console.error('[bench events worker] stopped with', err));
   const running = worker.run();
   running.catch((err: unknown) => console.error('[bench worker] stopped with', err));
   return {
@@ -111,7 +127,9 @@ export async function startBenchWorker(init: BenchWorkerInit): Promise<BenchWork
     },
     async stop() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
+      if (eventsWorker?.getState() === 'RUNNING') eventsWorker.shutdown();
       await running.catch(() => undefined);
+      await eventsRunning;
       await hotelApi.close();
       await connection.close();
     },

@@ -23,6 +23,7 @@ import { bundleOnce } from './bench-stack';
 import { runOverheadBench } from './overhead';
 import { runScaleBench } from './scale';
 import { runThroughputBench, type ThroughputResult } from './throughput';
+import { runEventsBench } from './events';
 import { round } from './stats';
 import { targets, targetsRecord, type BenchResults } from './targets';
 
@@ -132,6 +133,7 @@ async function main(): Promise<number> {
     };
     await part('overhead', () => runOverheadBench(settings.overhead, ctx));
     await part('throughput', () => runThroughputBench(settings.throughput, ctx));
+    await part('events', () => runEventsBench(settings.throughput, ctx));
     await part('scale', () => runScaleBench(settings.scale, ctx));
     await part('ahead', () => runAheadBench(settings.ahead, ctx));
     await part('client', () => runClientBench(settings.client));

@@ -8,6 +8,7 @@
  */
 import type { LoadDrillSummary } from '../tools/chaos/load-run';
 import type { AheadResult } from './ahead';
+import type { EventsResult } from './events';
 import type { ClusterBenchResult } from './cluster';
 import type { OverheadAtLatency } from './overhead';
 import { round } from './stats';
@@ -26,6 +27,7 @@ export type BenchResults = Record<string, unknown> & {
   client?: { signedCallsPerSecond: number; bareCallsPerSecond: number; cpuMicrosPerCall: number };
   simulator?: { requestsPerSecond: number; bareRequestsPerSecond: number };
   cluster?: ClusterBenchResult;
+  events?: EventsResult;
   loadDrills?: Partial<Record<'30min' | '60min', LoadDrillSummary>>;
 };
 
@@ -94,6 +96,18 @@ export function targets(r: BenchResults): Target[] {
           : undefined,
       target: '≥ 0.9',
       holds: atLeast(0.9),
+    },
+    {
+      label: 'Confirmed bookings/s, order events to a hanging endpoint ÷ to an answering one',
+      value: r.events?.hangingRatio,
+      target: '≥ 0.9',
+      holds: atLeast(0.9),
+    },
+    {
+      label: 'Confirmed bookings/s, order events to an answering endpoint ÷ events off',
+      value: r.events?.eventsCostRatio,
+      target: '≥ 0.75',
+      holds: atLeast(0.75),
     },
     {
       label: 'Efficiency (history events/s vs control)',

@@ -31,6 +31,7 @@ import {
   type WorkerHandle,
 } from './bench-stack';
 import { round, summarize } from './stats';
+import { addWindow, emptyWindow, measureWindow, type Window } from './windows';
 
 export interface ThroughputResult {
   readonly bookingsPerSecond: number;
@@ -67,13 +68,6 @@ export interface ThroughputContext {
 }
 
 type Kind = 'booking' | 'control';
-
-interface Window {
-  completed: number;
-  seconds: number;
-  latencies: number[];
-  failures: number;
-}
 
 /** Where a throughput run happens when it is not the part's own dev server (bench/cluster.ts). */
 export interface ThroughputTarget {
@@ -149,53 +143,19 @@ export async function runThroughputBench(
     return true;
   }
 
-  /** Runs `concurrency` loops; counts what completes between the end of warm-up and `ms` later. */
-  async function window(kind: Kind, ms: number): Promise<Window> {
-    let phase: 'warmup' | 'measure' | 'done' = 'warmup';
-    const w: Window = { completed: 0, seconds: 0, latencies: [], failures: 0 };
-    const loops = Array.from({ length: s.concurrency }, async () => {
-      while (phase !== 'done') {
-        const start = performance.now();
-        let ok = false;
-        try {
-          ok = await one(kind);
-        } catch (err) {
-          if (w.failures === 0) ctx.log(`throughput ${kind} failure: ${String(err)}`);
-        }
-        if (phase !== 'measure') continue;
-        if (ok) {
-          w.completed += 1;
-          w.latencies.push(performance.now() - start);
-        } else {
-          w.failures += 1;
-        }
-      }
-    });
-    await new Promise((r) => setTimeout(r, s.warmupMs));
-    phase = 'measure';
-    const m0 = performance.now();
-    await new Promise((r) => setTimeout(r, ms));
-    phase = 'done';
-    w.seconds = (performance.now() - m0) / 1000;
-    await Promise.all(loops);
-    return w;
-  }
-
-  const totals: Record<Kind, Window> = {
-    booking: { completed: 0, seconds: 0, latencies: [], failures: 0 },
-    control: { completed: 0, seconds: 0, latencies: [], failures: 0 },
-  };
+  const totals: Record<Kind, Window> = { booking: emptyWindow(), control: emptyWindow() };
   try {
     for (const kind of ['booking', 'control', 'control', 'booking'] as const) {
-      const w = await window(kind, s.durationMs / 2);
+      const w = await measureWindow(() => one(kind), {
+        concurrency: s.concurrency,
+        warmupMs: s.warmupMs,
+        ms: s.durationMs / 2,
+        onFirstFailure: (err) => ctx.log(`throughput ${kind} failure: ${String(err)}`),
+      });
       ctx.log(
         `throughput ${kind}: ${round(w.completed / w.seconds)} /s over ${round(w.seconds)} s`,
       );
-      const t = totals[kind];
-      t.completed += w.completed;
-      t.seconds += w.seconds;
-      t.failures += w.failures;
-      t.latencies.push(...w.latencies);
+      addWindow(totals[kind], w);
     }
     const elapsed = (performance.now() - t0) / 1000;
     const cpu = Object.fromEntries(

@@ -4,7 +4,9 @@
  * (at least once, the same `webhook-id` on every attempt). A failing endpoint is retried with
  * backoff for 72 h (order-event-decisions.ts), the order marked FAILING meanwhile and UNDELIVERED
  * after, until `events redeliver`. Events behind a failing one wait: nothing is reordered. The
- * workflow closes once idle; the next event starts it again (signal-with-start).
+ * workflow closes as soon as it has nothing left to deliver (an order's events are hours or days
+ * apart); the next event starts it again (signal-with-start). A signal that arrives as it closes
+ * is not lost: the server refuses the completion and the workflow delivers it first.
  */
 import {
   allHandlersFinished,
@@ -29,9 +31,6 @@ import { DELIVER_EVENT_ACTIVITY } from './activity-options';
 import { failureFacts } from './failure-facts';
 import { enqueue, keepRetrying, retryWaitMs } from './order-event-decisions';
 import { iso } from './guard-decisions';
-
-/** How long a delivery workflow with nothing to deliver stays open for the next event. */
-const IDLE_CLOSE_MS = 10 * 60_000;
 
 export interface DeliverOrderEventsInput {
   readonly orderId: string;
@@ -99,9 +98,7 @@ export async function deliverOrderEvents(
     run.redeliver = true;
     return run.state();
   });
-  for (;;) {
-    const more = await condition(() => run.queue.length > 0, IDLE_CLOSE_MS);
-    if (!more) break;
+  while (run.queue.length > 0) {
     await deliverOldest(run);
     if (workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);

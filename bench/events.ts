@@ -1,0 +1,136 @@
+/**
+ * Order events and bookings/s. Three workers on one server and simulator, alike but for order
+ * events: off; on, to an endpoint that answers at once; on, to an endpoint that never answers
+ * (each delivery attempt waits for its 10 s timeout). Confirmed bookings/s of each, in windows
+ * taken in ABCCBA order. Two figures, same run: hanging ÷ answering (what a hanging endpoint costs
+ * bookings: the claim is nothing) and answering ÷ off (what delivering events costs the server).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BookingClient } from '../src/client';
+import type { BenchSettings } from './bench-config';
+import { NO_GUARD, benchBookingInput } from './bookings';
+import {
+  startBenchTemporal,
+  startSimulatorChild,
+  startWorker,
+  type WorkerHandle,
+} from './bench-stack';
+import type { ThroughputContext } from './throughput';
+import { round, summarize } from './stats';
+import { addWindow, emptyWindow, measureWindow, type Window } from './windows';
+
+type Kind = 'off' | 'answering' | 'hanging';
+
+export interface EventsResult {
+  /** Confirmed bookings/s by order-events setting. */
+  readonly bookingsPerSecond: Readonly<Record<Kind, number>>;
+  /** Hanging ÷ answering: 1 means a hanging endpoint costs bookings nothing. */
+  readonly hangingRatio: number;
+  /** Answering ÷ off: the server work of announcing and delivering events. */
+  readonly eventsCostRatio: number;
+  readonly latencyMs: Readonly<Record<Kind, { readonly p50: number; readonly p99: number }>>;
+  /** Delivery attempts the endpoint held (never answered) during the part. */
+  readonly deliveriesHeld: number;
+  readonly failures: number;
+  readonly concurrency: number;
+  readonly supplierLatencyMs: number;
+  /** Measured seconds per setting. */
+  readonly seconds: number;
+}
+
+/** An order system's endpoint: answering 204 at once, or taking every request and never answering. */
+async function endpoint(hang: boolean) {
+  const held: ServerResponse[] = [];
+  let count = 0;
+  const server = createServer((req, res) => {
+    count += 1;
+    if (hang) held.push(res);
+    else req.resume().on('end', () => res.writeHead(204).end());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/order-events`,
+    held: () => count,
+    async close() {
+      for (const res of held) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export async function runEventsBench(
+  s: BenchSettings['throughput'],
+  ctx: ThroughputContext,
+): Promise<EventsResult> {
+  const temporal = await startBenchTemporal(ctx.serverArgs);
+  const sim = await startSimulatorChild(s.latencyMs);
+  const endpoints = { answering: await endpoint(false), hanging: await endpoint(true) };
+  const kinds = ['off', 'answering', 'hanging'] as const;
+  const queues = Object.fromEntries(
+    kinds.map((k) => [k, `bench-events-${k}-${randomUUID().slice(0, 8)}`]),
+  ) as Record<Kind, string>;
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const workers: WorkerHandle[] = [];
+  try {
+    for (const kind of kinds) {
+      workers.push(
+        await startWorker({
+          address: temporal.address,
+          taskQueue: queues[kind],
+          supplierUrl: sim.baseUrl,
+          bundlePath: ctx.bundlePath,
+          overrides: ctx.overrides,
+          nodeArgs: ctx.workerNodeArgs,
+          ...(kind !== 'off' ? { orderEvents: { url: endpoints[kind].url, secret } } : {}),
+        }),
+      );
+    }
+    const clients = Object.fromEntries(
+      kinds.map((k) => [k, new BookingClient({ client: temporal.client, taskQueue: queues[k] })]),
+    ) as Record<Kind, BookingClient>;
+    const one = async (kind: Kind) => {
+      const input = benchBookingInput('instant', s.guard ? {} : NO_GUARD);
+      await clients[kind].startBooking(input);
+      return (await clients[kind].result(input.orderId)).outcome === 'CONFIRMED';
+    };
+    const totals = Object.fromEntries(kinds.map((k) => [k, emptyWindow()])) as Record<Kind, Window>;
+    for (const kind of [...kinds, ...[...kinds].reverse()]) {
+      const w = await measureWindow(() => one(kind), {
+        concurrency: s.concurrency,
+        warmupMs: s.warmupMs,
+        ms: s.durationMs / 2,
+        onFirstFailure: (err) => ctx.log(`events ${kind} failure: ${String(err)}`),
+      });
+      ctx.log(`events ${kind}: ${round(w.completed / w.seconds)} bookings/s`);
+      addWindow(totals[kind], w);
+    }
+    const perSecond = (k: Kind) => totals[k].completed / totals[k].seconds;
+    const latency = (k: Kind) => {
+      const l = summarize(totals[k].latencies);
+      return { p50: round(l.p50), p99: round(l.p99) };
+    };
+    const byKind = <T>(f: (k: Kind) => T) =>
+      Object.fromEntries(kinds.map((k) => [k, f(k)])) as Record<Kind, T>;
+    return {
+      bookingsPerSecond: byKind((k) => round(perSecond(k))),
+      hangingRatio: round(perSecond('hanging') / perSecond('answering'), 3),
+      eventsCostRatio: round(perSecond('answering') / perSecond('off'), 3),
+      latencyMs: byKind(latency),
+      deliveriesHeld: endpoints.hanging.held(),
+      failures: kinds.reduce((n, k) => n + totals[k].failures, 0),
+      concurrency: s.concurrency,
+      supplierLatencyMs: s.latencyMs,
+      seconds: round(totals.off.seconds),
+    };
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+    await endpoints.answering.close();
+    await endpoints.hanging.close();
+    await sim.stop();
+    await temporal.close();
+  }
+}
