@@ -31,6 +31,9 @@ export const CHECK_NAMES = [
   'book-stay-terms',
   'book-cancel',
 ] as const;
+
+/** The checks of the opt-in test booking (`--book`), in the order they run. */
+export const BOOK_CHECKS: readonly CheckName[] = CHECK_NAMES.filter((n) => n.startsWith('book-'));
 export type CheckName = (typeof CHECK_NAMES)[number];
 
 interface ResultBase {

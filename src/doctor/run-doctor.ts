@@ -11,7 +11,7 @@ import { checkAccess, checkRedirectsAndClock, checkRefusals } from './access-che
 import type { LeftBehind } from './booking-checks';
 import { runTestBooking } from './booking-checks';
 import type { CheckName, CheckResult, Skipped, Stop } from './check-result';
-import { doctorExitCode, fail, inCheckOrder } from './check-result';
+import { BOOK_CHECKS, doctorExitCode, fail, inCheckOrder } from './check-result';
 import type { DoctorExit } from './check-result';
 import { latencyVerdict, rateLimitVerdict } from './load-verdicts';
 import type { Search } from './read-checks';
@@ -63,15 +63,6 @@ export interface DoctorReport {
 
 const skip = (names: readonly CheckName[], reason: string): Skipped[] =>
   names.map((name) => ({ name, reason }));
-
-const BOOK_CHECKS: readonly CheckName[] = [
-  'book-price-check',
-  'book-create',
-  'book-retrieve',
-  'book-custom-field',
-  'book-stay-terms',
-  'book-cancel',
-];
 
 /** The room a test booking takes: refundable and available if there is one. */
 export function roomToBook(rooms: readonly Room[]): Room | undefined {

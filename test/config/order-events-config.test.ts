@@ -4,19 +4,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config';
+import { problemsOf as configProblems } from '../helpers/config-problems';
+import { loadConfig } from '../../src/config';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 
-function problemsOf(env: NodeJS.ProcessEnv): readonly string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
+const problemsOf = (env: NodeJS.ProcessEnv) => configProblems(loadConfig, env);
 
 describe('order events configuration', () => {
   it('is off without ORDER_EVENTS_URL, on with a URL and a whsec_ secret (inline or from a file)', () => {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError } from '../../src/config';
+import { problemsOf as configProblems } from '../helpers/config-problems';
 import { loadWorkerConfig as loadConfig } from '../../src/worker-config';
 import { durationToMs } from '../../src/shared/duration';
 import {
@@ -15,15 +15,7 @@ import {
 
 const startToCloseMs = () => durationToMs(CREATE_BOOKING_ACTIVITY.startToCloseTimeout ?? 0) ?? 0;
 
-function problemsOf(env: NodeJS.ProcessEnv): readonly string[] {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
+const problemsOf = (env: NodeJS.ProcessEnv) => configProblems(loadConfig, env);
 
 describe('booking timeouts and the shutdown grace', () => {
   it('gives a booking call configured at 200 s its whole time: the activity does not time out first', () => {

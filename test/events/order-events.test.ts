@@ -260,6 +260,8 @@ describe('order events when the endpoint fails', () => {
     await s.bookings.startBooking(input);
     assert.equal((await s.bookings.result(input.orderId)).outcome, 'CONFIRMED');
     const handle = s.temporal.client.workflow.getHandle(orderEventsWorkflowId(input.orderId));
+    // Deliveries have their own task queue: they take no slot nor share of the supplier's cap.
+    assert.equal((await handle.describe()).taskQueue, `${s.taskQueue}-order-events`);
     await eventually(
       async () =>
         (await handle.describe()).typedSearchAttributes.get(OrderEventsDeliveryKey) === 'FAILING',
