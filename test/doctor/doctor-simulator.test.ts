@@ -18,6 +18,12 @@ import {
   type SimulatorOptions,
 } from '../../tools/simulator';
 import { freePort } from '../../tools/temporal-server/dev-server';
+import { makeCertificates } from '../../tools/temporal-server/certificates';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { connect, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
 
 const INACTIVE = { key: 'inactive-key', secret: 'inactive-secret', active: false };
 const STAY = { checkin: '2030-05-10', checkout: '2030-05-12', occupancy: ['2'] };
@@ -230,6 +236,33 @@ describe('doctor when it cannot check', () => {
       assert.equal(report.exitCode, 2);
       assert.doesNotMatch(JSON.stringify(report), /not-the-secret-xyz/);
     } finally {
+      await simulator.close();
+    }
+  });
+
+  it("exits 2 when the supplier's TLS certificate is not trusted, naming the certificate", async () => {
+    const simulator = buildSimulator({ companies: [DEMO_COMPANY] });
+    const { origin } = await simulator.listen();
+    const certs = await makeCertificates(mkdtempSync(join(tmpdir(), 'hbo-doctor-tls-')));
+    // HTTPS in front of the simulator, with a certificate from a CA the client does not trust.
+    const server = createTlsServer(
+      { cert: readFileSync(certs.serverCert), key: readFileSync(certs.serverKey) },
+      (socket) => {
+        const upstream = connect(Number(new URL(origin).port), '127.0.0.1');
+        socket.pipe(upstream).pipe(socket);
+        socket.on('error', () => upstream.destroy());
+        upstream.on('error', () => socket.destroy());
+      },
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const report = await runDoctor(hotelApi(`https://127.0.0.1:${port}`), OPTIONS);
+      assert.deepEqual(notOk(report), ['reachable: fail']);
+      assert.match(check(report, 'reachable').evidence, /certificate/i);
+      assert.equal(report.exitCode, 2);
+    } finally {
+      server.close();
       await simulator.close();
     }
   });
