@@ -25,6 +25,7 @@ export const PARTS = [
   'overhead',
   'throughput',
   'events',
+  'work',
   'scale',
   'ahead',
   'client',
@@ -69,6 +70,13 @@ export interface BenchSettings {
     readonly warmupMs: number;
     /** As `overhead.guard`. */
     readonly guard: boolean;
+  };
+  /** Server work per confirmed booking beside the two-activity control (bench/server-work.ts). */
+  readonly work: BenchSettings['throughput'] & {
+    /** Rounds of one window of each kind (a window is half of `durationMs`). */
+    readonly rounds: number;
+    /** Bookings and controls run one at a time, alternating, for the latency figure. */
+    readonly sequentialRuns: number;
   };
   readonly scale: {
     /** Bookings left waiting for confirmation at once. */
@@ -152,6 +160,8 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_DURATION_MS` | throughput time per workflow type | 60000 | 10000 |
  * | `BENCH_CONCURRENCY` | throughput workflows in flight | 50 | 50 |
  * | `BENCH_LATENCY_MS` | supplier latency, throughput and scale | 20 | 20 |
+ * | `BENCH_WORK_ROUNDS` | rounds of the work part (a window of each kind) | 5 | 5 |
+ * | `BENCH_WORK_DURATION_MS` | work part time per round and kind (two windows' worth) | 24000 | 8000 |
  * | `BENCH_SCALE_WORKFLOWS` | bookings open at once | 10000 | 500 |
  * | `BENCH_SCALE_POLL_MS` | poll delays `initial,maximum` | 30000,60000 | 10000,20000 |
  * | `BENCH_SCALE_SETTLE_MS` | pause between building and watching | the poll cap | 10000 |
@@ -258,6 +268,12 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
     output: outputFor(quick, parts, env),
     overhead,
     throughput,
+    work: {
+      ...throughput,
+      durationMs: num(env, 'BENCH_WORK_DURATION_MS', quick ? 8_000 : 24_000),
+      rounds: num(env, 'BENCH_WORK_ROUNDS', 5),
+      sequentialRuns: quick ? 30 : 100,
+    },
     scale: {
       workflows,
       rampInFlight: num(env, 'BENCH_SCALE_RAMP_IN_FLIGHT', 50),

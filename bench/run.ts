@@ -24,6 +24,7 @@ import { runOverheadBench } from './overhead';
 import { runScaleBench } from './scale';
 import { runThroughputBench, type ThroughputResult } from './throughput';
 import { runEventsBench } from './events';
+import { runServerWorkBench } from './server-work';
 import { round } from './stats';
 import { targets, targetsRecord, type BenchResults } from './targets';
 
@@ -134,6 +135,7 @@ async function main(): Promise<number> {
     await part('overhead', () => runOverheadBench(settings.overhead, ctx));
     await part('throughput', () => runThroughputBench(settings.throughput, ctx));
     await part('events', () => runEventsBench(settings.throughput, ctx));
+    await part('work', () => runServerWorkBench(settings.work, ctx));
     await part('scale', () => runScaleBench(settings.scale, ctx));
     await part('ahead', () => runAheadBench(settings.ahead, ctx));
     await part('client', () => runClientBench(settings.client));

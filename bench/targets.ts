@@ -9,6 +9,7 @@
 import type { LoadDrillSummary } from '../tools/chaos/load-run';
 import type { AheadResult } from './ahead';
 import type { EventsResult } from './events';
+import type { ServerWorkResult } from './server-work';
 import type { ClusterBenchResult } from './cluster';
 import type { OverheadAtLatency } from './overhead';
 import { round } from './stats';
@@ -28,6 +29,7 @@ export type BenchResults = Record<string, unknown> & {
   simulator?: { requestsPerSecond: number; bareRequestsPerSecond: number };
   cluster?: ClusterBenchResult;
   events?: EventsResult;
+  work?: ServerWorkResult;
   loadDrills?: Partial<Record<'30min' | '60min', LoadDrillSummary>>;
 };
 
@@ -96,6 +98,31 @@ export function targets(r: BenchResults): Target[] {
           : undefined,
       target: '≥ 0.9',
       holds: atLeast(0.9),
+    },
+    {
+      label:
+        'Server CPU per confirmed booking (guard included) ÷ per two-activity control, median of rounds',
+      value: r.work?.serverCpuRatio.median,
+      target: '≤ 1.3',
+      holds: atMost(1.3),
+    },
+    {
+      label: 'Confirmed bookings/s ÷ two-activity control workflows/s, median of rounds',
+      value: r.work?.throughputRatio.median,
+      target: '≥ 0.75',
+      holds: atLeast(0.75),
+    },
+    {
+      label: 'History events per confirmed booking, guard included',
+      value: r.work?.historyEventsPerBooking,
+      target: '≤ 30',
+      holds: atMost(30),
+    },
+    {
+      label: 'p50 latency above the two-activity floor, ms at 20 ms',
+      value: r.work?.aboveFloorP50Ms,
+      target: '≤ 10',
+      holds: atMost(10),
     },
     {
       label: 'Confirmed bookings/s, order events to a hanging endpoint ÷ to an answering one',

@@ -10,3 +10,11 @@ const { noop } = proxyActivities<ControlActivities>({ startToCloseTimeout: '10s'
 export async function controlNoop(input: string): Promise<string> {
   return noop(input);
 }
+
+/**
+ * The floor of a booking: one workflow, two no-op activities one after the other, the shape of
+ * `bookRoom`'s price check and booking call with nothing in them.
+ */
+export async function controlTwoStep(input: string): Promise<string> {
+  return noop(await noop(input));
+}

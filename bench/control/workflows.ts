@@ -4,4 +4,4 @@
  * workers bundle src/workflows only.
  */
 export * from '../../src/workflows';
-export { controlNoop } from './control-workflow';
+export { controlNoop, controlTwoStep } from './control-workflow';

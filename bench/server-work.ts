@@ -1,0 +1,193 @@
+/**
+ * Server work per confirmed booking (`work` part): a confirmed `bookRoom` with its guard, beside
+ * its floor, the two-activity control (`controlTwoStep`: one workflow, two no-op activities, the
+ * shape of the price check and the booking call), on one dev server, worker and simulator. Rounds
+ * of one window of each, in alternating order; per window, the server process's CPU time over the
+ * measured interval ÷ the workflows completed in it (steady state: the work of a booking's guard,
+ * done a few tens of ms after its booking, falls in the same window or in the next window's
+ * warm-up, never in a measured window of the other kind). Figures are the medians over rounds,
+ * with their spread; history events per booking (bookRoom + its guard once it waits) from
+ * sampled histories.
+ */
+import { randomUUID } from 'node:crypto';
+import { BookingClient } from '../src/client';
+import type { BenchSettings } from './bench-config';
+import { benchBookingInput } from './bookings';
+import {
+  cpuSeconds,
+  startBenchTemporal,
+  startSimulatorChild,
+  startWorker,
+  type WorkerHandle,
+} from './bench-stack';
+import type { ThroughputContext } from './throughput';
+import { round, summarize } from './stats';
+import { measureWindow } from './windows';
+
+type Kind = 'booking' | 'control';
+
+/** A figure over rounds: the median, and the smallest and largest round. */
+export interface Spread {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+export interface ServerWorkResult {
+  readonly rounds: number;
+  /** Server CPU ms per completed workflow. */
+  readonly serverCpuMsPerBooking: Spread;
+  readonly serverCpuMsPerControl: Spread;
+  /** Booking ÷ control, per round, then the median. */
+  readonly serverCpuRatio: Spread;
+  readonly bookingsPerSecond: Spread;
+  readonly controlPerSecond: Spread;
+  readonly throughputRatio: Spread;
+  /** History events of a confirmed booking: bookRoom's and its guard's once it waits. */
+  readonly historyEventsPerBooking: number;
+  readonly historyEvents: {
+    readonly bookRoom: number;
+    readonly guard: number;
+    readonly control: number;
+  };
+  /** Start → result at concurrency 50 (queueing included), p50 over all rounds, ms. */
+  readonly latencyP50Ms: { readonly booking: number; readonly control: number };
+  /** One at a time, alternating: start → result p50, ms. */
+  readonly sequentialP50Ms: { readonly booking: number; readonly control: number };
+  /** One at a time: bookRoom p50 − two-activity control p50 − the two supplier calls' latency. */
+  readonly aboveFloorP50Ms: number;
+  readonly concurrency: number;
+  readonly supplierLatencyMs: number;
+}
+
+const spread = (values: readonly number[]): Spread => {
+  const s = summarize([...values]);
+  return {
+    median: round(s.p50, 3),
+    min: round(Math.min(...values), 3),
+    max: round(Math.max(...values), 3),
+  };
+};
+
+export async function runServerWorkBench(
+  s: BenchSettings['work'],
+  ctx: ThroughputContext,
+): Promise<ServerWorkResult> {
+  const temporal = await startBenchTemporal(ctx.serverArgs);
+  const sim = await startSimulatorChild(s.latencyMs);
+  const taskQueue = `bench-work-${randomUUID().slice(0, 8)}`;
+  const serverPid = Object.values(temporal.serverPids)[0];
+  if (serverPid === undefined) throw new Error('the dev server has no pid to read CPU time from');
+  let worker: WorkerHandle | undefined;
+  try {
+    worker = await startWorker({
+      address: temporal.address,
+      taskQueue,
+      supplierUrl: sim.baseUrl,
+      bundlePath: ctx.bundlePath,
+      overrides: ctx.overrides,
+      nodeArgs: ctx.workerNodeArgs,
+    });
+    const bookings = new BookingClient({ client: temporal.client, taskQueue });
+    const samples: string[] = [];
+    const one = async (kind: Kind) => {
+      if (kind === 'booking') {
+        const input = benchBookingInput('instant');
+        await bookings.startBooking(input);
+        const ok = (await bookings.result(input.orderId)).outcome === 'CONFIRMED';
+        if (samples.length < 5) samples.push(input.orderId);
+        return ok;
+      }
+      const handle = await temporal.client.workflow.start('controlTwoStep', {
+        taskQueue,
+        workflowId: `control2-${randomUUID()}`,
+        args: ['x'],
+      });
+      await handle.result();
+      return true;
+    };
+    const perRound: Record<Kind, { cpuMs: number[]; perSecond: number[]; latencies: number[] }> = {
+      booking: { cpuMs: [], perSecond: [], latencies: [] },
+      control: { cpuMs: [], perSecond: [], latencies: [] },
+    };
+    for (let r = 0; r < s.rounds; r++) {
+      const order: Kind[] = r % 2 === 0 ? ['booking', 'control'] : ['control', 'booking'];
+      for (const kind of order) {
+        let cpu0 = 0;
+        let cpuMs = 0;
+        const w = await measureWindow(() => one(kind), {
+          concurrency: s.concurrency,
+          warmupMs: s.warmupMs,
+          ms: s.durationMs / 2,
+          onFirstFailure: (err) => ctx.log(`work ${kind} failure: ${String(err)}`),
+          onMeasure: (edge) => {
+            if (edge === 'start') cpu0 = cpuSeconds(serverPid);
+            else cpuMs = (cpuSeconds(serverPid) - cpu0) * 1000;
+          },
+        });
+        const p = perRound[kind];
+        p.cpuMs.push(cpuMs / Math.max(1, w.completed));
+        p.perSecond.push(w.completed / w.seconds);
+        p.latencies.push(...w.latencies);
+        ctx.log(
+          `work round ${r + 1} ${kind}: ${round(w.completed / w.seconds)}/s, server ${round(cpuMs / Math.max(1, w.completed), 2)} ms CPU each`,
+        );
+      }
+    }
+    // Latency one at a time: no queueing, the engine's and the workflow's own time.
+    const sequential: Record<Kind, number[]> = { booking: [], control: [] };
+    for (let i = 0; i < s.sequentialRuns; i++) {
+      for (const kind of i % 2 === 0
+        ? (['booking', 'control'] as const)
+        : (['control', 'booking'] as const)) {
+        const t0 = performance.now();
+        if (await one(kind)) sequential[kind].push(performance.now() - t0);
+      }
+    }
+    const control = await temporal.client.workflow.start('controlTwoStep', {
+      taskQueue,
+      workflowId: `control2-${randomUUID()}`,
+      args: ['x'],
+    });
+    await control.result();
+    const eventsOf = async (id: string) =>
+      (await temporal.client.workflow.getHandle(id).fetchHistory()).events?.length ?? 0;
+    const bookRoomEvents = summarize(
+      await Promise.all(samples.map((o) => eventsOf(`booking-${o}`))),
+    ).p50;
+    const guardEvents = summarize(
+      await Promise.all(samples.map((o) => eventsOf(`guard-${o}`))),
+    ).p50;
+    const controlEvents = await eventsOf(control.workflowId);
+    const b = perRound.booking;
+    const c = perRound.control;
+    const bookingP50 = summarize(b.latencies).p50;
+    const controlP50 = summarize(c.latencies).p50;
+    return {
+      rounds: s.rounds,
+      serverCpuMsPerBooking: spread(b.cpuMs),
+      serverCpuMsPerControl: spread(c.cpuMs),
+      serverCpuRatio: spread(b.cpuMs.map((v, i) => v / (c.cpuMs[i] ?? v))),
+      bookingsPerSecond: spread(b.perSecond),
+      controlPerSecond: spread(c.perSecond),
+      throughputRatio: spread(b.perSecond.map((v, i) => v / (c.perSecond[i] ?? v))),
+      historyEventsPerBooking: bookRoomEvents + guardEvents,
+      historyEvents: { bookRoom: bookRoomEvents, guard: guardEvents, control: controlEvents },
+      latencyP50Ms: { booking: round(bookingP50), control: round(controlP50) },
+      sequentialP50Ms: {
+        booking: round(summarize(sequential.booking).p50),
+        control: round(summarize(sequential.control).p50),
+      },
+      aboveFloorP50Ms: round(
+        summarize(sequential.booking).p50 - summarize(sequential.control).p50 - 2 * s.latencyMs,
+        1,
+      ),
+      concurrency: s.concurrency,
+      supplierLatencyMs: s.latencyMs,
+    };
+  } finally {
+    await worker?.stop();
+    await sim.stop();
+    await temporal.close();
+  }
+}
