@@ -36,7 +36,7 @@ export type Part = (typeof PARTS)[number];
 
 /**
  * The parts a run does when `BENCH_PARTS` is not set: all of them, but `--quick` leaves out the
- * cluster (starting it and three throughput passes do not fit in 3 minutes).
+ * cluster (starting it and three throughput passes would double it).
  */
 export function defaultParts(quick: boolean): readonly Part[] {
   return quick ? PARTS.filter((p) => p !== 'cluster') : PARTS;

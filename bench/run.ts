@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (full, ~15–20 min) and `npm run bench -- --quick` (< 3 min): orchestration
+ * `npm run bench` (full, ~15–20 min) and `npm run bench -- --quick` (~5 min): orchestration
  * overhead, throughput beside a no-op control workflow, scale of waiting bookings, the hotel API
  * client and the simulator. Each part starts what it needs (its own dev server on a fresh SQLite
  * file, the simulator and the worker in child processes) and stops it. Every figure is a ratio
