@@ -76,13 +76,12 @@ async function main(): Promise<number> {
   });
 
   // Before anything that touches Temporal: the first connection installs a default runtime.
-  const metricsOn = config.worker.metricsPort > 0;
   let sdkMetricsPort: number;
   try {
     sdkMetricsPort = await installTemporalRuntimeWithMetrics({
       logger: root,
       level: config.logLevel,
-      port: metricsOn ? config.worker.temporalMetricsPort : 0,
+      port: config.worker.metricsPort > 0 ? config.worker.temporalMetricsPort : 0,
     });
   } catch (err) {
     if (!(err instanceof PortInUseError)) throw err;
@@ -90,187 +89,236 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  let worker: Worker | undefined;
-  /** Order events on: the second worker, delivering them (build-worker.ts). */
-  let eventsWorker: Worker | undefined;
-  let connection: NativeConnection | undefined;
-  let draining = false;
+  const proc = new WorkerProcess();
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
-    if (draining) {
+    if (proc.draining) {
       log.warn({ signal }, 'second signal: exiting without waiting for running activities');
       Runtime.instance().flushLogs();
       process.exit(SIGNAL_EXIT[signal]);
     }
-    draining = true;
+    proc.draining = true;
     log.info(
       {
         signal,
         shutdownGraceMs: config.worker.shutdownGraceMs,
-        activitiesInFlight: worker?.getStatus().numInFlightActivities ?? 0,
+        activitiesInFlight: proc.worker?.getStatus().numInFlightActivities ?? 0,
       },
       'shutdown requested: not ready, polling stops, running activities may finish',
     );
-    if (worker?.getState() === 'RUNNING') worker.shutdown();
-    if (eventsWorker?.getState() === 'RUNNING') eventsWorker.shutdown();
+    proc.stopPolling();
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
 
   const watchdog = startEventLoopWatchdog();
-  let health: HealthServer | undefined;
-  let metricsServer: MetricsServer | undefined;
-  let hotelApi: HotelApiClient | undefined;
-  let catalogueStore: CatalogueStore | undefined;
   let exitCode = 0;
   try {
     // Health first: liveness answers during start-up, and readiness says why it is not yet ready.
-    if (config.worker.healthPort > 0) {
-      health = buildHealthServer({
-        liveness: watchdog.check,
-        readiness: createReadinessProbe({
-          workerStatus: () => worker?.getStatus(),
-          draining: () => draining,
-          pingTemporal: async (timeoutMs) => {
-            const c = connection;
-            if (c === undefined) throw new Error('not connected yet');
-            await c.withDeadline(Date.now() + timeoutMs, () => c.workflowService.getSystemInfo({}));
-          },
-        }),
-      });
-      const port = config.worker.healthPort;
-      const url = await health
-        .listen(port)
-        .catch(whenPortInUse('HEALTH_PORT', port, 'health endpoints /healthz, /readyz'));
-      log.info({ url: `${url}/readyz` }, 'health endpoints listening');
-    }
-
-    let conn: NativeConnection;
-    try {
-      conn = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
-    } catch (err) {
-      const explained = await temporalConnectionFailure(err, config.temporal);
-      if (explained) throw new ConfigError([explained]);
-      throw err;
-    }
-    connection = conn;
-    const visibility = new Client({ connection: conn, namespace: config.temporal.namespace });
-    const bookingCounter = createBookingCounter({
-      maxAgeMs: config.worker.visibilityRefreshMs,
-      count: async (query) =>
-        (
-          await conn.withDeadline(Date.now() + VISIBILITY_TIMEOUT_MS, () =>
-            visibility.workflow.count(query),
-          )
-        ).count,
-      oldestStart: (query) =>
-        conn.withDeadline(Date.now() + VISIBILITY_TIMEOUT_MS, () =>
-          oldestStartTime(visibility.workflow.list({ query })),
-        ),
-    });
-    const metrics = createWorkerMetrics({
-      bookingCounter,
-      orderEventsFailing: async () => (await bookingCounter.get()).orderEventsFailing,
-      onCountError: onceUntilRecovered(log),
-    });
-    if (metricsOn) {
-      metricsServer = buildMetricsServer({
-        registry: metrics.registry,
-        ...(sdkMetricsPort > 0 ? { sdkMetricsUrl: sdkMetricsUrl(sdkMetricsPort) } : {}),
-      });
-      const port = config.worker.metricsPort;
-      const url = await metricsServer
-        .listen(port)
-        .catch(whenPortInUse('METRICS_PORT', port, 'Prometheus /metrics'));
-      log.info(
-        { url: `${url}/metrics`, ...(sdkMetricsPort > 0 ? { sdkMetricsPort } : {}) },
-        'metrics listening',
-      );
-    }
-
-    hotelApi = new HotelApiClient(config.hotelApi, { onCall: metrics.recordSupplierCall });
-    const bundlePath = config.worker.workflowBundlePath;
-    if (bundlePath !== undefined && !existsSync(bundlePath)) {
-      log.warn({ bundlePath }, 'WORKFLOW_BUNDLE_PATH does not exist: bundling workflows now');
-    }
-    // The embedded content catalogue (SQLite, one file per worker host): content sync writes it.
-    catalogueStore = openSqliteCatalogueStore({ path: config.catalogueDbPath });
-    const workflowBundle = await loadWorkflowBundle(bundlePath);
-    const dataConverter = createDataConverter(config.encryption);
-    worker = await createBookingWorker({
-      ...(config.orderEvents ? { orderEvents: config.orderEvents } : {}),
-      catalogueStore,
-      connection: conn,
-      namespace: config.temporal.namespace,
-      taskQueue: config.temporal.taskQueue,
-      hotelApi,
-      orderIdField: config.orderIdField,
-      dataConverter,
-      workflowBundle,
-      maxConcurrentActivities: config.worker.maxConcurrentSupplierCalls,
-      maxActivitiesPerSecond: config.worker.maxSupplierCallsPerSecond,
-      shutdownGraceTime: config.worker.shutdownGraceMs,
-      onPollLateness: metrics.recordPollLateness,
-    });
-    if (config.orderEvents) {
-      eventsWorker = await createOrderEventsWorker({
-        connection: conn,
-        namespace: config.temporal.namespace,
-        taskQueue: config.temporal.taskQueue,
-        endpoint: config.orderEvents,
-        workflowBundle,
-        dataConverter,
-      });
-    }
-    const graceNeeded = shutdownGraceMsFor(config.hotelApi.timeouts.bookingMs);
-    if (config.worker.shutdownGraceMs < graceNeeded) {
-      log.warn(
-        { shutdownGraceMs: config.worker.shutdownGraceMs, graceNeeded },
-        `SHUTDOWN_GRACE_MS is shorter than a booking call may take (HOTEL_API_BOOKING_TIMEOUT_MS + ${CALL_REPORT_MARGIN_MS} ms): a SIGTERM during a slow booking call leaves that order to an operator. Unset it to derive it.`,
-      );
-    }
-    if (draining) {
+    await startHealth(config, proc, watchdog, log);
+    const conn = await connectTemporal(config);
+    proc.connection = conn;
+    const metrics = await startMetrics(config, conn, sdkMetricsPort, proc, log);
+    await createWorkers(config, conn, metrics, proc, log);
+    if (proc.draining) {
       log.info('shutdown requested during start-up: not polling');
     } else {
-      log.info(
-        {
-          taskQueue: config.temporal.taskQueue,
-          namespace: config.temporal.namespace,
-          temporalAddress: config.temporal.address,
-          supplier: config.hotelApi.baseUrl,
-          maxSupplierCallsPerSecond: config.worker.maxSupplierCallsPerSecond || 'unlimited',
-          maxConcurrentSupplierCalls: config.worker.maxConcurrentSupplierCalls,
-          encryptionKeyId: config.encryption.keys[0].id,
-          temporalConnection: describeTemporalSecurity(config.temporal),
-          orderEvents: config.orderEvents ? new URL(config.orderEvents.url).origin : 'off',
-        },
-        'worker polling',
-      );
-      await runTogether([worker, ...(eventsWorker ? [eventsWorker] : [])]);
+      logPolling(config, log);
+      await runTogether([proc.worker!, ...(proc.eventsWorker ? [proc.eventsWorker] : [])]);
     }
   } catch (err) {
-    if (err instanceof PortInUseError) {
-      log.fatal({ variable: err.setting, port: err.port }, err.message);
-      exitCode = 2;
-    } else if (err instanceof ConfigError) {
-      // TLS or credentials refused: one line naming what to change, exit 2 like a bad variable.
-      log.fatal({ problems: err.problems }, err.problems[0] ?? 'invalid configuration');
-      exitCode = 2;
-    } else {
-      log.fatal({ err }, 'worker failed');
-      exitCode = 1;
-    }
+    exitCode = exitCodeOf(err, log);
   } finally {
-    draining = true;
-    await hotelApi?.close();
-    await catalogueStore?.close();
-    await connection?.close();
-    await metricsServer?.close();
-    await health?.close();
+    proc.draining = true;
+    await proc.close();
     watchdog.stop();
   }
   log.info({ exitCode }, 'worker stopped');
   Runtime.instance().flushLogs();
   return exitCode;
+}
+
+/** What the process runs, for the signal handler, readiness and the final clean-up. */
+class WorkerProcess {
+  worker: Worker | undefined;
+  /** Order events on: the second worker, delivering them (build-worker.ts). */
+  eventsWorker: Worker | undefined;
+  connection: NativeConnection | undefined;
+  draining = false;
+  health: HealthServer | undefined;
+  metricsServer: MetricsServer | undefined;
+  hotelApi: HotelApiClient | undefined;
+  catalogueStore: CatalogueStore | undefined;
+
+  stopPolling(): void {
+    for (const w of [this.worker, this.eventsWorker]) if (w?.getState() === 'RUNNING') w.shutdown();
+  }
+
+  async close(): Promise<void> {
+    await this.hotelApi?.close();
+    await this.catalogueStore?.close();
+    await this.connection?.close();
+    await this.metricsServer?.close();
+    await this.health?.close();
+  }
+}
+
+async function startHealth(
+  config: WorkerConfig,
+  proc: WorkerProcess,
+  watchdog: ReturnType<typeof startEventLoopWatchdog>,
+  log: Logger,
+): Promise<void> {
+  if (config.worker.healthPort <= 0) return;
+  proc.health = buildHealthServer({
+    liveness: watchdog.check,
+    readiness: createReadinessProbe({
+      workerStatus: () => proc.worker?.getStatus(),
+      draining: () => proc.draining,
+      pingTemporal: async (timeoutMs) => {
+        const c = proc.connection;
+        if (c === undefined) throw new Error('not connected yet');
+        await c.withDeadline(Date.now() + timeoutMs, () => c.workflowService.getSystemInfo({}));
+      },
+    }),
+  });
+  const port = config.worker.healthPort;
+  const url = await proc.health
+    .listen(port)
+    .catch(whenPortInUse('HEALTH_PORT', port, 'health endpoints /healthz, /readyz'));
+  log.info({ url: `${url}/readyz` }, 'health endpoints listening');
+}
+
+/** The worker's connection; TLS or credentials refused: a ConfigError saying what to change. */
+async function connectTemporal(config: WorkerConfig): Promise<NativeConnection> {
+  try {
+    return await NativeConnection.connect(temporalConnectionOptions(config.temporal));
+  } catch (err) {
+    const explained = await temporalConnectionFailure(err, config.temporal);
+    if (explained) throw new ConfigError([explained]);
+    throw err;
+  }
+}
+
+/** Our metrics (with the fleet-wide counts from visibility) and, when on, their endpoint. */
+async function startMetrics(
+  config: WorkerConfig,
+  conn: NativeConnection,
+  sdkMetricsPort: number,
+  proc: WorkerProcess,
+  log: Logger,
+) {
+  const visibility = new Client({ connection: conn, namespace: config.temporal.namespace });
+  const withDeadline = <T>(fn: () => Promise<T>) =>
+    conn.withDeadline(Date.now() + VISIBILITY_TIMEOUT_MS, fn);
+  const bookingCounter = createBookingCounter({
+    maxAgeMs: config.worker.visibilityRefreshMs,
+    count: async (query) => (await withDeadline(() => visibility.workflow.count(query))).count,
+    oldestStart: (query) =>
+      withDeadline(() => oldestStartTime(visibility.workflow.list({ query }))),
+  });
+  const metrics = createWorkerMetrics({
+    bookingCounter,
+    orderEventsFailing: async () => (await bookingCounter.get()).orderEventsFailing,
+    onCountError: onceUntilRecovered(log),
+  });
+  if (config.worker.metricsPort > 0) {
+    proc.metricsServer = buildMetricsServer({
+      registry: metrics.registry,
+      ...(sdkMetricsPort > 0 ? { sdkMetricsUrl: sdkMetricsUrl(sdkMetricsPort) } : {}),
+    });
+    const port = config.worker.metricsPort;
+    const url = await proc.metricsServer
+      .listen(port)
+      .catch(whenPortInUse('METRICS_PORT', port, 'Prometheus /metrics'));
+    log.info(
+      { url: `${url}/metrics`, ...(sdkMetricsPort > 0 ? { sdkMetricsPort } : {}) },
+      'metrics listening',
+    );
+  }
+  return metrics;
+}
+
+/** The booking worker and, with order events on, the events worker. */
+async function createWorkers(
+  config: WorkerConfig,
+  conn: NativeConnection,
+  metrics: ReturnType<typeof createWorkerMetrics>,
+  proc: WorkerProcess,
+  log: Logger,
+): Promise<void> {
+  proc.hotelApi = new HotelApiClient(config.hotelApi, { onCall: metrics.recordSupplierCall });
+  const bundlePath = config.worker.workflowBundlePath;
+  if (bundlePath !== undefined && !existsSync(bundlePath)) {
+    log.warn({ bundlePath }, 'WORKFLOW_BUNDLE_PATH does not exist: bundling workflows now');
+  }
+  // The embedded content catalogue (SQLite, one file per worker host): content sync writes it.
+  proc.catalogueStore = openSqliteCatalogueStore({ path: config.catalogueDbPath });
+  const workflowBundle = await loadWorkflowBundle(bundlePath);
+  const dataConverter = createDataConverter(config.encryption);
+  proc.worker = await createBookingWorker({
+    ...(config.orderEvents ? { orderEvents: config.orderEvents } : {}),
+    catalogueStore: proc.catalogueStore,
+    connection: conn,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    hotelApi: proc.hotelApi,
+    orderIdField: config.orderIdField,
+    dataConverter,
+    workflowBundle,
+    maxConcurrentActivities: config.worker.maxConcurrentSupplierCalls,
+    maxActivitiesPerSecond: config.worker.maxSupplierCallsPerSecond,
+    shutdownGraceTime: config.worker.shutdownGraceMs,
+    onPollLateness: metrics.recordPollLateness,
+  });
+  if (config.orderEvents) {
+    proc.eventsWorker = await createOrderEventsWorker({
+      connection: conn,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      endpoint: config.orderEvents,
+      workflowBundle,
+      dataConverter,
+    });
+  }
+  const graceNeeded = shutdownGraceMsFor(config.hotelApi.timeouts.bookingMs);
+  if (config.worker.shutdownGraceMs < graceNeeded) {
+    log.warn(
+      { shutdownGraceMs: config.worker.shutdownGraceMs, graceNeeded },
+      `SHUTDOWN_GRACE_MS is shorter than a booking call may take (HOTEL_API_BOOKING_TIMEOUT_MS + ${CALL_REPORT_MARGIN_MS} ms): a SIGTERM during a slow booking call leaves that order to an operator. Unset it to derive it.`,
+    );
+  }
+}
+
+function logPolling(config: WorkerConfig, log: Logger): void {
+  log.info(
+    {
+      taskQueue: config.temporal.taskQueue,
+      namespace: config.temporal.namespace,
+      temporalAddress: config.temporal.address,
+      supplier: config.hotelApi.baseUrl,
+      maxSupplierCallsPerSecond: config.worker.maxSupplierCallsPerSecond || 'unlimited',
+      maxConcurrentSupplierCalls: config.worker.maxConcurrentSupplierCalls,
+      encryptionKeyId: config.encryption.keys[0].id,
+      temporalConnection: describeTemporalSecurity(config.temporal),
+      orderEvents: config.orderEvents ? new URL(config.orderEvents.url).origin : 'off',
+    },
+    'worker polling',
+  );
+}
+
+/** The exit code of a failed start or run, logged in one line. */
+function exitCodeOf(err: unknown, log: Logger): number {
+  if (err instanceof PortInUseError) {
+    log.fatal({ variable: err.setting, port: err.port }, err.message);
+    return 2;
+  }
+  if (err instanceof ConfigError) {
+    // TLS or credentials refused: one line naming what to change, exit 2 like a bad variable.
+    log.fatal({ problems: err.problems }, err.problems[0] ?? 'invalid configuration');
+    return 2;
+  }
+  log.fatal({ err }, 'worker failed');
+  return 1;
 }
 
 /** Logs the first failure of a series, not every failed scrape. */
