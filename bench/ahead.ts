@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { BookingClient, type BookRoomInput } from '../src/client';
 import type { BenchSettings } from './bench-config';
 import { benchBookingInput } from './bookings';
-import { startBenchTemporal, startSimulatorChild, startWorker } from './bench-stack';
+import { startBenchTemporal, startSimulatorChild, partWorker, startWorker } from './bench-stack';
 import { buildWaitingPopulation, type ScaleContext } from './scale';
 import { round, sleep, summarize } from './stats';
 
@@ -56,14 +56,7 @@ async function runVariant(
   const temporal = await startBenchTemporal(ctx.serverArgs, dynamicConfig);
   const sim = await startSimulatorChild(s.latencyMs);
   const taskQueue = `bench-ahead-${randomUUID().slice(0, 8)}`;
-  const workerStart = {
-    address: temporal.address,
-    taskQueue,
-    supplierUrl: sim.baseUrl,
-    bundlePath: ctx.bundlePath,
-    overrides: ctx.overrides,
-    nodeArgs: ctx.workerNodeArgs,
-  };
+  const workerStart = partWorker(ctx, temporal, taskQueue, sim.baseUrl);
   let worker = await startWorker(workerStart);
   const bookings = new BookingClient({ client: temporal.client, taskQueue });
   try {

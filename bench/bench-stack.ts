@@ -139,6 +139,31 @@ export interface WorkerStart {
   readonly orderEvents?: { readonly url: string; readonly secret: string };
 }
 
+/** What every part's worker takes from the run: its workflow bundle, worker options, node arguments. */
+export interface PartWorkerContext {
+  readonly bundlePath: string;
+  readonly overrides: Partial<WorkerOptions>;
+  readonly workerNodeArgs: readonly string[];
+}
+
+/** A part's worker on `taskQueue` of `temporal`, calling the simulator at `supplierUrl`. */
+export function partWorker(
+  ctx: PartWorkerContext,
+  temporal: Pick<BenchTarget, 'address' | 'temporalEnv'>,
+  taskQueue: string,
+  supplierUrl: string,
+): WorkerStart {
+  return {
+    address: temporal.address,
+    temporalEnv: temporal.temporalEnv,
+    taskQueue,
+    supplierUrl,
+    bundlePath: ctx.bundlePath,
+    overrides: ctx.overrides,
+    nodeArgs: ctx.workerNodeArgs,
+  };
+}
+
 /** Starts a worker, by default in a child process with its own Prometheus metrics port. */
 export async function startWorker(s: WorkerStart): Promise<WorkerHandle> {
   const init = {

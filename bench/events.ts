@@ -14,6 +14,7 @@ import { NO_GUARD, benchBookingInput } from './bookings';
 import {
   startBenchTemporal,
   startSimulatorChild,
+  partWorker,
   startWorker,
   type WorkerHandle,
 } from './bench-stack';
@@ -79,12 +80,7 @@ export async function runEventsBench(
     for (const kind of kinds) {
       workers.push(
         await startWorker({
-          address: temporal.address,
-          taskQueue: queues[kind],
-          supplierUrl: sim.baseUrl,
-          bundlePath: ctx.bundlePath,
-          overrides: ctx.overrides,
-          nodeArgs: ctx.workerNodeArgs,
+          ...partWorker(ctx, temporal, queues[kind], sim.baseUrl),
           ...(kind !== 'off' ? { orderEvents: { url: endpoints[kind].url, secret } } : {}),
         }),
       );

@@ -28,6 +28,7 @@ import {
   scrape,
   startBenchTemporal,
   startSimulatorChild,
+  partWorker,
   startWorker,
   type BenchTarget,
   type BenchTemporal,
@@ -152,13 +153,7 @@ export async function runOverheadBench(
   const sim = await startSimulatorChild(settings.latenciesMs[0] ?? 0);
   const taskQueue = `bench-overhead-${randomUUID().slice(0, 8)}`;
   const worker = await startWorker({
-    address: temporal.address,
-    temporalEnv: temporal.temporalEnv,
-    taskQueue,
-    supplierUrl: sim.baseUrl,
-    bundlePath: ctx.bundlePath,
-    overrides: ctx.overrides,
-    nodeArgs: ctx.workerNodeArgs,
+    ...partWorker(ctx, temporal, taskQueue, sim.baseUrl),
     inProcess: settings.workerInProcess,
   });
   const direct = new HotelApiClient(benchHotelApiConfig(sim.baseUrl));

@@ -32,6 +32,7 @@ import {
   scrape,
   startBenchTemporal,
   startSimulatorChild,
+  partWorker,
   startWorker,
   type SimulatorChild,
 } from './bench-stack';
@@ -191,14 +192,7 @@ export async function runScaleBench(
   const temporal = await startBenchTemporal(ctx.serverArgs);
   const sim = await startSimulatorChild(s.latencyMs);
   const taskQueue = `bench-scale-${randomUUID().slice(0, 8)}`;
-  const worker = await startWorker({
-    address: temporal.address,
-    taskQueue,
-    supplierUrl: sim.baseUrl,
-    bundlePath: ctx.bundlePath,
-    overrides: ctx.overrides,
-    nodeArgs: ctx.workerNodeArgs,
-  });
+  const worker = await startWorker(partWorker(ctx, temporal, taskQueue, sim.baseUrl));
   const bookings = new BookingClient({ client: temporal.client, taskQueue });
   try {
     // --- build the population -------------------------------------------------------------------

@@ -17,6 +17,7 @@ import {
   cpuSeconds,
   startBenchTemporal,
   startSimulatorChild,
+  partWorker,
   startWorker,
   type WorkerHandle,
 } from './bench-stack';
@@ -80,14 +81,7 @@ export async function runServerWorkBench(
   if (serverPid === undefined) throw new Error('the dev server has no pid to read CPU time from');
   let worker: WorkerHandle | undefined;
   try {
-    worker = await startWorker({
-      address: temporal.address,
-      taskQueue,
-      supplierUrl: sim.baseUrl,
-      bundlePath: ctx.bundlePath,
-      overrides: ctx.overrides,
-      nodeArgs: ctx.workerNodeArgs,
-    });
+    worker = await startWorker(partWorker(ctx, temporal, taskQueue, sim.baseUrl));
     const bookings = new BookingClient({ client: temporal.client, taskQueue });
     const samples: string[] = [];
     const one = async (kind: Kind) => {

@@ -25,6 +25,7 @@ import {
   scrape,
   startBenchTemporal,
   startSimulatorChild,
+  partWorker,
   startWorker,
   type BenchTarget,
   type BenchTemporal,
@@ -96,17 +97,7 @@ export async function runThroughputBench(
   };
   try {
     for (let i = 0; i < (target?.workers ?? 1); i++) {
-      workers.push(
-        await startWorker({
-          address: temporal.address,
-          temporalEnv: temporal.temporalEnv,
-          taskQueue,
-          supplierUrl: sim.baseUrl,
-          bundlePath: ctx.bundlePath,
-          overrides: ctx.overrides,
-          nodeArgs: ctx.workerNodeArgs,
-        }),
-      );
+      workers.push(await startWorker(partWorker(ctx, temporal, taskQueue, sim.baseUrl)));
     }
   } catch (err) {
     await stopAll();
