@@ -6,6 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities } from './activities';
+import { localCallsPerSecond } from './activities/local-supplier-budget';
 import { createOrderEventActivities, type OrderEventsEndpoint } from './activities/order-events';
 import { orderEventsTaskQueue } from './shared/order-events';
 import type { CatalogueStore } from './catalogue/store';
@@ -41,6 +42,12 @@ export interface BookingWorkerOptions {
   readonly maxCachedWorkflows?: number;
   /** Fleet-wide cap on activities per second on this task queue (the server enforces it). */
   readonly maxActivitiesPerSecond?: number;
+  /**
+   * Supplier reads per second this worker makes as local activities, outside the task queue and
+   * its cap (activities/local-supplier-budget.ts). @default unlimited without
+   * `maxActivitiesPerSecond`, none with it
+   */
+  readonly localCallsPerSecond?: number;
   /** How long running activities may finish after SIGTERM. @default '30s' */
   readonly shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
   readonly onPollLateness?: (lateMs: number) => void;
@@ -97,6 +104,7 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
       ...createActivities({
         hotelApi: o.hotelApi,
         orderIdField: o.orderIdField ?? DEFAULT_ORDER_ID_FIELD,
+        localCallsPerSecond: localCallsPerSecond(o.maxActivitiesPerSecond, o.localCallsPerSecond),
         ...(o.onPollLateness ? { onPollLateness: o.onPollLateness } : {}),
         ...(o.catalogueStore ? { catalogueStore: o.catalogueStore } : {}),
         ...(o.orderEvents ? { orderEvents: o.orderEvents } : {}),

@@ -21,6 +21,7 @@ import { existsSync } from 'node:fs';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
+import { localCallsPerSecond } from './activities/local-supplier-budget';
 import { createBookingWorker, createOrderEventsWorker } from './build-worker';
 import {
   describeTemporalSecurity,
@@ -267,6 +268,9 @@ async function createWorkers(
     workflowBundle,
     maxConcurrentActivities: config.worker.maxConcurrentSupplierCalls,
     maxActivitiesPerSecond: config.worker.maxSupplierCallsPerSecond,
+    ...(config.worker.localSupplierCallsPerSecond !== undefined
+      ? { localCallsPerSecond: config.worker.localSupplierCallsPerSecond }
+      : {}),
     shutdownGraceTime: config.worker.shutdownGraceMs,
     onPollLateness: metrics.recordPollLateness,
   });
@@ -297,6 +301,10 @@ function logPolling(config: WorkerConfig, log: Logger): void {
       temporalAddress: config.temporal.address,
       supplier: config.hotelApi.baseUrl,
       maxSupplierCallsPerSecond: config.worker.maxSupplierCallsPerSecond || 'unlimited',
+      localSupplierCallsPerSecond: localCallsPerSecond(
+        config.worker.maxSupplierCallsPerSecond,
+        config.worker.localSupplierCallsPerSecond,
+      ),
       maxConcurrentSupplierCalls: config.worker.maxConcurrentSupplierCalls,
       encryptionKeyId: config.encryption.keys[0].id,
       temporalConnection: describeTemporalSecurity(config.temporal),

@@ -223,6 +223,12 @@ export const EnvSchema = z.object({
     z.coerce.number().min(0).default(0),
     "fleet-wide cap on supplier calls per second (the task queue's activity rate); 0 = none",
   ),
+  SUPPLIER_LOCAL_CALLS_PER_SECOND: doc(
+    'SUPPLIER_LOCAL_CALLS_PER_SECOND',
+    z.coerce.number().min(0).optional(),
+    "per-worker budget of supplier reads made as local activities (a new booking's price check, the guard's first read), outside the task queue's cap: the fleet's calls per second are at most `SUPPLIER_MAX_CALLS_PER_SECOND` + workers × this; a read over budget is queued under the cap",
+    'unlimited without `SUPPLIER_MAX_CALLS_PER_SECOND`, 0 with it',
+  ),
   SUPPLIER_MAX_CONCURRENT_CALLS: doc(
     'SUPPLIER_MAX_CONCURRENT_CALLS',
     z.coerce.number().int().positive().default(100),

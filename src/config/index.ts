@@ -121,6 +121,8 @@ export function loadConfig(
       metricsPort: env.METRICS_PORT,
       healthPort: env.HEALTH_PORT,
       maxSupplierCallsPerSecond: env.SUPPLIER_MAX_CALLS_PER_SECOND,
+      /** `SUPPLIER_LOCAL_CALLS_PER_SECOND`; unset, derived from the cap (build-worker.ts). */
+      localSupplierCallsPerSecond: env.SUPPLIER_LOCAL_CALLS_PER_SECOND,
       maxConcurrentSupplierCalls: env.SUPPLIER_MAX_CONCURRENT_CALLS,
       /** `SHUTDOWN_GRACE_MS`; unset, the worker derives it from the booking timeout. */
       shutdownGraceMs: env.SHUTDOWN_GRACE_MS,

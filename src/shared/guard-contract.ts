@@ -171,6 +171,13 @@ export const GuardBookingInputSchema = z.strictObject({
    * after `lastSequence`, bookRoom's last. Set by bookRoom's hand-over.
    */
   orderEvents: z.strictObject({ lastSequence: z.number().int().min(0) }).optional(),
+  /**
+   * Started by `bookRoom` in the workflow task that decided CONFIRMED (a local activity, not a
+   * child workflow): its search attributes were set at the start, so its first workflow task
+   * writes only what it learns, and it reads the booking's terms as a local activity when the
+   * worker's local budget allows (src/activities/local-supplier-budget.ts).
+   */
+  startedInOneTask: z.boolean().optional(),
   /** The price `bookRoom` booked at, for the state. */
   price: z.looseObject({ net: z.string(), currency: z.string().optional() }).optional(),
   /** Carried across `continueAsNew`; never set by callers. */

@@ -385,6 +385,7 @@ const GUARD_INPUT_KEYS = new Set([
   'polling',
   'cancellationPending',
   'orderEvents',
+  'startedInOneTask',
   'price',
   'carried',
 ]);
@@ -402,6 +403,7 @@ export const fastGuardBookingInput = (v: unknown) =>
     optional(out, input, 'polling', polling(false), false);
     optional(out, input, 'cancellationPending', boolean, false);
     optional(out, input, 'orderEvents', orderEvents, false);
+    optional(out, input, 'startedInOneTask', boolean, false);
     optional(out, input, 'price', loosePrice, false);
     if ('carried' in input) out.carried = undefined;
     return out as GuardBookingParams;

@@ -137,6 +137,29 @@ export const READ_ACTIVITY: ActivityOptions = {
 };
 
 /**
+ * A supplier read made as a local activity within the worker's local budget
+ * (activities/local-reads.ts): the read's own timeouts and retries. An attempt that finds the
+ * budget spent answers at once, and the workflow schedules the read with {@link READ_ACTIVITY}.
+ */
+export const LOCAL_READ_ACTIVITY: LocalActivityOptions = {
+  startToCloseTimeout: READ_START_TO_CLOSE,
+  scheduleToCloseTimeout: '10m',
+  localRetryThreshold: '10s',
+  retry: READ_ACTIVITY.retry!,
+};
+
+/**
+ * Starting the order's guard from the task that decided CONFIRMED (activities/guard-start.ts): a
+ * local activity, retried until Temporal takes the start, as a child's start would be; the
+ * booking's result waits for it, so no confirmed order is left unguarded.
+ */
+export const START_GUARD_ACTIVITY: LocalActivityOptions = {
+  startToCloseTimeout: '10s',
+  localRetryThreshold: '10s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s' },
+};
+
+/**
  * `POST /booking`: never retried by Temporal. A worker that dies mid-call surfaces as a heartbeat
  * timeout (20 s), which the workflow treats as ambiguous. The client's booking timeout, whatever
  * it is configured to, is the usual end of a slow call: the start-to-close timeout is only the

@@ -14,11 +14,11 @@ import {
   proxyActivities,
   proxyLocalActivities,
   sleep,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities/booking';
 import type { EarlierRunsActivities } from '../activities/earlier-runs';
+import type { LocalReadActivities } from '../activities/local-reads';
 import type {
   BookRoomParams,
   BookRoomResult,
@@ -59,7 +59,12 @@ import {
 import { decideOnEarlierRuns } from './earlier-runs-decision';
 import { OrderEventOutbox } from './order-event-outbox';
 import { failureFacts, isDeadline, toBookingError } from './failure-facts';
-import { GUARD_AFTER_CONFIRMED_PATCH, handOverToGuard } from './guard-handover';
+import {
+  GUARD_AFTER_CONFIRMED_PATCH,
+  guardInput,
+  handOverInThisTask,
+  handOverToGuard,
+} from './guard-handover';
 import { approve, decidePrice, type Approved, type PriceCheckAnswer } from './price-decision';
 import { outcomeAfterCancellation, readStatus } from './supplier-outcome';
 
@@ -67,11 +72,12 @@ import type { BookingRun } from './booking-run';
 import { type Final } from './booking-run';
 
 /**
- * Every supplier call is a regular activity, the price check included. A local activity would save
- * a round trip per booking, but it bypasses the task queue, so the fleet-wide supplier rate cap
- * (`maxTaskQueueActivitiesPerSecond`) and the per-worker concurrency cap would not hold, and its
- * marker is stored outside the payload codec's reach (measured: test/ops/rate-limit.test.ts,
- * test/reliability/personal-data.test.ts).
+ * Supplier calls are regular activities, under the task queue's fleet-wide rate cap
+ * (`maxTaskQueueActivitiesPerSecond`) and the per-worker concurrency cap, but for the reads a run
+ * makes as local activities within the worker's own budget (activities/local-reads.ts: the first
+ * task's price check); a read over that budget is scheduled here instead. The booking call is
+ * always a regular activity. Local activity results are encrypted like any payload
+ * (test/reliability/personal-data.test.ts); they hold no personal data.
  */
 const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
 
@@ -101,6 +107,18 @@ type Reconciled = { kind: 'reconciled' } | Ended;
 export type Settled = { kind: 'book' } | { kind: 'has-booking' } | Ended;
 type Waited = { kind: 'final' | 'deadline' | 'cancelled' };
 
+/** Rule 1: the workflow id must be the order's (one workflow id per order, one booking). */
+export function wrongWorkflowId(p: BookRoomParams): Ended | undefined {
+  const expectedId = bookingWorkflowId(p.orderId);
+  if (workflowInfo().workflowId === expectedId) return undefined;
+  const message = `workflow id: must be '${expectedId}' for order ${p.orderId} (one workflow id per order keeps one booking per order)`;
+  return end({
+    outcome: BookingOutcome.FAILED,
+    reason: 'invalid input',
+    error: { code: 'INVALID_INPUT', message },
+  });
+}
+
 /**
  * Rule 1 for callers that start the workflow id again (any SDK's default id-reuse policy, the
  * CLI, the UI): the workflow id must be the order's, and the order's earlier runs and guard
@@ -108,19 +126,23 @@ type Waited = { kind: 'final' | 'deadline' | 'cancelled' };
  * or waits for an operator.
  */
 export async function settleEarlierRuns(run: BookingRun, p: BookRoomParams): Promise<Settled> {
-  const expectedId = bookingWorkflowId(p.orderId);
-  if (workflowInfo().workflowId !== expectedId) {
-    const message = `workflow id: must be '${expectedId}' for order ${p.orderId} (one workflow id per order keeps one booking per order)`;
-    return end({
-      outcome: BookingOutcome.FAILED,
-      reason: 'invalid input',
-      error: { code: 'INVALID_INPUT', message },
-    });
-  }
   const { earlierRunsOfOrder } = proxyLocalActivities<EarlierRunsActivities>(EARLIER_RUNS_ACTIVITY);
+  const { earlierRunsAndPriceCheck } = proxyLocalActivities<LocalReadActivities>({
+    ...EARLIER_RUNS_ACTIVITY,
+    summary: `Earlier runs of order ${run.orderId}, and the price check (local)`,
+  });
+  const asked = { orderId: p.orderId, runId: workflowInfo().runId };
   let earlier;
   try {
-    earlier = await earlierRunsOfOrder({ orderId: p.orderId, runId: workflowInfo().runId });
+    if (run.oneTaskPerStep) {
+      // One local activity for both reads: the price check (a read) runs beside the check of
+      // earlier runs, and nothing is booked before that check has decided.
+      const both = await earlierRunsAndPriceCheck({ ...asked, optionId: p.optionId });
+      earlier = both.earlier;
+      run.localPrice = both.price;
+    } else {
+      earlier = await earlierRunsOfOrder(asked);
+    }
   } catch (err) {
     const error = {
       code: 'EARLIER_RUNS_UNKNOWN',
@@ -191,7 +213,18 @@ export async function priceAndBook(
 ): Promise<{ kind: 'booked' } | Ended> {
   run.enter(BookingPhase.PRICE_CHECK);
   const rounds = { left: MAX_PRICE_ROUNDS };
-  let answer: PriceCheckAnswer | undefined;
+  // The first task's local price check: its answer, its refusal, or nothing (then scheduled).
+  const local = run.localPrice;
+  run.localPrice = undefined;
+  if (local?.kind === 'failed' && !local.retryable) {
+    const error = { code: local.code, message: local.message };
+    return end({
+      outcome: BookingOutcome.FAILED,
+      reason: `price check failed: ${error.code}`,
+      error,
+    });
+  }
+  let answer: PriceCheckAnswer | undefined = local?.kind === 'read' ? local.result : undefined;
   let attempt: BookAttempt;
   for (;;) {
     const priced = await priceAndDecide(run, p, rounds, answer);
@@ -212,6 +245,15 @@ export async function priceAndBook(
   return { kind: 'booked' };
 }
 
+function priceCheckFailed(err: unknown): Ended {
+  const error = toBookingError(err);
+  return end({
+    outcome: BookingOutcome.FAILED,
+    reason: `price check failed: ${error.code}`,
+    error,
+  });
+}
+
 export async function checkPrice(run: BookingRun, optionId: string): Promise<Checked> {
   try {
     const { priceCheck } = proxyActivities<BookingActivities>({
@@ -220,12 +262,7 @@ export async function checkPrice(run: BookingRun, optionId: string): Promise<Che
     });
     return { kind: 'checked', answer: await priceCheck({ optionId }) };
   } catch (err) {
-    const error = toBookingError(err);
-    return end({
-      outcome: BookingOutcome.FAILED,
-      reason: `price check failed: ${error.code}`,
-      error,
-    });
+    return priceCheckFailed(err);
   }
 }
 
@@ -483,7 +520,7 @@ export async function cancelExisting(
   run.enter(BookingPhase.CANCELLING);
   const polling = p.polling ?? DEFAULT_POLLING;
   let result: CancellationResult;
-  if (patched(CANCEL_AS_CHILD)) {
+  if (run.oneTaskPerStep || patched(CANCEL_AS_CHILD)) {
     try {
       result = await executeChild(cancelBookingWorkflow, {
         workflowId: cancellationWorkflowId(id),
@@ -515,7 +552,7 @@ export async function cancelExisting(
     };
   }
   run.supplierStatus = 'CANCELLED';
-  upsertSearchAttributes([{ key: SupplierStatusKey, value: 'CANCELLED' }]);
+  run.sa.write([{ key: SupplierStatusKey, value: 'CANCELLED' }]);
   return {
     outcome,
     reason: why,
@@ -536,9 +573,12 @@ export async function finishConfirmed(
   // check-out), started once the phase reads CONFIRMED so that cancel requests go there.
   // Patched: histories recorded before it close here without a guard.
   return finish(run, final, async () => {
-    if (run.bookingId === undefined || !patched(GUARD_AFTER_CONFIRMED_PATCH)) return;
+    if (run.bookingId === undefined) return;
+    if (!run.oneTaskPerStep && !patched(GUARD_AFTER_CONFIRMED_PATCH)) return;
     const unconfirmedCancel = final.cancellation?.outcome === CancellationOutcome.STILL_ACTIVE;
-    await handOverToGuard(p, run.bookingId, run.price, unconfirmedCancel, run.events);
+    const input = guardInput(p, run.bookingId, run.price, unconfirmedCancel, run.events);
+    if (!input) return;
+    await (run.oneTaskPerStep ? handOverInThisTask(input) : handOverToGuard(input));
   });
 }
 
@@ -553,8 +593,9 @@ export async function finish(
   if (final.bookingId !== undefined && final.bookingId !== run.bookingId) {
     run.setBooking(final.bookingId, final.supplierStatus ?? run.supplierStatus ?? 'UNKNOWN');
   }
-  upsertSearchAttributes([{ key: BookingOutcomeKey, value: final.outcome }]);
+  run.sa.write([{ key: BookingOutcomeKey, value: final.outcome }]);
   run.enter(final.outcome);
+  run.sa.flush();
   // Announced before the guard starts, so its events come after this one.
   await run.events?.flushed();
   await afterOutcome?.();

@@ -5,7 +5,7 @@
  * (book-room-messages.ts), its steps module-level functions (book-room-steps.ts); this file is the
  * script. The hard rules of booking are in docs/hard-rules.md; each is marked where it is enforced.
  */
-import { CancellationScope, patched, upsertSearchAttributes } from '@temporalio/workflow';
+import { CancellationScope, patched } from '@temporalio/workflow';
 import type { BookRoomInput, BookRoomResult } from '../shared/booking-contract';
 import { BookingOutcome, bookRoomInputRuleIssues } from '../shared/booking-values';
 import { CheckInDateKey, OrderIdKey } from '../shared/search-attributes';
@@ -20,6 +20,7 @@ import {
   finishConfirmed,
   priceAndBook,
   settleEarlierRuns,
+  wrongWorkflowId,
   type Settled,
 } from './book-room-steps';
 import { BookingRun } from './booking-run';
@@ -32,6 +33,16 @@ const INPUT_RULES_PATCH = 'input-rules-across-fields';
  * replay without the check.
  */
 const EARLIER_RUNS_PATCH = 'earlier-runs-checked';
+/**
+ * Patch: one workflow task per step (BookingRun `oneTaskPerStep`). The price check runs as a
+ * local activity beside the check of earlier runs (within the worker's local budget, else
+ * scheduled as before), a step's search attribute writes go out as one upsert of what changed, and
+ * a confirmed booking's guard is started by a local activity in the task that decided it, not as a
+ * child whose start takes one more task. It also stands for the patches before it (the earlier
+ * runs are checked, the guard is started, cancellations run as a child): their markers are not
+ * written again. Histories recorded before it replay as they ran.
+ */
+const ONE_TASK_PER_STEP = 'one-task-per-step';
 
 export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   const run = new BookingRun(input);
@@ -70,13 +81,17 @@ async function script(run: BookingRun, input: BookRoomInput): Promise<BookRoomRe
       },
     });
   }
-  upsertSearchAttributes([
+  if (patched(ONE_TASK_PER_STEP)) run.takeOneTaskPerStep();
+  run.sa.write([
     { key: OrderIdKey, value: p.orderId },
     ...(p.checkIn ? [{ key: CheckInDateKey, value: new Date(`${p.checkIn}T00:00:00Z`) }] : []),
   ]);
-  // Rule 1, whoever starts the workflow: the order's earlier runs decide whether to book.
+  // Rule 1, whoever starts the workflow: the order's earlier runs decide whether to book. The
+  // price check (a read) may run beside the check; nothing is booked before it has decided.
   let settled: Settled = { kind: 'book' };
-  if (patched(EARLIER_RUNS_PATCH)) {
+  if (run.oneTaskPerStep || patched(EARLIER_RUNS_PATCH)) {
+    const wrongId = wrongWorkflowId(p);
+    if (wrongId) return finish(run, wrongId.final);
     settled = await settleEarlierRuns(run, p);
     if (settled.kind === 'ended') return finish(run, settled.final);
     if (settled.kind === 'book' && run.cancelRequested)

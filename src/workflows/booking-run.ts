@@ -4,12 +4,9 @@
  * it. Steps (book-room-steps.ts) and handlers (book-room-messages.ts) take the run; nothing else
  * holds booking state.
  */
-import {
-  setCurrentDetails,
-  upsertSearchAttributes,
-  type CancellationScope,
-} from '@temporalio/workflow';
-import type { BookingSnapshot } from '../activities/booking';
+import { setCurrentDetails, type CancellationScope } from '@temporalio/workflow';
+import type { BookingSnapshot, PriceCheckResult } from '../activities/booking';
+import type { LocalRead } from '../activities/local-reads';
 import type {
   BookRoomInput,
   BookRoomResult,
@@ -21,6 +18,7 @@ import type {
 import { BookingOutcome, BookingPhase } from '../shared/booking-values';
 import { truthOf } from '../shared/order-truth';
 import type { OrderEventOutbox } from './order-event-outbox';
+import { SearchAttributeWriter } from './search-attribute-writer';
 import {
   BookingPhaseKey,
   SupplierBookingIdKey,
@@ -60,6 +58,16 @@ export class BookingRun {
   reason: string | undefined;
   /** Order events are on for this run: phase changes are announced (order-event-outbox.ts). */
   events: OrderEventOutbox | undefined;
+  /**
+   * The run takes one workflow task per step (book-room.ts `ONE_TASK_PER_STEP`): merged search
+   * attribute writes, local reads within the worker's budget, the guard started in the deciding
+   * task. False for runs recorded before it, which replay as they ran.
+   */
+  oneTaskPerStep = false;
+  /** The first task's local price check (one task per step), until the price step takes it. */
+  localPrice: LocalRead<PriceCheckResult> | undefined;
+  /** Every search attribute write of the run goes through here. */
+  sa = new SearchAttributeWriter(false);
 
   constructor(input: BookRoomInput) {
     this.orderId = typeof input?.orderId === 'string' ? input.orderId : '(invalid)';
@@ -105,7 +113,7 @@ export class BookingRun {
   /** Every change of the order's phase passes here (search attribute and details with it). */
   enter(next: BookingState['phase']): void {
     this.phase = next;
-    upsertSearchAttributes([{ key: BookingPhaseKey, value: next }]);
+    this.sa.write([{ key: BookingPhaseKey, value: next }]);
     setCurrentDetails(this.details());
     this.events?.phase(next, {
       truth: truthOf(next, !this.ended),
@@ -120,6 +128,12 @@ export class BookingRun {
     });
   }
 
+  /** From here on the run takes one workflow task per step (see {@link oneTaskPerStep}). */
+  takeOneTaskPerStep(): void {
+    this.oneTaskPerStep = true;
+    this.sa = new SearchAttributeWriter(true);
+  }
+
   noteError(error: BookingError): void {
     this.lastError = { ...error, at: new Date().toISOString() };
   }
@@ -127,7 +141,7 @@ export class BookingRun {
   setBooking(id: number, status: string): void {
     this.bookingId = id;
     this.supplierStatus = status;
-    upsertSearchAttributes([
+    this.sa.write([
       { key: SupplierBookingIdKey, value: id },
       { key: SupplierStatusKey, value: status },
     ]);

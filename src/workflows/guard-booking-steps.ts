@@ -8,11 +8,12 @@ import {
   condition,
   continueAsNew,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BookingTerms, GuardActivities } from '../activities/guard';
+import type { LocalReadActivities } from '../activities/local-reads';
 import { CancellationOutcome } from '../shared/booking-values';
 import type { GuardBookingInput } from '../shared/guard-contract';
 import { GuardPhase, ReconfirmationMark } from '../shared/guard-values';
@@ -25,7 +26,7 @@ import {
   ReconfirmationKey,
   SupplierBookingIdKey,
 } from '../shared/search-attributes';
-import { READ_ACTIVITY } from './activity-options';
+import { LOCAL_READ_ACTIVITY, READ_ACTIVITY } from './activity-options';
 import { runCancellation } from './cancellation';
 import { toBookingError } from './failure-facts';
 import {
@@ -40,14 +41,28 @@ import {
 import { parseInstant } from '../shared/dates';
 import type { CancelRequest, GuardRun } from './guard-run';
 
-/** The one supplier read: the booking's status and terms. */
-async function read(run: GuardRun, why: string): Promise<BookingRead & { terms?: BookingTerms }> {
-  const { readBookingTerms } = proxyActivities<GuardActivities>({
-    ...READ_ACTIVITY,
-    summary: `${why}: GET /retrieve of supplier booking ${run.bookingId}`,
+type TermsRead = BookingTerms | { readonly found: false };
+
+/**
+ * The one supplier read: the booking's status and terms. `local`: first as a local activity
+ * within the worker's local budget (activities/local-reads.ts), scheduled when it has none.
+ */
+async function read(
+  run: GuardRun,
+  why: string,
+  local = false,
+): Promise<BookingRead & { terms?: BookingTerms }> {
+  const summary = `${why}: GET /retrieve of supplier booking ${run.bookingId}`;
+  const { readBookingTerms } = proxyActivities<GuardActivities>({ ...READ_ACTIVITY, summary });
+  const { readBookingTermsLocally } = proxyLocalActivities<LocalReadActivities>({
+    ...LOCAL_READ_ACTIVITY,
+    summary: `${summary} (local)`,
   });
   try {
-    const r = await readBookingTerms({ bookingId: run.bookingId });
+    const input = { bookingId: run.bookingId };
+    const localRead = local ? await readBookingTermsLocally(input) : undefined;
+    const r: TermsRead =
+      localRead?.kind === 'read' ? localRead.result : await readBookingTerms(input);
     if (!r.found) return { kind: 'not-found' };
     return { kind: 'status', status: r.status, terms: r };
   } catch (err) {
@@ -69,7 +84,7 @@ function apply(run: GuardRun, r: BookingRead): void {
   const verdict = reconfirmationVerdict(r, weCancelled, run.bookingId);
   switch (verdict.kind) {
     case 'confirmed':
-      upsertSearchAttributes([{ key: ReconfirmationKey, value: ReconfirmationMark.CONFIRMED }]);
+      run.sa.write([{ key: ReconfirmationKey, value: ReconfirmationMark.CONFIRMED }]);
       if (s.phase === GuardPhase.NEEDS_ATTENTION) run.enter(GuardPhase.CONFIRMED);
       else setCurrentDetails(run.details());
       return;
@@ -92,12 +107,14 @@ function apply(run: GuardRun, r: BookingRead): void {
 /** The first read: stay dates, cancellation terms, reconfirmation times, the auto-cancel. */
 export async function start(run: GuardRun): Promise<void> {
   const { s, policy } = run;
-  upsertSearchAttributes([
+  run.sa.write([
     { key: OrderIdKey, value: run.orderId },
     { key: SupplierBookingIdKey, value: run.bookingId },
     { key: BookingPhaseKey, value: s.phase },
   ]);
-  const r = await read(run, 'Terms of the confirmed booking');
+  // One local activity at a time: an announcement in flight first.
+  if (run.p.startedInOneTask) await run.events?.flushed();
+  const r = await read(run, 'Terms of the confirmed booking', run.p.startedInOneTask === true);
   const terms = r.terms;
   if (terms) {
     if (terms.checkIn) s.checkIn = terms.checkIn;
@@ -130,7 +147,7 @@ export async function start(run: GuardRun): Promise<void> {
       : []),
   ];
   // An empty upsert is refused by the server (the workflow task fails and is retried).
-  if (known.length > 0) upsertSearchAttributes(known);
+  if (known.length > 0) run.sa.write(known);
   run.armAutoCancel();
   apply(run, r);
 }
@@ -229,6 +246,7 @@ export async function watch(run: GuardRun, input: GuardBookingInput): Promise<vo
       run.enter(GuardPhase.CHECKED_OUT);
     }
     if (workflowInfo().continueAsNewSuggested && !run.isFinal && !run.pending) {
+      run.sa.flush();
       await run.events?.flushed();
       await condition(allHandlersFinished);
       await continueAsNew<(i: GuardBookingInput) => Promise<unknown>>({
@@ -240,6 +258,7 @@ export async function watch(run: GuardRun, input: GuardBookingInput): Promise<vo
       });
     }
   }
-  upsertSearchAttributes([{ key: BookingOutcomeKey, value: s.phase }]);
+  run.sa.write([{ key: BookingOutcomeKey, value: s.phase }]);
+  run.sa.flush();
   await run.events?.flushed();
 }

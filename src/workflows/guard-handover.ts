@@ -1,22 +1,29 @@
 /**
  * `bookRoom` → `guardBooking`: when a booking is CONFIRMED, `bookRoom` starts the order's guard
- * (id `guard-<orderId>`) as an abandoned child, so the guard outlives `bookRoom`, whose own result
- * still returns when the booking is decided. Starting it is the one hook in bookRoom (patched).
+ * (id `guard-<orderId>`), which outlives it; bookRoom's own result still returns when the booking
+ * is decided. Two ways, by the run's shape (book-room.ts): a local activity in the task that
+ * decided CONFIRMED (`handOverInThisTask`), or, for runs recorded before that, an abandoned child
+ * (`handOverToGuard`, patched).
  */
-import { ParentClosePolicy, WorkflowIdReusePolicy, log, startChild } from '@temporalio/workflow';
+import {
+  ParentClosePolicy,
+  WorkflowIdReusePolicy,
+  log,
+  proxyLocalActivities,
+  startChild,
+} from '@temporalio/workflow';
+import type { GuardStartActivities } from '../activities/guard-start';
 import type { BookRoomParams, SupplierPrice } from '../shared/booking-contract';
 import type { GuardBookingInput } from '../shared/guard-contract';
 import { GUARD_BOOKING_WORKFLOW, GuardPhase, guardWorkflowId } from '../shared/guard-values';
 import { BookingPhaseKey, OrderIdKey, SupplierBookingIdKey } from '../shared/search-attributes';
+import { START_GUARD_ACTIVITY } from './activity-options';
 
 /** The `patched()` id of the hand-over: histories recorded before it close without a guard. */
 export const GUARD_AFTER_CONFIRMED_PATCH = 'guard-after-confirmed';
 
-/**
- * Starts the order's guard. Never fails the booking: a guard that cannot be started (one already
- * exists for this order) is logged, and the booking's outcome stands.
- */
-export async function handOverToGuard(
+/** The guard's input for a confirmed order; undefined when the order is not to be guarded. */
+export function guardInput(
   p: Pick<BookRoomParams, 'orderId' | 'checkIn' | 'guard' | 'cancellationDeadline' | 'polling'>,
   bookingId: number,
   price: SupplierPrice | undefined,
@@ -24,9 +31,9 @@ export async function handOverToGuard(
   cancellationPending = false,
   /** Order events are on: the guard announces its changes, after bookRoom's last sequence. */
   events?: { readonly lastSequence: number },
-): Promise<void> {
-  if (p.guard?.enabled === false) return;
-  const input: GuardBookingInput = {
+): GuardBookingInput | undefined {
+  if (p.guard?.enabled === false) return undefined;
+  return {
     orderId: p.orderId,
     bookingId,
     cancellationDeadline: p.cancellationDeadline,
@@ -37,23 +44,47 @@ export async function handOverToGuard(
     ...(cancellationPending ? { cancellationPending: true } : {}),
     ...(events ? { orderEvents: { lastSequence: events.lastSequence } } : {}),
   };
+}
+
+/**
+ * Starts the order's guard from this workflow task (a local activity, retried until Temporal
+ * takes the start). A guard that already exists for the order is logged; the outcome stands.
+ */
+export async function handOverInThisTask(input: GuardBookingInput): Promise<void> {
+  const { startGuard } = proxyLocalActivities<GuardStartActivities>({
+    ...START_GUARD_ACTIVITY,
+    summary: `Start the guard of order ${input.orderId}`,
+  });
+  const started = await startGuard({ ...input, startedInOneTask: true });
+  if (started === 'exists') alreadyGuarded(input, 'a guard already exists for this order');
+}
+
+/**
+ * Starts the order's guard as an abandoned child. Never fails the booking: a guard that cannot be
+ * started (one already exists for this order) is logged, and the booking's outcome stands.
+ */
+export async function handOverToGuard(input: GuardBookingInput): Promise<void> {
   try {
     await startChild(GUARD_BOOKING_WORKFLOW, {
-      workflowId: guardWorkflowId(p.orderId),
+      workflowId: guardWorkflowId(input.orderId),
       args: [input],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: [
-        { key: OrderIdKey, value: p.orderId },
-        { key: SupplierBookingIdKey, value: bookingId },
+        { key: OrderIdKey, value: input.orderId },
+        { key: SupplierBookingIdKey, value: input.bookingId },
         { key: BookingPhaseKey, value: GuardPhase.CONFIRMED },
       ],
     });
   } catch (err) {
-    log.warn('The guard of a confirmed order could not be started', {
-      orderId: p.orderId,
-      bookingId,
-      error: err instanceof Error ? err.message : String(err),
-    });
+    alreadyGuarded(input, err instanceof Error ? err.message : String(err));
   }
+}
+
+function alreadyGuarded(input: GuardBookingInput, error: string): void {
+  log.warn('The guard of a confirmed order could not be started', {
+    orderId: input.orderId,
+    bookingId: input.bookingId,
+    error,
+  });
 }

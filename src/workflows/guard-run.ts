@@ -4,13 +4,9 @@
  * small mutators that keep the search attributes, the UI's details and the flag metric in step
  * with it. Steps (guard-booking-steps.ts) and handlers (guard-booking-messages.ts) take the run.
  */
-import {
-  metricMeter,
-  setCurrentDetails,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { metricMeter, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { MetricCounter } from '@temporalio/common';
+import { SearchAttributeWriter } from './search-attribute-writer';
 import type { BookingError, Polling, SupplierPrice } from '../shared/booking-contract';
 import { CancellationOutcome } from '../shared/booking-values';
 import { DEFAULT_POLLING } from '../config/defaults';
@@ -87,6 +83,12 @@ export class GuardRun {
   ready: boolean;
   /** Order events are on (bookRoom handed over with `orderEvents`): changes are announced. */
   readonly events: OrderEventOutbox | undefined;
+  /**
+   * Every search attribute write of the run. Merged (one upsert per step, unchanged values
+   * dropped) for a guard bookRoom started in one task (`startedInOneTask`, in the input, so a
+   * replay decides the same); one upsert per write for guards started before that.
+   */
+  readonly sa: SearchAttributeWriter;
   readonly #flags: MetricCounter;
 
   constructor(readonly p: GuardBookingParams) {
@@ -115,6 +117,7 @@ export class GuardRun {
       reconfirmAt: [],
       reconfirmations: [],
     };
+    this.sa = new SearchAttributeWriter(p.startedInOneTask === true);
     this.events = p.orderEvents
       ? new OrderEventOutbox(p.orderId, this.s.lastEventSequence ?? p.orderEvents.lastSequence)
       : undefined;
@@ -188,7 +191,7 @@ export class GuardRun {
   /** Every change of the order's phase after CONFIRMED passes here. */
   enter(next: GuardPhase): void {
     this.s.phase = next;
-    upsertSearchAttributes([{ key: BookingPhaseKey, value: next }]);
+    this.sa.write([{ key: BookingPhaseKey, value: next }]);
     setCurrentDetails(this.details());
     this.events?.phase(next, this.eventData());
   }
@@ -237,14 +240,13 @@ export class GuardRun {
 
   flag(reason: GuardFlag['reason'], message: string, mark = true): void {
     this.s.flag = { reason, message, at: iso(Date.now()) };
-    if (mark)
-      upsertSearchAttributes([{ key: ReconfirmationKey, value: ReconfirmationMark.FLAGGED }]);
+    if (mark) this.sa.write([{ key: ReconfirmationKey, value: ReconfirmationMark.FLAGGED }]);
     this.#flags.add(1, { reason });
   }
 
   setStatus(status: string): void {
     this.s.supplierStatus = status;
-    upsertSearchAttributes([{ key: SupplierStatusKey, value: status }]);
+    this.sa.write([{ key: SupplierStatusKey, value: status }]);
   }
 
   /** Arms or disarms `autoCancelBeforePenalty` from the current terms. */

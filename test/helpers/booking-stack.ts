@@ -179,8 +179,10 @@ export function phaseOf(stack: Pick<BookingStack, 'bookings'>, orderId: string, 
 }
 
 /**
- * Saves a finished workflow's history under test/histories/ when RECORD_HISTORIES=1, for the
- * replay test that guards running workflows against incompatible code changes.
+ * Saves a finished workflow's history under test/histories/ when RECORD_HISTORIES=1 (in its
+ * subfolder `RECORD_HISTORIES_INTO` when set: a new shape of the workflows records beside the
+ * histories of the shapes before it, which must all keep replaying), for the replay test that
+ * guards running workflows against incompatible code changes.
  */
 export async function maybeRecordHistory(
   stack: BookingStack,
@@ -189,7 +191,7 @@ export async function maybeRecordHistory(
 ): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;
   const history = await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory();
-  const dir = join(__dirname, '..', 'histories');
+  const dir = join(__dirname, '..', 'histories', process.env.RECORD_HISTORIES_INTO ?? '');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${name}.json`), JSON.stringify(history));
 }

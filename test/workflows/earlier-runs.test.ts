@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { BookRoomInput, BookRoomResult } from '../../src/client';
 import { BOOK_ROOM_WORKFLOW, bookingWorkflowId } from '../../src/shared/booking-values';
@@ -19,6 +20,7 @@ import {
   phaseOf as waitForPhase,
   supplierBookings as bookingsOf,
 } from '../helpers/booking-stack';
+import { testDataConverter } from '../helpers/temporal';
 
 describe(
   'a second run of an order, started by a plain Temporal client',
@@ -82,18 +84,36 @@ describe(
     }
 
     /** The activity types a run scheduled on the task queue (its supplier calls). */
+    /** The supplier calls a run made: its scheduled activities, and its local price check. */
     async function scheduled(workflowId: string, runId: string): Promise<string[]> {
       const history = await s.temporal.client.workflow.getHandle(workflowId, runId).fetchHistory();
-      return (history.events ?? []).flatMap((e) =>
-        e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
-          ? [e.activityTaskScheduledEventAttributes?.activityType?.name ?? '?']
-          : [],
+      const calls: string[] = [];
+      for (const e of history.events ?? []) {
+        if (e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+          calls.push(e.activityTaskScheduledEventAttributes?.activityType?.name ?? '?');
+        else if (await localPriceChecked(e)) calls.push('priceCheck');
+      }
+      return calls;
+    }
+
+    /** Whether the event is the first task's local activity, and it read the price. */
+    async function localPriceChecked(e: temporal.api.history.v1.IHistoryEvent): Promise<boolean> {
+      const details = e.markerRecordedEventAttributes?.details;
+      const data = details?.data?.payloads?.[0]?.data;
+      const result = details?.result?.payloads?.[0];
+      if (!data || !result) return false;
+      const marker = JSON.parse(Buffer.from(data).toString()) as { activity_type?: string };
+      if (marker.activity_type !== 'earlierRunsAndPriceCheck') return false;
+      const [plain] = await testDataConverter.payloadCodecs![0]!.decode([result]);
+      return (
+        defaultPayloadConverter.fromPayload<{ price: { kind: string } }>(plain!).price.kind ===
+        'read'
       );
     }
 
     const phaseOf = (orderId: string, phase: string) => waitForPhase(s, orderId, phase);
 
-    it('after CONFIRMED (guard running): reports the booking and sends nothing', async () => {
+    it('after CONFIRMED (guard running): reports the booking and books nothing', async () => {
       const input = bookingInput('instant');
       const first = await runPlain(input);
       assert.equal(first.outcome, 'CONFIRMED');
@@ -103,10 +123,13 @@ describe(
       assert.equal(r.bookingId, first.bookingId);
       assert.match(r.reason ?? '', /booked by an earlier run/);
       assert.equal(supplierBookings(input.orderId).length, 1);
-      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
+      // Its only supplier call: the price check read beside the check of earlier runs.
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
+        'priceCheck',
+      ]);
     });
 
-    it('after CANCELLED with a supplier booking: reports the cancelled booking and sends nothing', async () => {
+    it('after CANCELLED with a supplier booking: reports the cancelled booking and books nothing', async () => {
       const input = bookingInput('pending-long');
       await startPlain(input);
       await phaseOf(input.orderId, 'AWAITING_CONFIRMATION');
@@ -118,7 +141,10 @@ describe(
       assert.equal(r.outcome, 'CANCELLED');
       assert.equal(r.bookingId, first.bookingId);
       assert.equal(supplierBookings(input.orderId).length, 1);
-      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
+      // Its only supplier call: the price check read beside the check of earlier runs.
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
+        'priceCheck',
+      ]);
     });
 
     it('after a reconciliation resolved with the booking: reports it and sends nothing', async () => {
@@ -148,7 +174,10 @@ describe(
       const [sb, ...more] = supplierBookings(input.orderId);
       assert.ok(sb);
       assert.equal(more.length, 0, 'the supplier holds one booking for the order');
-      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
+      // Its only supplier call: the price check read beside the check of earlier runs.
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
+        'priceCheck',
+      ]);
       await s.bookings.resolveReconciliation(input.orderId, { bookingId: sb.bookingId });
       const r = await ended(second);
       assert.equal(r.outcome, 'CONFIRMED');
@@ -170,7 +199,10 @@ describe(
       const [sb] = await eventually(
         async () => supplierBookings(input.orderId).length > 0 && supplierBookings(input.orderId),
       );
-      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
+      // Its only supplier call: the price check read beside the check of earlier runs.
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
+        'priceCheck',
+      ]);
       await s.bookings.resolveReconciliation(input.orderId, { bookingId: sb!.bookingId });
       assert.equal((await ended(second)).outcome, 'CONFIRMED');
       assert.equal(supplierBookings(input.orderId).length, 1);
@@ -187,8 +219,11 @@ describe(
       assert.equal(r.outcome, 'CONFIRMED');
       assert.equal(r.bookingId, waiting.bookingId);
       assert.equal(supplierBookings(input.orderId).length, 1);
+      // It follows the earlier booking: no booking call (the price check read beside the check
+      // of earlier runs is its only other supplier call).
       const calls = await scheduled(second.workflowId, second.firstExecutionRunId);
-      assert.ok(!calls.includes('priceCheck') && !calls.includes('createBooking'), calls.join());
+      assert.ok(!calls.includes('createBooking'), calls.join());
+      assert.equal(calls.filter((c) => c === 'priceCheck').length, 1, calls.join());
     });
 
     it('after NOT_AVAILABLE (no booking): the new run may book, and checks the price itself', async () => {

@@ -1,0 +1,49 @@
+/**
+ * Starts an order's guard (`guardBooking`, id `guard-<orderId>`) from the worker, as a local
+ * activity of the `bookRoom` task that decided CONFIRMED: the hand-over takes no workflow task of
+ * its own (a child workflow's start is recorded, then waited for in one more task). Idempotent: a
+ * retried task starts nothing twice, and a guard that already exists for the order is reported,
+ * not started again (`REJECT_DUPLICATE`, as the child start had).
+ */
+import { Context } from '@temporalio/activity';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
+} from '@temporalio/client';
+import type { GuardBookingInput } from '../shared/guard-contract';
+import { GUARD_BOOKING_WORKFLOW, GuardPhase, guardWorkflowId } from '../shared/guard-values';
+import { BookingPhaseKey, OrderIdKey, SupplierBookingIdKey } from '../shared/search-attributes';
+
+export type GuardStart = 'started' | 'exists';
+
+export function createGuardStartActivities() {
+  return {
+    async startGuard(input: GuardBookingInput): Promise<GuardStart> {
+      const info = Context.current().info;
+      try {
+        await Context.current().client.workflow.start(GUARD_BOOKING_WORKFLOW, {
+          taskQueue: info.taskQueue,
+          workflowId: guardWorkflowId(input.orderId),
+          args: [input],
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+          typedSearchAttributes: [
+            { key: OrderIdKey, value: input.orderId },
+            { key: SupplierBookingIdKey, value: input.bookingId },
+            { key: BookingPhaseKey, value: GuardPhase.CONFIRMED },
+          ],
+          staticSummary: `Guard of order ${input.orderId} until check-out`,
+          // No parent link (it is not a child): the UI names the booking run that handed over.
+          staticDetails: `Handed over by ${info.workflowExecution?.workflowId ?? '?'} (run ${info.workflowExecution?.runId ?? '?'}) when it decided CONFIRMED.`,
+        });
+        return 'started';
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) return 'exists';
+        throw err;
+      }
+    },
+  };
+}
+
+export type GuardStartActivities = ReturnType<typeof createGuardStartActivities>;

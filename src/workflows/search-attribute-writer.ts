@@ -1,0 +1,76 @@
+/**
+ * Search attribute writes of a workflow run, in one of two shapes:
+ * - `each`: every write is its own upsert command, at once (how runs recorded before
+ *   `one-task-per-step` wrote them; replay needs the same commands);
+ * - `merged`: a write that changes nothing (the value the run already has, e.g. the attributes
+ *   the starter set) is dropped, and the writes of one step (everything the workflow does until
+ *   all of it waits) go out as one upsert: one history event per step instead of one per write.
+ */
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import {
+  CancellationScope,
+  condition,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+
+type Value = SearchAttributeUpdatePair['value'];
+
+/** Whether two search attribute values are the same (dates by instant, lists element-wise). */
+export function sameValue(a: Value | undefined, b: Value | undefined): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => x === b[i]);
+  return a === b;
+}
+
+/** The updates that change a value, the last write of a key winning. Pure. */
+export function changedOnly(
+  updates: readonly SearchAttributeUpdatePair[],
+  current: (u: SearchAttributeUpdatePair) => Value | undefined,
+): SearchAttributeUpdatePair[] {
+  const last = new Map<string, SearchAttributeUpdatePair>();
+  for (const u of updates) last.set(u.key.name, u);
+  return [...last.values()].filter((u) => !sameValue(current(u), u.value));
+}
+
+export class SearchAttributeWriter {
+  private pending: SearchAttributeUpdatePair[] = [];
+
+  constructor(readonly merged: boolean) {}
+
+  write(updates: readonly SearchAttributeUpdatePair[]): void {
+    if (!this.merged) {
+      upsertSearchAttributes([...updates]);
+      return;
+    }
+    if (this.pending.length === 0) this.flushWhenTheStepWaits();
+    this.pending.push(...updates);
+  }
+
+  /**
+   * Writes what the step changed, as one upsert (none when nothing changed). Called by itself
+   * once the step waits; a workflow calls it before it completes or continues as new, whose
+   * command must be the task's last.
+   */
+  flush(): void {
+    const updates = changedOnly(this.pending, (u) =>
+      workflowInfo().typedSearchAttributes.get(u.key as never),
+    );
+    this.pending = [];
+    // An empty upsert is refused by the server (the workflow task fails and is retried).
+    if (updates.length > 0) upsertSearchAttributes(updates);
+  }
+
+  /**
+   * The SDK checks blocked conditions only once the workflow's microtasks have all run, i.e. once
+   * every coroutine of the run waits for something: a condition that turns true right after it
+   * is set then resolves at the end of the step (not in the scope of the write, so a cancelled
+   * scope cannot lose it).
+   */
+  private flushWhenTheStepWaits(): void {
+    let armed = false;
+    void CancellationScope.nonCancellable(() => condition(() => armed)).then(() => this.flush());
+    armed = true;
+  }
+}
