@@ -77,6 +77,12 @@ export interface BenchSettings {
     readonly rounds: number;
     /** Bookings and controls run one at a time, alternating, for the latency figure. */
     readonly sequentialRuns: number;
+    /**
+     * The worker runs as users run it, with a supplier cap (`SUPPLIER_MAX_CALLS_PER_SECOND`, high
+     * enough not to bind: it turns the SDK's eager activity dispatch off) and a local budget per
+     * worker (`SUPPLIER_LOCAL_CALLS_PER_SECOND`); a cap of 0 runs without either.
+     */
+    readonly supplierCap: { readonly perSecond: number; readonly localPerWorker: number };
   };
   readonly scale: {
     /** Bookings left waiting for confirmation at once. */
@@ -162,6 +168,8 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_LATENCY_MS` | supplier latency, throughput and scale | 20 | 20 |
  * | `BENCH_WORK_ROUNDS` | rounds of the work part (a window of each kind) | 5 | 5 |
  * | `BENCH_WORK_DURATION_MS` | work part time per round and kind (two windows' worth) | 24000 | 8000 |
+ * | `BENCH_WORK_SUPPLIER_CAP` | work part: the worker's `SUPPLIER_MAX_CALLS_PER_SECOND` (0: no cap) | 1000 | 1000 |
+ * | `BENCH_WORK_LOCAL_CALLS` | work part: the worker's `SUPPLIER_LOCAL_CALLS_PER_SECOND` | 200 | 200 |
  * | `BENCH_SCALE_WORKFLOWS` | bookings open at once | 10000 | 500 |
  * | `BENCH_SCALE_POLL_MS` | poll delays `initial,maximum` | 30000,60000 | 10000,20000 |
  * | `BENCH_SCALE_SETTLE_MS` | pause between building and watching | the poll cap | 10000 |
@@ -273,6 +281,10 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
       durationMs: num(env, 'BENCH_WORK_DURATION_MS', quick ? 8_000 : 24_000),
       rounds: num(env, 'BENCH_WORK_ROUNDS', 5),
       sequentialRuns: quick ? 30 : 100,
+      supplierCap: {
+        perSecond: num(env, 'BENCH_WORK_SUPPLIER_CAP', 1_000),
+        localPerWorker: num(env, 'BENCH_WORK_LOCAL_CALLS', 200),
+      },
     },
     scale: {
       workflows,

@@ -14,7 +14,12 @@ import { bundleWorkflows } from '../src/workflow-bundle';
 import { BENCH_WORKFLOWS_PATH } from './control';
 import type { RequestStats } from '../tools/simulator';
 import { ChildHandle } from './child-ipc';
-import { benchDataConverter, startBenchWorker, type BenchWorker } from './bench-worker';
+import {
+  benchDataConverter,
+  startBenchWorker,
+  type BenchWorker,
+  type SupplierCap,
+} from './bench-worker';
 import { temporalConnectionOptions } from '../src/client/connection-options';
 
 /**
@@ -137,6 +142,8 @@ export interface WorkerStart {
   readonly nodeArgs?: readonly string[];
   /** Order events on, to this endpoint. */
   readonly orderEvents?: { readonly url: string; readonly secret: string };
+  /** A supplier cap as users set it (bench-worker.ts). */
+  readonly supplierCap?: SupplierCap;
 }
 
 /** What every part's worker takes from the run: its workflow bundle, worker options, node arguments. */
@@ -174,6 +181,7 @@ export async function startWorker(s: WorkerStart): Promise<WorkerHandle> {
     overrides: s.overrides,
     ...(s.temporalEnv ? { temporalEnv: s.temporalEnv } : {}),
     ...(s.orderEvents ? { orderEvents: s.orderEvents } : {}),
+    ...(s.supplierCap ? { supplierCap: s.supplierCap } : {}),
   };
   if (s.inProcess) {
     const w: BenchWorker = await startBenchWorker(init);

@@ -29,6 +29,14 @@ export interface BenchWorkerInit {
   readonly overrides?: Partial<WorkerOptions>;
   /** Order events on (`ORDER_EVENTS_URL`): announced, and delivered by a second worker. */
   readonly orderEvents?: { readonly url: string; readonly secret: string };
+  /** `SUPPLIER_MAX_CALLS_PER_SECOND` and `SUPPLIER_LOCAL_CALLS_PER_SECOND`, as users set them. */
+  readonly supplierCap?: SupplierCap;
+}
+
+/** A fleet-wide supplier cap and this worker's local budget (calls per second). */
+export interface SupplierCap {
+  readonly perSecond: number;
+  readonly localPerWorker: number;
 }
 
 export interface BenchWorker {
@@ -96,6 +104,12 @@ export async function startBenchWorker(init: BenchWorkerInit): Promise<BenchWork
     },
     ...(init.overrides ? { overrides: init.overrides } : {}),
     ...(init.orderEvents ? { orderEvents: init.orderEvents } : {}),
+    ...(init.supplierCap
+      ? {
+          maxActivitiesPerSecond: init.supplierCap.perSecond,
+          localCallsPerSecond: init.supplierCap.localPerWorker,
+        }
+      : {}),
   });
   const eventsWorker = init.orderEvents
     ? await createOrderEventsWorker({

@@ -15,6 +15,8 @@ import type { BenchSettings } from './bench-config';
 import { benchBookingInput } from './bookings';
 import {
   cpuSeconds,
+  metricSum,
+  scrape,
   startBenchTemporal,
   startSimulatorChild,
   partWorker,
@@ -41,6 +43,13 @@ export interface ServerWorkResult {
   readonly serverCpuMsPerControl: Spread;
   /** Booking ÷ control, per round, then the median. */
   readonly serverCpuRatio: Spread;
+  /**
+   * Workflow state changes the server saved (its persistence requests creating or updating an
+   * execution) per completed workflow, from the server's own metrics over the measured interval.
+   */
+  readonly stateChangesPerBooking: Spread;
+  readonly stateChangesPerControl: Spread;
+  readonly stateChangesRatio: Spread;
   readonly bookingsPerSecond: Spread;
   readonly controlPerSecond: Spread;
   readonly throughputRatio: Spread;
@@ -59,6 +68,20 @@ export interface ServerWorkResult {
   readonly aboveFloorP50Ms: number;
   readonly concurrency: number;
   readonly supplierLatencyMs: number;
+}
+
+/** The server's saved state changes so far: executions created or updated (its own metrics). */
+async function stateChanges(metricsUrl: string): Promise<number> {
+  const text = await scrape(metricsUrl);
+  return [
+    'CreateWorkflowExecution',
+    'UpdateWorkflowExecution',
+    'ConflictResolveWorkflowExecution',
+  ].reduce(
+    (n, operation) =>
+      n + metricSum(text, 'persistence_requests', { namespace: 'default', operation }),
+    0,
+  );
 }
 
 const spread = (values: readonly number[]): Spread => {
@@ -81,7 +104,10 @@ export async function runServerWorkBench(
   if (serverPid === undefined) throw new Error('the dev server has no pid to read CPU time from');
   let worker: WorkerHandle | undefined;
   try {
-    worker = await startWorker(partWorker(ctx, temporal, taskQueue, sim.baseUrl));
+    worker = await startWorker({
+      ...partWorker(ctx, temporal, taskQueue, sim.baseUrl),
+      ...(s.supplierCap.perSecond > 0 ? { supplierCap: s.supplierCap } : {}),
+    });
     const bookings = new BookingClient({ client: temporal.client, taskQueue });
     const samples: string[] = [];
     const one = async (kind: Kind) => {
@@ -100,31 +126,40 @@ export async function runServerWorkBench(
       await handle.result();
       return true;
     };
-    const perRound: Record<Kind, { cpuMs: number[]; perSecond: number[]; latencies: number[] }> = {
-      booking: { cpuMs: [], perSecond: [], latencies: [] },
-      control: { cpuMs: [], perSecond: [], latencies: [] },
+    type Round = { cpuMs: number[]; saves: number[]; perSecond: number[]; latencies: number[] };
+    const perRound: Record<Kind, Round> = {
+      booking: { cpuMs: [], saves: [], perSecond: [], latencies: [] },
+      control: { cpuMs: [], saves: [], perSecond: [], latencies: [] },
     };
     for (let r = 0; r < s.rounds; r++) {
       const order: Kind[] = r % 2 === 0 ? ['booking', 'control'] : ['control', 'booking'];
       for (const kind of order) {
         let cpu0 = 0;
         let cpuMs = 0;
+        let saves0 = 0;
+        let saves = 0;
         const w = await measureWindow(() => one(kind), {
           concurrency: s.concurrency,
           warmupMs: s.warmupMs,
           ms: s.durationMs / 2,
           onFirstFailure: (err) => ctx.log(`work ${kind} failure: ${String(err)}`),
-          onMeasure: (edge) => {
-            if (edge === 'start') cpu0 = cpuSeconds(serverPid);
-            else cpuMs = (cpuSeconds(serverPid) - cpu0) * 1000;
+          onMeasure: async (edge) => {
+            if (edge === 'start') {
+              cpu0 = cpuSeconds(serverPid);
+              saves0 = await stateChanges(temporal.metricsUrl);
+            } else {
+              cpuMs = (cpuSeconds(serverPid) - cpu0) * 1000;
+              saves = (await stateChanges(temporal.metricsUrl)) - saves0;
+            }
           },
         });
         const p = perRound[kind];
         p.cpuMs.push(cpuMs / Math.max(1, w.completed));
+        p.saves.push(saves / Math.max(1, w.completed));
         p.perSecond.push(w.completed / w.seconds);
         p.latencies.push(...w.latencies);
         ctx.log(
-          `work round ${r + 1} ${kind}: ${round(w.completed / w.seconds)}/s, server ${round(cpuMs / Math.max(1, w.completed), 2)} ms CPU each`,
+          `work round ${r + 1} ${kind}: ${round(w.completed / w.seconds)}/s, server ${round(cpuMs / Math.max(1, w.completed), 2)} ms CPU and ${round(saves / Math.max(1, w.completed), 1)} state changes each`,
         );
       }
     }
@@ -162,6 +197,9 @@ export async function runServerWorkBench(
       serverCpuMsPerBooking: spread(b.cpuMs),
       serverCpuMsPerControl: spread(c.cpuMs),
       serverCpuRatio: spread(b.cpuMs.map((v, i) => v / (c.cpuMs[i] ?? v))),
+      stateChangesPerBooking: spread(b.saves),
+      stateChangesPerControl: spread(c.saves),
+      stateChangesRatio: spread(b.saves.map((v, i) => v / (c.saves[i] ?? v))),
       bookingsPerSecond: spread(b.perSecond),
       controlPerSecond: spread(c.perSecond),
       throughputRatio: spread(b.perSecond.map((v, i) => v / (c.perSecond[i] ?? v))),

@@ -29,7 +29,7 @@ export async function measureWindow(
     readonly ms: number;
     readonly onFirstFailure: (err: unknown) => void;
     /** Called as the measured part starts and ends (e.g. to read a process's CPU time). */
-    readonly onMeasure?: (edge: 'start' | 'end') => void;
+    readonly onMeasure?: (edge: 'start' | 'end') => void | Promise<void>;
   },
 ): Promise<Window> {
   let phase: 'warmup' | 'measure' | 'done' = 'warmup';
@@ -54,11 +54,11 @@ export async function measureWindow(
   });
   await new Promise((r) => setTimeout(r, o.warmupMs));
   phase = 'measure';
-  o.onMeasure?.('start');
+  await o.onMeasure?.('start');
   const m0 = performance.now();
   await new Promise((r) => setTimeout(r, o.ms));
   phase = 'done';
-  o.onMeasure?.('end');
+  await o.onMeasure?.('end');
   w.seconds = (performance.now() - m0) / 1000;
   await Promise.all(loops);
   return w;

@@ -8,9 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
-import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../src/shared/search-attributes';
+import { ALL_SEARCH_ATTRIBUTE_KEYS, OrderEventsDeliveryKey } from '../src/shared/search-attributes';
 import { cachedCliPath, resolveTemporalCli } from '../tools/temporal-server/cli-binary';
-import { freePort, startDevServer } from '../tools/temporal-server/dev-server';
+import {
+  DEV_SERVER_DYNAMIC_CONFIG,
+  ensureSearchAttributes,
+  freePort,
+  startDevServer,
+} from '../tools/temporal-server/dev-server';
 
 describe('the local Temporal dev server', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hbo-devserver-'));
@@ -64,6 +69,44 @@ describe('the local Temporal dev server', () => {
         for (const key of ALL_SEARCH_ATTRIBUTE_KEYS) {
           assert.ok(key.name in (attrs.customAttributes ?? {}), `${key.name} registered`);
         }
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('runs without forceSearchAttributesCacheRefreshOnRead, and a search attribute added later is usable once ensured', async () => {
+    assert.ok(
+      !('system.forceSearchAttributesCacheRefreshOnRead' in DEV_SERVER_DYNAMIC_CONFIG),
+      'a setting Temporal says never to use in production',
+    );
+    const server = await startDevServer({ headless: true });
+    try {
+      const connection = await Connection.connect({ address: server.address });
+      try {
+        // An existing namespace that lacks one of ours (an older DB file, a plain dev server).
+        await connection.operatorService.removeSearchAttributes({
+          namespace: 'default',
+          searchAttributes: [OrderEventsDeliveryKey.name],
+        });
+        await assert.rejects(
+          connection.workflowService.countWorkflowExecutions({
+            namespace: 'default',
+            query: `${OrderEventsDeliveryKey.name} IS NOT NULL`,
+          }),
+          /not a valid search attribute/,
+        );
+        await ensureSearchAttributes(connection);
+        const handle = await new Client({ connection }).workflow.start('controlNoop', {
+          taskQueue: `nobody-${Date.now()}`,
+          workflowId: `with-added-attribute-${Date.now()}`,
+          args: ['x'],
+          typedSearchAttributes: [{ key: OrderEventsDeliveryKey, value: 'DELIVERED' }],
+        });
+        const described = await handle.describe();
+        assert.equal(described.typedSearchAttributes.get(OrderEventsDeliveryKey), 'DELIVERED');
       } finally {
         await connection.close();
       }

@@ -42,3 +42,18 @@ for pair in $SEARCH_ATTRIBUTES; do
     echo "Search attribute $name ($type) registered"
   fi
 done
+
+# Usable once the server's search attribute cache has them (this setup does not force a refresh
+# on every read, which Temporal says never to do in production): a query naming every one of them
+# is accepted. Workers start after this script, so their first upsert finds them.
+query=""
+for pair in $SEARCH_ATTRIBUTES; do
+  query="${query:+$query AND }${pair%%=*} IS NOT NULL"
+done
+attempt=0
+until out="$(temporal workflow count --namespace "$NAMESPACE" --query "$query" 2>&1)"; do
+  attempt=$((attempt + 1))
+  if [ "$attempt" -ge 180 ]; then echo "Search attributes not usable on $NAMESPACE: $out" >&2; exit 1; fi
+  sleep 1
+done
+echo "Search attributes usable on $NAMESPACE"

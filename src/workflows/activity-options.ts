@@ -87,7 +87,7 @@ export function clientTimeoutProblems(timeouts: {
  * The check of an order's earlier runs (activities/earlier-runs.ts) before a booking's first
  * supplier call: a local activity, since it calls Temporal, not the supplier (no rate cap, no
  * task-queue round trip, one marker in history). Visibility that lags or a server that does not
- * answer is retried for 10 minutes; then the booking ends FAILED with nothing sent, because
+ * answer is retried for 10 minutes; then the booking ends FAILED with no booking sent, because
  * booking without knowing the earlier runs could book the order twice.
  */
 export const EARLIER_RUNS_ACTIVITY: LocalActivityOptions = {

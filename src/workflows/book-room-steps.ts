@@ -150,7 +150,7 @@ export async function settleEarlierRuns(run: BookingRun, p: BookRoomParams): Pro
     };
     return end({
       outcome: BookingOutcome.FAILED,
-      reason: `nothing was sent: without the order's earlier runs a booking could be made twice`,
+      reason: `no booking was sent: without the order's earlier runs a booking could be made twice`,
       error,
     });
   }
@@ -169,7 +169,7 @@ export async function settleEarlierRuns(run: BookingRun, p: BookRoomParams): Pro
           ? { supplierStatus: decision.supplierStatus }
           : {}),
         ...(decision.price !== undefined ? { price: decision.price } : {}),
-        reason: `order ${p.orderId} was booked by an earlier run${decision.runId ? ` (${decision.runId})` : ''}: this run reports it and sent nothing`,
+        reason: `order ${p.orderId} was booked by an earlier run${decision.runId ? ` (${decision.runId})` : ''}: this run reports it and sent no booking`,
       });
     case 'follow':
       try {

@@ -3,7 +3,8 @@
  * `booking-<orderId>` again with a plain Temporal client and Temporal's defaults (id-reuse policy
  * `ALLOW_DUPLICATE`), or with a conflict policy that terminates the running run, after the first
  * run ended in each outcome. The supplier (the simulator over HTTP) must hold at most one booking
- * for the order, and a run that finds the order booked sends nothing.
+ * for the order, and a run that finds the order booked sends no booking (its one read is the
+ * price check made beside the check).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -147,7 +148,7 @@ describe(
       ]);
     });
 
-    it('after a reconciliation resolved with the booking: reports it and sends nothing', async () => {
+    it('after a reconciliation resolved with the booking: reports it and books nothing', async () => {
       const input = bookingInput('booking-lost');
       await startPlain(input);
       await phaseOf(input.orderId, 'NEEDS_RECONCILIATION');

@@ -17,12 +17,17 @@ import { freeLoopbackPort } from '../../src/observability/ports';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/shared/search-attributes';
 import { resolveTemporalCli, TemporalCliNotFoundError, type TemporalCli } from './cli-binary';
 
-/** Dynamic config the product relies on (update-with-start for idempotent starts). */
+/**
+ * Dynamic config the product relies on (update-with-start for idempotent starts), the same as the
+ * cluster's (deploy/temporal/dynamicconfig/development-sql.yaml): production settings only. Not
+ * `system.forceSearchAttributesCacheRefreshOnRead` (Temporal: never in production): the search
+ * attributes are registered with the namespace (`--search-attribute`), and added ones are waited
+ * for ({@link ensureSearchAttributes}).
+ */
 export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
   'frontend.enableExecuteMultiOperation': 'true',
   'frontend.enableUpdateWorkflowExecution': 'true',
   'frontend.enableUpdateWorkflowExecutionAsyncAccepted': 'true',
-  'system.forceSearchAttributesCacheRefreshOnRead': 'true',
   // Eager dispatch saves a poll round trip per workflow start and per activity.
   'system.enableEagerWorkflowStart': 'true',
   'system.enableActivityEagerExecution': 'true',
@@ -152,14 +157,43 @@ export async function waitForTemporal(
 }
 
 /**
- * Registers our search attributes on `namespace` when missing. `--search-attribute` only applies
- * when the namespace is created, so an existing DB file needs this.
+ * Registers our search attributes on `namespace` when missing, and waits until the server's
+ * search attribute cache has them (a query naming them is accepted): a workflow that wrote one
+ * earlier would fail its task. `--search-attribute` only applies when the namespace is created,
+ * so an existing DB file needs this.
  */
-export async function ensureSearchAttributes(connection: Connection, namespace = 'default') {
+export async function ensureSearchAttributes(
+  connection: Connection,
+  namespace = 'default',
+  timeoutMs = 120_000,
+) {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
   const have = new Set(Object.keys(existing.customAttributes ?? {}));
   const missing = ALL_SEARCH_ATTRIBUTE_KEYS.filter((k) => !have.has(k.name));
   if (missing.length === 0) return;
+  await addSearchAttributes(connection, namespace, missing);
+  const query = missing.map((k) => `${k.name} IS NOT NULL`).join(' AND ');
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await connection.workflowService.countWorkflowExecutions({ namespace, query });
+      return;
+    } catch (err) {
+      if (Date.now() > until) {
+        throw new Error(
+          `search attributes ${missing.map((k) => k.name).join(', ')} were registered on ${namespace} but not usable within ${timeoutMs / 1000} s: ${String(err)}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  }
+}
+
+async function addSearchAttributes(
+  connection: Connection,
+  namespace: string,
+  missing: readonly (typeof ALL_SEARCH_ATTRIBUTE_KEYS)[number][],
+) {
   await connection.operatorService.addSearchAttributes({
     namespace,
     searchAttributes: Object.fromEntries(
