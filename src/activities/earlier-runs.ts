@@ -95,7 +95,10 @@ export type EarlierRunsActivities = ReturnType<typeof createEarlierRunsActivitie
  */
 async function listRuns(client: Client, workflowId: string, runId: string): Promise<string[]> {
   const until = Date.now() + VISIBILITY_WAIT_MS;
-  for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
+  // Visibility is written a few ms after the start: a short first wait, then doubling. The closed
+  // list is read only once the open one shows the asking run (in that order: the earlier runs'
+  // closes were written before it).
+  for (let delay = 10; ; delay = Math.min(delay * 2, 500)) {
     const open = await listed(client, 'open', workflowId);
     if (open.includes(runId)) return [...open, ...(await listed(client, 'closed', workflowId))];
     if (Date.now() + delay > until) {

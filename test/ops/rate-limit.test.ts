@@ -16,6 +16,8 @@ import {
 } from './worker-process';
 
 const CAP_PER_SECOND = 5;
+/** A worker's own budget of local reads in the second test. */
+const LOCAL_PER_SECOND = 2;
 const BOOKINGS = 30;
 /**
  * What the server lets through beyond the rate. Server 1.29.1's task-queue matcher
@@ -53,12 +55,40 @@ describe('supplier rate cap', () => {
 
   it(`the rate cap holds: ${BOOKINGS} bookings reach the supplier at no more than ${CAP_PER_SECOND} calls/s, give or take the server's burst`, async () => {
     stack = await startOpsStack('rate-limit');
-    const s = stack;
+    const { scheduledPriceChecks } = await bookAtTheCap(stack, undefined);
+    assert.equal(scheduledPriceChecks, BOOKINGS, 'with a cap and no local budget, all scheduled');
+  });
+
+  it(`with a local budget of ${LOCAL_PER_SECOND}/s per worker: at most the cap plus that, and reads over the budget go under the cap`, async () => {
+    const own = await startOpsStack('rate-limit-local');
+    try {
+      const { scheduledPriceChecks } = await bookAtTheCap(own, LOCAL_PER_SECOND);
+      // All at once: the budget's burst and rate take some, the rest go under the cap.
+      assert.ok(scheduledPriceChecks < BOOKINGS, 'some price checks were made locally');
+      assert.ok(scheduledPriceChecks > 0, 'the ones over the budget were scheduled');
+    } finally {
+      await own.close();
+    }
+  });
+
+  /**
+   * Books {@link BOOKINGS} orders at once through a worker process with the cap (and `local`
+   * reads per second of its own), and checks the supplier and the server saw no more than the
+   * cap's bound plus the local budget's.
+   */
+  async function bookAtTheCap(s: OpsStack, local: number | undefined) {
+    worker?.kill();
     worker = await startWorkerProcess({
       taskQueue: s.taskQueue,
-      env: { ...s.workerEnv, SUPPLIER_MAX_CALLS_PER_SECOND: String(CAP_PER_SECOND) },
+      env: {
+        ...s.workerEnv,
+        SUPPLIER_MAX_CALLS_PER_SECOND: String(CAP_PER_SECOND),
+        ...(local !== undefined ? { SUPPLIER_LOCAL_CALLS_PER_SECOND: String(local) } : {}),
+      },
     });
     await worker.waitReady();
+    /** What the worker may add outside the cap over `seconds`: its budget, one second of burst. */
+    const localBound = (seconds: number) => (local ?? 0) * (seconds + 1 + DELIVERY_SPREAD_S);
 
     const samples: { at: number; total: number; byEndpoint: Record<string, number> }[] = [];
     const sample = () => {
@@ -130,7 +160,7 @@ describe('supplier rate cap', () => {
         .map((e) => `${e} ${worstWindow(seconds, (x) => x.byEndpoint[e] ?? 0)}`)
         .join(', ');
       assert.ok(
-        worst <= CAP_PER_SECOND * (seconds + DELIVERY_SPREAD_S) + BURST,
+        worst <= CAP_PER_SECOND * (seconds + DELIVERY_SPREAD_S) + BURST + localBound(seconds),
         `${worst} calls in ${seconds} s at the supplier (cap ${CAP_PER_SECOND}/s + burst ${BURST}, delivery spread ${DELIVERY_SPREAD_S} s); worst per endpoint: ${perEndpoint}; the server started at most ${serverWorst(seconds)} activities in ${seconds} s`,
       );
     }
@@ -145,10 +175,26 @@ describe('supplier rate cap', () => {
     const seconds = (last.at - idle.at) / 1000;
     const mean = calls / seconds;
     assert.ok(
-      calls <= CAP_PER_SECOND * (seconds + DELIVERY_SPREAD_S) + BURST,
+      calls <= CAP_PER_SECOND * (seconds + DELIVERY_SPREAD_S) + BURST + localBound(seconds),
       `${calls} calls in ${seconds.toFixed(1)} s at the supplier (mean ${mean.toFixed(2)}/s)`,
     );
     // …and the cap is a cap, not a stall: the work still flows at a good part of it.
     assert.ok(mean >= CAP_PER_SECOND * 0.4, `mean ${mean.toFixed(2)} calls/s`);
-  });
+    // The server dispatched the scheduled calls; the rest were local reads.
+    const scheduledPriceChecks = await scheduledOf(s, inputs, 'priceCheck');
+    return { scheduledPriceChecks };
+  }
 });
+
+/** How many activities of `type` the bookings scheduled. */
+async function scheduledOf(s: OpsStack, inputs: readonly { orderId: string }[], type: string) {
+  let n = 0;
+  for (const i of inputs) {
+    const history = await s.temporal.client.workflow
+      .getHandle(bookingWorkflowId(i.orderId))
+      .fetchHistory();
+    for (const e of history.events ?? [])
+      if (e.activityTaskScheduledEventAttributes?.activityType?.name === type) n++;
+  }
+  return n;
+}
