@@ -6,14 +6,9 @@
  * not started again (`REJECT_DUPLICATE`, as the child start had).
  */
 import { Context } from '@temporalio/activity';
-import {
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowIdConflictPolicy,
-  WorkflowIdReusePolicy,
-} from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy } from '@temporalio/client';
 import type { GuardBookingInput } from '../shared/guard-contract';
-import { GUARD_BOOKING_WORKFLOW, GuardPhase, guardWorkflowId } from '../shared/guard-values';
-import { BookingPhaseKey, OrderIdKey, SupplierBookingIdKey } from '../shared/search-attributes';
+import { GUARD_BOOKING_WORKFLOW, guardStart } from '../shared/guard-values';
 
 export type GuardStart = 'started' | 'exists';
 
@@ -23,16 +18,10 @@ export function createGuardStartActivities() {
       const info = Context.current().info;
       try {
         await Context.current().client.workflow.start(GUARD_BOOKING_WORKFLOW, {
+          ...guardStart(input),
           taskQueue: info.taskQueue,
-          workflowId: guardWorkflowId(input.orderId),
           args: [input],
-          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
           workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
-          typedSearchAttributes: [
-            { key: OrderIdKey, value: input.orderId },
-            { key: SupplierBookingIdKey, value: input.bookingId },
-            { key: BookingPhaseKey, value: GuardPhase.CONFIRMED },
-          ],
           staticSummary: `Guard of order ${input.orderId} until check-out`,
           // No parent link (it is not a child): the UI names the booking run that handed over.
           staticDetails: `Handed over by ${info.workflowExecution?.workflowId ?? '?'} (run ${info.workflowExecution?.runId ?? '?'}) when it decided CONFIRMED.`,

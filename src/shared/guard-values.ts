@@ -2,12 +2,31 @@
  * The zod-free values of the guard's contract (names, ids, phases). Workflow code imports this
  * module, never the zod schemas (see booking-values.ts); `guard-contract.ts` re-exports it.
  */
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { BookingPhaseKey, OrderIdKey, SupplierBookingIdKey } from './search-attributes';
 
 export const GUARD_BOOKING_WORKFLOW = 'guardBooking';
 
 /** `guard-<orderId>`: the order's guard, started by `bookRoom` when the booking is CONFIRMED. */
 export function guardWorkflowId(orderId: string): string {
   return `guard-${orderId}`;
+}
+
+/**
+ * How an order's guard is started, whoever starts it (bookRoom's hand-over, as a local activity
+ * or, for runs recorded before that, a child): its id, one guard per order ever
+ * (`REJECT_DUPLICATE`), and the search attributes it starts with.
+ */
+export function guardStart(input: { readonly orderId: string; readonly bookingId: number }) {
+  return {
+    workflowId: guardWorkflowId(input.orderId),
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    typedSearchAttributes: [
+      { key: OrderIdKey, value: input.orderId },
+      { key: SupplierBookingIdKey, value: input.bookingId },
+      { key: BookingPhaseKey, value: GuardPhase.CONFIRMED },
+    ],
+  };
 }
 
 /** The guard's phases. `BookingPhase` (the search attribute) carries them too. */

@@ -5,18 +5,11 @@
  * decided CONFIRMED (`handOverInThisTask`), or, for runs recorded before that, an abandoned child
  * (`handOverToGuard`, patched).
  */
-import {
-  ParentClosePolicy,
-  WorkflowIdReusePolicy,
-  log,
-  proxyLocalActivities,
-  startChild,
-} from '@temporalio/workflow';
+import { ParentClosePolicy, log, proxyLocalActivities, startChild } from '@temporalio/workflow';
 import type { GuardStartActivities } from '../activities/guard-start';
 import type { BookRoomParams, SupplierPrice } from '../shared/booking-contract';
 import type { GuardBookingInput } from '../shared/guard-contract';
-import { GUARD_BOOKING_WORKFLOW, GuardPhase, guardWorkflowId } from '../shared/guard-values';
-import { BookingPhaseKey, OrderIdKey, SupplierBookingIdKey } from '../shared/search-attributes';
+import { GUARD_BOOKING_WORKFLOW, guardStart } from '../shared/guard-values';
 import { START_GUARD_ACTIVITY } from './activity-options';
 
 /** The `patched()` id of the hand-over: histories recorded before it close without a guard. */
@@ -66,15 +59,9 @@ export async function handOverInThisTask(input: GuardBookingInput): Promise<void
 export async function handOverToGuard(input: GuardBookingInput): Promise<void> {
   try {
     await startChild(GUARD_BOOKING_WORKFLOW, {
-      workflowId: guardWorkflowId(input.orderId),
+      ...guardStart(input),
       args: [input],
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [
-        { key: OrderIdKey, value: input.orderId },
-        { key: SupplierBookingIdKey, value: input.bookingId },
-        { key: BookingPhaseKey, value: GuardPhase.CONFIRMED },
-      ],
     });
   } catch (err) {
     alreadyGuarded(input, err instanceof Error ? err.message : String(err));
