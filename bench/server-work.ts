@@ -52,6 +52,9 @@ export interface ServerWorkResult {
    * execution) per completed workflow, from the server's own metrics over the measured interval.
    */
   readonly stateChangesPerBooking: Spread;
+  /** The worker process's CPU ms per completed workflow (where the rest of a booking's work is). */
+  readonly workerCpuMsPerBooking: Spread;
+  readonly workerCpuMsPerControl: Spread;
   readonly stateChangesPerControl: Spread;
   readonly stateChangesRatio: Spread;
   readonly bookingsPerSecond: Spread;
@@ -145,11 +148,22 @@ export async function runServerWorkBench(
       await handle.result();
       return true;
     };
-    type Round = { cpuMs: number[]; saves: number[]; perSecond: number[]; latencies: number[] };
-    const perRound: Record<Kind, Round> = {
-      booking: { cpuMs: [], saves: [], perSecond: [], latencies: [] },
-      control: { cpuMs: [], saves: [], perSecond: [], latencies: [] },
+    type Round = {
+      cpuMs: number[];
+      workerCpuMs: number[];
+      saves: number[];
+      perSecond: number[];
+      latencies: number[];
     };
+    const empty = (): Round => ({
+      cpuMs: [],
+      workerCpuMs: [],
+      saves: [],
+      perSecond: [],
+      latencies: [],
+    });
+    const perRound: Record<Kind, Round> = { booking: empty(), control: empty() };
+    const workerPid = worker.pid;
     for (let r = 0; r < s.rounds; r++) {
       const order: Kind[] = r % 2 === 0 ? ['booking', 'control'] : ['control', 'booking'];
       for (const kind of order) {
@@ -157,6 +171,8 @@ export async function runServerWorkBench(
         let cpuMs = 0;
         let saves0 = 0;
         let saves = 0;
+        let workerCpu0 = 0;
+        let workerCpuMs = 0;
         const w = await measureWindow(() => one(kind), {
           concurrency: s.concurrency,
           warmupMs: s.warmupMs,
@@ -165,9 +181,11 @@ export async function runServerWorkBench(
           onMeasure: async (edge) => {
             if (edge === 'start') {
               cpu0 = cpuSeconds(serverPid);
+              workerCpu0 = cpuSeconds(workerPid);
               saves0 = await stateChanges(temporal.metricsUrl);
             } else {
               cpuMs = (cpuSeconds(serverPid) - cpu0) * 1000;
+              workerCpuMs = (cpuSeconds(workerPid) - workerCpu0) * 1000;
               saves = (await stateChanges(temporal.metricsUrl)) - saves0;
             }
           },
@@ -175,10 +193,11 @@ export async function runServerWorkBench(
         const p = perRound[kind];
         p.cpuMs.push(cpuMs / Math.max(1, w.completed));
         p.saves.push(saves / Math.max(1, w.completed));
+        p.workerCpuMs.push(workerCpuMs / Math.max(1, w.completed));
         p.perSecond.push(w.completed / w.seconds);
         p.latencies.push(...w.latencies);
         ctx.log(
-          `work round ${r + 1} ${kind}: ${round(w.completed / w.seconds)}/s, server ${round(cpuMs / Math.max(1, w.completed), 2)} ms CPU and ${round(saves / Math.max(1, w.completed), 1)} state changes each`,
+          `work round ${r + 1} ${kind}: ${round(w.completed / w.seconds)}/s, server ${round(cpuMs / Math.max(1, w.completed), 2)} ms CPU and ${round(saves / Math.max(1, w.completed), 1)} state changes each, worker ${round(workerCpuMs / Math.max(1, w.completed), 2)} ms CPU`,
         );
       }
     }
@@ -219,6 +238,8 @@ export async function runServerWorkBench(
       serverCpuMsPerControl: spread(c.cpuMs),
       serverCpuRatio: spread(b.cpuMs.map((v, i) => v / (c.cpuMs[i] ?? v))),
       stateChangesPerBooking: spread(b.saves),
+      workerCpuMsPerBooking: spread(b.workerCpuMs),
+      workerCpuMsPerControl: spread(c.workerCpuMs),
       stateChangesPerControl: spread(c.saves),
       stateChangesRatio: spread(b.saves.map((v, i) => v / (c.saves[i] ?? v))),
       bookingsPerSecond: spread(b.perSecond),
