@@ -3,9 +3,10 @@
  * attributes, and workflows that survive a restart on the same DB file.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
 import { ALL_SEARCH_ATTRIBUTE_KEYS, OrderEventsDeliveryKey } from '../src/shared/search-attributes';
@@ -107,6 +108,49 @@ describe('the local Temporal dev server', () => {
         });
         const described = await handle.describe();
         assert.equal(described.typedSearchAttributes.get(OrderEventsDeliveryKey), 'DELIVERED');
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('the cluster setup script registers our search attributes on a new namespace and returns once queries accept them', async (t) => {
+    const cli = await resolveTemporalCli();
+    if (cli.kind !== 'binary') return t.skip('no Temporal CLI binary for the script');
+    const server = await startDevServer({ headless: true });
+    try {
+      const namespace = `setup-check-${Date.now()}`;
+      const run = spawnSync(
+        'sh',
+        [join(__dirname, '..', 'deploy', 'temporal', 'setup-namespace.sh')],
+        {
+          encoding: 'utf8',
+          timeout: 240_000,
+          env: {
+            PATH: `${dirname(cli.path)}:${process.env.PATH ?? ''}`,
+            HOME: process.env.HOME,
+            TEMPORAL_ADDRESS: server.address,
+            TEMPORAL_NAMESPACE: namespace,
+          },
+        },
+      );
+      assert.equal(run.status, 0, run.stderr || run.stdout);
+      assert.match(run.stdout, new RegExp(`Search attributes usable on ${namespace}`));
+      const connection = await Connection.connect({ address: server.address });
+      try {
+        // Usable at once: a start that sets one is accepted, and a query naming all of them.
+        const handle = await new Client({ connection, namespace }).workflow.start('controlNoop', {
+          taskQueue: `nobody-${namespace}`,
+          workflowId: `after-setup-${namespace}`,
+          args: ['x'],
+          typedSearchAttributes: [{ key: OrderEventsDeliveryKey, value: 'DELIVERED' }],
+        });
+        assert.equal(
+          (await handle.describe()).typedSearchAttributes.get(OrderEventsDeliveryKey),
+          'DELIVERED',
+        );
       } finally {
         await connection.close();
       }
