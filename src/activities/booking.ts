@@ -11,6 +11,7 @@ import type { Polling, SupplierPrice } from '../shared/booking-contract';
 import { durationToMs } from '../shared/duration';
 import { supplierStatusKind } from '../shared/supplier-status';
 import { supplierCall, toApplicationFailure, type FailureFacts } from './failures';
+import { termsOf, type StayTerms } from './guard';
 
 export interface BookingActivityDeps {
   readonly hotelApi: HotelApiClient;
@@ -49,6 +50,8 @@ export interface BookingSnapshot {
   };
   /** The order id read back from the booking's custom fields, when present. */
   readonly orderId?: string;
+  /** The stay and cancellation terms the read held (the guard starts from them). */
+  readonly terms?: StayTerms;
 }
 
 /** The `POST /booking` body for a booking input: the order id travels in `orderIdField`. */
@@ -159,6 +162,7 @@ export function createBookingActivities(deps: BookingActivityDeps) {
           }
         : {}),
       ...(orderId !== undefined ? { orderId } : {}),
+      terms: termsOf(r),
     };
   }
 

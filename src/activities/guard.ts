@@ -19,6 +19,23 @@ export interface BookingTerms {
   readonly penaltyDate: string | null;
 }
 
+/** The stay and cancellation terms of a retrieved booking (no personal data). */
+export type StayTerms = Omit<BookingTerms, 'found' | 'status'>;
+
+export function termsOf(r: {
+  readonly check_in?: string | null;
+  readonly check_out?: string | null;
+  readonly cancel_policy?: boolean | null;
+  readonly penalty_date?: unknown;
+}): StayTerms {
+  return {
+    checkIn: r.check_in ?? null,
+    checkOut: r.check_out ?? null,
+    refundable: r.cancel_policy ?? null,
+    penaltyDate: typeof r.penalty_date === 'string' ? r.penalty_date : null,
+  };
+}
+
 export function createGuardActivities(deps: { readonly hotelApi: HotelApiClient }) {
   return {
     /** Reads a booking's status and terms; `{ found: false }` when the supplier answers 404. */
@@ -30,14 +47,7 @@ export function createGuardActivities(deps: { readonly hotelApi: HotelApiClient 
           { bookingId: input.bookingId },
           { signal: Context.current().cancellationSignal },
         );
-        return {
-          found: true,
-          status: r.status,
-          checkIn: r.check_in ?? null,
-          checkOut: r.check_out ?? null,
-          refundable: r.cancel_policy ?? null,
-          penaltyDate: typeof r.penalty_date === 'string' ? r.penalty_date : null,
-        };
+        return { found: true, status: r.status, ...termsOf(r) };
       } catch (err) {
         if (err instanceof HotelApiError && err.code === 'NOT_FOUND') return { found: false };
         throw toApplicationFailure(err);

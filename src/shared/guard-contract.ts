@@ -178,6 +178,19 @@ export const GuardBookingInputSchema = z.strictObject({
    * worker's local budget allows (src/activities/local-supplier-budget.ts).
    */
   startedInOneTask: z.boolean().optional(),
+  /**
+   * The booking's status and terms as bookRoom's last supplier read held them (the poll that read
+   * it CONFIRMED): the guard starts from them instead of reading the booking again.
+   */
+  terms: z
+    .strictObject({
+      status: z.string(),
+      checkIn: z.string().nullable(),
+      checkOut: z.string().nullable(),
+      refundable: z.boolean().nullable(),
+      penaltyDate: z.string().nullable(),
+    })
+    .optional(),
   /** The price `bookRoom` booked at, for the state. */
   price: z.looseObject({ net: z.string(), currency: z.string().optional() }).optional(),
   /** Carried across `continueAsNew`; never set by callers. */

@@ -376,6 +376,18 @@ const orderEvents: Check = (v) => {
   return { lastSequence: last };
 };
 
+const TERMS_KEYS = new Set(['status', 'checkIn', 'checkOut', 'refundable', 'penaltyDate']);
+/** `terms` of the guard's input: every field present, nullable but the status. */
+const terms: Check = (v) => {
+  const input = strict(v, TERMS_KEYS);
+  const out: Out = {};
+  required(out, input, 'status', string());
+  for (const key of ['checkIn', 'checkOut', 'penaltyDate'])
+    required(out, input, key, (x) => (x === null ? null : string()(x)));
+  required(out, input, 'refundable', (x) => (x === null ? null : boolean(x)));
+  return out;
+};
+
 const GUARD_INPUT_KEYS = new Set([
   'orderId',
   'bookingId',
@@ -386,6 +398,7 @@ const GUARD_INPUT_KEYS = new Set([
   'cancellationPending',
   'orderEvents',
   'startedInOneTask',
+  'terms',
   'price',
   'carried',
 ]);
@@ -404,6 +417,7 @@ export const fastGuardBookingInput = (v: unknown) =>
     optional(out, input, 'cancellationPending', boolean, false);
     optional(out, input, 'orderEvents', orderEvents, false);
     optional(out, input, 'startedInOneTask', boolean, false);
+    optional(out, input, 'terms', terms, false);
     optional(out, input, 'price', loosePrice, false);
     if ('carried' in input) out.carried = undefined;
     return out as GuardBookingParams;

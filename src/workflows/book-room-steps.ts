@@ -179,6 +179,7 @@ export async function settleEarlierRuns(run: BookingRun, p: BookRoomParams): Pro
           ...(run.orderIdField ? { orderIdField: run.orderIdField } : {}),
         });
         run.setBooking(decision.bookingId, snap.status);
+        run.terms = snap.terms;
         return { kind: 'has-booking' };
       } catch (err) {
         const f = failureFacts(err);
@@ -491,6 +492,7 @@ export async function awaitConfirmation(
           }),
         );
         run.setBooking(id, snap.status);
+        run.terms = snap.terms;
         if (readStatus(snap.status).kind === 'final') return { kind: 'final' };
         unreadable = false; // read again: back to waiting
         run.enter(BookingPhase.AWAITING_CONFIRMATION);
@@ -575,8 +577,17 @@ export async function finishConfirmed(
   return finish(run, final, async () => {
     if (run.bookingId === undefined) return;
     if (!run.oneTaskPerStep && !patched(GUARD_AFTER_CONFIRMED_PATCH)) return;
-    const unconfirmedCancel = final.cancellation?.outcome === CancellationOutcome.STILL_ACTIVE;
-    const input = guardInput(p, run.bookingId, run.price, unconfirmedCancel, run.events);
+    const input = guardInput(p, {
+      bookingId: run.bookingId,
+      price: run.price,
+      cancellationPending: final.cancellation?.outcome === CancellationOutcome.STILL_ACTIVE,
+      events: run.events,
+      // The guard starts from the last read's terms (runs of this shape only).
+      terms:
+        run.oneTaskPerStep && run.terms && run.supplierStatus === 'CONFIRMED'
+          ? { status: run.supplierStatus, ...run.terms }
+          : undefined,
+    });
     if (!input) return;
     await (run.oneTaskPerStep ? handOverInThisTask(input) : handOverToGuard(input));
   });

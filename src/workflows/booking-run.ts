@@ -6,6 +6,7 @@
  */
 import { setCurrentDetails, type CancellationScope } from '@temporalio/workflow';
 import type { BookingSnapshot, PriceCheckResult } from '../activities/booking';
+import type { StayTerms } from '../activities/guard';
 import type { LocalRead } from '../activities/local-reads';
 import type {
   BookRoomInput,
@@ -64,6 +65,8 @@ export class BookingRun {
    * task. False for runs recorded before it, which replay as they ran.
    */
   oneTaskPerStep = false;
+  /** The stay and cancellation terms of the last poll's read, handed to the guard. */
+  terms: StayTerms | undefined;
   /** The first task's local price check (one task per step), until the price step takes it. */
   localPrice: LocalRead<PriceCheckResult> | undefined;
   /** Every search attribute write of the run goes through here. */

@@ -104,6 +104,18 @@ function apply(run: GuardRun, r: BookingRead): void {
   }
 }
 
+/**
+ * The booking's status and terms when the guard starts: as bookRoom's last read held them (a
+ * poll that read it CONFIRMED, handed over), else read now.
+ */
+async function firstRead(run: GuardRun): Promise<BookingRead & { terms?: BookingTerms }> {
+  const held = run.p.terms;
+  if (held) return { kind: 'status', status: held.status, terms: { found: true, ...held } };
+  // One local activity at a time: an announcement in flight first.
+  if (run.p.startedInOneTask) await run.events?.flushed();
+  return read(run, 'Terms of the confirmed booking', run.p.startedInOneTask === true);
+}
+
 /** The first read: stay dates, cancellation terms, reconfirmation times, the auto-cancel. */
 export async function start(run: GuardRun): Promise<void> {
   const { s, policy } = run;
@@ -112,9 +124,7 @@ export async function start(run: GuardRun): Promise<void> {
     { key: SupplierBookingIdKey, value: run.bookingId },
     { key: BookingPhaseKey, value: s.phase },
   ]);
-  // One local activity at a time: an announcement in flight first.
-  if (run.p.startedInOneTask) await run.events?.flushed();
-  const r = await read(run, 'Terms of the confirmed booking', run.p.startedInOneTask === true);
+  const r = await firstRead(run);
   const terms = r.terms;
   if (terms) {
     if (terms.checkIn) s.checkIn = terms.checkIn;

@@ -155,6 +155,22 @@ describe('guardBooking', { concurrency: true }, () => {
     await maybeRecordHistory(s, started.workflowId, 'instant-confirmed-guarded');
   });
 
+  it('a booking confirmed by its polls hands the last read to its guard, which reads nothing more', async () => {
+    const input = bookingInput('confirm-after-polls', {
+      polling: FAST_POLLING,
+      guard: { reconfirmBefore: ['24h'] },
+    });
+    await s.bookings.startBooking(input);
+    assert.equal((await s.bookings.result(input.orderId)).outcome, 'CONFIRMED');
+    const readsByBookRoom = supplier(input.orderId).retrieves;
+    const st = await phase(input.orderId, 'CONFIRMED');
+    assert.match(st.terms?.freeCancellationUntil ?? '', /T12:00:00\.000Z$/);
+    assert.equal(st.terms?.source, 'supplier');
+    assert.equal((await agreed(input.orderId)).checkIn, st.checkIn);
+    assert.ok(st.checkIn, 'the stay dates came with the terms');
+    assert.equal(supplier(input.orderId).retrieves, readsByBookRoom, 'no read of its own');
+  });
+
   it('reads the terms once, knows the free-cancellation deadline, and cancels by order id before it', async () => {
     const { orderId, handle } = await guarded('instant');
     const st = await phase(orderId, 'CONFIRMED');
