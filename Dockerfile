@@ -40,7 +40,11 @@ CMD ["node", "--import", "tsx", "tools/simulator/main.ts"]
 # --- runtime: the product -------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
+# NODE_OPTIONS: V8's young generation bounded in every isolate of the worker from its start
+# (MAX_SEMI_SPACE_MIB in src/build-worker.ts, which sets it for the workflow thread itself; the
+# main thread's heap is sized before any code runs). Bench: bench/README.md "Memory of the worker".
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--max-semi-space-size=1 \
     WORKFLOW_BUNDLE_PATH=/app/dist/workflows.bundle.js \
     CATALOGUE_DB_PATH=/data/catalogue.db
 # Everything stays owned by root and read-only to the process user.

@@ -141,6 +141,8 @@ export interface BenchSettings {
   readonly bundlePath: string | undefined;
   /** Extra node arguments of worker processes (`BENCH_WORKER_NODE_ARGS`, spaces). */
   readonly workerNodeArgs: readonly string[];
+  /** Worker processes run the TypeScript sources through tsx, not the compiled worker (A/B only). */
+  readonly workerFromSources: boolean;
 }
 
 function num(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -183,6 +185,7 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_SERVER_ARGS` | extra `start-dev` arguments for experiments | none | none |
  * | `BENCH_BUNDLE_PATH` | a prebuilt workflow bundle, for experiments | bundled now | same |
  * | `BENCH_WORKER_NODE_ARGS` | extra node arguments of the worker process | none | none |
+ * | `BENCH_WORKER_FROM_SOURCES` | `1`: the worker from the sources through tsx (A/B; figures are compiled) | off | off |
  * | `BENCH_EAGER_START` / `BENCH_WORKER_IN_PROCESS` | overhead experiments | off | off |
  * | `BENCH_GUARD` | `0`: bookings without their guard (diagnosis only; figures are with it) | on | on |
  * | `BENCH_CLUSTER_WORKERS` | worker processes of each cluster throughput pass | 1,2,3 | 1,2,3 |
@@ -326,5 +329,6 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
     serverArgs: (env.BENCH_SERVER_ARGS ?? '').split(' ').filter((a) => a !== ''),
     bundlePath: env.BENCH_BUNDLE_PATH || undefined,
     workerNodeArgs: (env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
+    workerFromSources: flag(env, 'BENCH_WORKER_FROM_SOURCES'),
   };
 }

@@ -20,7 +20,9 @@ import {
   type BenchWorker,
   type SupplierCap,
 } from './bench-worker';
+import type { CompiledWorker } from './compiled-worker';
 import { temporalConnectionOptions } from '../src/client/connection-options';
+import { workerNodeFlags } from '../src/build-worker';
 
 /**
  * Bundles the workflows once for the whole bench run, the way production does at image build
@@ -138,6 +140,8 @@ export interface WorkerStart {
   /** `TEMPORAL_TLS_*` variables of the connection (the cluster's mTLS). */
   readonly temporalEnv?: Readonly<Record<string, string>>;
   readonly inProcess?: boolean;
+  /** The compiled worker child the process runs (bench/compiled-worker.ts). */
+  readonly compiled: CompiledWorker;
   /** Extra node arguments of the worker process (e.g. `--cpu-prof`). */
   readonly nodeArgs?: readonly string[];
   /** Order events on, to this endpoint. */
@@ -146,8 +150,12 @@ export interface WorkerStart {
   readonly supplierCap?: SupplierCap;
 }
 
-/** What every part's worker takes from the run: its workflow bundle, worker options, node arguments. */
+/**
+ * What every part's worker takes from the run: the compiled worker, its workflow bundle, worker
+ * options, node arguments.
+ */
 export interface PartWorkerContext {
+  readonly compiledWorker: CompiledWorker;
   readonly bundlePath: string;
   readonly overrides: Partial<WorkerOptions>;
   readonly workerNodeArgs: readonly string[];
@@ -167,11 +175,16 @@ export function partWorker(
     supplierUrl,
     bundlePath: ctx.bundlePath,
     overrides: ctx.overrides,
+    compiled: ctx.compiledWorker,
     nodeArgs: ctx.workerNodeArgs,
   };
 }
 
-/** Starts a worker, by default in a child process with its own Prometheus metrics port. */
+/**
+ * Starts a worker, by default in a child process of plain node running the compiled worker (as
+ * production runs `node dist/worker.js`), with its own Prometheus metrics port; `inProcess` runs
+ * it from the sources in the bench's own process (eager start needs that).
+ */
 export async function startWorker(s: WorkerStart): Promise<WorkerHandle> {
   const init = {
     address: s.address,
@@ -196,7 +209,9 @@ export async function startWorker(s: WorkerStart): Promise<WorkerHandle> {
     };
   }
   const metricsPort = await freePort();
-  const child = await ChildHandle.fork(join(__dirname, 'worker-child.ts'), s.nodeArgs);
+  // The worker's V8 flags on its command line, as the image sets them (NODE_OPTIONS), then the run's.
+  const nodeArgs = [...workerNodeFlags(), ...(s.nodeArgs ?? [])];
+  const child = await ChildHandle.fork(s.compiled.module, nodeArgs, s.compiled.env);
   await child.request('start', { ...init, metricsPort });
   return {
     pid: child.pid,

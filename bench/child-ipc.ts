@@ -44,13 +44,20 @@ export class ChildHandle {
   }
 
   /**
-   * Forks `modulePath` (a .ts file: the child inherits tsx's loader through `execArgv`, plus
-   * `nodeArgs`, e.g. `--cpu-prof`) and waits for its `ready` message.
+   * Forks `modulePath` and waits for its `ready` message. A `.ts` module inherits tsx's loader
+   * through `execArgv`; a `.js` module (the compiled worker, bench/compiled-worker.ts) runs on
+   * plain node. `nodeArgs` (e.g. `--cpu-prof`) come after those; `env` is added to the bench's.
    */
-  static async fork(modulePath: string, nodeArgs: readonly string[] = []): Promise<ChildHandle> {
+  static async fork(
+    modulePath: string,
+    nodeArgs: readonly string[] = [],
+    env: Readonly<Record<string, string>> = {},
+  ): Promise<ChildHandle> {
+    const loader = modulePath.endsWith('.ts') ? process.execArgv : [];
     const child = fork(modulePath, [], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: [...process.execArgv, ...nodeArgs],
+      execArgv: [...loader, ...nodeArgs],
+      env: { ...process.env, ...env },
     });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: unknown) => {

@@ -11,7 +11,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
-import type { WorkerOptions } from '@temporalio/worker';
 import { BookingClient } from '../src/client';
 import { HotelApiClient } from '../src/hotel-api';
 import {
@@ -30,6 +29,7 @@ import {
   startSimulatorChild,
   partWorker,
   startWorker,
+  type PartWorkerContext,
   type BenchTarget,
   type BenchTemporal,
 } from './bench-stack';
@@ -120,11 +120,9 @@ interface Run {
   readonly resultAt: number;
 }
 
-export interface OverheadContext {
-  readonly bundlePath: string;
-  readonly overrides: Partial<WorkerOptions>;
+/** The run's worker (compiled, bundle, options) and its server arguments and log. */
+export interface OverheadContext extends PartWorkerContext {
   readonly serverArgs: readonly string[];
-  readonly workerNodeArgs: readonly string[];
   readonly log: (line: string) => void;
 }
 

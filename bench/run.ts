@@ -20,6 +20,7 @@ import { RESULTS_DIR, settingsFrom, type BenchSettings, type Part } from './benc
 import { clusterFigures, runClusterBench } from './cluster';
 import { installBenchRuntime } from './bench-worker';
 import { bundleOnce } from './bench-stack';
+import { compiledBenchWorker, SOURCES_WORKER } from './compiled-worker';
 import { runOverheadBench } from './overhead';
 import { runScaleBench } from './scale';
 import { runThroughputBench, type ThroughputResult } from './throughput';
@@ -113,7 +114,11 @@ async function main(): Promise<number> {
   try {
     log(`bundling workflows once (${settings.quick ? 'quick' : 'full'} run)`);
     const bundlePath = settings.bundlePath ?? (await bundleOnce(work));
+    const compiledWorker = settings.workerFromSources
+      ? (log('worker from the sources through tsx (BENCH_WORKER_FROM_SOURCES)'), SOURCES_WORKER)
+      : await compiledBenchWorker(log);
     const ctx = {
+      compiledWorker,
       bundlePath,
       overrides,
       serverArgs: settings.serverArgs,

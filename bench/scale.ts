@@ -4,8 +4,9 @@
  * attempt, the retry policy as the schedule). Once the population is built, it is watched for a
  * while and the bench reports:
  *
- * - the worker's RSS (the worker runs in its own process: `/proc/<pid>/status` VmRSS), the
- *   largest sample while watching;
+ * - the worker's RSS (the worker runs in its own process, compiled, as production runs it:
+ *   `/proc/<pid>/status` VmRSS) once started, before its first booking; the largest sample while
+ *   the population is built; the largest while watching;
  * - workflow task timeouts: `WorkflowTaskTimedOut` events counted in the histories themselves
  *   (every open workflow by default, or a sample). The history is the ground truth: a timeout is
  *   decided by the server and the worker never sees it, so the worker's `temporal_workflow_task_*`
@@ -21,7 +22,6 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { temporal as proto } from '@temporalio/proto';
-import type { WorkerOptions } from '@temporalio/worker';
 import { BookingClient, type BookRoomInput } from '../src/client';
 import type { BenchSettings } from './bench-config';
 import { benchBookingInput } from './bookings';
@@ -34,12 +34,21 @@ import {
   startSimulatorChild,
   partWorker,
   startWorker,
+  type PartWorkerContext,
   type SimulatorChild,
 } from './bench-stack';
 import { round, sleep, summarize } from './stats';
 
 export interface ScaleResult {
   readonly openWorkflows: number;
+  /** Worker VmRSS once started, before its first booking (after {@link STARTUP_SETTLE_MS}), MiB. */
+  readonly startupRssMiB: number;
+  /** The worker's main thread then: V8 heap used and total, external memory, MiB. */
+  readonly startupMainThreadMiB: {
+    readonly heapUsed: number;
+    readonly heapTotal: number;
+    readonly external: number;
+  };
   /** Largest worker VmRSS seen while the population was open and waiting (the watch), MiB. */
   readonly workerRssMiB: number;
   /** Largest worker VmRSS while the population was built (bookings running flat out), MiB. */
@@ -83,13 +92,14 @@ export interface ScaleResult {
   readonly workerMetrics: Readonly<Record<string, number>>;
 }
 
-export interface ScaleContext {
-  readonly bundlePath: string;
-  readonly overrides: Partial<WorkerOptions>;
+/** The run's worker (compiled, bundle, options) and its server arguments and log. */
+export interface ScaleContext extends PartWorkerContext {
   readonly serverArgs: readonly string[];
-  readonly workerNodeArgs: readonly string[];
   readonly log: (line: string) => void;
 }
+
+/** How long a started worker is left idle before its start-up RSS is read. */
+const STARTUP_SETTLE_MS = 3_000;
 
 const WFT_TIMED_OUT = proto.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT;
 
@@ -195,6 +205,14 @@ export async function runScaleBench(
   const worker = await startWorker(partWorker(ctx, temporal, taskQueue, sim.baseUrl));
   const bookings = new BookingClient({ client: temporal.client, taskQueue });
   try {
+    await sleep(STARTUP_SETTLE_MS);
+    const startupRss = rssMiB(worker.pid);
+    const startupMemory = await worker.memory();
+    ctx.log(
+      `scale: worker RSS ${round(startupRss)} MiB once started (main thread heap ` +
+        `${round(startupMemory.heapUsed / 2 ** 20)} of ${round(startupMemory.heapTotal / 2 ** 20)} MiB, ` +
+        `external ${round(startupMemory.external / 2 ** 20)} MiB)`,
+    );
     // --- build the population -------------------------------------------------------------------
     const inputs = Array.from({ length: s.workflows }, () =>
       benchBookingInput('pending-long', {
@@ -316,6 +334,12 @@ export async function runScaleBench(
     };
     return {
       openWorkflows: open.count,
+      startupRssMiB: round(startupRss),
+      startupMainThreadMiB: {
+        heapUsed: round(startupMemory.heapUsed / 2 ** 20),
+        heapTotal: round(startupMemory.heapTotal / 2 ** 20),
+        external: round(startupMemory.external / 2 ** 20),
+      },
       workerRssMiB: round(maxRss),
       buildRssMiB: round(buildRss),
       workflowTaskTimeouts: timeouts,

@@ -19,6 +19,7 @@ export type BenchResults = Record<string, unknown> & {
   throughput?: { bookingsPerSecond: number; controlWorkflowsPerSecond: number; efficiency: number };
   scale?: {
     openWorkflows: number;
+    startupRssMiB?: number;
     workerRssMiB: number;
     buildRssMiB: number;
     workflowTaskTimeouts: number;
@@ -150,16 +151,22 @@ export function targets(r: BenchResults): Target[] {
       holds: atLeast(0.8),
     },
     {
+      label: 'Worker RSS MiB at start-up, before its first booking',
+      value: r.scale?.startupRssMiB,
+      target: '≤ 250',
+      holds: atMost(250),
+    },
+    {
       label: 'Worker RSS MiB, 10,000 bookings waiting',
       value: r.scale?.workerRssMiB,
-      target: '≤ 400',
-      holds: atMost(400),
+      target: '≤ 300',
+      holds: atMost(300),
     },
     {
       label: 'Worker RSS MiB, peak while they are started',
       value: r.scale?.buildRssMiB,
-      target: '≤ 600',
-      holds: atMost(600),
+      target: '≤ 320',
+      holds: atMost(320),
     },
     {
       label: 'Workflow task timeouts (all 10,000 histories read)',

@@ -14,7 +14,6 @@
  * bookRoom uses the engine as well as the simplest workflow can.
  */
 import { randomUUID } from 'node:crypto';
-import type { WorkerOptions } from '@temporalio/worker';
 import { BookingClient } from '../src/client';
 import type { BenchSettings } from './bench-config';
 import { NO_GUARD, benchBookingInput } from './bookings';
@@ -27,6 +26,7 @@ import {
   startSimulatorChild,
   partWorker,
   startWorker,
+  type PartWorkerContext,
   type BenchTarget,
   type BenchTemporal,
   type WorkerHandle,
@@ -60,11 +60,9 @@ export interface ThroughputResult {
   readonly workerRssMiB: number;
 }
 
-export interface ThroughputContext {
-  readonly bundlePath: string;
-  readonly overrides: Partial<WorkerOptions>;
+/** The run's worker (compiled, bundle, options) and its server arguments and log. */
+export interface ThroughputContext extends PartWorkerContext {
   readonly serverArgs: readonly string[];
-  readonly workerNodeArgs: readonly string[];
   readonly log: (line: string) => void;
 }
 

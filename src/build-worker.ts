@@ -76,25 +76,53 @@ const ACTIVITY_POLLERS = 40;
  * with a large heap limit (24 GiB here: a 4 GiB limit), and the SDK's workflow thread, whose
  * sandbox leaves ~1.3 MB of short-lived module copies per workflow it creates, let its heap grow
  * from ~150 MB live to ~590 MB between full collections (memory probe, 200 bookings), and the
- * worker's RSS followed. The workflow thread takes the flag when it is created (in Worker.create),
- * the main thread at its next collection. Load drill and bench: bench/README.md.
+ * worker's RSS followed. Load drill and bench: bench/README.md.
  */
 export const HEAP_GROWING_PERCENT = 50;
 
 /**
- * The V8 flag {@link createBookingWorker} sets, or undefined when the process's command line sets
- * `--heap-growing-percent` itself (experiments: `--heap-growing-percent=0` is V8's own factor).
+ * The largest semi-space of V8's young generation, MiB (the young generation is three of them).
+ * V8's default on 64 bits is 16: up to ~48 MiB of young generation in each of the worker's two
+ * isolates (main thread, workflow thread), most of it resident once touched. At 1 the worker
+ * started at 165 MiB RSS instead of 208 and stayed at 267 instead of 350 MiB with 500 bookings
+ * waiting (bench `scale`, bench/README.md "Memory of the worker"); scavenges run more often, and
+ * bookRoom's workflow task time did not change measurably (same section).
  */
-export function heapGrowingFlag(execArgv: readonly string[]): string | undefined {
-  if (execArgv.some((arg) => /^--heap[-_]growing[-_]percent(=|$)/.test(arg))) return undefined;
-  return `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
+export const MAX_SEMI_SPACE_MIB = 1;
+
+/** The V8 flags of a worker process, by name: one place for each. */
+export const WORKER_V8_FLAGS: Readonly<Record<string, number>> = {
+  'heap-growing-percent': HEAP_GROWING_PERCENT,
+  'max-semi-space-size': MAX_SEMI_SPACE_MIB,
+};
+
+/**
+ * The V8 flags {@link createBookingWorker} sets, less those the process's command line sets itself
+ * (either spelling, `-` or `_`: experiments, e.g. `--heap-growing-percent=0` for V8's own factor).
+ * Set at run time, they reach the SDK's workflow thread, whose isolate Worker.create starts after
+ * them (and the heap growing factor the main thread at its next collection); the main thread's
+ * young generation was sized before any code ran, so the image passes `--max-semi-space-size` in
+ * `NODE_OPTIONS` (Dockerfile) and the bench on the worker's command line ({@link workerNodeFlags}).
+ */
+export function workerV8Flags(execArgv: readonly string[]): string[] {
+  const onCommandLine = (name: string) => {
+    const pattern = new RegExp(`^--${name.replace(/-/g, '[-_]')}(=|$)`);
+    return execArgv.some((arg) => pattern.test(arg));
+  };
+  return Object.entries(WORKER_V8_FLAGS)
+    .filter(([name]) => !onCommandLine(name))
+    .map(([name, value]) => `--${name}=${value}`);
+}
+
+/** The same flags for node's command line (the bench's worker process). */
+export function workerNodeFlags(): string[] {
+  return workerV8Flags([]);
 }
 
 export async function createBookingWorker(o: BookingWorkerOptions): Promise<Worker> {
   const maxActivities = o.maxConcurrentActivities ?? 100;
   // Before Worker.create: it starts the workflow thread, whose heap takes V8's flags then.
-  const heapFlag = heapGrowingFlag(process.execArgv);
-  if (heapFlag !== undefined) setFlagsFromString(heapFlag);
+  for (const flag of workerV8Flags(process.execArgv)) setFlagsFromString(flag);
   return Worker.create({
     connection: o.connection,
     namespace: o.namespace ?? 'default',

@@ -9,6 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { workerNodeFlags } from '../../src/build-worker';
 import { bookingInput } from '../helpers/booking-stack';
 import {
   startOpsStack,
@@ -68,7 +69,8 @@ describe('the compiled worker (what the image runs)', () => {
     const compiled = await startWorkerProcess({
       taskQueue: stack.taskQueue,
       env: { ...stack.workerEnv, ...bundle },
-      nodeArgs: [join(OUT, 'worker.js')],
+      // The image's node flags (NODE_OPTIONS in the Dockerfile).
+      nodeArgs: [...workerNodeFlags(), join(OUT, 'worker.js')],
     });
     workers.push(compiled);
     await compiled.waitReady();

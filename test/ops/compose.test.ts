@@ -21,6 +21,7 @@ import {
   SHARED_FILES,
 } from '../../tools/temporal-server/cluster';
 import { shutdownGraceMsFor } from '../../src/workflows/activity-options';
+import { MAX_SEMI_SPACE_MIB } from '../../src/build-worker';
 
 const ROOT = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -474,6 +475,11 @@ describe('Dockerfile', () => {
       'node is PID 1 (signals reach the worker)',
     );
     assert.ok(existsSync(join(ROOT, 'src/worker.ts')));
+    assert.match(
+      runtime.join('\n'),
+      new RegExp(`NODE_OPTIONS=--max-semi-space-size=${MAX_SEMI_SPACE_MIB}\\b`),
+      "the image starts node with the worker's young-generation bound (src/build-worker.ts)",
+    );
     const ignore = read('.dockerignore').split('\n');
     for (const entry of ['node_modules', '.env', '.git', '.data', 'dist']) {
       assert.ok(ignore.includes(entry), `.dockerignore keeps ${entry} out of the build context`);
