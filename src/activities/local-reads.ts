@@ -45,7 +45,8 @@ export function createLocalReadActivities(deps: LocalReadDeps) {
      * A new booking's first reads, in one local activity: the order's earlier runs (a failure
      * fails the activity, which is retried as the earlier-runs check is) and, beside it, the
      * price check (whose failure is an answer: the workflow schedules the price check instead).
-     * One activity, not two concurrent ones, so the run's history holds one marker.
+     * One activity, not two concurrent ones, so the run's history holds one marker. An attempt
+     * retried (visibility behind) reads the price again, within the budget again.
      */
     async earlierRunsAndPriceCheck(
       input: EarlierRunsInput & { readonly optionId: string },
