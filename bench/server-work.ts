@@ -119,11 +119,11 @@ export async function runServerWorkBench(
     const samples: string[] = [];
     let last: string | undefined;
     /** Waits (up to 2 s) until the order's guard has written its first task: it waits then. */
-    const guardWaiting = async (client: typeof temporal.client, orderId: string | undefined) => {
+    const guardWaiting = async (orderId: string | undefined) => {
       if (!orderId) return;
       const until = Date.now() + 2_000;
       while (Date.now() < until) {
-        const d = await client.workflow
+        const d = await temporal.client.workflow
           .getHandle(`guard-${orderId}`)
           .describe()
           .catch(() => undefined);
@@ -210,7 +210,7 @@ export async function runServerWorkBench(
         const t0 = performance.now();
         if (await one(kind)) sequential[kind].push(performance.now() - t0);
         // The guard's first task runs just after its booking returns: out of the next timing.
-        if (kind === 'booking') await guardWaiting(temporal.client, last);
+        if (kind === 'booking') await guardWaiting(last);
       }
     }
     const control = await temporal.client.workflow.start('controlTwoStep', {

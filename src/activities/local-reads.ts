@@ -39,7 +39,15 @@ export type LocalRead<T> =
     };
 
 export function createLocalReadActivities(deps: LocalReadDeps) {
-  const spend = () => takeToken(deps.budget, Date.now());
+  /** A read within the budget: its result, its failure, or no budget (then it is not made). */
+  const readLocally = async <T>(read: () => Promise<T>): Promise<LocalRead<T>> => {
+    if (!takeToken(deps.budget, Date.now())) return NO_LOCAL_BUDGET;
+    try {
+      return { kind: 'read', result: await read() };
+    } catch (err) {
+      return failed(err);
+    }
+  };
   return {
     /**
      * A new booking's first reads, in one local activity: the order's earlier runs (a failure
@@ -51,29 +59,16 @@ export function createLocalReadActivities(deps: LocalReadDeps) {
     async earlierRunsAndPriceCheck(
       input: EarlierRunsInput & { readonly optionId: string },
     ): Promise<{ earlier: EarlierRuns; price: LocalRead<PriceCheckResult> }> {
-      const price = (async (): Promise<LocalRead<PriceCheckResult>> => {
-        if (!spend()) return NO_LOCAL_BUDGET;
-        try {
-          return { kind: 'read', result: await deps.priceCheck({ optionId: input.optionId }) };
-        } catch (err) {
-          return failed(err);
-        }
-      })();
       const [earlier, read] = await Promise.all([
         deps.earlierRunsOfOrder({ orderId: input.orderId, runId: input.runId }),
-        price,
+        readLocally(() => deps.priceCheck({ optionId: input.optionId })),
       ]);
       return { earlier, price: read };
     },
     async readBookingTermsLocally(input: {
       bookingId: number;
     }): Promise<LocalRead<BookingTerms | { readonly found: false }>> {
-      if (!spend()) return NO_LOCAL_BUDGET;
-      try {
-        return { kind: 'read', result: await deps.readBookingTerms(input) };
-      } catch (err) {
-        return failed(err);
-      }
+      return readLocally(() => deps.readBookingTerms(input));
     },
   };
 }

@@ -59,18 +59,21 @@ export class BookingRun {
   reason: string | undefined;
   /** Order events are on for this run: phase changes are announced (order-event-outbox.ts). */
   events: OrderEventOutbox | undefined;
-  /**
-   * The run takes one workflow task per step (book-room.ts `ONE_TASK_PER_STEP`): merged search
-   * attribute writes, local reads within the worker's budget, the guard started in the deciding
-   * task. False for runs recorded before it, which replay as they ran.
-   */
-  oneTaskPerStep = false;
   /** The stay and cancellation terms of the last poll's read, handed to the guard. */
   terms: StayTerms | undefined;
   /** The first task's local price check (one task per step), until the price step takes it. */
   localPrice: LocalRead<PriceCheckResult> | undefined;
   /** Every search attribute write of the run goes through here. */
   sa = new SearchAttributeWriter(false);
+
+  /**
+   * The run takes one workflow task per step (book-room.ts `ONE_TASK_PER_STEP`): merged search
+   * attribute writes, local reads within the worker's budget, the guard started in the deciding
+   * task. False for runs recorded before it, which replay as they ran.
+   */
+  get oneTaskPerStep(): boolean {
+    return this.sa.merged;
+  }
 
   constructor(input: BookRoomInput) {
     this.orderId = typeof input?.orderId === 'string' ? input.orderId : '(invalid)';
@@ -133,7 +136,6 @@ export class BookingRun {
 
   /** From here on the run takes one workflow task per step (see {@link oneTaskPerStep}). */
   takeOneTaskPerStep(): void {
-    this.oneTaskPerStep = true;
     this.sa = new SearchAttributeWriter(true);
   }
 
