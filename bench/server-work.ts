@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { BookingClient } from '../src/client';
 import type { BenchSettings } from './bench-config';
-import { benchBookingInput } from './bookings';
+import { benchBookingInput, NO_GUARD } from './bookings';
 import {
   cpuSeconds,
   metricSum,
@@ -120,7 +120,7 @@ export async function runServerWorkBench(
     let last: string | undefined;
     /** Waits (up to 2 s) until the order's guard has written its first task: it waits then. */
     const guardWaiting = async (orderId: string | undefined) => {
-      if (!orderId) return;
+      if (!orderId || !s.guard) return;
       const until = Date.now() + 2_000;
       while (Date.now() < until) {
         const d = await temporal.client.workflow
@@ -133,7 +133,8 @@ export async function runServerWorkBench(
     };
     const one = async (kind: Kind) => {
       if (kind === 'booking') {
-        const input = benchBookingInput('instant');
+        // Without its guard only when `BENCH_GUARD=0`: a diagnosis of what the guard costs.
+        const input = benchBookingInput('instant', s.guard ? {} : NO_GUARD);
         await bookings.startBooking(input);
         const ok = (await bookings.result(input.orderId)).outcome === 'CONFIRMED';
         if (samples.length < 5) samples.push(input.orderId);
@@ -224,9 +225,9 @@ export async function runServerWorkBench(
     const bookRoomEvents = summarize(
       await Promise.all(samples.map((o) => eventsOf(`booking-${o}`))),
     ).p50;
-    const guardEvents = summarize(
-      await Promise.all(samples.map((o) => eventsOf(`guard-${o}`))),
-    ).p50;
+    const guardEvents = s.guard
+      ? summarize(await Promise.all(samples.map((o) => eventsOf(`guard-${o}`)))).p50
+      : 0;
     const controlEvents = await eventsOf(control.workflowId);
     const b = perRound.booking;
     const c = perRound.control;
