@@ -92,6 +92,48 @@ describe('the cluster (PostgreSQL, Temporal 1.29.1 with mTLS)', { skip }, () => 
     }
   });
 
+  it('serves a burst of visibility lists, one per booking start, without throttling', async () => {
+    // Every new booking lists its order's runs (src/activities/earlier-runs.ts). Temporal's
+    // default visibility rate (10/s per frontend) throttled them and capped the cluster at ~10
+    // bookings/s; the product's dynamic config raises it. No retries here: a throttled list fails.
+    const base = 28_000 + ((await freePort()) % 4_000);
+    const infra = await startClusterInfrastructure({
+      dataDir: join(dir, 'visibility'),
+      basePort: base,
+      log: () => undefined,
+    });
+    try {
+      const connection = await Connection.connect({
+        ...temporalConnectionOptions({ ...infra.security, address: infra.address }),
+        interceptors: [],
+      });
+      try {
+        const codes = await Promise.all(
+          Array.from({ length: 60 }, (_, i) =>
+            connection.workflowService
+              .listWorkflowExecutions({
+                namespace: 'default',
+                pageSize: 100,
+                query: `WorkflowId = 'booking-burst-${i}'`,
+              })
+              .then(
+                () => 'ok',
+                (err: { code?: number; details?: string }) => `${err.code}: ${err.details}`,
+              ),
+          ),
+        );
+        assert.deepEqual(
+          codes.filter((c) => c !== 'ok'),
+          [],
+        );
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      await infra.stop();
+    }
+  });
+
   it('names a busy port and how to move', async () => {
     const base = 28_000 + ((await freePort()) % 4_000);
     const ports = clusterPorts(base);

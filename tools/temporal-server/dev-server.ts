@@ -44,6 +44,12 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
   // is one bucket's, not four.
   'matching.numTaskqueueReadPartitions': '1',
   'matching.numTaskqueueWritePartitions': '1',
+  // Visibility API requests per second per frontend (default 10). Every new booking lists its
+  // order's runs (activities/earlier-runs.ts: at least once, again while visibility lags behind its
+  // own start), so the default capped the cluster at ~9.5 bookings/s whatever the fleet, with
+  // throttled lists retried inside the first workflow task (8 s tasks). 1000 leaves a frontend
+  // room for ~250 new bookings/s; the visibility store stays guarded by its own persistence QPS.
+  'frontend.namespaceRPS.visibility': '1000',
 };
 
 /**
