@@ -48,7 +48,8 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
   // order's runs (activities/earlier-runs.ts: at least once, again while visibility lags behind its
   // own start), so the default capped the cluster at ~9.5 bookings/s whatever the fleet, with
   // throttled lists retried inside the first workflow task (8 s tasks). 1000 leaves a frontend
-  // room for ~250 new bookings/s; the visibility store stays guarded by its own persistence QPS.
+  // room for ~250 new bookings/s; the visibility store keeps its own read limit
+  // (`system.visibilityPersistenceMaxReadQPS`, 9000).
   'frontend.namespaceRPS.visibility': '1000',
 };
 
