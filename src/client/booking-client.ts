@@ -4,19 +4,27 @@
  * validated with zod before anything starts; a bad input throws {@link BookingInputError} naming
  * the fields, and nothing is started or sent.
  */
+import { randomUUID } from 'node:crypto';
 import {
+  WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
+  WorkflowUpdateStage,
+  isGrpcServiceError,
   type WorkflowExecutionDescription,
+  type WorkflowStartOptions,
   WorkflowIdConflictPolicy,
   WorkflowIdReusePolicy,
   type Client,
   type WorkflowHandle,
 } from '@temporalio/client';
 import {
+  BOOK_ROOM_AND_GUARD_WORKFLOW,
   BOOK_ROOM_WORKFLOW,
   BookRoomInputSchema,
+  OUTCOME_UPDATE_ID,
+  BookingOutcome,
   BookingPhase,
   CANCEL_BOOKING_WORKFLOW,
   CancelBookingInputSchema,
@@ -26,6 +34,7 @@ import {
   toFieldIssues,
   bookRoomInputRuleIssues,
   type BookRoomInput,
+  type BookRoomAndGuardResult,
   type BookRoomParams,
   type BookRoomResult,
   type BookingState,
@@ -38,9 +47,11 @@ import {
   approvePriceChangeUpdate,
   bookingStateQuery,
   cancelUpdate,
+  outcomeUpdate,
   resolveReconciliationUpdate,
 } from '../shared/booking-messages';
 import {
+  BookingOutcomeKey,
   BookingPhaseKey,
   CheckInDateKey,
   OrderIdKey,
@@ -128,8 +139,43 @@ async function describeIfExists(
   }
 }
 
+/** The workflow a booking client starts (both keep the public contract; docs/workflows.md). */
+export type BookingWorkflow = typeof BOOK_ROOM_AND_GUARD_WORKFLOW | typeof BOOK_ROOM_WORKFLOW;
+
+/**
+ * How long `startBooking` waits for a worker to take the `outcome` update sent with the start (its
+ * first workflow task) before it returns anyway: the start is durable, and `result` asks again.
+ */
+const OUTCOME_ACCEPT_WAIT_MS = 10_000;
+/** How far this machine's clock may be behind the server's when a start's own run is told apart. */
+const START_CLOCK_MARGIN_MS = 5_000;
+/** gRPC's DEADLINE_EXCEEDED. */
+const GRPC_DEADLINE_EXCEEDED = 4;
+/** How many started bookings' `outcome` update ids a client keeps for `result` (oldest dropped). */
+const SENT_OUTCOMES_KEPT = 10_000;
+
+/** The order's state while its booking workflow holds it (bookRoom's `bookingState`, widened). */
+function bookingOrderState(orderId: string, st: BookingState | OrderState): OrderState {
+  // A bookRoomAndGuard that has just decided CONFIRMED answers as the guard already.
+  if ('holder' in st) return st;
+  const open = st.outcome === undefined;
+  return {
+    ...st,
+    truth: truthOf(st.phase, open),
+    holder: 'bookRoom',
+    workflowId: bookingWorkflowId(orderId),
+    open,
+  };
+}
+
 export interface BookingClientOptions {
   readonly client: Client;
+  /**
+   * `bookRoomAndGuard` (one workflow per order: the booking, then its guard) or `bookRoom` (the
+   * guard is a workflow of its own, `guard-<orderId>`). Both answer every call of this client the
+   * same way. @default 'bookRoomAndGuard'
+   */
+  readonly workflow?: BookingWorkflow;
   /** @default 'hotel-booking' */
   readonly taskQueue?: string;
   /**
@@ -182,43 +228,47 @@ export class BookingClient {
   readonly client: Client;
   readonly taskQueue: string;
   readonly orderIdField: string;
+  readonly workflow: BookingWorkflow;
+  /** The `outcome` update each start of this client sent, by workflow id, until `result` takes it. */
+  private readonly sentOutcomes = new Map<string, string>();
 
   constructor(options: BookingClientOptions) {
     this.client = options.client;
+    this.workflow = options.workflow ?? BOOK_ROOM_AND_GUARD_WORKFLOW;
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     this.orderIdField = options.orderIdField ?? DEFAULT_ORDER_ID_FIELD;
   }
 
   /**
-   * Starts `bookRoom` for `input.orderId`, once per order: a running workflow is reused and a
+   * Starts the booking of `input.orderId` (`bookRoomAndGuard`, or `bookRoom`; see
+   * {@link BookingClientOptions.workflow}), once per order: a running workflow is reused and a
    * finished one is reported, never restarted (so never a second supplier booking). The workflow
    * receives the validated input: nulls removed, defaults applied, `orderIdField` set.
    */
   async startBooking(input: BookRoomInput): Promise<StartedBooking> {
     const valid = validateBookRoomInput(input, this.orderIdField);
     const workflowId = bookingWorkflowId(valid.orderId);
+    const options = {
+      taskQueue: this.taskQueue,
+      workflowId,
+      args: [valid] as [BookRoomParams],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: [
+        { key: OrderIdKey, value: valid.orderId },
+        { key: BookingPhaseKey, value: BookingPhase.PRICE_CHECK },
+        ...(valid.checkIn
+          ? [{ key: CheckInDateKey, value: new Date(`${valid.checkIn}T00:00:00Z`) }]
+          : []),
+      ],
+      staticSummary: `Book option for order ${valid.orderId}`,
+    };
     try {
-      const handle = await this.client.workflow.start(BOOK_ROOM_WORKFLOW, {
-        taskQueue: this.taskQueue,
-        workflowId,
-        args: [valid],
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        typedSearchAttributes: [
-          { key: OrderIdKey, value: valid.orderId },
-          { key: BookingPhaseKey, value: BookingPhase.PRICE_CHECK },
-          ...(valid.checkIn
-            ? [{ key: CheckInDateKey, value: new Date(`${valid.checkIn}T00:00:00Z`) }]
-            : []),
-        ],
-        staticSummary: `Book option for order ${valid.orderId}`,
-      });
-      return {
-        orderId: valid.orderId,
-        workflowId,
-        runId: handle.firstExecutionRunId,
-        status: 'STARTED',
-      };
+      const runId =
+        this.workflow === BOOK_ROOM_WORKFLOW
+          ? (await this.client.workflow.start(BOOK_ROOM_WORKFLOW, options)).firstExecutionRunId
+          : await this.startWithOutcome(options);
+      return { orderId: valid.orderId, workflowId, runId, status: 'STARTED' };
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       const description = await this.client.workflow.getHandle(workflowId).describe();
@@ -231,14 +281,88 @@ export class BookingClient {
     }
   }
 
+  /**
+   * Starts `bookRoomAndGuard` with its `outcome` update (update-with-start: the update rides in
+   * the first workflow task, so asking for the decision costs no task of its own). Waits for a
+   * worker to accept it for {@link OUTCOME_ACCEPT_WAIT_MS} at most; the start stands either way.
+   */
+  private async startWithOutcome(
+    options: WorkflowStartOptions & { workflowIdConflictPolicy: WorkflowIdConflictPolicy },
+  ): Promise<string | undefined> {
+    const start = new WithStartWorkflowOperation(BOOK_ROOM_AND_GUARD_WORKFLOW, options);
+    // Its own id: a second caller's update with the same id would be taken as this one's retry,
+    // and its start reported as this one (the server answers a known update id before the policy).
+    const updateId = `${OUTCOME_UPDATE_ID}-${randomUUID()}`;
+    const sentAt = Date.now();
+    const sent = this.client.connection.withDeadline(Date.now() + OUTCOME_ACCEPT_WAIT_MS, () =>
+      this.client.workflow.startUpdateWithStart(outcomeUpdate, {
+        updateId,
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+        startWorkflowOperation: start,
+      }),
+    );
+    // Taken or not, it is settled here (a refused start rejects it too, with the same error).
+    const settled = sent.catch(() => undefined);
+    try {
+      // The start's own answer: started, or refused (already started).
+      await start.workflowHandle();
+    } catch (err) {
+      if (!(isGrpcServiceError(err) && err.code === GRPC_DEADLINE_EXCEEDED)) throw err;
+      // Temporal holds the start's answer until a worker takes the update: no worker took it in
+      // time. The run tells whether this call started it (its start time is this call's).
+      const run = await describeIfExists(this.client.workflow.getHandle(options.workflowId));
+      if (!run || run.type !== BOOK_ROOM_AND_GUARD_WORKFLOW) throw err;
+      if (run.startTime.getTime() < sentAt - START_CLOCK_MARGIN_MS)
+        throw new WorkflowExecutionAlreadyStartedError(
+          'Workflow execution already started',
+          options.workflowId,
+          BOOK_ROOM_AND_GUARD_WORKFLOW,
+        );
+      this.rememberOutcome(options.workflowId, updateId);
+      return run.runId;
+    }
+    this.rememberOutcome(options.workflowId, updateId);
+
+    // No worker took the update in time: the workflow runs (its run id unknown here), and
+    // `result` sends the update again.
+    return (await settled)?.workflowRunId;
+  }
+
   /** The workflow handle of an order's booking. */
   handle(orderId: string): WorkflowHandle {
     return this.client.workflow.getHandle(bookingWorkflowId(orderId));
   }
 
-  /** Waits for the booking's result (however it ended). */
+  private rememberOutcome(workflowId: string, updateId: string): void {
+    this.sentOutcomes.set(workflowId, updateId);
+    if (this.sentOutcomes.size > SENT_OUTCOMES_KEPT)
+      this.sentOutcomes.delete(this.sentOutcomes.keys().next().value!);
+  }
+
+  /**
+   * Waits for the booking's decision (however it ended). `bookRoomAndGuard` answers it through its
+   * `outcome` update, while it lives on as the guard; `bookRoom` (no such update) and a workflow
+   * that has closed, through the workflow's result.
+   */
   async result(orderId: string): Promise<BookRoomResult> {
-    return (await this.handle(orderId).result()) as BookRoomResult;
+    const handle = this.handle(orderId);
+    const sent = this.sentOutcomes.get(handle.workflowId);
+    this.sentOutcomes.delete(handle.workflowId);
+    const asks = [
+      // The update this client sent with the start: waiting for it costs the workflow nothing.
+      ...(sent ? [() => handle.getUpdateHandle<BookRoomResult>(sent).result()] : []),
+      () => handle.executeUpdate(outcomeUpdate, { updateId: OUTCOME_UPDATE_ID }),
+    ];
+    for (const ask of asks) {
+      try {
+        return await ask();
+      } catch (err) {
+        // Not there (not taken in time, another run, closed) or not this workflow's (bookRoom).
+        if (!(err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError))
+          throw err;
+      }
+    }
+    return (await handle.result()) as BookRoomResult;
   }
 
   /** `bookRoom`'s own live state (the `bookingState` query), for following a booking to its outcome. */
@@ -253,22 +377,36 @@ export class BookingClient {
    * `holder`, the cancellation terms, reconfirmations and flags.
    */
   async state(orderId: string): Promise<OrderState> {
-    const guard = await describeIfExists(this.guardHandle(orderId));
+    const guard = await this.guardOf(orderId);
     if (guard) {
-      if (guard.status.name === 'COMPLETED')
-        return ((await this.guardHandle(orderId).result()) as GuardBookingResult).state;
-      const st = await this.guardHandle(orderId).query(orderStateQuery);
-      return guard.status.name === 'RUNNING' ? st : { ...st, open: false };
+      if (guard.description.status.name === 'COMPLETED') {
+        const done = (await guard.handle.result()) as GuardBookingResult | BookRoomAndGuardResult;
+        return 'state' in done ? done.state : done.guard!.state;
+      }
+      const st = await guard.handle.query(orderStateQuery);
+      return guard.description.status.name === 'RUNNING' ? st : { ...st, open: false };
     }
-    const st: BookingState = await this.handle(orderId).query(bookingStateQuery);
-    const open = st.outcome === undefined;
-    return {
-      ...st,
-      truth: truthOf(st.phase, open),
-      holder: 'bookRoom',
-      workflowId: bookingWorkflowId(orderId),
-      open,
-    };
+    return bookingOrderState(orderId, await this.handle(orderId).query(bookingStateQuery));
+  }
+
+  /**
+   * The workflow guarding a CONFIRMED order, with its description: the order's guard
+   * (`guard-<orderId>`), or its `bookRoomAndGuard` once that decided CONFIRMED (it guards the
+   * booking itself). Undefined before the decision, or when the order has no guard.
+   */
+  async guardOf(
+    orderId: string,
+  ): Promise<{ handle: WorkflowHandle; description: WorkflowExecutionDescription } | undefined> {
+    const guard = await describeIfExists(this.guardHandle(orderId));
+    if (guard) return { handle: this.guardHandle(orderId), description: guard };
+    const handle = this.handle(orderId);
+    const booking = await describeIfExists(handle);
+    if (booking?.type !== BOOK_ROOM_AND_GUARD_WORKFLOW) return undefined;
+    const guarding =
+      booking.status.name === 'COMPLETED'
+        ? ((await handle.result()) as BookRoomAndGuardResult).guard !== undefined
+        : booking.typedSearchAttributes.get(BookingOutcomeKey) === BookingOutcome.CONFIRMED;
+    return guarding ? { handle, description: booking } : undefined;
   }
 
   /** The workflow handle of an order's guard (`guard-<orderId>`, from CONFIRMED to check-out). */
@@ -286,16 +424,16 @@ export class BookingClient {
    */
   async cancelOrder(orderId: string, options: CancelOrderOptions = {}): Promise<OrderCancellation> {
     for (let round = 0; round < HAND_OVER_ROUNDS; round++) {
-      const guard = await describeIfExists(this.guardHandle(orderId));
+      const guard = await this.guardOf(orderId);
       if (guard) {
-        if (guard.status.name !== 'RUNNING')
+        if (guard.description.status.name !== 'RUNNING')
           return { kind: 'nothing-to-cancel', state: await this.state(orderId) };
         const request = {
           ...(options.reason !== undefined ? { reason: options.reason } : {}),
           ...(options.acceptPenalty ? { acceptPenalty: true } : {}),
         };
         try {
-          const state = await this.guardHandle(orderId).executeUpdate(guardCancelUpdate, {
+          const state = await guard.handle.executeUpdate(guardCancelUpdate, {
             args: [request],
           });
           return { kind: 'requested', state };
@@ -323,16 +461,7 @@ export class BookingClient {
       if (booking.status.name === 'RUNNING') {
         try {
           const st = await this.cancel(orderId, options.reason);
-          return {
-            kind: 'requested',
-            state: {
-              ...st,
-              truth: truthOf(st.phase, true),
-              holder: 'bookRoom',
-              workflowId: bookingWorkflowId(orderId),
-              open: true,
-            },
-          };
+          return { kind: 'requested', state: bookingOrderState(orderId, st) };
         } catch (err) {
           // It was decided meanwhile: a CONFIRMED bookRoom refuses updates while it hands the
           // order over to its guard, then closes. Look again once the guard is there.
@@ -396,8 +525,9 @@ export class BookingClient {
 
   /** A provisional order is confirmed by the order system: `autoCancelBeforePenalty` will not run. */
   async keep(orderId: string, reason?: string): Promise<OrderState> {
+    const guard = (await this.guardOf(orderId))?.handle ?? this.guardHandle(orderId);
     try {
-      return await this.guardHandle(orderId).executeUpdate(keepUpdate, {
+      return await guard.executeUpdate(keepUpdate, {
         args: [reason ? { reason } : {}],
       });
     } catch (err) {

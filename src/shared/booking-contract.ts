@@ -6,7 +6,12 @@
 import { z } from 'zod';
 import { DEFAULT_APPROVAL_TIMEOUT, DEFAULT_POLLING } from '../config/defaults';
 import { absent, NULL_IS_ABSENT } from './absent';
-import { GuardPolicySchema, positiveDuration } from './guard-contract';
+import {
+  GuardPolicySchema,
+  positiveDuration,
+  type GuardBookingInput,
+  type GuardBookingResult,
+} from './guard-contract';
 import {
   CURRENCY_RE,
   CUSTOM_FIELD_RE,
@@ -156,6 +161,25 @@ export interface BookRoomResult {
   /** Set when a cancellation ran. */
   readonly cancellation?: { readonly outcome: CancellationOutcome; readonly reason?: string };
 }
+
+/**
+ * `bookRoomAndGuard`'s result, at check-out or once the order is cancelled: the booking's decision
+ * (what `bookRoom` returns, and what the `outcome` update answered) and, for a CONFIRMED booking,
+ * how its guard ended.
+ */
+export interface BookRoomAndGuardResult extends BookRoomResult {
+  readonly guard?: GuardBookingResult;
+}
+
+/**
+ * `bookRoomAndGuard`'s input: a booking's (as `bookRoom`'s), or, when its guard continues as new,
+ * the guard's input with the decision it answers the `outcome` update with. Callers give the first.
+ */
+export type BookRoomAndGuardInput =
+  | BookRoomInput
+  | {
+      readonly guarding: { readonly guard: GuardBookingInput; readonly decided: BookRoomResult };
+    };
 
 export interface PriceDecision {
   readonly status: 'PRICE CHANGE' | 'POLICY CHANGE' | 'AVAILABLE';

@@ -2,6 +2,7 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type {
   ApprovePriceChange,
+  BookRoomResult,
   BookingState,
   CancelRequest,
   ResolveReconciliation,
@@ -15,3 +16,8 @@ export const cancelUpdate = defineUpdate<BookingState, [CancelRequest]>('cancel'
 export const resolveReconciliationUpdate = defineUpdate<BookingState, [ResolveReconciliation]>(
   'resolveReconciliation',
 );
+/**
+ * `bookRoomAndGuard`'s answer to its caller: the booking's decision (what `bookRoom` returns),
+ * once there is one. Sent with the start (`OUTCOME_UPDATE_ID`); asking again is harmless.
+ */
+export const outcomeUpdate = defineUpdate<BookRoomResult>('outcome');

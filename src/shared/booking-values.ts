@@ -7,6 +7,13 @@
 import type { BookRoomParams } from './booking-contract';
 
 export const BOOK_ROOM_WORKFLOW = 'bookRoom';
+/**
+ * `bookRoomAndGuard`, id `booking-<orderId>` too: `bookRoom`'s booking, then, once CONFIRMED, the
+ * guard's life in the same workflow. Its caller hears the decision from the `outcome` update.
+ */
+export const BOOK_ROOM_AND_GUARD_WORKFLOW = 'bookRoomAndGuard';
+/** The id of the `outcome` update its starter sends with the start (one per run). */
+export const OUTCOME_UPDATE_ID = 'outcome';
 export const CANCEL_BOOKING_WORKFLOW = 'cancelBooking';
 
 /** `booking-<orderId>`: readable in the UI, one per order (order ids carry no personal data). */

@@ -571,14 +571,10 @@ export async function finishConfirmed(
   p: BookRoomParams,
   final: Final = { outcome: BookingOutcome.CONFIRMED },
 ): Promise<BookRoomResult> {
-  // The confirmed order is handed to its guard (guardBooking, until
-  // check-out), started once the phase reads CONFIRMED so that cancel requests go there.
-  // Patched: histories recorded before it close here without a guard.
-  return finish(run, final, async () => {
-    if (run.bookingId === undefined) return;
-    if (!run.oneTaskPerStep && !patched(GUARD_AFTER_CONFIRMED_PATCH)) return;
-    const input = guardInput(p, {
-      bookingId: run.bookingId,
+  // The guard's input, built once the phase reads CONFIRMED (so cancel requests go to the guard).
+  const handOver = (bookingId: number) =>
+    guardInput(p, {
+      bookingId,
       price: run.price,
       cancellationPending: final.cancellation?.outcome === CancellationOutcome.STILL_ACTIVE,
       events: run.events,
@@ -588,15 +584,35 @@ export async function finishConfirmed(
           ? { status: run.supplierStatus, ...run.terms }
           : undefined,
     });
+  const { guardHere } = run;
+  if (guardHere) {
+    // bookRoomAndGuard: this workflow guards the booking itself, from the deciding task on.
+    return finish(run, final, undefined, () => {
+      const input = run.bookingId !== undefined ? handOver(run.bookingId) : undefined;
+      if (input) guardHere({ ...input, startedInOneTask: true });
+    });
+  }
+  // bookRoom: the order is handed to its guard (guardBooking, until check-out). Patched:
+  // histories recorded before it close here without a guard.
+  return finish(run, final, async () => {
+    if (run.bookingId === undefined) return;
+    if (!run.oneTaskPerStep && !patched(GUARD_AFTER_CONFIRMED_PATCH)) return;
+    const input = handOver(run.bookingId);
     if (!input) return;
     await (run.oneTaskPerStep ? handOverInThisTask(input) : handOverToGuard(input));
   });
 }
 
+/**
+ * The booking's decision: its search attributes and phase, then (`onDecided`, in the same
+ * activation) the guard of a run that lives on, or the run's close: the last writes, the order
+ * events, `afterOutcome` (the hand-over to a guard of its own) and the running update handlers.
+ */
 export async function finish(
   run: BookingRun,
   final: Final,
   afterOutcome?: () => Promise<void>,
+  onDecided?: () => void,
 ): Promise<BookRoomResult> {
   run.outcome = final.outcome;
   run.reason = final.reason;
@@ -606,12 +622,23 @@ export async function finish(
   }
   run.sa.write([{ key: BookingOutcomeKey, value: final.outcome }]);
   run.enter(final.outcome);
+  const decided = decision(run, final);
+  run.decided = decided;
+  onDecided?.();
+  // Guarded here: the step's writes go out with the guard's first ones (one upsert), its events
+  // through the same outbox, and the handlers are waited for when the guard closes.
+  if (run.guarding) return decided;
   run.sa.flush();
   // Announced before the guard starts, so its events come after this one.
   await run.events?.flushed();
   await afterOutcome?.();
   // Let running update handlers return their answer before the workflow closes.
   await condition(allHandlersFinished);
+  return decided;
+}
+
+/** The run's decision: the outcome with what the run knows of the booking. */
+function decision(run: BookingRun, final: Final): BookRoomResult {
   return {
     orderId: run.orderId,
     ...final,

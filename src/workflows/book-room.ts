@@ -57,7 +57,8 @@ export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
   return CancellationScope.nonCancellable(() => script(run, input));
 }
 
-async function script(run: BookingRun, input: BookRoomInput): Promise<BookRoomResult> {
+/** The booking, from the input's checks to its decision (bookRoom's, and bookRoomAndGuard's). */
+export async function script(run: BookingRun, input: BookRoomInput): Promise<BookRoomResult> {
   // Rule 7: the client validated already; this guards direct starts.
   const parsed = checkBookRoomInput(input);
   if (!parsed.success) {
@@ -81,7 +82,8 @@ async function script(run: BookingRun, input: BookRoomInput): Promise<BookRoomRe
       },
     });
   }
-  if (patched(ONE_TASK_PER_STEP)) run.takeOneTaskPerStep();
+  // A run that lives on as its guard is of a workflow type newer than the patch: no marker.
+  if (run.livesOn || patched(ONE_TASK_PER_STEP)) run.takeOneTaskPerStep();
   run.sa.write([
     { key: OrderIdKey, value: p.orderId },
     ...(p.checkIn ? [{ key: CheckInDateKey, value: new Date(`${p.checkIn}T00:00:00Z`) }] : []),

@@ -18,6 +18,7 @@ import type {
 } from '../shared/booking-contract';
 import { BookingOutcome, BookingPhase } from '../shared/booking-values';
 import { truthOf } from '../shared/order-truth';
+import type { GuardBookingInput } from '../shared/guard-contract';
 import type { OrderEventOutbox } from './order-event-outbox';
 import { SearchAttributeWriter } from './search-attribute-writer';
 import {
@@ -65,6 +66,10 @@ export class BookingRun {
   localPrice: LocalRead<PriceCheckResult> | undefined;
   /** Every search attribute write of the run goes through here. */
   sa = new SearchAttributeWriter(false);
+  /** The decision, once the run has one (what `bookRoom` returns; `outcome` answers with it). */
+  decided: BookRoomResult | undefined;
+  /** The guard's input once this run guards its CONFIRMED booking itself (`guardHere`). */
+  guarding: GuardBookingInput | undefined;
 
   /**
    * The run takes one workflow task per step (book-room.ts `ONE_TASK_PER_STEP`): merged search
@@ -75,9 +80,21 @@ export class BookingRun {
     return this.sa.merged;
   }
 
-  constructor(input: BookRoomInput) {
+  constructor(
+    input: BookRoomInput,
+    /**
+     * Set when the run guards its CONFIRMED booking itself (`bookRoomAndGuard`): called with the
+     * guard's input in the activation that decided CONFIRMED, instead of starting `guardBooking`.
+     */
+    readonly guardHere?: (guard: GuardBookingInput) => void,
+  ) {
     this.orderId = typeof input?.orderId === 'string' ? input.orderId : '(invalid)';
     this.orderIdField = typeof input?.orderIdField === 'string' ? input.orderIdField : undefined;
+  }
+
+  /** The run lives on as its booking's guard once CONFIRMED (see {@link guardHere}). */
+  get livesOn(): boolean {
+    return this.guardHere !== undefined;
   }
 
   /** The `bookingState` query's answer. */

@@ -209,7 +209,12 @@ export async function cancel(run: GuardRun, request: CancelRequest): Promise<voi
  * point in time (a reconfirmation, the auto-cancel, check-out), and continues as new when the
  * server suggests it.
  */
-export async function watch(run: GuardRun, input: GuardBookingInput): Promise<void> {
+export async function watch(
+  run: GuardRun,
+  input: GuardBookingInput,
+  continueWith: (next: GuardBookingInput) => Promise<never> = (next) =>
+    continueAsNew<(i: GuardBookingInput) => Promise<unknown>>(next),
+): Promise<void> {
   const { s } = run;
   if (!run.carried) {
     // bookRoom's cancellation is still open: the order system hears it from the guard.
@@ -259,7 +264,7 @@ export async function watch(run: GuardRun, input: GuardBookingInput): Promise<vo
       run.sa.flush();
       await run.events?.flushed();
       await condition(allHandlersFinished);
-      await continueAsNew<(i: GuardBookingInput) => Promise<unknown>>({
+      await continueWith({
         ...input,
         carried: {
           ...s,
@@ -268,7 +273,8 @@ export async function watch(run: GuardRun, input: GuardBookingInput): Promise<vo
       });
     }
   }
-  run.sa.write([{ key: BookingOutcomeKey, value: s.phase }]);
+  // A guard of its own closes with its outcome; one in its booking's workflow keeps the decision.
+  if (!run.inBooking) run.sa.write([{ key: BookingOutcomeKey, value: s.phase }]);
   run.sa.flush();
   await run.events?.flushed();
 }

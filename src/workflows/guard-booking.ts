@@ -23,7 +23,11 @@ import {
   allHandlersFinished,
   condition,
 } from '@temporalio/workflow';
-import type { GuardBookingInput, GuardBookingResult } from '../shared/guard-contract';
+import type {
+  GuardBookingInput,
+  GuardBookingParams,
+  GuardBookingResult,
+} from '../shared/guard-contract';
 import { GuardPhase } from '../shared/guard-values';
 import { registerGuardHandlers } from './guard-booking-messages';
 import { watch } from './guard-booking-steps';
@@ -31,6 +35,17 @@ import { GuardRun, type Carried } from './guard-run';
 import { checkGuardBookingInput, issueText } from './input-checks';
 
 export async function guardBooking(input: GuardBookingInput): Promise<GuardBookingResult> {
+  const run = new GuardRun(checkedGuardInput(input));
+  registerGuardHandlers(run);
+  // A cancellation of this workflow from Temporal (UI, CLI, handle.cancel()) is a cancel request
+  // like the update's: same decision, same cleanup. The body runs non-cancellable, so the request
+  // is decided rather than cutting a supplier call or a wait short (rule 8).
+  CancellationScope.current().cancelRequested.catch(() => cancelledFromTemporal(run));
+  return guardToTheEnd(run, input);
+}
+
+/** The guard's input, parsed (defaults applied); a bad one fails the workflow, named. */
+export function checkedGuardInput(input: GuardBookingInput): GuardBookingParams {
   const parsed = checkGuardBookingInput(input);
   if (!parsed.success) {
     throw ApplicationFailure.create({
@@ -39,16 +54,25 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
       nonRetryable: true,
     });
   }
-  const run = new GuardRun(parsed.data);
-  registerGuardHandlers(run);
-  // A cancellation of this workflow from Temporal (UI, CLI, handle.cancel()) is a cancel request
-  // like the update's: same decision, same cleanup. The body runs non-cancellable, so the request
-  // is decided rather than cutting a supplier call or a wait short (rule 8).
-  CancellationScope.current().cancelRequested.catch(() => {
-    run.pending = { by: 'temporal', acceptPenalty: false, reason: 'cancelled from Temporal' };
-  });
+  return parsed.data;
+}
+
+/** A cancellation from Temporal, taken as the `cancel` update's request. */
+export function cancelledFromTemporal(run: GuardRun): void {
+  run.pending = { by: 'temporal', acceptPenalty: false, reason: 'cancelled from Temporal' };
+}
+
+/**
+ * The guard's life, to check-out or the order's cancellation, and its result (guardBooking's, or
+ * bookRoomAndGuard's once its booking is CONFIRMED). `continueWith` continues the workflow as new.
+ */
+export async function guardToTheEnd(
+  run: GuardRun,
+  input: GuardBookingInput,
+  continueWith?: (next: GuardBookingInput) => Promise<never>,
+): Promise<GuardBookingResult> {
   await CancellationScope.nonCancellable(async () => {
-    await watch(run, input);
+    await watch(run, input, continueWith);
     // Let running update handlers return their answer before the workflow closes.
     await condition(allHandlersFinished);
   });

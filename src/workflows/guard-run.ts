@@ -91,7 +91,17 @@ export class GuardRun {
   readonly sa: SearchAttributeWriter;
   readonly #flags: MetricCounter;
 
-  constructor(readonly p: GuardBookingParams) {
+  constructor(
+    readonly p: GuardBookingParams,
+    /**
+     * Set when the guard lives in its booking's workflow (`bookRoomAndGuard`), with the booking
+     * run's writer and outbox in the run that decided: `BookingOutcome` then stays the decision.
+     */
+    readonly inBooking?: {
+      readonly sa?: SearchAttributeWriter;
+      readonly events?: OrderEventOutbox;
+    },
+  ) {
     this.orderId = p.orderId;
     this.bookingId = p.bookingId;
     this.policy = p.guard ?? defaultGuardPolicy();
@@ -117,10 +127,12 @@ export class GuardRun {
       reconfirmAt: [],
       reconfirmations: [],
     };
-    this.sa = new SearchAttributeWriter(p.startedInOneTask === true);
-    this.events = p.orderEvents
-      ? new OrderEventOutbox(p.orderId, this.s.lastEventSequence ?? p.orderEvents.lastSequence)
-      : undefined;
+    this.sa = inBooking?.sa ?? new SearchAttributeWriter(p.startedInOneTask === true);
+    this.events =
+      inBooking?.events ??
+      (p.orderEvents
+        ? new OrderEventOutbox(p.orderId, this.s.lastEventSequence ?? p.orderEvents.lastSequence)
+        : undefined);
     this.#flags = metricMeter.createCounter(
       'hotel_reconfirmation_flags',
       'bookings',

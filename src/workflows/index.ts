@@ -5,3 +5,4 @@ export { cancelBooking } from './cancel-booking';
 export { syncContent } from './content-sync';
 export { guardBooking } from './guard-booking';
 export { deliverOrderEvents } from './deliver-order-events';
+export { bookRoomAndGuard } from './book-room-and-guard';
