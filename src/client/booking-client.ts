@@ -193,6 +193,11 @@ export interface StartedBooking {
   readonly runId: string | undefined;
   /** `STARTED` for a new workflow; otherwise the existing one was found and nothing was started. */
   readonly status: StartStatus;
+  /**
+   * The existing workflow's decision, once it has one: a `bookRoomAndGuard` that decided
+   * CONFIRMED stays `ALREADY_RUNNING` (it guards the booking) with its outcome here.
+   */
+  readonly outcome?: BookingOutcome;
 }
 
 /**
@@ -272,11 +277,13 @@ export class BookingClient {
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       const description = await this.client.workflow.getHandle(workflowId).describe();
+      const outcome = description.typedSearchAttributes.get(BookingOutcomeKey);
       return {
         orderId: valid.orderId,
         workflowId,
         runId: description.runId,
         status: description.status.name === 'RUNNING' ? 'ALREADY_RUNNING' : 'ALREADY_FINISHED',
+        ...(outcome !== undefined ? { outcome: outcome as BookingOutcome } : {}),
       };
     }
   }

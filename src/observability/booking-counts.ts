@@ -9,8 +9,13 @@
  * numbers, so aggregate them with `max`, not `sum`. Finished workflows leave visibility after the
  * namespace's retention period, so the outcome counts cover that window, not all time.
  */
-import { BookingOutcome, BookingPhase, CancellationOutcome } from '../shared/booking-contract';
-import { GuardPhase, ReconfirmationMark } from '../shared/guard-values';
+import {
+  BOOKING_WORKFLOWS,
+  BookingOutcome,
+  BookingPhase,
+  CancellationOutcome,
+} from '../shared/booking-contract';
+import { GUARDING_WORKFLOWS, GuardPhase, ReconfirmationMark } from '../shared/guard-values';
 import { ORDER_EVENTS_FAILING_QUERY } from '../shared/order-events';
 
 /** The phases in which a booking waits for an operator. */
@@ -51,15 +56,15 @@ export interface BookingCounts {
 /** Visibility list-filter strings, one per count. Values are enum constants: nothing to escape. */
 export const BOOKING_COUNT_QUERIES = {
   waiting: (phase: WaitingPhase) =>
-    `WorkflowType = 'bookRoom' AND ExecutionStatus = 'Running' AND BookingPhase = '${phase}'`,
+    `${BOOKING_WORKFLOWS} AND ExecutionStatus = 'Running' AND BookingPhase = '${phase}'`,
   outcome: (outcome: BookingOutcome) =>
-    `WorkflowType = 'bookRoom' AND BookingOutcome = '${outcome}'`,
+    `${BOOKING_WORKFLOWS} AND BookingOutcome = '${outcome}'`,
   cancellation: (outcome: CancellationOutcome) =>
     `WorkflowType = 'cancelBooking' AND BookingOutcome = '${outcome}'`,
   reconfirmationFlags: () =>
-    `WorkflowType = 'guardBooking' AND ExecutionStatus = 'Running' AND Reconfirmation = '${ReconfirmationMark.FLAGGED}'`,
+    `${GUARDING_WORKFLOWS} AND ExecutionStatus = 'Running' AND Reconfirmation = '${ReconfirmationMark.FLAGGED}'`,
   cancellationPending: () =>
-    `WorkflowType = 'guardBooking' AND ExecutionStatus = 'Running' AND BookingPhase = '${GuardPhase.CANCELLATION_PENDING}'`,
+    `${GUARDING_WORKFLOWS} AND ExecutionStatus = 'Running' AND BookingPhase = '${GuardPhase.CANCELLATION_PENDING}'`,
   orderEventsFailing: () => ORDER_EVENTS_FAILING_QUERY,
   stillActiveSince: (since: Date) =>
     `WorkflowType = 'cancelBooking' AND BookingOutcome = '${CancellationOutcome.STILL_ACTIVE}' AND CloseTime > '${since.toISOString()}'`,

@@ -7,8 +7,8 @@
  * the built-in `WorkflowType`, `ExecutionStatus`, `StartTime` and `CloseTime`; a test runs each
  * against a real server.
  */
-import { BookingOutcome, BookingPhase } from '../shared/booking-contract';
-import { GUARD_BOOKING_WORKFLOW, GuardPhase, ReconfirmationMark } from '../shared/guard-contract';
+import { BOOKING_WORKFLOWS, BookingOutcome, BookingPhase } from '../shared/booking-contract';
+import { GUARDING_WORKFLOWS, GuardPhase, ReconfirmationMark } from '../shared/guard-contract';
 import { ORDER_EVENTS_FAILING_QUERY } from '../shared/order-events';
 
 export interface SavedQuery {
@@ -31,8 +31,11 @@ const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 const utcDay = (d: Date, days = 0) =>
   new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + days));
 
-const BOOKINGS = `WorkflowType = 'bookRoom'`;
-const GUARDS = `WorkflowType = '${GUARD_BOOKING_WORKFLOW}'`;
+const BOOKINGS = BOOKING_WORKFLOWS;
+const GUARDS = GUARDING_WORKFLOWS;
+/** Decided since `t`: a bookRoom run closes at its decision, a bookRoomAndGuard records it. */
+const decidedSince = (t: Date) =>
+  `(CloseTime >= '${iso(t)}' OR BookingDecidedAt >= '${iso(t)}')`;
 const RUNNING = `ExecutionStatus = 'Running'`;
 
 /** The daily views, for `now`. */
@@ -64,19 +67,19 @@ export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
     {
       name: 'Confirmed today',
       purpose: 'Bookings the supplier confirmed since midnight UTC.',
-      query: `${BOOKINGS} AND BookingOutcome = '${BookingOutcome.CONFIRMED}' AND CloseTime >= '${iso(today)}'`,
+      query: `${BOOKINGS} AND BookingOutcome = '${BookingOutcome.CONFIRMED}' AND ${decidedSince(today)}`,
     },
     {
       name: 'Check-ins tomorrow, not confirmed',
       purpose:
         'Guests arriving tomorrow (UTC) whose booking is still open or did not end CONFIRMED: call the hotel or the guest.',
-      query: `${BOOKINGS} AND CheckInDate >= '${iso(tomorrow)}' AND CheckInDate < '${iso(dayAfter)}' AND (${RUNNING} OR BookingOutcome != '${BookingOutcome.CONFIRMED}')`,
+      query: `${BOOKINGS} AND CheckInDate >= '${iso(tomorrow)}' AND CheckInDate < '${iso(dayAfter)}' AND ((${RUNNING} AND BookingOutcome IS NULL) OR BookingOutcome != '${BookingOutcome.CONFIRMED}')`,
     },
     {
       name: 'Failed today',
       purpose:
         'Bookings that ended FAILED (credentials, supplier contract errors) since midnight UTC.',
-      query: `${BOOKINGS} AND BookingOutcome = '${BookingOutcome.FAILED}' AND CloseTime >= '${iso(today)}'`,
+      query: `${BOOKINGS} AND BookingOutcome = '${BookingOutcome.FAILED}' AND ${decidedSince(today)}`,
     },
     {
       name: 'Free cancellation ends within 48 h',

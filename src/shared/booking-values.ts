@@ -12,8 +12,10 @@ export const BOOK_ROOM_WORKFLOW = 'bookRoom';
  * guard's life in the same workflow. Its caller hears the decision from the `outcome` update.
  */
 export const BOOK_ROOM_AND_GUARD_WORKFLOW = 'bookRoomAndGuard';
-/** The id of the `outcome` update its starter sends with the start (one per run). */
+/** The id of the `outcome` update asked for by callers that did not start the run. */
 export const OUTCOME_UPDATE_ID = 'outcome';
+/** Visibility filter: the workflows that book an order, in either shape. */
+export const BOOKING_WORKFLOWS = `WorkflowType IN ('${BOOK_ROOM_WORKFLOW}', '${BOOK_ROOM_AND_GUARD_WORKFLOW}')`;
 export const CANCEL_BOOKING_WORKFLOW = 'cancelBooking';
 
 /** `booking-<orderId>`: readable in the UI, one per order (order ids carry no personal data). */

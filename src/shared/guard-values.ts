@@ -6,6 +6,11 @@ import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { BookingPhaseKey, OrderIdKey, SupplierBookingIdKey } from './search-attributes';
 
 export const GUARD_BOOKING_WORKFLOW = 'guardBooking';
+/**
+ * Visibility filter: the workflows that guard a confirmed order, `guardBooking` and a
+ * `bookRoomAndGuard` after its decision (the guard's attributes and phases are only written then).
+ */
+export const GUARDING_WORKFLOWS = `WorkflowType IN ('${GUARD_BOOKING_WORKFLOW}', 'bookRoomAndGuard')`;
 
 /** `guard-<orderId>`: the order's guard, started by `bookRoom` when the booking is CONFIRMED. */
 export function guardWorkflowId(orderId: string): string {

@@ -22,6 +22,14 @@ export const BookingOutcomeKey = defineSearchAttributeKey(
 );
 export const OrderIdKey = defineSearchAttributeKey('OrderId', SearchAttributeType.KEYWORD);
 export const CheckInDateKey = defineSearchAttributeKey('CheckInDate', SearchAttributeType.DATETIME);
+/**
+ * When the booking was decided (its outcome), by `bookRoomAndGuard`, which does not close then
+ * when CONFIRMED: the daily views' "today" for it (a `bookRoom` run closes at its decision).
+ */
+export const BookingDecidedAtKey = defineSearchAttributeKey(
+  'BookingDecidedAt',
+  SearchAttributeType.DATETIME,
+);
 
 // --- after CONFIRMED (guardBooking) --------------------------------------------------------------
 /** When free cancellation ends (absent when unknown). The "free cancellation ends within 48 h" view. */
@@ -50,6 +58,7 @@ export const ALL_SEARCH_ATTRIBUTE_KEYS = [
   BookingOutcomeKey,
   OrderIdKey,
   CheckInDateKey,
+  BookingDecidedAtKey,
   FreeCancellationUntilKey,
   ReconfirmationKey,
   OrderEventsDeliveryKey,

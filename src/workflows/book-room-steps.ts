@@ -39,7 +39,11 @@ import {
   DEFAULT_POLLING,
 } from '../config/defaults';
 import { durationToMs } from '../shared/duration';
-import { BookingOutcomeKey, SupplierStatusKey } from '../shared/search-attributes';
+import {
+  BookingDecidedAtKey,
+  BookingOutcomeKey,
+  SupplierStatusKey,
+} from '../shared/search-attributes';
 import {
   BOOKING_RESEND_BASE_DELAY_MS,
   BOOKING_SEND_ATTEMPTS,
@@ -620,7 +624,10 @@ export async function finish(
   if (final.bookingId !== undefined && final.bookingId !== run.bookingId) {
     run.setBooking(final.bookingId, final.supplierStatus ?? run.supplierStatus ?? 'UNKNOWN');
   }
-  run.sa.write([{ key: BookingOutcomeKey, value: final.outcome }]);
+  run.sa.write([
+    { key: BookingOutcomeKey, value: final.outcome },
+    ...(run.livesOn ? [{ key: BookingDecidedAtKey, value: new Date() }] : []),
+  ]);
   run.enter(final.outcome);
   const decided = decision(run, final);
   run.decided = decided;

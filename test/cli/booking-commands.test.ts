@@ -96,7 +96,8 @@ describe('the booking commands (book, status, approve, reject, resolve, cancel, 
     const doc = json<{ workflowStatus: string; result: { outcome: string; bookingId: number } }>(
       statusJson,
     );
-    assert.equal(doc.workflowStatus, 'COMPLETED');
+    // Decided, and still running: the booking workflow guards the confirmed order.
+    assert.equal(doc.workflowStatus, 'RUNNING');
     assert.equal(doc.result.outcome, 'CONFIRMED');
     assert.equal(again.code, 0, explain(again));
     assert.match(again.stdout, /already ended CONFIRMED; a finished booking is never restarted/);

@@ -6,7 +6,7 @@ import { randomInt } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from '@temporalio/worker';
-import { BookingClient, type BookRoomInput } from '../../src/client';
+import { BookingClient, type BookRoomInput, type BookingWorkflow } from '../../src/client';
 import type { OrderEventsEndpoint } from '../../src/activities/order-events';
 import { createBookingWorker, createOrderEventsWorker } from '../../src/build-worker';
 import type { HotelApiConfig } from '../../src/hotel-api/client';
@@ -59,6 +59,8 @@ export async function startBookingStack(
     front?: (simUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
     /** Order events on: the worker announces them and a second worker delivers them here. */
     orderEvents?: OrderEventsEndpoint;
+    /** The workflow the stack's client starts. @default the client's default */
+    workflow?: BookingWorkflow;
   } = {},
 ): Promise<BookingStack> {
   const sim = buildSimulator({
@@ -97,7 +99,11 @@ export async function startBookingStack(
       })
     : undefined;
   const running = Promise.all([worker.run(), eventsWorker?.run()]);
-  const bookings = new BookingClient({ client: temporal.client, taskQueue });
+  const bookings = new BookingClient({
+    client: temporal.client,
+    taskQueue,
+    ...(options.workflow ? { workflow: options.workflow } : {}),
+  });
   return {
     temporal,
     sim,

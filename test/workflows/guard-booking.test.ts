@@ -44,7 +44,8 @@ const dateIn = (days: number) => new Date(Date.now() + days * DAY).toISOString()
 describe('guardBooking', { concurrency: true }, () => {
   let s: BookingStack;
   before(async () => {
-    s = await startBookingStack('guard-booking');
+    // guardBooking: the guard of a `bookRoom` (bookRoomAndGuard guards in its own workflow).
+    s = await startBookingStack('guard-booking', { workflow: 'bookRoom' });
   });
   after(async () => {
     await s?.close();

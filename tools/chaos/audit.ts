@@ -6,13 +6,15 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { BookingClient } from '../../src/client';
 import {
+  BOOK_ROOM_AND_GUARD_WORKFLOW,
   bookingWorkflowId,
   type BookRoomResult,
   type BookingError,
   type BookingOutcome,
 } from '../../src/shared/booking-contract';
 import { bookingStateQuery } from '../../src/shared/booking-messages';
-import { BookingPhaseKey } from '../../src/shared/search-attributes';
+import { orderStateQuery } from '../../src/shared/guard-messages';
+import { BookingOutcomeKey, BookingPhaseKey } from '../../src/shared/search-attributes';
 import type { Simulator } from '../simulator';
 
 /** Where an order stands. */
@@ -49,6 +51,24 @@ export async function orderStatus(
   }
   if (status !== 'RUNNING') return { kind: 'broken', status };
   const phase = description.typedSearchAttributes.get(BookingPhaseKey);
+  if (
+    description.type === BOOK_ROOM_AND_GUARD_WORKFLOW &&
+    description.typedSearchAttributes.get(BookingOutcomeKey) !== undefined
+  ) {
+    // Decided and guarding its booking: the guard's state holds the decision.
+    const state = await client.connection.withDeadline(
+      Date.now() + (options.queryTimeoutMs ?? 10_000),
+      () => handle.query(orderStateQuery),
+    );
+    const result: BookRoomResult = {
+      orderId,
+      outcome: state.outcome as BookingOutcome,
+      ...(state.bookingId !== undefined ? { bookingId: state.bookingId } : {}),
+      ...(state.supplierStatus !== undefined ? { supplierStatus: state.supplierStatus } : {}),
+      ...(state.price !== undefined ? { price: state.price } : {}),
+    };
+    return { kind: 'final', outcome: result.outcome, result };
+  }
   if (phase !== 'NEEDS_RECONCILIATION') return { kind: 'running', phase };
   const state = await client.connection.withDeadline(
     Date.now() + (options.queryTimeoutMs ?? 10_000),

@@ -64,7 +64,8 @@ async function book(ctx: CliContext, flags: BookFlags & { wait?: boolean }): Pro
   const started = await bookings.startBooking(input);
   const { orderId, workflowId } = started;
 
-  if (started.status === 'ALREADY_FINISHED') {
+  // Decided already: a bookRoom has closed; a bookRoomAndGuard may still guard the booking.
+  if (started.status === 'ALREADY_FINISHED' || started.outcome !== undefined) {
     const result = await bookings.result(orderId);
     ctx.emit({ started, result }, () =>
       [

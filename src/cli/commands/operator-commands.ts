@@ -3,13 +3,18 @@
  * Queries and updates need a worker to answer; they run with a deadline so a missing worker is
  * reported (exit 3) instead of hanging.
  */
-import { isGrpcDeadlineError, type WorkflowExecutionDescription } from '@temporalio/client';
+import {
+  WorkflowUpdateFailedError,
+  isGrpcDeadlineError,
+  type WorkflowExecutionDescription,
+} from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Command } from 'commander';
 import {
   BookingOutcome,
   BookingPhase,
-  GUARD_BOOKING_WORKFLOW,
+  BOOKING_WORKFLOWS,
+  GUARDING_WORKFLOWS,
   GuardPhase,
   bookingWorkflowId,
   type BookRoomResult,
@@ -17,7 +22,7 @@ import {
   type CancelBookingResult,
   type OrderState,
 } from '../../client';
-import { BookingPhaseKey } from '../../shared/search-attributes';
+import { BookingOutcomeKey, BookingPhaseKey } from '../../shared/search-attributes';
 import type { CliContext } from '../cli-context';
 import { CliError, toCliFailure, usageError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';
@@ -63,7 +68,9 @@ async function status(ctx: CliContext, orderId: string): Promise<ExitCode> {
     );
   }
   let result: BookRoomResult | undefined;
-  if (workflowStatus === 'COMPLETED') result = await bookings.result(orderId);
+  // Decided: a bookRoom has closed, a bookRoomAndGuard answers its decision while it guards.
+  if (workflowStatus === 'COMPLETED' || (workflowStatus === 'RUNNING' && state.outcome))
+    result = await ctx.withWorkerDeadline(() => bookings.result(orderId), 10_000);
   ctx.emit({ orderId, workflowId, workflowStatus, ...(result ? { result } : {}), state }, () => {
     const hint = state.holder === 'bookRoom' ? phaseHint(state as BookingState) : guardHint(state);
     // bookRoom's own view while it holds the order; once guarded, its outcome and the guard's truth.
@@ -96,7 +103,8 @@ function guardHint(state: OrderState): string | undefined {
 
 /**
  * Sends an update to a running booking. An ended workflow answers "not found" to updates, which
- * would send a person looking for a typo: say that it has ended, and how.
+ * would send a person looking for a typo, and a bookRoomAndGuard that decided (and now guards the
+ * booking) refuses it: say that the booking has ended, and how.
  */
 async function updateBooking<T>(
   ctx: CliContext,
@@ -107,14 +115,17 @@ async function updateBooking<T>(
   try {
     return await ctx.withWorkerDeadline(send);
   } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    if (!(err instanceof WorkflowNotFoundError || err instanceof WorkflowUpdateFailedError))
+      throw err;
     let description: WorkflowExecutionDescription;
     try {
       description = await describeBooking(ctx, orderId);
     } catch {
       throw err;
     }
-    const phase = description.typedSearchAttributes.get(BookingPhaseKey);
+    const decided = description.typedSearchAttributes.get(BookingOutcomeKey);
+    if (err instanceof WorkflowUpdateFailedError && decided === undefined) throw err;
+    const phase = decided ?? description.typedSearchAttributes.get(BookingPhaseKey);
     throw new CliError(
       `The booking for order ${orderId} has already ended (${phase ?? description.status.name}): nothing is left to ${what}. \`status ${orderId}\` shows how it ended.`,
       ExitCode.FAILED,
@@ -329,8 +340,8 @@ async function list(ctx: CliContext, o: { phase?: string; limit: string }): Prom
   // This deployment's bookings: the task queue separates deployments sharing one namespace.
   const query = [
     o.phase !== undefined && GUARD_ONLY_PHASES.includes(o.phase)
-      ? `WorkflowType = '${GUARD_BOOKING_WORKFLOW}'`
-      : `WorkflowType = 'bookRoom'`,
+      ? GUARDING_WORKFLOWS
+      : BOOKING_WORKFLOWS,
     `TaskQueue = ${quote(ctx.config.temporal.taskQueue)}`,
     ...(o.phase ? [`BookingPhase = ${quote(o.phase)}`] : []),
   ].join(' AND ');
