@@ -3,6 +3,11 @@
  * overridable by an environment knob. The bench's entry point (run.ts) is the only reader of
  * `process.env` and argv; every part receives plain numbers.
  */
+import {
+  BOOK_ROOM_AND_GUARD_WORKFLOW,
+  BOOK_ROOM_WORKFLOW,
+  type BookingWorkflow,
+} from '../src/client';
 import type { HotelApiConfig } from '../src/hotel-api/client';
 
 /** The supplier account the bench's simulator accepts and its clients sign with. */
@@ -60,6 +65,8 @@ export interface BenchSettings {
     readonly workerInProcess: boolean;
     /** Bookings handed to their guard after CONFIRMED, as the product runs (`BENCH_GUARD=0`: not). */
     readonly guard: boolean;
+    /** The workflow the bookings start (`BENCH_WORKFLOW`), the client's default unless set. */
+    readonly workflow: BookingWorkflow;
   };
   readonly throughput: {
     /** Measured time per workflow type, ms (split in two halves, ABBA order). */
@@ -70,6 +77,8 @@ export interface BenchSettings {
     readonly warmupMs: number;
     /** As `overhead.guard`. */
     readonly guard: boolean;
+    /** As `overhead.workflow`. */
+    readonly workflow: BookingWorkflow;
   };
   /** Server work per confirmed booking beside the two-activity control (bench/server-work.ts). */
   readonly work: BenchSettings['throughput'] & {
@@ -188,6 +197,7 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_WORKER_FROM_SOURCES` | `1`: the worker from the sources through tsx (A/B; figures are compiled) | off | off |
  * | `BENCH_EAGER_START` / `BENCH_WORKER_IN_PROCESS` | overhead experiments | off | off |
  * | `BENCH_GUARD` | `0`: bookings without their guard (diagnosis only; figures are with it) | on | on |
+ * | `BENCH_WORKFLOW` | the bookings' workflow: `bookRoomAndGuard` (the client's default) or `bookRoom` (A/B) | bookRoomAndGuard | same |
  * | `BENCH_CLUSTER_WORKERS` | worker processes of each cluster throughput pass | 1,2,3 | 1,2,3 |
  * | `BENCH_CLUSTER_DURATION_MS` | cluster throughput time per workflow type and pass | `BENCH_DURATION_MS` | same |
  * | `BENCH_CLUSTER_OVERHEAD_RUNS` | cluster overhead paired runs per latency | `BENCH_OVERHEAD_RUNS` | same |
@@ -237,6 +247,12 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
   }
   const eagerStart = flag(env, 'BENCH_EAGER_START');
   const guard = !(env.BENCH_GUARD === '0' || env.BENCH_GUARD === 'false');
+  const workflow = (env.BENCH_WORKFLOW || BOOK_ROOM_AND_GUARD_WORKFLOW) as BookingWorkflow;
+  if (workflow !== BOOK_ROOM_AND_GUARD_WORKFLOW && workflow !== BOOK_ROOM_WORKFLOW) {
+    throw new Error(
+      `BENCH_WORKFLOW must be ${BOOK_ROOM_AND_GUARD_WORKFLOW} or ${BOOK_ROOM_WORKFLOW} (got "${workflow}")`,
+    );
+  }
   const latencyMs = num(env, 'BENCH_LATENCY_MS', 20);
   const workflows = num(env, 'BENCH_SCALE_WORKFLOWS', quick ? 500 : 10_000);
   const list = (name: string, fallback: string) => {
@@ -265,6 +281,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
     // Eager start only works when the client shares the worker's NativeConnection.
     workerInProcess: eagerStart || flag(env, 'BENCH_WORKER_IN_PROCESS'),
     guard,
+    workflow,
   };
   const throughput = {
     durationMs: num(env, 'BENCH_DURATION_MS', quick ? 10_000 : 60_000),
@@ -272,6 +289,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
     latencyMs,
     warmupMs: quick ? 1_000 : 5_000,
     guard,
+    workflow,
   };
   return {
     quick,

@@ -86,7 +86,10 @@ export async function runEventsBench(
       );
     }
     const clients = Object.fromEntries(
-      kinds.map((k) => [k, new BookingClient({ client: temporal.client, taskQueue: queues[k] })]),
+      kinds.map((k) => [
+        k,
+        new BookingClient({ client: temporal.client, taskQueue: queues[k], workflow: s.workflow }),
+      ]),
     ) as Record<Kind, BookingClient>;
     const one = async (kind: Kind) => {
       const input = benchBookingInput('instant', s.guard ? {} : NO_GUARD);

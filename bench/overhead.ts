@@ -67,7 +67,7 @@ export interface WorkerMeans {
   readonly bookRoomWorkflowTask: number;
   /** The same for the no-op control workflow: the SDK's own floor for a workflow task. */
   readonly controlWorkflowTask: number;
-  /** The same for the guard a confirmed booking hands over to (its first tasks: read, then sleep). */
+  /** The same for the guard a `bookRoom` hands over to (its first tasks; none with bookRoomAndGuard). */
   readonly guardWorkflowTask: number;
   /** The `RespondWorkflowTaskCompleted` call (the server recording a task), every workflow. */
   readonly respondWorkflowTaskCompleted: number;
@@ -91,9 +91,10 @@ function histogramMean(
 
 const WFT_LATENCY = 'temporal_workflow_task_execution_latency';
 
-function workerMeans(before: string, after: string): WorkerMeans | undefined {
+function workerMeans(before: string, after: string, workflowType: string): WorkerMeans | undefined {
   if (!before || !after) return undefined;
-  const bookRoom = { workflow_type: 'bookRoom' };
+  // The booking's workflow type: with bookRoomAndGuard, its tasks include the guard's first.
+  const bookRoom = { workflow_type: workflowType };
   return {
     bookRoomWorkflowTask: histogramMean(before, after, WFT_LATENCY, bookRoom),
     controlWorkflowTask: histogramMean(before, after, WFT_LATENCY, {
@@ -155,7 +156,11 @@ export async function runOverheadBench(
     inProcess: settings.workerInProcess,
   });
   const direct = new HotelApiClient(benchHotelApiConfig(sim.baseUrl));
-  const bookings = new BookingClient({ client: temporal.client, taskQueue });
+  const bookings = new BookingClient({
+    client: temporal.client,
+    taskQueue,
+    workflow: settings.workflow,
+  });
   const eagerClient =
     settings.eagerStart && worker.nativeConnection
       ? new Client({ connection: worker.nativeConnection, dataConverter: benchDataConverter() })
@@ -272,7 +277,7 @@ export async function runOverheadBench(
           ctlRuns.push(lastControlRun);
         }
       }
-      const means = workerMeans(metricsBefore, await scrape(worker.metricsUrl));
+      const means = workerMeans(metricsBefore, await scrape(worker.metricsUrl), settings.workflow);
       const pairs = wf.map((w, i) => w / (dc[i] as number));
       const workflowMs = summarize(wf);
       const directMs = summarize(dc);

@@ -11,7 +11,7 @@
  * before the next run is timed.
  */
 import { randomUUID } from 'node:crypto';
-import { BookingClient } from '../src/client';
+import { BOOK_ROOM_WORKFLOW, BookingClient } from '../src/client';
 import type { BenchSettings } from './bench-config';
 import { benchBookingInput, NO_GUARD } from './bookings';
 import {
@@ -62,7 +62,10 @@ export interface ServerWorkResult {
   readonly throughputRatio: Spread;
   /** History events of a confirmed booking: bookRoom's and its guard's once it waits. */
   readonly historyEventsPerBooking: number;
+  /** The bookings' workflow (`BENCH_WORKFLOW`). */
+  readonly workflow: string;
   readonly historyEvents: {
+    /** The booking's workflow (a bookRoomAndGuard's includes its guard's, so `guard` is 0). */
     readonly bookRoom: number;
     readonly guard: number;
     readonly control: number;
@@ -115,12 +118,21 @@ export async function runServerWorkBench(
       ...partWorker(ctx, temporal, taskQueue, sim.baseUrl),
       ...(s.supplierCap.perSecond > 0 ? { supplierCap: s.supplierCap } : {}),
     });
-    const bookings = new BookingClient({ client: temporal.client, taskQueue });
+    const bookings = new BookingClient({
+      client: temporal.client,
+      taskQueue,
+      workflow: s.workflow,
+    });
+    // A bookRoom's guard is a workflow of its own; a bookRoomAndGuard guards in its own history.
+    const guardApart = s.guard && s.workflow === BOOK_ROOM_WORKFLOW;
     const samples: string[] = [];
     let last: string | undefined;
-    /** Waits (up to 2 s) until the order's guard has written its first task: it waits then. */
+    /**
+     * Waits (up to 2 s) until the order's guard has written its first task: it waits then. (A
+     * bookRoomAndGuard's guard starts in the task that answers the caller: nothing to wait for.)
+     */
     const guardWaiting = async (orderId: string | undefined) => {
-      if (!orderId || !s.guard) return;
+      if (!orderId || !guardApart) return;
       const until = Date.now() + 2_000;
       while (Date.now() < until) {
         const d = await temporal.client.workflow
@@ -225,7 +237,7 @@ export async function runServerWorkBench(
     const bookRoomEvents = summarize(
       await Promise.all(samples.map((o) => eventsOf(`booking-${o}`))),
     ).p50;
-    const guardEvents = s.guard
+    const guardEvents = guardApart
       ? summarize(await Promise.all(samples.map((o) => eventsOf(`guard-${o}`)))).p50
       : 0;
     const controlEvents = await eventsOf(control.workflowId);
@@ -247,6 +259,7 @@ export async function runServerWorkBench(
       controlPerSecond: spread(c.perSecond),
       throughputRatio: spread(b.perSecond.map((v, i) => v / (c.perSecond[i] ?? v))),
       historyEventsPerBooking: bookRoomEvents + guardEvents,
+      workflow: s.workflow,
       historyEvents: { bookRoom: bookRoomEvents, guard: guardEvents, control: controlEvents },
       latencyP50Ms: { booking: round(bookingP50), control: round(controlP50) },
       sequentialP50Ms: {

@@ -101,7 +101,11 @@ export async function runThroughputBench(
     await stopAll();
     throw err;
   }
-  const bookings = new BookingClient({ client: temporal.client, taskQueue });
+  const bookings = new BookingClient({
+    client: temporal.client,
+    taskQueue,
+    workflow: s.workflow,
+  });
   const pids: Record<string, number> = {
     bench: process.pid,
     ...Object.fromEntries(workers.map((w, i) => [i === 0 ? 'worker' : `worker${i + 1}`, w.pid])),

@@ -57,8 +57,7 @@ export interface BookingCounts {
 export const BOOKING_COUNT_QUERIES = {
   waiting: (phase: WaitingPhase) =>
     `${BOOKING_WORKFLOWS} AND ExecutionStatus = 'Running' AND BookingPhase = '${phase}'`,
-  outcome: (outcome: BookingOutcome) =>
-    `${BOOKING_WORKFLOWS} AND BookingOutcome = '${outcome}'`,
+  outcome: (outcome: BookingOutcome) => `${BOOKING_WORKFLOWS} AND BookingOutcome = '${outcome}'`,
   cancellation: (outcome: CancellationOutcome) =>
     `WorkflowType = 'cancelBooking' AND BookingOutcome = '${outcome}'`,
   reconfirmationFlags: () =>

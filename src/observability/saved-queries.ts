@@ -34,8 +34,7 @@ const utcDay = (d: Date, days = 0) =>
 const BOOKINGS = BOOKING_WORKFLOWS;
 const GUARDS = GUARDING_WORKFLOWS;
 /** Decided since `t`: a bookRoom run closes at its decision, a bookRoomAndGuard records it. */
-const decidedSince = (t: Date) =>
-  `(CloseTime >= '${iso(t)}' OR BookingDecidedAt >= '${iso(t)}')`;
+const decidedSince = (t: Date) => `(CloseTime >= '${iso(t)}' OR BookingDecidedAt >= '${iso(t)}')`;
 const RUNNING = `ExecutionStatus = 'Running'`;
 
 /** The daily views, for `now`. */

@@ -145,6 +145,12 @@ export const GuardBookingResultSchema = z.object({
   error: BookingErrorSchema.optional(),
 });
 
+export const BookRoomAndGuardResultSchema = BookRoomResultSchema.extend({
+  guard: GuardBookingResultSchema.optional().describe(
+    'how the guard of a CONFIRMED booking ended (check-out or cancellation)',
+  ),
+});
+
 export const CancelBookingResultSchema = z.object({
   bookingId: z.number().int(),
   outcome: cancellationOutcome,

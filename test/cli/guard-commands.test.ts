@@ -61,9 +61,7 @@ describe('the CLI on guarded orders (status, cancel --accept-penalty, keep)', ()
 
   /** The BookingPhase attribute of the workflow guarding the order. */
   const phaseAttribute = async (order: string) =>
-    (await client.bookings.guardOf(order))?.description.typedSearchAttributes.get(
-      BookingPhaseKey,
-    );
+    (await client.bookings.guardOf(order))?.description.typedSearchAttributes.get(BookingPhaseKey);
 
   it('after free cancellation ends: cancel is refused naming the deadline (exit 1), --accept-penalty cancels; status agrees throughout', async () => {
     const order = orderId('penalty');

@@ -25,12 +25,12 @@ describe('booking gauges', () => {
     assert.equal(a.waiting.NEEDS_RECONCILIATION, 1);
     assert.ok(
       queries.includes(
-        "WorkflowType = 'bookRoom' AND ExecutionStatus = 'Running' AND BookingPhase = 'AWAITING_APPROVAL'",
+        "WorkflowType IN ('bookRoom', 'bookRoomAndGuard') AND ExecutionStatus = 'Running' AND BookingPhase = 'AWAITING_APPROVAL'",
       ),
     );
     assert.ok(
       queries.includes(
-        "WorkflowType = 'bookRoom' AND ExecutionStatus = 'Running' AND BookingPhase = 'STATUS_UNREADABLE'",
+        "WorkflowType IN ('bookRoom', 'bookRoomAndGuard') AND ExecutionStatus = 'Running' AND BookingPhase = 'STATUS_UNREADABLE'",
       ),
       'a booking whose status cannot be read is counted for operators',
     );
@@ -136,7 +136,7 @@ describe('booking gauges', () => {
     });
     const text = await metrics.registry.metrics();
     assert.deepEqual(listed, [
-      "WorkflowType = 'bookRoom' AND ExecutionStatus = 'Running' AND BookingPhase = 'NEEDS_RECONCILIATION'",
+      "WorkflowType IN ('bookRoom', 'bookRoomAndGuard') AND ExecutionStatus = 'Running' AND BookingPhase = 'NEEDS_RECONCILIATION'",
     ]);
     assert.match(
       text,

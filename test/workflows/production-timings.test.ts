@@ -90,7 +90,9 @@ describe(
         shutdownGraceTime: '2s',
       });
       running = worker.run();
-      bookings = new BookingClient({ client: env.client, taskQueue });
+      // bookRoom: the time-skipping server skips time while a client awaits a workflow's result,
+      // not an update's (bookRoomAndGuard's `outcome`). The booking's script is the same code.
+      bookings = new BookingClient({ client: env.client, taskQueue, workflow: 'bookRoom' });
     });
 
     after(async () => {

@@ -14,7 +14,7 @@ import { testDataConverter } from '../helpers/temporal';
 
 const dir = join(__dirname, '..', 'histories');
 /** The shape every history of the folder was recorded with (its subfolder; the first, none). */
-const SHAPES = ['', 'one-task-per-step'] as const;
+const SHAPES = ['', 'one-task-per-step', 'book-room-and-guard'] as const;
 const inShape = (shape: string) =>
   readdirSync(join(dir, shape))
     .filter((f) => f.endsWith('.json'))
@@ -53,6 +53,20 @@ describe('recorded histories replay against the current workflow code', () => {
       assert.ok(
         files.includes(`one-task-per-step/${name}.json`),
         `no history one-task-per-step/${name}.json`,
+      );
+    }
+    // bookRoomAndGuard (the booking, then its guard in the same workflow): each path recorded.
+    for (const name of [
+      'instant-confirmed',
+      'confirm-after-polls',
+      'book-and-guard-cancelled',
+      'book-and-guard-not-available',
+      'temporal-cancel-during-booking',
+      'booking-lost-resolved',
+    ]) {
+      assert.ok(
+        files.includes(`book-room-and-guard/${name}.json`),
+        `no history book-room-and-guard/${name}.json`,
       );
     }
     // The paths of the cancellation refactor: deadlines both ways, a Temporal cancellation at each phase, a cancel

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { NULL_IS_ABSENT } from '../../src/shared/absent';
 import {
   ApprovePriceChangeSchema,
+  BOOK_ROOM_AND_GUARD_WORKFLOW,
   BOOK_ROOM_WORKFLOW,
   BookRoomInputSchema,
   CANCEL_BOOKING_WORKFLOW,
@@ -25,6 +26,7 @@ import {
   KeepRequestSchema,
 } from '../../src/shared/guard-contract';
 import {
+  BookRoomAndGuardResultSchema,
   BookRoomResultSchema,
   BookingStateSchema,
   CancelBookingResultSchema,
@@ -130,6 +132,72 @@ const ENTRIES: readonly Entry[] = [
     schema: GuardBookingResultSchema,
     io: 'output',
     title: 'guardBooking result',
+  },
+  {
+    workflow: BOOK_ROOM_AND_GUARD_WORKFLOW,
+    kind: 'input',
+    schema: BookRoomInputSchema,
+    io: 'input',
+    title: "bookRoomAndGuard input (workflow id booking-<orderId>): bookRoom's",
+  },
+  {
+    workflow: BOOK_ROOM_AND_GUARD_WORKFLOW,
+    kind: 'update-result',
+    name: 'outcome',
+    schema: BookRoomResultSchema,
+    io: 'output',
+    title:
+      "bookRoomAndGuard update outcome (no argument): the booking's decision, once there is one; what bookRoom's result is",
+  },
+  {
+    workflow: BOOK_ROOM_AND_GUARD_WORKFLOW,
+    kind: 'query',
+    name: 'bookingState',
+    schema: z.union([OrderStateSchema, BookingStateSchema]),
+    io: 'output',
+    title:
+      "bookRoomAndGuard's bookingState query: bookRoom's state until the decision, guardBooking's once CONFIRMED; also the result of each of its updates",
+  },
+  {
+    workflow: BOOK_ROOM_AND_GUARD_WORKFLOW,
+    kind: 'update-argument',
+    name: 'approvePriceChange',
+    schema: ApprovePriceChangeSchema,
+    io: 'input',
+    title: 'bookRoomAndGuard update approvePriceChange: argument',
+  },
+  {
+    workflow: BOOK_ROOM_AND_GUARD_WORKFLOW,
+    kind: 'update-argument',
+    name: 'resolveReconciliation',
+    schema: ResolveReconciliationSchema,
+    io: 'input',
+    title: 'bookRoomAndGuard update resolveReconciliation: argument',
+  },
+  {
+    workflow: BOOK_ROOM_AND_GUARD_WORKFLOW,
+    kind: 'update-argument',
+    name: 'cancel',
+    schema: z.union([CancelRequestSchema, GuardCancelRequestSchema]),
+    io: 'input',
+    title:
+      "bookRoomAndGuard update cancel: argument (bookRoom's until the decision; guardBooking's, with acceptPenalty, once CONFIRMED)",
+  },
+  {
+    workflow: BOOK_ROOM_AND_GUARD_WORKFLOW,
+    kind: 'update-argument',
+    name: 'keep',
+    schema: KeepRequestSchema,
+    io: 'input',
+    title: 'bookRoomAndGuard update keep (once CONFIRMED): argument',
+  },
+  {
+    workflow: BOOK_ROOM_AND_GUARD_WORKFLOW,
+    kind: 'result',
+    schema: BookRoomAndGuardResultSchema,
+    io: 'output',
+    title:
+      'bookRoomAndGuard result: at its decision when not CONFIRMED, else at check-out or once the order is cancelled',
   },
   {
     workflow: CANCEL_BOOKING_WORKFLOW,
