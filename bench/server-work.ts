@@ -128,18 +128,24 @@ export async function runServerWorkBench(
     const samples: string[] = [];
     let last: string | undefined;
     /**
-     * Waits (up to 2 s) until the order's guard has written its first task: it waits then. (A
-     * bookRoomAndGuard's guard starts in the task that answers the caller: nothing to wait for.)
+     * Waits (up to 2 s) until the order's guard has done its first task and waits: a bookRoom's
+     * guard-<orderId> has written it; a bookRoomAndGuard has no activity or workflow task pending
+     * (its guard's first read runs after the task that answered the caller).
      */
     const guardWaiting = async (orderId: string | undefined) => {
-      if (!orderId || !guardApart) return;
+      if (!orderId || !s.guard) return;
       const until = Date.now() + 2_000;
       while (Date.now() < until) {
         const d = await temporal.client.workflow
-          .getHandle(`guard-${orderId}`)
+          .getHandle(guardApart ? `guard-${orderId}` : `booking-${orderId}`)
           .describe()
           .catch(() => undefined);
-        if ((d?.historyLength ?? 0) >= GUARD_WAITING_EVENTS) return;
+        if (
+          guardApart
+            ? (d?.historyLength ?? 0) >= GUARD_WAITING_EVENTS
+            : d && !d.raw.pendingActivities?.length && !d.raw.pendingWorkflowTask
+        )
+          return;
         await new Promise((r) => setTimeout(r, 5));
       }
     };

@@ -7,7 +7,12 @@
  * the built-in `WorkflowType`, `ExecutionStatus`, `StartTime` and `CloseTime`; a test runs each
  * against a real server.
  */
-import { BOOKING_WORKFLOWS, BookingOutcome, BookingPhase } from '../shared/booking-contract';
+import {
+  BOOKING_WORKFLOWS,
+  BOOK_ROOM_WORKFLOW,
+  BookingOutcome,
+  BookingPhase,
+} from '../shared/booking-contract';
 import { GUARDING_WORKFLOWS, GuardPhase, ReconfirmationMark } from '../shared/guard-contract';
 import { ORDER_EVENTS_FAILING_QUERY } from '../shared/order-events';
 
@@ -33,8 +38,12 @@ const utcDay = (d: Date, days = 0) =>
 
 const BOOKINGS = BOOKING_WORKFLOWS;
 const GUARDS = GUARDING_WORKFLOWS;
-/** Decided since `t`: a bookRoom run closes at its decision, a bookRoomAndGuard records it. */
-const decidedSince = (t: Date) => `(CloseTime >= '${iso(t)}' OR BookingDecidedAt >= '${iso(t)}')`;
+/**
+ * Decided since `t`: a bookRoom run closes at its decision; a bookRoomAndGuard records it (it
+ * closes at check-out when CONFIRMED, so its close time says nothing of the decision).
+ */
+const decidedSince = (t: Date) =>
+  `((WorkflowType = '${BOOK_ROOM_WORKFLOW}' AND CloseTime >= '${iso(t)}') OR BookingDecidedAt >= '${iso(t)}')`;
 const RUNNING = `ExecutionStatus = 'Running'`;
 
 /** The daily views, for `now`. */

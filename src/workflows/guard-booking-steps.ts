@@ -10,7 +10,6 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
-  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BookingTerms, GuardActivities } from '../activities/guard';
@@ -112,12 +111,15 @@ function apply(run: GuardRun, r: BookingRead): void {
 async function firstRead(run: GuardRun): Promise<BookingRead & { terms?: BookingTerms }> {
   const held = run.p.terms;
   if (held) return { kind: 'status', status: held.status, terms: { found: true, ...held } };
-  // In its booking's workflow, the task that decided CONFIRMED also answers the caller, and a
-  // local read would hold that answer back by a supplier call: read in the next task instead.
-  if (run.inBooking && !run.carried) await sleep(1);
   // One local activity at a time: an announcement in flight first.
   if (run.p.startedInOneTask) await run.events?.flushed();
-  return read(run, 'Terms of the confirmed booking', run.p.startedInOneTask === true);
+  // In its booking's workflow, the task that decided CONFIRMED also answers the caller: a local
+  // read would hold that answer back by a supplier call, so the read is a scheduled activity.
+  return read(
+    run,
+    'Terms of the confirmed booking',
+    run.p.startedInOneTask === true && !run.inBooking,
+  );
 }
 
 /** The first read: stay dates, cancellation terms, reconfirmation times, the auto-cancel. */

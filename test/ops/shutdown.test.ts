@@ -54,13 +54,15 @@ describe('graceful shutdown', () => {
     const inputs = CASES.map((c) =>
       bookingInput(c.scenario, c.param !== undefined ? { param: c.param } : {}),
     );
-    await Promise.all(inputs.map((i) => s.bookings.startBooking(i)));
     // SIGTERM as soon as a booking call has reached the supplier (its answer takes LATENCY_MS).
+    // Counted from before the starts: a start returns once the worker has taken its first task,
+    // and the booking call follows at once.
     let bookingCallsArrived = 0;
     s.sim.server.on('request', (req: IncomingMessage) => {
       const path = (req.url ?? '').split('?')[0]!;
       if (req.method === 'POST' && path.endsWith('/booking')) bookingCallsArrived += 1;
     });
+    await Promise.all(inputs.map((i) => s.bookings.startBooking(i)));
     await eventually(async () => bookingCallsArrived >= 1, 30_000, 'a booking call in flight');
     first.child.kill('SIGTERM');
     const readiness: number[] = [];
