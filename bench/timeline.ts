@@ -58,7 +58,7 @@ function stepOf(prev: HistoryEvent | undefined, e: HistoryEvent): Step {
 
 /**
  * Milliseconds by step for one run: `startedAt` is when the start call was made and `resultAt`
- * when the result arrived (epoch ms, `Date.now()`).
+ * when the result (or the `outcome` update's answer) arrived (epoch ms, `Date.now()`).
  */
 export function runSteps(
   events: readonly HistoryEvent[],
@@ -73,6 +73,9 @@ export function runSteps(
     out[stepOf(prev, e)] += Math.max(0, ms - prevMs);
     prevMs = ms;
     prev = e;
+    // A bookRoomAndGuard answers its caller with its `outcome` update and goes on as the guard:
+    // what follows is not the caller's time.
+    if (e.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED) break;
   }
   out.resultDelivery += Math.max(0, resultAt - prevMs);
   return out;

@@ -3,7 +3,10 @@
  * end-to-end time, and the time goes where the history says it went.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { temporal } from '@temporalio/proto';
 import { meanSteps, runSteps, STEPS } from '../bench/timeline';
 import {
   connectTemporal,
@@ -51,5 +54,34 @@ describe('bench step breakdown', () => {
     // The mean of one run is that run (rounded to 0.1 ms).
     const mean = meanSteps([steps]);
     for (const s of STEPS) assert.ok(Math.abs(mean[s] - steps[s]) <= 0.05, s);
+  });
+
+  it('ends a bookRoomAndGuard run at its outcome update: the guard after it is not the caller’s time', () => {
+    const file = join(
+      __dirname,
+      'histories',
+      'book-room-and-guard',
+      'book-and-guard-cancelled.json',
+    );
+    const events =
+      temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(file, 'utf8'))).events ??
+      [];
+    const ms = (e: (typeof events)[number]) =>
+      Number(e.eventTime?.seconds ?? 0) * 1000 + Math.round((e.eventTime?.nanos ?? 0) / 1e6);
+    const ET = temporal.api.enums.v1.EventType;
+    const answered = events.findIndex(
+      (e) => e.eventType === ET.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED,
+    );
+    assert.ok(answered > 0 && answered < events.length - 1, 'the guard went on after the answer');
+    const startedAt = ms(events[0]!);
+    const resultAt = ms(events[answered]!);
+    const steps = runSteps(events, startedAt, resultAt);
+    const total = STEPS.reduce((sum, s) => sum + steps[s], 0);
+    assert.equal(total, resultAt - startedAt);
+    // The booking call only, not the guard's read that follows the answer.
+    const bookingCall = events.findIndex(
+      (e) => e.eventType === ET.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
+    );
+    assert.equal(steps.activityExecution, ms(events[bookingCall]!) - ms(events[bookingCall - 1]!));
   });
 });

@@ -139,7 +139,7 @@ async function describeIfExists(
   }
 }
 
-/** The workflow a booking client starts (both keep the public contract; docs/workflows.md). */
+/** The workflow a booking client starts (both keep the public contract: docs/contract.md). */
 export type BookingWorkflow = typeof BOOK_ROOM_AND_GUARD_WORKFLOW | typeof BOOK_ROOM_WORKFLOW;
 
 /**
@@ -329,9 +329,8 @@ export class BookingClient {
       return run.runId;
     }
     this.rememberOutcome(options.workflowId, updateId);
-
-    // No worker took the update in time: the workflow runs (its run id unknown here), and
-    // `result` sends the update again.
+    // Undefined when no worker took the update in time: the workflow runs (its run id unknown
+    // here), and `result` asks for the decision again.
     return (await settled)?.workflowRunId;
   }
 

@@ -3,7 +3,7 @@
  * and what the demo does on the way (approve, reconcile, cancel) as an operator would.
  */
 import type { BookRoomInput, BookingClient, BookingState, Price } from '../../src/client';
-import { bookingWorkflowId, guardWorkflowId } from '../../src/client';
+import { bookingWorkflowId } from '../../src/client';
 import { followBooking } from '../../src/cli/follow-booking';
 import type { Simulator } from '../simulator';
 import { scenarioOptionId, type ScenarioName } from '../simulator/scenarios';
@@ -192,8 +192,9 @@ export const DEMO_CASES: readonly DemoCase[] = [
     run: async (ctx, orderId) => {
       const booked = await bookAndFollow(ctx, input(ctx, orderId, 'cancel-202-resolves'));
       if (booked.outcome !== 'CONFIRMED') return booked;
-      // bookRoom has ended CONFIRMED and handed the order to its guard: the cancellation runs
-      // there; the supplier answers 202 and the guard polls until the booking reads CANCELLED.
+      // The booking is CONFIRMED and its guard holds the order (in the same workflow, or in
+      // guard-<orderId> for a bookRoom): the cancellation runs there; the supplier answers 202
+      // and the guard polls until the booking reads CANCELLED.
       ctx.onNote(orderId, 'cancelling');
       const c = await ctx.bookings.cancelOrder(orderId, {
         reason: 'demo: guest changed plans',
@@ -206,7 +207,7 @@ export const DEMO_CASES: readonly DemoCase[] = [
         return {
           outcome: settled.truth,
           ...(booked.bookingId !== undefined ? { bookingId: booked.bookingId } : {}),
-          workflowIds: [...booked.workflowIds, guardWorkflowId(orderId)],
+          workflowIds: [...new Set([...booked.workflowIds, settled.workflowId])],
           phases: [...booked.phases, 'CANCELLING', settled.truth],
         };
       }
