@@ -25,6 +25,12 @@ import {
 } from '../../tools/temporal-server/cluster-binaries';
 import { freePort } from '../../tools/temporal-server/dev-server';
 
+/**
+ * A base port for one of this file's clusters: 30,000–32,000 (≤ 32,700, see clusterPorts), apart
+ * from the fleet drill's 28,000–29,999, which runs beside this file.
+ */
+const clusterBase = (random: number) => 30_000 + (random % 2_000);
+
 const found = findClusterBinaries();
 const missing = CLUSTER_BINARIES.filter((b) => !found[b.name]).map((b) => b.name);
 const skip =
@@ -37,7 +43,7 @@ describe('the cluster (PostgreSQL, Temporal 1.29.1 with mTLS)', { skip }, () => 
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('keeps every workflow across a restart, and refuses a client without the certificate', async () => {
-    const base = 28_000 + ((await freePort()) % 4_000);
+    const base = clusterBase(await freePort());
     const dataDir = join(dir, 'data');
     const workflowId = `kept-${Date.now()}`;
     let infra = await startClusterInfrastructure({ dataDir, basePort: base, log: () => undefined });
@@ -96,7 +102,7 @@ describe('the cluster (PostgreSQL, Temporal 1.29.1 with mTLS)', { skip }, () => 
     // Every new booking lists its order's runs (src/activities/earlier-runs.ts). Temporal's
     // default visibility rate (10/s per frontend) throttled them and capped the cluster at ~10
     // bookings/s; the product's dynamic config raises it. No retries here: a throttled list fails.
-    const base = 28_000 + ((await freePort()) % 4_000);
+    const base = clusterBase(await freePort());
     const infra = await startClusterInfrastructure({
       dataDir: join(dir, 'visibility'),
       basePort: base,
@@ -135,7 +141,7 @@ describe('the cluster (PostgreSQL, Temporal 1.29.1 with mTLS)', { skip }, () => 
   });
 
   it('names a busy port and how to move', async () => {
-    const base = 28_000 + ((await freePort()) % 4_000);
+    const base = clusterBase(await freePort());
     const ports = clusterPorts(base);
     const blocker: Server = createServer();
     await new Promise<void>((r) => blocker.listen(ports.postgres, '127.0.0.1', () => r()));
@@ -152,7 +158,7 @@ describe('the cluster (PostgreSQL, Temporal 1.29.1 with mTLS)', { skip }, () => 
   it('a start that fails before the server leaves no PostgreSQL running', async () => {
     // The schema tool fails: PostgreSQL is up by then, and must be stopped again (the bench
     // removes the data directory of a failed start).
-    const base = 28_000 + ((await freePort()) % 4_000);
+    const base = clusterBase(await freePort());
     const dataDir = join(dir, 'failing');
     const saved = process.env.TEMPORAL_SQL_TOOL_PATH;
     process.env.TEMPORAL_SQL_TOOL_PATH = '/bin/false';

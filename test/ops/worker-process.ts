@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { BookingClient } from '../../src/client';
 import { temporalSecurityEnvOf } from '../../src/config/temporal-security';
 import { buildSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator';
-import { freePort } from '../../tools/temporal-server/dev-server';
+import { createServer } from 'node:net';
 import { eventually } from '../helpers/booking-stack';
 import { connectTemporal, uniqueTaskQueue, type TestTemporal } from '../helpers/temporal';
 
@@ -42,9 +42,38 @@ export interface StartWorkerOptions {
   readonly nodeArgs?: readonly string[];
 }
 
+/** This process's next candidate in {@link workerPort}'s range (apart per process by its pid). */
+let nextPort = 20_000 + ((process.pid * 97) % 6_000);
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A port for a worker's endpoints from 20,000–26,000, below the OS's ephemeral range (32,768 and
+ * up here), free when picked: a port the OS hands out meanwhile (another worker's SDK exporter on
+ * port 0, a dev server) can then never be the one this worker is about to bind.
+ */
+async function workerPort(): Promise<number> {
+  for (let tries = 0; tries < 200; tries++) {
+    const port = nextPort;
+    nextPort = nextPort >= 26_000 ? 20_000 : nextPort + 1;
+    if (await isFree(port)) return port;
+  }
+  throw new Error('no free port in 20,000–26,000 for a test worker');
+}
+
 /** Spawns the worker with free METRICS_PORT, TEMPORAL_METRICS_PORT and HEALTH_PORT. */
 export async function startWorkerProcess(options: StartWorkerOptions): Promise<WorkerProcess> {
-  const [metricsPort, sdkPort, healthPort] = [await freePort(), await freePort(), await freePort()];
+  const [metricsPort, sdkPort, healthPort] = [
+    await workerPort(),
+    await workerPort(),
+    await workerPort(),
+  ];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     TEMPORAL_TASK_QUEUE: options.taskQueue,
