@@ -11,7 +11,7 @@ import {
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateStage,
-  isGrpcServiceError,
+  isGrpcDeadlineError,
   type WorkflowExecutionDescription,
   type WorkflowStartOptions,
   WorkflowIdConflictPolicy,
@@ -149,8 +149,6 @@ export type BookingWorkflow = typeof BOOK_ROOM_AND_GUARD_WORKFLOW | typeof BOOK_
 const OUTCOME_ACCEPT_WAIT_MS = 10_000;
 /** How far this machine's clock may be behind the server's when a start's own run is told apart. */
 const START_CLOCK_MARGIN_MS = 5_000;
-/** gRPC's DEADLINE_EXCEEDED. */
-const GRPC_DEADLINE_EXCEEDED = 4;
 /** How many started bookings' `outcome` update ids a client keeps for `result` (oldest dropped). */
 const SENT_OUTCOMES_KEPT = 10_000;
 
@@ -314,7 +312,7 @@ export class BookingClient {
       // The start's own answer: started, or refused (already started).
       await start.workflowHandle();
     } catch (err) {
-      if (!(isGrpcServiceError(err) && err.code === GRPC_DEADLINE_EXCEEDED)) throw err;
+      if (!isGrpcDeadlineError(err)) throw err;
       // Temporal holds the start's answer until a worker takes the update: no worker took it in
       // time. The run tells whether this call started it (its start time is this call's).
       const run = await describeIfExists(this.client.workflow.getHandle(options.workflowId));
