@@ -8,10 +8,10 @@ import { Context } from '@temporalio/activity';
 import type { HotelApiClient } from '../hotel-api';
 import { HotelApiError, isHotelApiError } from '../hotel-api/errors';
 import type { Polling, SupplierPrice } from '../shared/booking-contract';
-import { durationToMs } from '../shared/duration';
 import { supplierStatusKind } from '../shared/supplier-status';
 import { supplierCall, toApplicationFailure, type FailureFacts } from './failures';
 import { termsOf, type StayTerms } from './guard';
+import { pollDelayMs } from './poll-delay';
 
 export interface BookingActivityDeps {
   readonly hotelApi: HotelApiClient;
@@ -69,36 +69,16 @@ export function supplierBookingBody(input: CreateBookingInput, orderIdField: str
   };
 }
 
-/**
- * How much of each poll delay is random: a delay is drawn from `[(1 - POLL_JITTER) × d, d]`, never
- * above the schedule's own delay `d`. Without it, polls that were held up together (a worker
- * restart, a busy server) stay together, every cycle: bench, 10,000 waiting bookings polled every
- * 60 s, bursts of ~2,900 polls in 10 s recurred each minute and left 15 % of polls over 1 s late
- * (p99 11.1 s); with the jitter they spread out (bench/README.md).
- */
-export const POLL_JITTER = 0.2;
-
-/**
- * Delay before poll `attempt + 1`: exponential from `initialInterval`, capped at `maximumInterval`,
- * less up to {@link POLL_JITTER} of it at random. `random` is for tests.
- */
-export function pollDelayMs(polling: Polling, attempt: number, random = Math.random): number {
-  const initial = durationToMs(polling.initialInterval) ?? 5_000;
-  const max = durationToMs(polling.maximumInterval) ?? 300_000;
-  const delay = Math.min(max, initial * polling.backoffCoefficient ** Math.max(0, attempt - 1));
-  return Math.round(delay * (1 - POLL_JITTER * random()));
-}
-
 function pending(
   type: string,
   message: string,
-  polling: Polling,
+  nextRetryDelay: number,
   details: unknown,
 ): ApplicationFailure {
   return ApplicationFailure.create({
     type,
     message,
-    nextRetryDelay: pollDelayMs(polling, Context.current().info.attempt),
+    nextRetryDelay,
     // BENIGN: an expected retry, kept out of error logs and failure metrics.
     category: ApplicationFailureCategory.BENIGN,
     details: [details],
@@ -166,9 +146,12 @@ export function createBookingActivities(deps: BookingActivityDeps) {
     };
   }
 
-  function recordLateness() {
+  /** How late this poll attempt started against its schedule (told to `onPollLateness`), ms. */
+  function pollLateness(): number {
     const info = Context.current().info;
-    deps.onPollLateness?.(Math.max(0, Date.now() - info.currentAttemptScheduledTimestampMs));
+    const lateMs = Math.max(0, Date.now() - info.currentAttemptScheduledTimestampMs);
+    deps.onPollLateness?.(lateMs);
+    return lateMs;
   }
 
   return {
@@ -269,8 +252,9 @@ export function createBookingActivities(deps: BookingActivityDeps) {
       unreadableAfterMs?: number;
       untilReadable?: boolean;
     }): Promise<BookingSnapshot> {
-      recordLateness();
+      const lateMs = pollLateness();
       const ctx = Context.current();
+      const nextPollMs = pollDelayMs(input.polling, ctx.info.attempt, lateMs);
       const now = ctx.info.currentAttemptScheduledTimestampMs;
       const memory = pollMemory(ctx.info.heartbeatDetails);
       let snap: BookingSnapshot;
@@ -295,14 +279,14 @@ export function createBookingActivities(deps: BookingActivityDeps) {
           });
         }
         ctx.heartbeat({ failingSince: since } satisfies PollMemory);
-        throw retryLater(failure, pollDelayMs(input.polling, ctx.info.attempt));
+        throw retryLater(failure, nextPollMs);
       }
       if (memory.failingSince !== null) ctx.heartbeat({ failingSince: null } satisfies PollMemory);
       if (input.untilReadable || supplierStatusKind(snap.status) === 'final') return snap;
       throw pending(
         'BOOKING_PENDING',
         `Booking ${input.bookingId} is ${snap.status}`,
-        input.polling,
+        nextPollMs,
         snap,
       );
     },
@@ -343,8 +327,7 @@ export function createBookingActivities(deps: BookingActivityDeps) {
       bookingId: number;
       polling: Polling;
     }): Promise<{ outcome: 'CANCELLED' | 'NOT_FOUND' }> {
-      recordLateness();
-      const delay = () => pollDelayMs(input.polling, Context.current().info.attempt);
+      const nextPollMs = pollDelayMs(input.polling, Context.current().info.attempt, pollLateness());
       let status: string;
       try {
         status = (await snapshot(input.bookingId)).status;
@@ -357,12 +340,12 @@ export function createBookingActivities(deps: BookingActivityDeps) {
       } catch (err) {
         if (err instanceof HotelApiError && err.code === 'NOT_FOUND')
           return { outcome: 'NOT_FOUND' };
-        throw retryLater(toApplicationFailure(err), delay());
+        throw retryLater(toApplicationFailure(err), nextPollMs);
       }
       throw pending(
         'CANCELLATION_PENDING',
         `Cancellation of booking ${input.bookingId} not confirmed yet (status ${status})`,
-        input.polling,
+        nextPollMs,
         { bookingId: input.bookingId, status },
       );
     },
