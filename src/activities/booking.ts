@@ -146,12 +146,9 @@ export function createBookingActivities(deps: BookingActivityDeps) {
     };
   }
 
-  /** How late this poll attempt started against its schedule (told to `onPollLateness`), ms. */
-  function pollLateness(): number {
+  function recordLateness() {
     const info = Context.current().info;
-    const lateMs = Math.max(0, Date.now() - info.currentAttemptScheduledTimestampMs);
-    deps.onPollLateness?.(lateMs);
-    return lateMs;
+    deps.onPollLateness?.(Math.max(0, Date.now() - info.currentAttemptScheduledTimestampMs));
   }
 
   return {
@@ -252,9 +249,9 @@ export function createBookingActivities(deps: BookingActivityDeps) {
       unreadableAfterMs?: number;
       untilReadable?: boolean;
     }): Promise<BookingSnapshot> {
-      const lateMs = pollLateness();
+      recordLateness();
       const ctx = Context.current();
-      const nextPollMs = pollDelayMs(input.polling, ctx.info.attempt, lateMs);
+      const nextPollMs = pollDelayMs(input.polling, ctx.info.attempt);
       const now = ctx.info.currentAttemptScheduledTimestampMs;
       const memory = pollMemory(ctx.info.heartbeatDetails);
       let snap: BookingSnapshot;
@@ -327,7 +324,8 @@ export function createBookingActivities(deps: BookingActivityDeps) {
       bookingId: number;
       polling: Polling;
     }): Promise<{ outcome: 'CANCELLED' | 'NOT_FOUND' }> {
-      const nextPollMs = pollDelayMs(input.polling, Context.current().info.attempt, pollLateness());
+      recordLateness();
+      const nextPollMs = pollDelayMs(input.polling, Context.current().info.attempt);
       let status: string;
       try {
         status = (await snapshot(input.bookingId)).status;

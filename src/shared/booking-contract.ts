@@ -75,8 +75,7 @@ export const PriceChangePolicySchema = z.strictObject({
 
 /**
  * How the supplier is polled while a booking or a cancellation is pending. Each delay is then
- * shortened by up to `POLL_JITTER` (20 %) at random when the poll before it started late
- * (activities/poll-delay.ts).
+ * shortened by up to `POLL_JITTER` (20 %) at random (activities/poll-delay.ts).
  */
 export const PollingSchema = z.strictObject({
   /** @default DEFAULT_POLLING.initialInterval ('5s') */
