@@ -3,6 +3,7 @@
  * module, never the zod schemas (see booking-values.ts); `guard-contract.ts` re-exports it.
  */
 import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { BOOK_ROOM_AND_GUARD_WORKFLOW } from './booking-values';
 import { BookingPhaseKey, OrderIdKey, SupplierBookingIdKey } from './search-attributes';
 
 export const GUARD_BOOKING_WORKFLOW = 'guardBooking';
@@ -10,7 +11,7 @@ export const GUARD_BOOKING_WORKFLOW = 'guardBooking';
  * Visibility filter: the workflows that guard a confirmed order, `guardBooking` and a
  * `bookRoomAndGuard` after its decision (the guard's attributes and phases are only written then).
  */
-export const GUARDING_WORKFLOWS = `WorkflowType IN ('${GUARD_BOOKING_WORKFLOW}', 'bookRoomAndGuard')`;
+export const GUARDING_WORKFLOWS = `WorkflowType IN ('${GUARD_BOOKING_WORKFLOW}', '${BOOK_ROOM_AND_GUARD_WORKFLOW}')`;
 
 /** `guard-<orderId>`: the order's guard, started by `bookRoom` when the booking is CONFIRMED. */
 export function guardWorkflowId(orderId: string): string {

@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import type { Worker } from '@temporalio/worker';
 import { BookingClient, type BookRoomInput, type BookingWorkflow } from '../../src/client';
 import type { OrderEventsEndpoint } from '../../src/activities/order-events';
-import { createBookingWorker, createOrderEventsWorker } from '../../src/build-worker';
+import {
+  createBookingWorker,
+  createOrderEventsWorker,
+  type BookingWorkerOptions,
+} from '../../src/build-worker';
 import type { HotelApiConfig } from '../../src/hotel-api/client';
 import { HotelApiClient } from '../../src/hotel-api';
 import { buildSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator';
@@ -122,6 +126,25 @@ export async function startBookingStack(
       await sim.close();
     },
   };
+}
+
+/**
+ * One more booking worker on the stack's server and supplier, for a task queue of the test's own
+ * (a worker that comes late, or is restarted); `options` change the stack's settings.
+ */
+export function stackWorker(
+  s: Pick<BookingStack, 'temporal' | 'hotelApi'>,
+  taskQueue: string,
+  options: Partial<BookingWorkerOptions> = {},
+): Promise<Worker> {
+  return createBookingWorker({
+    connection: s.temporal.nativeConnection,
+    taskQueue,
+    hotelApi: s.hotelApi,
+    dataConverter: testDataConverter,
+    shutdownGraceTime: '1s',
+    ...options,
+  });
 }
 
 let orderCounter = 0;

@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { createBookingWorker } from '../../src/build-worker';
 import {
   BOOK_ROOM_AND_GUARD_WORKFLOW,
   BOOK_ROOM_WORKFLOW,
@@ -27,11 +26,12 @@ import {
   bookingInput,
   eventually,
   maybeRecordHistory,
+  stackWorker,
   startBookingStack,
   supplierBookings,
   type BookingStack,
 } from '../helpers/booking-stack';
-import { testDataConverter, uniqueTaskQueue } from '../helpers/temporal';
+import { uniqueTaskQueue } from '../helpers/temporal';
 
 const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
 
@@ -183,13 +183,7 @@ describe('bookRoomAndGuard', { concurrency: true }, () => {
     const started = await bookings.startBooking(input);
     assert.equal(started.status, 'STARTED');
     assert.equal((await bookings.handle(input.orderId).describe()).status.name, 'RUNNING');
-    const worker = await createBookingWorker({
-      connection: s.temporal.nativeConnection,
-      taskQueue,
-      hotelApi: s.hotelApi,
-      dataConverter: testDataConverter,
-      shutdownGraceTime: '1s',
-    });
+    const worker = await stackWorker(s, taskQueue);
     const running = worker.run();
     try {
       const r = await bookings.result(input.orderId);

@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { supplierBookingBody } from '../../src/activities/booking';
-import { createBookingWorker } from '../../src/build-worker';
 import {
   CancellationRefusedError,
   GUARD_BOOKING_WORKFLOW,
@@ -32,10 +31,11 @@ import {
   eventually,
   maybeRecordHistory,
   newOrderId,
+  stackWorker,
   startBookingStack,
   type BookingStack,
 } from '../helpers/booking-stack';
-import { testDataConverter, uniqueTaskQueue } from '../helpers/temporal';
+import { uniqueTaskQueue } from '../helpers/temporal';
 
 const DAY = 86_400_000;
 const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
@@ -422,15 +422,8 @@ describe('guardBooking', { concurrency: true }, () => {
   it('survives a worker restart: a new worker replays the guard and keeps its timers', async () => {
     const taskQueue = uniqueTaskQueue('guard-restart');
     const startWorker = async () => {
-      const worker = await createBookingWorker({
-        connection: s.temporal.nativeConnection,
-        taskQueue,
-        hotelApi: s.hotelApi,
-        dataConverter: testDataConverter,
-        shutdownGraceTime: '1s',
-        // No cache: the new worker must rebuild the guard from its history.
-        maxCachedWorkflows: 0,
-      });
+      // No cache: the new worker must rebuild the guard from its history.
+      const worker = await stackWorker(s, taskQueue, { maxCachedWorkflows: 0 });
       return { worker, running: worker.run() };
     };
     const orderId = newOrderId('g-restart');
