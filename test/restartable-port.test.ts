@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { describe, it } from 'node:test';
-import { restartablePort } from '../tools/temporal-server/dev-server';
+import { RESTARTABLE_PORTS, restartablePort } from '../tools/temporal-server/dev-server';
 
 function listen(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
@@ -17,14 +17,16 @@ function listen(port: number): Promise<Server> {
 }
 
 describe('restartablePort', () => {
-  it('gives a free port below the ephemeral range', async () => {
+  it("gives a free port below the ephemeral range, apart from the test workers' and clusters'", async () => {
     const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
       .trim()
       .split(/\s+/)
       .map(Number);
+    const { from, count } = RESTARTABLE_PORTS;
+    assert.ok(from + count <= (low ?? 32_768), 'the range lies below the ephemeral one');
     for (let i = 0; i < 20; i++) {
       const port = await restartablePort();
-      assert.ok(port >= 20_000 && port < (low ?? 32_768), `port ${port}`);
+      assert.ok(port > 26_000 && port < 28_000, `port ${port}`);
       (await listen(port)).close();
     }
   });
@@ -32,7 +34,7 @@ describe('restartablePort', () => {
   it('skips a port that is taken', async () => {
     const taken = await listen(await restartablePort());
     const takenPort = (taken.address() as { port: number }).port;
-    const draws = [(takenPort - 20_000 + 0.5) / 12_000, 0.5];
+    const draws = [(takenPort - RESTARTABLE_PORTS.from + 0.5) / RESTARTABLE_PORTS.count, 0.5];
     try {
       const port = await restartablePort('127.0.0.1', () => draws.shift() ?? Math.random());
       assert.notEqual(port, takenPort);

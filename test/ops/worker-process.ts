@@ -3,6 +3,7 @@
  * the ops tests: real signals, real exit codes, real stdout. Its ports are free ones; its
  * simulator and Temporal server are the test's.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -54,15 +55,37 @@ function isFree(port: number): Promise<boolean> {
 }
 
 /**
+ * Claims `port` for this process for the rest of the run. Test files run in parallel processes
+ * that pick from the same range, and two of them could each find a port free before either's
+ * worker bound it (seen: a worker stopped on its HEALTH_PORT "in use"). A claim is a file created
+ * exclusively in the run's directory (`TEST_WORK_DIR`, removed with the run); without one, as when
+ * a file runs on its own, nothing else picks from the range.
+ */
+function claim(port: number): boolean {
+  const runDir = process.env.TEST_WORK_DIR;
+  if (!runDir) return true;
+  const dir = join(runDir, 'worker-ports');
+  mkdirSync(dir, { recursive: true });
+  try {
+    writeFileSync(join(dir, String(port)), String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+/**
  * A port for a worker's endpoints from 20,000–26,000, below the OS's ephemeral range (32,768 and
- * up here), free when picked: a port the OS hands out meanwhile (another worker's SDK exporter on
- * port 0, a dev server) can then never be the one this worker is about to bind.
+ * up here), claimed by this process and free when picked: a port the OS hands out meanwhile
+ * (another worker's SDK exporter on port 0, a dev server) or another test process picks can then
+ * never be the one this worker is about to bind.
  */
 async function workerPort(): Promise<number> {
   for (let tries = 0; tries < 200; tries++) {
     const port = nextPort;
     nextPort = nextPort >= 26_000 ? 20_000 : nextPort + 1;
-    if (await isFree(port)) return port;
+    if (claim(port) && (await isFree(port))) return port;
   }
   throw new Error('no free port in 20,000–26,000 for a test worker');
 }

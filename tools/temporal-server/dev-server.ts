@@ -117,6 +117,12 @@ export interface DevServer {
 export const freePort = freeLoopbackPort;
 
 /**
+ * Where {@link restartablePort} draws from: below Linux's ephemeral range, and apart from the
+ * ranges the test suite's own workers (20,000–26,000) and clusters (28,000–32,000) pick from.
+ */
+export const RESTARTABLE_PORTS = { from: 26_100, count: 1_000 } as const;
+
+/**
  * A free port below Linux's ephemeral range (32768–60999), for a server that is stopped and started
  * again on the same port: a port from {@link freePort} lies in that range, so while the server is
  * down any process's outgoing connection or `listen(0)` (another test's dev server) may take it,
@@ -124,7 +130,7 @@ export const freePort = freeLoopbackPort;
  */
 export async function restartablePort(host = '127.0.0.1', random = Math.random): Promise<number> {
   for (let tries = 0; tries < 50; tries++) {
-    const port = 20_000 + Math.floor(random() * 12_000);
+    const port = RESTARTABLE_PORTS.from + Math.floor(random() * RESTARTABLE_PORTS.count);
     const free = await new Promise<boolean>((resolve) => {
       const srv = createServer();
       srv.unref();
