@@ -58,8 +58,8 @@ function isFree(port: number): Promise<boolean> {
  * Claims `port` for this process for the rest of the run. Test files run in parallel processes
  * that pick from the same range, and two of them could each find a port free before either's
  * worker bound it (seen: a worker stopped on its HEALTH_PORT "in use"). A claim is a file created
- * exclusively in the run's directory (`TEST_WORK_DIR`, removed with the run); without one, as when
- * a file runs on its own, nothing else picks from the range.
+ * exclusively in the run's directory (`TEST_WORK_DIR`, removed with the run); without one (the
+ * chaos drills, `npm run chaos`, outside the suite) a single process picks from the range.
  */
 function claim(port: number): boolean {
   const runDir = process.env.TEST_WORK_DIR;
