@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { describe, it } from 'node:test';
+import { portIsFree } from '../src/observability/ports';
 import { RESTARTABLE_PORTS, restartablePort } from '../tools/temporal-server/dev-server';
 
 function listen(port: number): Promise<Server> {
@@ -41,5 +42,16 @@ describe('restartablePort', () => {
     } finally {
       taken.close();
     }
+  });
+});
+
+describe('portIsFree', () => {
+  it('says whether a port can be listened on, and leaves it free', async () => {
+    const held = await listen(await restartablePort());
+    const port = (held.address() as { port: number }).port;
+    assert.equal(await portIsFree(port, '127.0.0.1'), false, 'held');
+    await new Promise((r) => held.close(r));
+    assert.equal(await portIsFree(port, '127.0.0.1'), true, 'released');
+    assert.equal(await portIsFree(port, '127.0.0.1'), true, 'still free after the check');
   });
 });

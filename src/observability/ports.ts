@@ -79,3 +79,13 @@ export function assertPortFree(
     srv.listen(port, host, () => srv.close(() => resolve()));
   });
 }
+
+/** Whether `port` on `host` can be listened on right now (it is closed again at once). */
+export function portIsFree(port: number, host = '0.0.0.0'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
+  });
+}

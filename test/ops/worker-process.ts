@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { BookingClient } from '../../src/client';
 import { temporalSecurityEnvOf } from '../../src/config/temporal-security';
 import { buildSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator';
-import { createServer } from 'node:net';
+import { portIsFree } from '../../src/observability/ports';
 import { eventually } from '../helpers/booking-stack';
 import { connectTemporal, uniqueTaskQueue, type TestTemporal } from '../helpers/temporal';
 
@@ -46,14 +46,6 @@ export interface StartWorkerOptions {
 /** This process's next candidate in {@link workerPort}'s range (apart per process by its pid). */
 let nextPort = 20_000 + ((process.pid * 97) % 6_000);
 
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
-  });
-}
-
 /**
  * Claims `port` for this process for the rest of the run. Test files run in parallel processes
  * that pick from the same range, and two of them could each find a port free before either's
@@ -85,7 +77,7 @@ async function workerPort(): Promise<number> {
   for (let tries = 0; tries < 200; tries++) {
     const port = nextPort;
     nextPort = nextPort >= 26_000 ? 20_000 : nextPort + 1;
-    if (claim(port) && (await isFree(port))) return port;
+    if (claim(port) && (await portIsFree(port))) return port;
   }
   throw new Error('no free port in 20,000–26,000 for a test worker');
 }

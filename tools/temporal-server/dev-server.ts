@@ -5,7 +5,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -13,7 +12,7 @@ import {
   temporalConnectionOptions,
   type TemporalSecurity,
 } from '../../src/client/connection-options';
-import { freeLoopbackPort } from '../../src/observability/ports';
+import { freeLoopbackPort, portIsFree } from '../../src/observability/ports';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/shared/search-attributes';
 import { resolveTemporalCli, TemporalCliNotFoundError, type TemporalCli } from './cli-binary';
 
@@ -131,13 +130,7 @@ export const RESTARTABLE_PORTS = { from: 26_100, count: 1_000 } as const;
 export async function restartablePort(host = '127.0.0.1', random = Math.random): Promise<number> {
   for (let tries = 0; tries < 50; tries++) {
     const port = RESTARTABLE_PORTS.from + Math.floor(random() * RESTARTABLE_PORTS.count);
-    const free = await new Promise<boolean>((resolve) => {
-      const srv = createServer();
-      srv.unref();
-      srv.once('error', () => resolve(false));
-      srv.listen(port, host, () => srv.close(() => resolve(true)));
-    });
-    if (free) return port;
+    if (await portIsFree(port, host)) return port;
   }
   return freePort(host);
 }
