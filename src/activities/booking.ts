@@ -11,7 +11,7 @@ import type { Polling, SupplierPrice } from '../shared/booking-contract';
 import { supplierStatusKind } from '../shared/supplier-status';
 import { supplierCall, toApplicationFailure, type FailureFacts } from './failures';
 import { termsOf, type StayTerms } from './guard';
-import { pollDelayMs } from './poll-delay';
+import { nextPollDelayMs } from './poll-delay';
 
 export interface BookingActivityDeps {
   readonly hotelApi: HotelApiClient;
@@ -151,6 +151,17 @@ export function createBookingActivities(deps: BookingActivityDeps) {
     deps.onPollLateness?.(Math.max(0, Date.now() - info.currentAttemptScheduledTimestampMs));
   }
 
+  /** The delay before the next poll, decided as this attempt ends (activities/poll-delay.ts). */
+  function nextPollMs(polling: Polling): number {
+    const info = Context.current().info;
+    return nextPollDelayMs(
+      polling,
+      info.attempt,
+      info.currentAttemptScheduledTimestampMs,
+      Date.now(),
+    );
+  }
+
   return {
     /** `GET /price-check`. Retried by Temporal on retryable failures. */
     async priceCheck(input: { optionId: string }): Promise<PriceCheckResult> {
@@ -251,7 +262,6 @@ export function createBookingActivities(deps: BookingActivityDeps) {
     }): Promise<BookingSnapshot> {
       recordLateness();
       const ctx = Context.current();
-      const nextPollMs = pollDelayMs(input.polling, ctx.info.attempt);
       const now = ctx.info.currentAttemptScheduledTimestampMs;
       const memory = pollMemory(ctx.info.heartbeatDetails);
       let snap: BookingSnapshot;
@@ -276,14 +286,14 @@ export function createBookingActivities(deps: BookingActivityDeps) {
           });
         }
         ctx.heartbeat({ failingSince: since } satisfies PollMemory);
-        throw retryLater(failure, nextPollMs);
+        throw retryLater(failure, nextPollMs(input.polling));
       }
       if (memory.failingSince !== null) ctx.heartbeat({ failingSince: null } satisfies PollMemory);
       if (input.untilReadable || supplierStatusKind(snap.status) === 'final') return snap;
       throw pending(
         'BOOKING_PENDING',
         `Booking ${input.bookingId} is ${snap.status}`,
-        nextPollMs,
+        nextPollMs(input.polling),
         snap,
       );
     },
@@ -325,7 +335,6 @@ export function createBookingActivities(deps: BookingActivityDeps) {
       polling: Polling;
     }): Promise<{ outcome: 'CANCELLED' | 'NOT_FOUND' }> {
       recordLateness();
-      const nextPollMs = pollDelayMs(input.polling, Context.current().info.attempt);
       let status: string;
       try {
         status = (await snapshot(input.bookingId)).status;
@@ -338,12 +347,12 @@ export function createBookingActivities(deps: BookingActivityDeps) {
       } catch (err) {
         if (err instanceof HotelApiError && err.code === 'NOT_FOUND')
           return { outcome: 'NOT_FOUND' };
-        throw retryLater(toApplicationFailure(err), nextPollMs);
+        throw retryLater(toApplicationFailure(err), nextPollMs(input.polling));
       }
       throw pending(
         'CANCELLATION_PENDING',
         `Cancellation of booking ${input.bookingId} not confirmed yet (status ${status})`,
-        nextPollMs,
+        nextPollMs(input.polling),
         { bookingId: input.bookingId, status },
       );
     },

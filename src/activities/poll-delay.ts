@@ -1,5 +1,5 @@
 /**
- * When the next poll of a pending booking (or cancellation) is due: a pure decision, unit-tested
+ * When the next poll of a pending booking (or cancellation) is due: pure decisions, unit-tested
  * (test/activities/poll-delay.test.ts).
  */
 import type { Polling } from '../shared/booking-contract';
@@ -7,20 +7,32 @@ import { durationToMs } from '../shared/duration';
 
 /**
  * How much of each poll delay is random: a delay is drawn from `[(1 - POLL_JITTER) × d, d]`, never
- * above the schedule's own delay `d`. Without it, polls that were held up together (a worker
- * restart, a busy server) stay together, every cycle: bench, 10,000 waiting bookings polled every
- * 60 s, bursts of ~2,900 polls in 10 s recurred each minute and left 15 % of polls over 1 s late
- * (p99 11.1 s); with the jitter they spread out (bench/README.md).
+ * above the schedule's own delay `d`, so bookings started together (a batch from the order
+ * system) drift apart instead of polling together for as long as they wait.
  *
- * Every poll is jittered, not only one that started late, although that makes polls at the cap a
- * ninth more frequent than asked (mean delay 0.9 × d): jittering only late polls left the polls
- * that drained a backlog together in step (the bench's watch after building 10,000: 171 polls/s
- * instead of 184, but p99 lateness 6.8 s instead of 1.3 s, the burst back every minute).
+ * Every poll is jittered, not only one that started late: jittering only late polls left the
+ * polls that drained a backlog together in step (the bench's watch after building 10,000: p99
+ * lateness 6.8 s instead of 1.3 s, the burst back every minute). What keeps a drained backlog
+ * from coming back together is {@link nextPollDelayMs}: the next poll is due after this one was
+ * due, not after it ran.
  */
 export const POLL_JITTER = 0.2;
 
 /**
- * Delay before poll `attempt + 1`: exponential from `initialInterval`, capped at `maximumInterval`,
+ * The least time from one poll to the next, as a share of the schedule's delay, when the poll ran
+ * on time; a late poll's next one is at least as far away as the poll was late (up to a delay).
+ */
+export const POLL_MIN_GAP = 0.1;
+
+/** The schedule's delay after poll `attempt`: exponential from `initialInterval`, capped. */
+function scheduleDelayMs(polling: Polling, attempt: number): number {
+  const initial = durationToMs(polling.initialInterval) ?? 5_000;
+  const max = durationToMs(polling.maximumInterval) ?? 300_000;
+  return Math.min(max, initial * polling.backoffCoefficient ** Math.max(0, attempt - 1));
+}
+
+/**
+ * Delay between poll `attempt` being due and poll `attempt + 1` being due: the schedule's delay
  * less up to {@link POLL_JITTER} of it at random. `random` is for tests.
  */
 export function pollDelayMs(
@@ -28,8 +40,39 @@ export function pollDelayMs(
   attempt: number,
   random: () => number = Math.random,
 ): number {
-  const initial = durationToMs(polling.initialInterval) ?? 5_000;
-  const max = durationToMs(polling.maximumInterval) ?? 300_000;
-  const delay = Math.min(max, initial * polling.backoffCoefficient ** Math.max(0, attempt - 1));
-  return Math.round(delay * (1 - POLL_JITTER * random()));
+  return Math.round(scheduleDelayMs(polling, attempt) * (1 - POLL_JITTER * random()));
+}
+
+/**
+ * How long from `nowMs` until poll `attempt + 1`, for poll `attempt` that was due at `dueAtMs`
+ * (the server's time of the attempt, `currentAttemptScheduledTimestampMs`): on the booking's own
+ * schedule, one {@link pollDelayMs} after `dueAtMs` or a whole number of delays after that, the
+ * first such time at least as far from now as the poll was late (at least {@link POLL_MIN_GAP}
+ * of a delay, at most one delay).
+ *
+ * - Polls that a busy server or a worker restart held up, then served together, go back to their
+ *   own times, spread as before, instead of coming due together again a delay later (which kept
+ *   a machine that had drained a backlog at its limit, cycle after cycle: bench/README.md).
+ * - A poll that ran late skips the slots it could not keep apart from itself by its lateness, so
+ *   a server that is behind gets fewer polls until it catches up: from half a delay late, a
+ *   booking polls every other slot (without it, 10,000 bookings' polls stayed behind for two
+ *   minutes after the bench's build: bench/README.md).
+ * - On time, the next poll comes one jittered delay after this one, as the schedule says.
+ *
+ * `nowMs` is the worker's clock and `dueAtMs` the server's: a skew between them shifts each poll
+ * by the skew.
+ */
+export function nextPollDelayMs(
+  polling: Polling,
+  attempt: number,
+  dueAtMs: number,
+  nowMs: number,
+  random: () => number = Math.random,
+): number {
+  const slot = scheduleDelayMs(polling, attempt);
+  const late = Math.max(0, nowMs - dueAtMs);
+  const earliest = nowMs + Math.min(slot, Math.max(POLL_MIN_GAP * slot, late));
+  let next = dueAtMs + pollDelayMs(polling, attempt, random);
+  if (next < earliest) next += Math.ceil((earliest - next) / slot) * slot;
+  return Math.max(1, Math.round(next - nowMs));
 }

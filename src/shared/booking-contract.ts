@@ -75,7 +75,8 @@ export const PriceChangePolicySchema = z.strictObject({
 
 /**
  * How the supplier is polled while a booking or a cancellation is pending. Each delay is then
- * shortened by up to `POLL_JITTER` (20 %) at random (activities/poll-delay.ts).
+ * shortened by up to `POLL_JITTER` (20 %) at random and counted from when the poll was due, not
+ * from when it ran (activities/poll-delay.ts).
  */
 export const PollingSchema = z.strictObject({
   /** @default DEFAULT_POLLING.initialInterval ('5s') */
