@@ -54,7 +54,7 @@ export function pollDelayMs(
  *   own times, spread as before, instead of coming due together again a delay later (which kept
  *   a machine that had drained a backlog at its limit, cycle after cycle: bench/README.md).
  * - A poll that ran late skips the slots it could not keep apart from itself by its lateness, so
- *   a server that is behind gets fewer polls until it catches up: from half a delay late, a
+ *   a server that is behind gets fewer polls until it catches up: from about half a delay late, a
  *   booking polls every other slot (without it, 10,000 bookings' polls stayed behind for two
  *   minutes after the bench's build: bench/README.md).
  * - On time, the next poll comes one jittered delay after this one, as the schedule says.

@@ -1,0 +1,164 @@
+/**
+ * Polls after a hold-up: bookings waiting for a confirmation, their polls spread over the poll
+ * delay, all held up together (no worker takes activities for a while, as in a restart or a busy
+ * server), then served together once a worker is back. Their next polls must go back to each
+ * booking's own time, spread as before, not come due together again one delay after the drain
+ * (src/activities/poll-delay.ts `nextPollDelayMs`). Read from the simulator's arrival log, on the
+ * dev server, across a real worker stop and start.
+ */
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, describe, it } from 'node:test';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { tsToMs } from '@temporalio/common/lib/time';
+import type { Worker } from '@temporalio/worker';
+import { createBookingWorker } from '../../src/build-worker';
+import { BookingClient, type BookRoomInput } from '../../src/client';
+import { HotelApiClient } from '../../src/hotel-api';
+import { buildSimulator, type ArrivedRequest } from '../../tools/simulator';
+import { bookingInput, COMPANY, eventually, hotelApiConfig } from '../helpers/booking-stack';
+import {
+  connectTemporal,
+  testDataConverter,
+  uniqueTaskQueue,
+  type TestTemporal,
+} from '../helpers/temporal';
+
+/** Bookings waiting for a confirmation that never comes. */
+const WAITING = 20;
+const DELAY_MS = 3_000;
+/** Polled every 3 s, each delay less up to 20 % at random. */
+const POLLING = { initialInterval: '3s', maximumInterval: '3s', backoffCoefficient: 1 };
+/** Started this far apart, so that their polls are spread over the delay. */
+const STAGGER_MS = DELAY_MS / WAITING;
+/** What a busy machine may add to handing out a poll, ms (the simulator's arrival times). */
+const TOLERANCE_MS = 400;
+/** How long each step may take on a busy machine (waits, not assertions). */
+const WAIT_MS = 180_000;
+
+describe('polls after a hold-up', () => {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  after(async () => {
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+  });
+
+  it('polls held up together go back to their own times once served', async (tc) => {
+    const arrivals: ArrivedRequest[] = [];
+    const sim = buildSimulator({
+      companies: [{ ...COMPANY, active: true }],
+      seed: 19,
+      firstBookingId: 1_900_000_000 + Math.floor(Math.random() * 1_000_000) * 100,
+      onRequest: (r) => arrivals.push(r),
+    });
+    const { url } = await sim.listen(0, '127.0.0.1');
+    cleanups.push(() => sim.close());
+    const hotelApi = new HotelApiClient(hotelApiConfig(url.replace(/\/api\/v1\/?$/, '')));
+    cleanups.push(() => hotelApi.close());
+    const t: TestTemporal = await connectTemporal();
+    cleanups.push(() => t.close());
+    const taskQueue = uniqueTaskQueue('polls-after-hold-up');
+    const bookings = new BookingClient({ client: t.client, taskQueue });
+    const startWorker = async () => {
+      const worker: Worker = await createBookingWorker({
+        connection: t.nativeConnection,
+        taskQueue,
+        hotelApi,
+        dataConverter: testDataConverter,
+        shutdownGraceTime: '2s',
+      });
+      const run = worker.run();
+      const stop = async () => {
+        worker.shutdown();
+        await run;
+      };
+      return { stop };
+    };
+    /** Retrieve arrival times per supplier booking id, from `sinceMs`. */
+    const pollsSince = (sinceMs: number) => {
+      const by = new Map<string, number[]>();
+      for (const r of arrivals) {
+        if (r.endpoint !== 'retrieve' || r.atMs < sinceMs) continue;
+        const id = new URLSearchParams(r.query).get('booking_id') ?? '?';
+        by.set(id, [...(by.get(id) ?? []), r.atMs]);
+      }
+      return by;
+    };
+    const everyBookingPolled = (sinceMs: number, times: number) => {
+      const by = pollsSince(sinceMs);
+      return by.size === WAITING && [...by.values()].every((ts) => ts.length >= times);
+    };
+
+    // 1. The bookings wait, each polled on its own time (started STAGGER_MS apart).
+    const first = await startWorker();
+    const waiting: BookRoomInput[] = Array.from({ length: WAITING }, () =>
+      bookingInput('pending-long', { polling: POLLING }),
+    );
+    cleanups.push(() =>
+      Promise.all(
+        waiting.map((i) =>
+          bookings
+            .handle(i.orderId)
+            .terminate('test over')
+            .catch((err: unknown) => {
+              if (!(err instanceof WorkflowNotFoundError)) throw err;
+            }),
+        ),
+      ),
+    );
+    for (const input of waiting) {
+      await bookings.startBooking(input);
+      await sleep(STAGGER_MS);
+    }
+    await eventually(async () => everyBookingPolled(0, 3), WAIT_MS, 'every booking polled');
+
+    // 2. The hold-up: no worker, until every booking's next poll is over a delay late.
+    await first.stop();
+    const stopped = Date.now();
+    const overdue = async (orderId: string) => {
+      const d = await bookings.handle(orderId).describe();
+      const a = d.raw.pendingActivities?.[0];
+      const at = a?.nextAttemptScheduleTime ?? a?.scheduledTime;
+      return at != null && tsToMs(at) < Date.now() - DELAY_MS;
+    };
+    await eventually(
+      async () => (await Promise.all(waiting.map((i) => overdue(i.orderId)))).every(Boolean),
+      WAIT_MS,
+      'every poll a delay late',
+    );
+
+    // 3. A worker again: the held-up polls are served together; then each booking's next poll.
+    const back = Date.now();
+    const second = await startWorker();
+    cleanups.push(() => second.stop());
+    await eventually(async () => everyBookingPolled(back, 2), WAIT_MS, 'two polls each after');
+    const before = pollsSince(0);
+    const rows = [...pollsSince(back)].map(([id, ts]) => {
+      const last = before.get(id)!.filter((at) => at < stopped);
+      return { lastBefore: last[last.length - 1]!, heldUp: ts[0]!, next: ts[1]! };
+    });
+    const spread = (ts: number[]) => Math.max(...ts) - Math.min(...ts);
+    const gaps = rows.map((r) => r.next - r.heldUp);
+    tc.diagnostic(
+      `held-up polls served within ${spread(rows.map((r) => r.heldUp))} ms; gaps to the next ${Math.min(...gaps)}–${Math.max(...gaps)} ms`,
+    );
+    for (const r of rows) {
+      // Its own time: the held-up poll was due one jittered delay (2.4–3 s) after the last poll
+      // before the hold-up, the next one a jittered delay after that or whole delays later. So
+      // the next poll falls 1.8–3 s past a multiple of the delay from the last one before (less
+      // the few hundred ms a busy machine may take to hand out either poll). One jittered delay
+      // after the drain instead, it falls anywhere.
+      const offset = (r.next - r.lastBefore) % DELAY_MS;
+      assert.ok(
+        offset >= 0.6 * DELAY_MS - TOLERANCE_MS || offset <= TOLERANCE_MS,
+        `next poll ${r.next - r.lastBefore} ms after the last before the hold-up: off its own times`,
+      );
+    }
+    // A poll a delay late skips the slot closer to it than it was late: never sooner than a delay
+    // after it, never later than two.
+    for (const gap of gaps)
+      assert.ok(gap >= DELAY_MS - 100 && gap <= 2 * DELAY_MS + TOLERANCE_MS, `gap ${gap} ms`);
+    // And so the polls served together are followed by polls spread over the delay: one jittered
+    // delay after the drain, the gaps would all be 2.4–3 s.
+    assert.ok(spread(gaps) >= DELAY_MS / 2, `gaps ${Math.min(...gaps)}–${Math.max(...gaps)} ms`);
+  });
+});
