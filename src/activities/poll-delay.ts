@@ -59,8 +59,10 @@ export function pollDelayMs(
  *   minutes after the bench's build: bench/README.md).
  * - On time, the next poll comes one jittered delay after this one, as the schedule says.
  *
- * `nowMs` is the worker's clock and `dueAtMs` the server's: a skew between them shifts each poll
- * by the skew.
+ * `nowMs` is the worker's clock and `dueAtMs` the server's. A worker clock behind the server's
+ * makes polls count as on time (the delay is the schedule's, as with a delay counted from the
+ * run); one ahead of it by `s` makes each poll look `s` late, so polls come `s` sooner, within the
+ * same bounds (a tenth of a delay apart at least, two at most).
  */
 export function nextPollDelayMs(
   polling: Polling,
@@ -70,9 +72,11 @@ export function nextPollDelayMs(
   random: () => number = Math.random,
 ): number {
   const slot = scheduleDelayMs(polling, attempt);
+  // Only lateness is read across the two clocks: a poll whose due time is ahead of the worker's
+  // clock (a worker clock behind the server's, a time-skipping test server) counts as on time.
   const late = Math.max(0, nowMs - dueAtMs);
-  const earliest = nowMs + Math.min(slot, Math.max(POLL_MIN_GAP * slot, late));
-  let next = dueAtMs + pollDelayMs(polling, attempt, random);
-  if (next < earliest) next += Math.ceil((earliest - next) / slot) * slot;
-  return Math.max(1, Math.round(next - nowMs));
+  const gap = Math.min(slot, Math.max(POLL_MIN_GAP * slot, late));
+  let delay = pollDelayMs(polling, attempt, random) - late;
+  if (delay < gap) delay += Math.ceil((gap - delay) / slot) * slot;
+  return Math.max(1, Math.round(delay));
 }

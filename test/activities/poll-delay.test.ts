@@ -73,6 +73,16 @@ test('a late poll skips the slots closer to it than it was late', () => {
   }
 });
 
+test("a poll due ahead of the worker's clock counts as on time: the delay is the schedule's", () => {
+  // A worker clock 2 s behind the server's, or a time-skipping test server 45 h ahead of it.
+  for (const ahead of [2_000, 45 * 3_600_000]) {
+    assert.equal(
+      nextPollDelayMs(polling, 10, 1_000_000 + ahead, 1_000_000, () => 0),
+      60_000,
+    );
+  }
+});
+
 test('polls drained together after a hold-up go back to their own times, spread', () => {
   // 1,000 bookings polled every 60 s, due at times spread over a minute, all held up and then
   // served together within 2 s at the end of it: their next polls spread over the next minute
