@@ -6,21 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
-import type { Worker } from '@temporalio/worker';
-import { createBookingWorker } from '../../src/build-worker';
-import { BookingClient, type BookRoomInput } from '../../src/client';
-import { HotelApiClient } from '../../src/hotel-api';
-import { buildSimulator, type ArrivedRequest } from '../../tools/simulator';
-import { bookingInput, COMPANY, eventually, hotelApiConfig } from '../helpers/booking-stack';
-import {
-  connectTemporal,
-  testDataConverter,
-  uniqueTaskQueue,
-  type TestTemporal,
-} from '../helpers/temporal';
+import type { BookRoomInput } from '../../src/client';
+import type { ArrivedRequest } from '../../tools/simulator';
+import { startArrivalStack, type ArrivalStack } from '../helpers/arrival-stack';
+import { bookingInput, eventually } from '../helpers/booking-stack';
 
 /** Bookings waiting for a confirmation that never comes, each with one poll due. */
 const WAITING = 20;
@@ -30,66 +21,22 @@ const POLLING = { initialInterval: '1s', maximumInterval: '1s', backoffCoefficie
 const WAIT_MS = 180_000;
 
 describe('bookings ahead of polls', () => {
-  const cleanups: (() => Promise<unknown>)[] = [];
+  let stack: ArrivalStack | undefined;
   after(async () => {
-    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+    await stack?.close();
   });
 
   it(`a new booking's price check is served before ${WAITING} due polls queued ahead of it`, async (tc) => {
-    const arrivals: ArrivedRequest[] = [];
-    const sim = buildSimulator({
-      companies: [{ ...COMPANY, active: true }],
-      seed: 18,
-      firstBookingId: 1_800_000_000 + Math.floor(Math.random() * 1_000_000) * 100,
-      onRequest: (r) => arrivals.push(r),
-    });
-    const { url } = await sim.listen(0, '127.0.0.1');
-    cleanups.push(() => sim.close());
-    const hotelApi = new HotelApiClient(hotelApiConfig(url.replace(/\/api\/v1\/?$/, '')));
-    cleanups.push(() => hotelApi.close());
-    const t: TestTemporal = await connectTemporal();
-    cleanups.push(() => t.close());
-    const taskQueue = uniqueTaskQueue('ahead-of-polls');
-    const bookings = new BookingClient({ client: t.client, taskQueue });
-
-    const running: Promise<void>[] = [];
-    const startWorker = async (options: { activities: boolean; slots?: number }) => {
-      const worker = await createBookingWorker({
-        connection: t.nativeConnection,
-        taskQueue,
-        hotelApi,
-        dataConverter: testDataConverter,
-        shutdownGraceTime: '2s',
-        ...(options.slots ? { maxConcurrentActivities: options.slots } : {}),
-        overrides: options.activities ? {} : { enableNonLocalActivities: false },
-      });
-      const run = worker.run();
-      running.push(run);
-      return { worker, run };
-    };
-    const stopWorker = async (w: { worker: Worker; run: Promise<void> }) => {
-      w.worker.shutdown();
-      await w.run;
-    };
+    stack = await startArrivalStack('ahead-of-polls', 18);
+    const { arrivals, bookings, startWorker } = stack;
     const retrieves = () => arrivals.filter((r) => r.endpoint === 'retrieve').length;
 
     // 1. WAITING bookings reach their polls (each has been polled once), then the worker stops.
-    const first = await startWorker({ activities: true });
+    const first = await startWorker();
     const waiting: BookRoomInput[] = Array.from({ length: WAITING }, () =>
       bookingInput('pending-long', { polling: POLLING }),
     );
-    cleanups.push(() =>
-      Promise.all(
-        waiting.map((i) =>
-          bookings
-            .handle(i.orderId)
-            .terminate('test over')
-            .catch((err: unknown) => {
-              if (!(err instanceof WorkflowNotFoundError)) throw err;
-            }),
-        ),
-      ),
-    );
+    stack.terminateAtClose(waiting);
     await Promise.all(waiting.map((i) => bookings.startBooking(i)));
     const polling = async (orderId: string) => {
       const d = await bookings.handle(orderId).describe();
@@ -100,7 +47,7 @@ describe('bookings ahead of polls', () => {
       WAIT_MS,
       `${WAITING} bookings polling`,
     );
-    await stopWorker(first);
+    await first.stop();
 
     // 2. With no activity worker, their next polls fall due and queue up on the server: each
     //    booking's pending poll is scheduled, its time a second past.
@@ -138,11 +85,10 @@ describe('bookings ahead of polls', () => {
     );
     await eventually(async () => queued(input.orderId), WAIT_MS, 'the price check queued');
     const retrievesBefore = retrieves();
-    await stopWorker(workflowsOnly);
+    await workflowsOnly.stop();
 
     // 4. One worker with one activity slot drains the queue: what comes first?
-    const drain = await startWorker({ activities: true, slots: 1 });
-    cleanups.push(() => stopWorker(drain));
+    await startWorker({ slots: 1 });
     const isOurs = (r: ArrivedRequest) =>
       r.endpoint === 'price-check' &&
       new URLSearchParams(r.query).get('option_id') === input.optionId;
@@ -159,6 +105,5 @@ describe('bookings ahead of polls', () => {
     );
     const result = await bookings.result(input.orderId);
     assert.equal(result.outcome, 'CONFIRMED');
-    await Promise.all(running.slice(0, 2));
   });
 });

@@ -9,20 +9,10 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
-import type { Worker } from '@temporalio/worker';
-import { createBookingWorker } from '../../src/build-worker';
-import { BookingClient, type BookRoomInput } from '../../src/client';
-import { HotelApiClient } from '../../src/hotel-api';
-import { buildSimulator, type ArrivedRequest } from '../../tools/simulator';
-import { bookingInput, COMPANY, eventually, hotelApiConfig } from '../helpers/booking-stack';
-import {
-  connectTemporal,
-  testDataConverter,
-  uniqueTaskQueue,
-  type TestTemporal,
-} from '../helpers/temporal';
+import type { BookRoomInput } from '../../src/client';
+import { startArrivalStack, type ArrivalStack } from '../helpers/arrival-stack';
+import { bookingInput, eventually } from '../helpers/booking-stack';
 
 /** Bookings waiting for a confirmation that never comes. */
 const WAITING = 20;
@@ -37,42 +27,14 @@ const TOLERANCE_MS = 400;
 const WAIT_MS = 180_000;
 
 describe('polls after a hold-up', () => {
-  const cleanups: (() => Promise<unknown>)[] = [];
+  let stack: ArrivalStack | undefined;
   after(async () => {
-    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+    await stack?.close();
   });
 
   it('polls held up together go back to their own times once served', async (tc) => {
-    const arrivals: ArrivedRequest[] = [];
-    const sim = buildSimulator({
-      companies: [{ ...COMPANY, active: true }],
-      seed: 19,
-      firstBookingId: 1_900_000_000 + Math.floor(Math.random() * 1_000_000) * 100,
-      onRequest: (r) => arrivals.push(r),
-    });
-    const { url } = await sim.listen(0, '127.0.0.1');
-    cleanups.push(() => sim.close());
-    const hotelApi = new HotelApiClient(hotelApiConfig(url.replace(/\/api\/v1\/?$/, '')));
-    cleanups.push(() => hotelApi.close());
-    const t: TestTemporal = await connectTemporal();
-    cleanups.push(() => t.close());
-    const taskQueue = uniqueTaskQueue('polls-after-hold-up');
-    const bookings = new BookingClient({ client: t.client, taskQueue });
-    const startWorker = async () => {
-      const worker: Worker = await createBookingWorker({
-        connection: t.nativeConnection,
-        taskQueue,
-        hotelApi,
-        dataConverter: testDataConverter,
-        shutdownGraceTime: '2s',
-      });
-      const run = worker.run();
-      const stop = async () => {
-        worker.shutdown();
-        await run;
-      };
-      return { stop };
-    };
+    stack = await startArrivalStack('polls-after-hold-up', 19);
+    const { arrivals, bookings, startWorker } = stack;
     /** Retrieve arrival times per supplier booking id, from `sinceMs`. */
     const pollsSince = (sinceMs: number) => {
       const by = new Map<string, number[]>();
@@ -93,18 +55,7 @@ describe('polls after a hold-up', () => {
     const waiting: BookRoomInput[] = Array.from({ length: WAITING }, () =>
       bookingInput('pending-long', { polling: POLLING }),
     );
-    cleanups.push(() =>
-      Promise.all(
-        waiting.map((i) =>
-          bookings
-            .handle(i.orderId)
-            .terminate('test over')
-            .catch((err: unknown) => {
-              if (!(err instanceof WorkflowNotFoundError)) throw err;
-            }),
-        ),
-      ),
-    );
+    stack.terminateAtClose(waiting);
     for (const input of waiting) {
       await bookings.startBooking(input);
       await sleep(STAGGER_MS);
@@ -128,8 +79,7 @@ describe('polls after a hold-up', () => {
 
     // 3. A worker again: the held-up polls are served together; then each booking's next poll.
     const back = Date.now();
-    const second = await startWorker();
-    cleanups.push(() => second.stop());
+    await startWorker();
     await eventually(async () => everyBookingPolled(back, 2), WAIT_MS, 'two polls each after');
     const before = pollsSince(0);
     const rows = [...pollsSince(back)].map(([id, ts]) => {
