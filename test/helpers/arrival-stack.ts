@@ -5,12 +5,11 @@
  * slots). Bookings left waiting are terminated when the stack closes.
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { createBookingWorker } from '../../src/build-worker';
 import { BookingClient, type BookRoomInput } from '../../src/client';
 import { HotelApiClient } from '../../src/hotel-api';
 import { buildSimulator, type ArrivedRequest } from '../../tools/simulator';
-import { COMPANY, hotelApiConfig } from './booking-stack';
-import { connectTemporal, testDataConverter, uniqueTaskQueue } from './temporal';
+import { COMPANY, hotelApiConfig, stackWorker } from './booking-stack';
+import { connectTemporal, uniqueTaskQueue } from './temporal';
 
 export interface ArrivalStack {
   /** Every request the simulator received, in arrival order. */
@@ -32,7 +31,7 @@ export interface ArrivalStack {
 export async function startArrivalStack(tag: string, seed: number): Promise<ArrivalStack> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const close = async () => {
-    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+    for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
   };
   try {
     const arrivals: ArrivedRequest[] = [];
@@ -54,11 +53,7 @@ export async function startArrivalStack(tag: string, seed: number): Promise<Arri
       arrivals,
       bookings,
       startWorker: async (options = {}) => {
-        const worker = await createBookingWorker({
-          connection: t.nativeConnection,
-          taskQueue,
-          hotelApi,
-          dataConverter: testDataConverter,
+        const worker = await stackWorker({ temporal: t, hotelApi }, taskQueue, {
           shutdownGraceTime: '2s',
           ...(options.slots ? { maxConcurrentActivities: options.slots } : {}),
           overrides: options.activities === false ? { enableNonLocalActivities: false } : {},
