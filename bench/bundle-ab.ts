@@ -3,7 +3,8 @@
  * of two workflow bundles (e.g. a bundle of `main` built with `tools/scripts/build-bundle.ts` against
  * this checkout's), in one process: recorded histories (test/histories/) replayed with A and B in
  * alternating rounds (ABBA…), so both meet the same machine load. Replaying runs every workflow
- * task of the history in the worker's sandbox, the workflow's creation included, without a server.
+ * task of the history in the worker's sandbox, the workflow's creation included, without a server,
+ * under the workflow id the history was recorded with (a booking checks that its id is its order's).
  * Prints ms per replayed workflow for each round and the ratio of the medians, B ÷ A.
  * Knobs: AB_HISTORIES (comma list, default `instant-confirmed-guarded`), AB_WORKFLOWS per round
  * (default 200), AB_ROUNDS (default 4).
@@ -28,10 +29,12 @@ const histories = names.map((n) =>
 /** ms per replayed workflow with the bundle at `path`. */
 async function round(path: string, tag: string): Promise<number> {
   const workflowBundle = { code: readFileSync(path, 'utf8') };
-  const batch = Array.from({ length: perRound }, (_, i) => ({
-    workflowId: `ab-${tag}-${i}`,
-    history: histories[i % histories.length]!,
-  }));
+  const batch = Array.from({ length: perRound }, (_, i) => {
+    const history = histories[i % histories.length]!;
+    // The recorded id where the workflow reads it (rule 1: a booking's id must be its order's).
+    const recordedId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowId;
+    return { workflowId: recordedId || `ab-${tag}-${i}`, history };
+  });
   const t0 = performance.now();
   for await (const r of Worker.runReplayHistories(
     { workflowBundle, dataConverter: testDataConverter, replayName: `bundle-ab-${tag}` },

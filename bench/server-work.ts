@@ -55,6 +55,16 @@ export interface ServerWorkResult {
   /** The worker process's CPU ms per completed workflow (where the rest of a booking's work is). */
   readonly workerCpuMsPerBooking: Spread;
   readonly workerCpuMsPerControl: Spread;
+  /**
+   * The rest of the machine's CPU per completed workflow: the simulator's (the supplier's three
+   * calls of a booking; none for a control) and the bench process's (the order system's client:
+   * its start, its wait for the answer). On one machine they share the cores with the server and
+   * the worker, so the throughput ratio carries them too.
+   */
+  readonly simulatorCpuMsPerBooking: Spread;
+  readonly simulatorCpuMsPerControl: Spread;
+  readonly clientCpuMsPerBooking: Spread;
+  readonly clientCpuMsPerControl: Spread;
   readonly stateChangesPerControl: Spread;
   readonly stateChangesRatio: Spread;
   readonly bookingsPerSecond: Spread;
@@ -170,6 +180,8 @@ export async function runServerWorkBench(
     type Round = {
       cpuMs: number[];
       workerCpuMs: number[];
+      simCpuMs: number[];
+      clientCpuMs: number[];
       saves: number[];
       perSecond: number[];
       latencies: number[];
@@ -177,6 +189,8 @@ export async function runServerWorkBench(
     const empty = (): Round => ({
       cpuMs: [],
       workerCpuMs: [],
+      simCpuMs: [],
+      clientCpuMs: [],
       saves: [],
       perSecond: [],
       latencies: [],
@@ -192,6 +206,10 @@ export async function runServerWorkBench(
         let saves = 0;
         let workerCpu0 = 0;
         let workerCpuMs = 0;
+        let simCpu0 = 0;
+        let simCpuMs = 0;
+        let clientCpu0 = 0;
+        let clientCpuMs = 0;
         const w = await measureWindow(() => one(kind), {
           concurrency: s.concurrency,
           warmupMs: s.warmupMs,
@@ -201,10 +219,14 @@ export async function runServerWorkBench(
             if (edge === 'start') {
               cpu0 = cpuSeconds(serverPid);
               workerCpu0 = cpuSeconds(workerPid);
+              simCpu0 = cpuSeconds(sim.pid);
+              clientCpu0 = cpuSeconds(process.pid);
               saves0 = await stateChanges(temporal.metricsUrl);
             } else {
               cpuMs = (cpuSeconds(serverPid) - cpu0) * 1000;
               workerCpuMs = (cpuSeconds(workerPid) - workerCpu0) * 1000;
+              simCpuMs = (cpuSeconds(sim.pid) - simCpu0) * 1000;
+              clientCpuMs = (cpuSeconds(process.pid) - clientCpu0) * 1000;
               saves = (await stateChanges(temporal.metricsUrl)) - saves0;
             }
           },
@@ -213,10 +235,12 @@ export async function runServerWorkBench(
         p.cpuMs.push(cpuMs / Math.max(1, w.completed));
         p.saves.push(saves / Math.max(1, w.completed));
         p.workerCpuMs.push(workerCpuMs / Math.max(1, w.completed));
+        p.simCpuMs.push(simCpuMs / Math.max(1, w.completed));
+        p.clientCpuMs.push(clientCpuMs / Math.max(1, w.completed));
         p.perSecond.push(w.completed / w.seconds);
         p.latencies.push(...w.latencies);
         ctx.log(
-          `work round ${r + 1} ${kind}: ${round(w.completed / w.seconds)}/s, server ${round(cpuMs / Math.max(1, w.completed), 2)} ms CPU and ${round(saves / Math.max(1, w.completed), 1)} state changes each, worker ${round(workerCpuMs / Math.max(1, w.completed), 2)} ms CPU`,
+          `work round ${r + 1} ${kind}: ${round(w.completed / w.seconds)}/s, server ${round(cpuMs / Math.max(1, w.completed), 2)} ms CPU and ${round(saves / Math.max(1, w.completed), 1)} state changes each, worker ${round(workerCpuMs / Math.max(1, w.completed), 2)} ms CPU; simulator ${round(simCpuMs / Math.max(1, w.completed), 2)}, bench client ${round(clientCpuMs / Math.max(1, w.completed), 2)} ms`,
         );
       }
     }
@@ -259,6 +283,10 @@ export async function runServerWorkBench(
       stateChangesPerBooking: spread(b.saves),
       workerCpuMsPerBooking: spread(b.workerCpuMs),
       workerCpuMsPerControl: spread(c.workerCpuMs),
+      simulatorCpuMsPerBooking: spread(b.simCpuMs),
+      simulatorCpuMsPerControl: spread(c.simCpuMs),
+      clientCpuMsPerBooking: spread(b.clientCpuMs),
+      clientCpuMsPerControl: spread(c.clientCpuMs),
       stateChangesPerControl: spread(c.saves),
       stateChangesRatio: spread(b.saves.map((v, i) => v / (c.saves[i] ?? v))),
       bookingsPerSecond: spread(b.perSecond),
