@@ -113,6 +113,13 @@ const spread = (values: readonly number[]): Spread => {
   };
 };
 
+/** CPU seconds so far of each process in `pids`. */
+function cpuOf<K extends string>(pids: Record<K, number>): Record<K, number> {
+  const out = {} as Record<K, number>;
+  for (const k of Object.keys(pids) as K[]) out[k] = cpuSeconds(pids[k]);
+  return out;
+}
+
 export async function runServerWorkBench(
   s: BenchSettings['work'],
   ctx: ThroughputContext,
@@ -180,7 +187,7 @@ export async function runServerWorkBench(
     type Round = {
       cpuMs: number[];
       workerCpuMs: number[];
-      simCpuMs: number[];
+      simulatorCpuMs: number[];
       clientCpuMs: number[];
       saves: number[];
       perSecond: number[];
@@ -189,27 +196,22 @@ export async function runServerWorkBench(
     const empty = (): Round => ({
       cpuMs: [],
       workerCpuMs: [],
-      simCpuMs: [],
+      simulatorCpuMs: [],
       clientCpuMs: [],
       saves: [],
       perSecond: [],
       latencies: [],
     });
     const perRound: Record<Kind, Round> = { booking: empty(), control: empty() };
-    const workerPid = worker.pid;
+    // Every process that shares the cores: the bench process is the order system's client.
+    const pids = { server: serverPid, worker: worker.pid, simulator: sim.pid, client: process.pid };
     for (let r = 0; r < s.rounds; r++) {
       const order: Kind[] = r % 2 === 0 ? ['booking', 'control'] : ['control', 'booking'];
       for (const kind of order) {
-        let cpu0 = 0;
-        let cpuMs = 0;
+        let cpu0 = cpuOf(pids);
+        let cpu = cpu0;
         let saves0 = 0;
         let saves = 0;
-        let workerCpu0 = 0;
-        let workerCpuMs = 0;
-        let simCpu0 = 0;
-        let simCpuMs = 0;
-        let clientCpu0 = 0;
-        let clientCpuMs = 0;
         const w = await measureWindow(() => one(kind), {
           concurrency: s.concurrency,
           warmupMs: s.warmupMs,
@@ -217,30 +219,26 @@ export async function runServerWorkBench(
           onFirstFailure: (err) => ctx.log(`work ${kind} failure: ${String(err)}`),
           onMeasure: async (edge) => {
             if (edge === 'start') {
-              cpu0 = cpuSeconds(serverPid);
-              workerCpu0 = cpuSeconds(workerPid);
-              simCpu0 = cpuSeconds(sim.pid);
-              clientCpu0 = cpuSeconds(process.pid);
+              cpu0 = cpuOf(pids);
               saves0 = await stateChanges(temporal.metricsUrl);
             } else {
-              cpuMs = (cpuSeconds(serverPid) - cpu0) * 1000;
-              workerCpuMs = (cpuSeconds(workerPid) - workerCpu0) * 1000;
-              simCpuMs = (cpuSeconds(sim.pid) - simCpu0) * 1000;
-              clientCpuMs = (cpuSeconds(process.pid) - clientCpu0) * 1000;
+              cpu = cpuOf(pids);
               saves = (await stateChanges(temporal.metricsUrl)) - saves0;
             }
           },
         });
         const p = perRound[kind];
-        p.cpuMs.push(cpuMs / Math.max(1, w.completed));
-        p.saves.push(saves / Math.max(1, w.completed));
-        p.workerCpuMs.push(workerCpuMs / Math.max(1, w.completed));
-        p.simCpuMs.push(simCpuMs / Math.max(1, w.completed));
-        p.clientCpuMs.push(clientCpuMs / Math.max(1, w.completed));
+        const each = (n: number) => n / Math.max(1, w.completed);
+        const ms = (k: keyof typeof pids) => each((cpu[k] - cpu0[k]) * 1000);
+        p.cpuMs.push(ms('server'));
+        p.saves.push(each(saves));
+        p.workerCpuMs.push(ms('worker'));
+        p.simulatorCpuMs.push(ms('simulator'));
+        p.clientCpuMs.push(ms('client'));
         p.perSecond.push(w.completed / w.seconds);
         p.latencies.push(...w.latencies);
         ctx.log(
-          `work round ${r + 1} ${kind}: ${round(w.completed / w.seconds)}/s, server ${round(cpuMs / Math.max(1, w.completed), 2)} ms CPU and ${round(saves / Math.max(1, w.completed), 1)} state changes each, worker ${round(workerCpuMs / Math.max(1, w.completed), 2)} ms CPU; simulator ${round(simCpuMs / Math.max(1, w.completed), 2)}, bench client ${round(clientCpuMs / Math.max(1, w.completed), 2)} ms`,
+          `work round ${r + 1} ${kind}: ${round(w.completed / w.seconds)}/s, server ${round(ms('server'), 2)} ms CPU and ${round(each(saves), 1)} state changes each, worker ${round(ms('worker'), 2)} ms CPU; simulator ${round(ms('simulator'), 2)}, bench client ${round(ms('client'), 2)} ms`,
         );
       }
     }
@@ -283,8 +281,8 @@ export async function runServerWorkBench(
       stateChangesPerBooking: spread(b.saves),
       workerCpuMsPerBooking: spread(b.workerCpuMs),
       workerCpuMsPerControl: spread(c.workerCpuMs),
-      simulatorCpuMsPerBooking: spread(b.simCpuMs),
-      simulatorCpuMsPerControl: spread(c.simCpuMs),
+      simulatorCpuMsPerBooking: spread(b.simulatorCpuMs),
+      simulatorCpuMsPerControl: spread(c.simulatorCpuMs),
       clientCpuMsPerBooking: spread(b.clientCpuMs),
       clientCpuMsPerControl: spread(c.clientCpuMs),
       stateChangesPerControl: spread(c.saves),
