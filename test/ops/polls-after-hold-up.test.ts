@@ -41,7 +41,9 @@ describe('polls after a hold-up', () => {
       for (const r of arrivals) {
         if (r.endpoint !== 'retrieve' || r.atMs < sinceMs) continue;
         const id = new URLSearchParams(r.query).get('booking_id') ?? '?';
-        by.set(id, [...(by.get(id) ?? []), r.atMs]);
+        const times = by.get(id);
+        if (times) times.push(r.atMs);
+        else by.set(id, [r.atMs]);
       }
       return by;
     };
