@@ -50,6 +50,9 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
   // room for ~250 new bookings/s; the visibility store keeps its own read limit
   // (`system.visibilityPersistenceMaxReadQPS`, 9000).
   'frontend.namespaceRPS.visibility': '1000',
+  // Off as on the cluster. The CLI's dev server turns it on unless told: every search attribute
+  // check and visibility write then re-reads the cluster metadata.
+  'system.forceSearchAttributesCacheRefreshOnRead': 'false',
 };
 
 /**
