@@ -3,8 +3,8 @@
  * attributes, and workflows that survive a restart on the same DB file.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -134,6 +134,49 @@ describe('the local Temporal dev server', () => {
       }
     } finally {
       await server.stop();
+    }
+  });
+
+  it('stops with the process that started it when that process ends without stopping it', async () => {
+    // An unhandled rejection ends the process, as an uncaught error does.
+    const script = [
+      'void (async () => {',
+      `  const { startDevServer } = require(${JSON.stringify(join(__dirname, '..', 'tools', 'temporal-server', 'dev-server.ts'))});`,
+      '  const server = await startDevServer({ headless: true });',
+      '  process.stdout.write(`${server.pid}\\n`);',
+      "  throw new Error('the starting process fails');",
+      '})();',
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    const pid = Number(out.trim());
+    assert.ok(pid > 0, `the server's pid was printed: ${out}${err}`);
+    // Running and not a zombie (a container's first process may not reap orphans).
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return false;
+      }
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return true;
+      }
+    };
+    try {
+      assert.notEqual(code, 0, 'the starting process failed');
+      const until = Date.now() + 15_000;
+      while (alive() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(alive(), false, `server ${pid} still runs after the process that started it`);
+    } finally {
+      if (alive()) process.kill(pid, 'SIGKILL');
     }
   });
 

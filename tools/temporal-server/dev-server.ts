@@ -252,6 +252,28 @@ function startDevArgs(o: DevServerOptions, port: number, uiPort: number | undefi
   return args;
 }
 
+/** Servers of this process still running, stopped when it exits. */
+const running = new Set<ChildProcess>();
+
+/**
+ * The server ends with the process that started it, however that process ends without stopping
+ * it: an uncaught error, `process.exit`, its output piped into `head` (a write to the closed pipe
+ * fails): never a server left behind holding its ports and a core. A process killed outright
+ * (SIGKILL, or SIGTERM with no handler) runs no exit handler; its servers are left.
+ */
+function stopWithThisProcess(child: ChildProcess): void {
+  if (running.size === 0) process.once('exit', stopRunning);
+  running.add(child);
+  child.once('exit', () => {
+    running.delete(child);
+    if (running.size === 0) process.removeListener('exit', stopRunning);
+  });
+}
+
+function stopRunning(): void {
+  for (const child of running) child.kill('SIGTERM');
+}
+
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -279,6 +301,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const child = spawn(cli.path, startDevArgs(options, port, uiPort), {
     stdio: ['ignore', options.stdio ?? 'ignore', options.stdio ?? 'ignore'],
   });
+  stopWithThisProcess(child);
   let exitInfo: string | undefined;
   child.once('exit', (code, signal) => (exitInfo = `exited with ${signal ?? code}`));
   try {
