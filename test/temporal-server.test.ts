@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
+import { metricSum } from '../bench/bench-stack';
 import { ALL_SEARCH_ATTRIBUTE_KEYS, OrderEventsDeliveryKey } from '../src/shared/search-attributes';
 import { cachedCliPath, resolveTemporalCli } from '../tools/temporal-server/cli-binary';
 import {
@@ -229,18 +230,10 @@ describe('the local Temporal dev server', () => {
  * the count stops moving: the server publishes its counters on a reporting interval (~1 s).
  */
 async function clusterMetadataReads(url: string): Promise<number> {
-  const scrape = async () => {
-    let sum = 0;
-    for (const line of (await (await fetch(url)).text()).split('\n')) {
-      if (
-        line.startsWith('persistence_requests{') &&
-        line.includes('operation="GetCurrentClusterMetadata"')
-      ) {
-        sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-      }
-    }
-    return sum;
-  };
+  const scrape = async () =>
+    metricSum(await (await fetch(url)).text(), 'persistence_requests', {
+      operation: 'GetCurrentClusterMetadata',
+    });
   let last = await scrape();
   for (let i = 0; i < 10; i++) {
     await new Promise((r) => setTimeout(r, 1_500));
