@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -135,6 +136,43 @@ describe('the local Temporal dev server', () => {
       }
     } finally {
       await server.stop();
+    }
+  });
+
+  it('a killed server is gone once kill() resolves, and one started at once on its port and DB file serves', async () => {
+    const dbFile = join(dir, 'killed.db');
+    const port = await freePort();
+    const first = await startDevServer({ headless: true, port, dbFile });
+    const pid = first.pid!;
+    await first.kill();
+    assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, `server ${pid} is gone`);
+    const second = await startDevServer({ headless: true, port, dbFile });
+    try {
+      const connection = await Connection.connect({ address: second.address });
+      await connection.workflowService.getSystemInfo({});
+      await connection.close();
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('a server that cannot start says why, in the words of its own error', async () => {
+    // Another program holds the port (the readiness wait may connect to it meanwhile).
+    const sockets: Socket[] = [];
+    const held = createServer((s) => sockets.push(s));
+    await new Promise<void>((r) => held.listen(0, '127.0.0.1', r));
+    const port = (held.address() as AddressInfo).port;
+    try {
+      await assert.rejects(startDevServer({ headless: true, port }), (err: Error) => {
+        assert.equal(
+          err.message,
+          `temporal server start-dev exited with 1 before it was ready: can't set frontend port ${port}: listen tcp 127.0.0.1:${port}: bind: address already in use`,
+        );
+        return true;
+      });
+    } finally {
+      held.close();
+      for (const s of sockets) s.destroy();
     }
   });
 

@@ -5,7 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { startDevServer, type DevServer } from '../../tools/temporal-server/dev-server';
+import {
+  restartablePort,
+  startDevServer,
+  type DevServer,
+} from '../../tools/temporal-server/dev-server';
 import { eventually } from '../helpers/booking-stack';
 import { uniqueTaskQueue } from '../helpers/temporal';
 import {
@@ -31,7 +35,9 @@ describe('health endpoints', () => {
   });
 
   it('the health endpoint flips to not-ready when Temporal goes away, and back when it returns', async () => {
-    const server = await startDevServer({ headless: true });
+    // Started again on the same port below: one no other process's listen(0) can take meanwhile.
+    const port = await restartablePort();
+    const server = await startDevServer({ headless: true, port });
     servers.push(server);
     // The simulator is only there for the configuration; no booking runs here.
     stack = await startOpsStack('health');
@@ -49,7 +55,7 @@ describe('health endpoints', () => {
       activityPoller: 'POLLING',
     });
 
-    server.kill();
+    await server.kill();
     const down = await eventually(
       async () => {
         const r = await probe(`${worker!.healthUrl}/readyz`);
@@ -65,7 +71,6 @@ describe('health endpoints', () => {
     assert.equal(live.body.live, true);
 
     // A server back on the same address: the worker reconnects and is ready again.
-    const port = Number(server.address.split(':')[1]);
     servers.push(await startDevServer({ headless: true, port }));
     await worker.waitReady(60_000);
   });

@@ -92,8 +92,8 @@ export interface ChaosStack {
   readonly encryptionKeys: string;
   /** Supplier requests being handled right now, by endpoint path (`/booking`, …). */
   inFlight(): { total: number; booking: number };
-  /** SIGKILLs our own dev server (throws when the stack uses a shared one). */
-  killServer(): void;
+  /** SIGKILLs our own dev server, resolving once it is gone (rejects when the stack uses a shared one). */
+  killServer(): Promise<void>;
   /** Starts our own dev server again on the same DB file and port. */
   restartServer(): Promise<void>;
   close(): Promise<void>;
@@ -264,9 +264,9 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
       codec: new EncryptionCodec({ keys }),
       encryptionKeys,
       inFlight: () => ({ ...inflight }),
-      killServer() {
+      async killServer() {
         if (!devServer) throw new Error('the stack uses a shared Temporal server: not killing it');
-        devServer.kill();
+        await devServer.kill();
       },
       async restartServer() {
         if (!dbFile) throw new Error('the stack has no dev server of its own');

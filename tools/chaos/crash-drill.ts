@@ -131,7 +131,7 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
             `killed the worker at +${at - t0} ms (${inFlight.total} supplier calls in flight, ${inFlight.booking} bookings); restarted after ${restartMs} ms`,
           );
         } else {
-          stack.killServer();
+          await stack.killServer();
           await stack.restartServer();
           const restartMs = Date.now() - at;
           kills.push({ target: 'server', atMs: at - t0, at, inFlight, restartMs });

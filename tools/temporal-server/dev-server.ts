@@ -111,8 +111,11 @@ export interface DevServer {
   readonly pid: number | undefined;
   /** Stops the server (SIGTERM, then SIGKILL after 10 s). Safe to call twice. */
   stop(): Promise<void>;
-  /** SIGKILLs the server, for crash tests. */
-  kill(): void;
+  /**
+   * SIGKILLs the server, for crash tests; resolves once the process is gone, so its port and DB
+   * file are free for a restart.
+   */
+  kill(): Promise<void>;
 }
 
 /** A TCP port that was free a moment ago (the one helper, in src/observability/ports.ts). */
@@ -146,10 +149,12 @@ export async function waitForTemporal(
   timeoutMs: number,
   namespace = 'default',
   security: Partial<TemporalSecurity> = {},
+  signal?: AbortSignal,
 ) {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
+    signal?.throwIfAborted();
     try {
       const connection = await Connection.connect({
         ...temporalConnectionOptions({ ...security, address }),
@@ -298,20 +303,26 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     return startWithSdkDownload(options, cli, port, uiPort);
   }
 
+  const inherit = options.stdio === 'inherit';
   const child = spawn(cli.path, startDevArgs(options, port, uiPort), {
-    stdio: ['ignore', options.stdio ?? 'ignore', options.stdio ?? 'ignore'],
+    stdio: ['ignore', inherit ? 'inherit' : 'ignore', inherit ? 'inherit' : 'pipe'],
   });
   stopWithThisProcess(child);
+  const stderr = stderrTail(child);
   let exitInfo: string | undefined;
-  child.once('exit', (code, signal) => (exitInfo = `exited with ${signal ?? code}`));
+  const exited = new AbortController();
+  child.once('exit', (code, signal) => {
+    exitInfo = `exited with ${signal ?? code}`;
+    exited.abort();
+  });
   try {
     await Promise.race([
-      waitForTemporal(address, readyTimeoutMs),
+      waitForTemporal(address, readyTimeoutMs, 'default', {}, exited.signal),
       new Promise<never>((_, reject) =>
-        child.once('exit', () =>
+        child.once('close', () =>
           reject(
             new Error(
-              `temporal server start-dev ${exitInfo ?? 'exited'} before it was ready (port ${port} taken?)`,
+              `temporal server start-dev ${exitInfo ?? 'exited'} before it was ready: ${stderr() || `port ${port} taken?`}`,
             ),
           ),
         ),
@@ -335,8 +346,38 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         : `http://${host === '0.0.0.0' ? 'localhost' : host}:${uiPort}`,
     pid: child.pid,
     stop: () => stopChild(child),
-    kill: () => void child.kill('SIGKILL'),
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGKILL');
+      await exited;
+    },
   };
+}
+
+/**
+ * The last line the server wrote on stderr (it logs errors only), for the error when it exits
+ * before it serves: "can't set frontend port …: address already in use" says what to change.
+ * The pipe is read to its end, so a chatty server never blocks on it.
+ */
+function stderrTail(child: ChildProcess): () => string {
+  let tail = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    tail = (tail + d.toString()).slice(-4_096);
+  });
+  return () => lastLogMessage(tail);
+}
+
+/** The message of the last line of `level=ERROR msg="…"` log output (the line itself if not). */
+function lastLogMessage(output: string): string {
+  const line =
+    output
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .at(-1) ?? '';
+  const msg = /\bmsg="((?:[^"\\]|\\.)*)"/.exec(line)?.[1];
+  return msg === undefined ? line : msg.replace(/\\(.)/g, '$1');
 }
 
 async function startWithSdkDownload(
@@ -378,8 +419,7 @@ async function startWithSdkDownload(
     uiUrl: uiPort === undefined ? undefined : `http://${options.ip ?? '127.0.0.1'}:${uiPort}`,
     pid: undefined,
     stop: () => (stopped ??= env.teardown()),
-    kill: () => {
-      throw new Error('kill() needs a local Temporal binary (set TEMPORAL_CLI_PATH)');
-    },
+    kill: () =>
+      Promise.reject(new Error('kill() needs a local Temporal binary (set TEMPORAL_CLI_PATH)')),
   };
 }
