@@ -96,6 +96,8 @@ export interface ChaosStack {
   killServer(): Promise<void>;
   /** Starts our own dev server again on the same DB file and port. */
   restartServer(): Promise<void>;
+  /** What our own dev servers logged (errors only), killed ones included, oldest first. */
+  serverErrorLog(): string;
   close(): Promise<void>;
 }
 
@@ -182,6 +184,7 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
         ? { address: process.env.TEMPORAL_ADDRESS, securityEnv: temporalSecurityEnvOf(process.env) }
         : { own: {} });
     let devServer: DevServer | undefined;
+    const ownServers: DevServer[] = [];
     let dbFile: string | undefined;
     let temporalAddress: string;
     let securityEnv: Record<string, string> = {};
@@ -198,6 +201,7 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
         ...(dbFile ? { dbFile, port: await restartablePort() } : {}),
         log,
       });
+      ownServers.push(devServer);
       temporalAddress = devServer.address;
       const server = () => devServer;
       cleanups.push(async () => server()?.stop());
@@ -271,7 +275,10 @@ export async function startChaosStack(options: ChaosStackOptions): Promise<Chaos
       async restartServer() {
         if (!dbFile) throw new Error('the stack has no dev server of its own');
         devServer = await startDevServer({ headless: true, dbFile, port, log });
+        ownServers.push(devServer);
       },
+      serverErrorLog: () =>
+        ownServers.map((s) => `[dev server pid ${s.pid}]\n${s.errorLog()}`).join('\n'),
       close: async () => {
         openStacks.delete(stack);
         await closeAll();

@@ -175,6 +175,8 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
       disruptions: kills,
       reconcile: options.reconcile,
     });
+    // What the dev servers logged says whether a failure is theirs (shard lost, persistence errors).
+    if (!clean) for (const line of stack.serverErrorLog().split('\n')) log(line);
     const unexpected: CrashDrillReport['unexpected'] = [];
     for (const id of ids) {
       const s = statuses.get(id);

@@ -116,6 +116,8 @@ export interface DevServer {
    * file are free for a restart.
    */
   kill(): Promise<void>;
+  /** The end of what the server logged (errors only), for a drill's report when it fails. */
+  errorLog(): string;
 }
 
 /** A TCP port that was free a moment ago (the one helper, in src/observability/ports.ts). */
@@ -322,7 +324,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         child.once('close', () =>
           reject(
             new Error(
-              `temporal server start-dev ${exitInfo ?? 'exited'} before it was ready: ${stderr() || `port ${port} taken?`}`,
+              `temporal server start-dev ${exitInfo ?? 'exited'} before it was ready: ${lastLogMessage(stderr()) || `port ${port} taken?`}`,
             ),
           ),
         ),
@@ -352,20 +354,22 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       child.kill('SIGKILL');
       await exited;
     },
+    errorLog: stderr,
   };
 }
 
 /**
- * The last line the server wrote on stderr (it logs errors only), for the error when it exits
- * before it serves: "can't set frontend port …: address already in use" says what to change.
- * The pipe is read to its end, so a chatty server never blocks on it.
+ * The end of what the server writes on stderr (it logs errors only): its last message is the error
+ * when it exits before it serves ("can't set frontend port …: address already in use" says what to
+ * change), and the whole tail goes into a failed drill's report. The pipe is read to its end, so a
+ * chatty server never blocks on it.
  */
 function stderrTail(child: ChildProcess): () => string {
   let tail = '';
   child.stderr?.on('data', (d: Buffer) => {
-    tail = (tail + d.toString()).slice(-4_096);
+    tail = (tail + d.toString()).slice(-16_384);
   });
-  return () => lastLogMessage(tail);
+  return () => tail;
 }
 
 /** The message of the last line of `level=ERROR msg="…"` log output (the line itself if not). */
@@ -421,5 +425,6 @@ async function startWithSdkDownload(
     stop: () => (stopped ??= env.teardown()),
     kill: () =>
       Promise.reject(new Error('kill() needs a local Temporal binary (set TEMPORAL_CLI_PATH)')),
+    errorLog: () => '',
   };
 }
