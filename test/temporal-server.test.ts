@@ -16,6 +16,7 @@ import { cachedCliPath, resolveTemporalCli } from '../tools/temporal-server/cli-
 import {
   ensureSearchAttributes,
   freePort,
+  restartablePort,
   startDevServer,
 } from '../tools/temporal-server/dev-server';
 
@@ -141,7 +142,7 @@ describe('the local Temporal dev server', () => {
 
   it('a killed server is gone once kill() resolves, and one started at once on its port and DB file serves', async () => {
     const dbFile = join(dir, 'killed.db');
-    const port = await freePort();
+    const port = await restartablePort();
     const first = await startDevServer({ headless: true, port, dbFile });
     const pid = first.pid!;
     await first.kill();

@@ -92,7 +92,7 @@ export interface ChaosStack {
   readonly encryptionKeys: string;
   /** Supplier requests being handled right now, by endpoint path (`/booking`, …). */
   inFlight(): { total: number; booking: number };
-  /** SIGKILLs our own dev server, resolving once it is gone (rejects when the stack uses a shared one). */
+  /** SIGKILLs our own dev server; resolves once it is gone (rejects on a shared server). */
   killServer(): Promise<void>;
   /** Starts our own dev server again on the same DB file and port. */
   restartServer(): Promise<void>;
