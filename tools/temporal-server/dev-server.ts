@@ -281,10 +281,11 @@ function stopRunning(): void {
   for (const child of running) child.kill('SIGTERM');
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+/** Ends the server with `signal` (SIGTERM turns SIGKILL after 10 s); resolves once it is gone. */
+async function stopChild(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  child.kill('SIGTERM');
+  child.kill(signal);
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);
@@ -348,12 +349,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         : `http://${host === '0.0.0.0' ? 'localhost' : host}:${uiPort}`,
     pid: child.pid,
     stop: () => stopChild(child),
-    kill: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGKILL');
-      await exited;
-    },
+    kill: () => stopChild(child, 'SIGKILL'),
     errorLog: stderr,
   };
 }
