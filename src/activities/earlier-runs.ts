@@ -93,9 +93,9 @@ export type EarlierRunsActivities = ReturnType<typeof createEarlierRunsActivitie
  * The run ids visibility lists for `workflowId`, open and closed, once it lists the asking run:
  * visibility is written after the fact, and a list that does not show the asking run may miss a
  * run started just before it. Not shown within {@link VISIBILITY_WAIT_MS}: a retryable failure.
- * One query (`WorkflowId = …`: open and closed runs in one read) where the server serves it; else
- * the list APIs by workflow id, open then closed, which every Temporal server serves (Temporal's
- * time-skipping test server included).
+ * One query ({@link everyRunQuery}: open and closed runs in one read) where the server serves it;
+ * else the list APIs by workflow id, open then closed, which every Temporal server serves
+ * (Temporal's time-skipping test server included).
  */
 async function listRuns(client: Client, workflowId: string, runId: string): Promise<string[]> {
   const until = Date.now() + VISIBILITY_WAIT_MS;
@@ -122,6 +122,19 @@ async function listRuns(client: Client, workflowId: string, runId: string): Prom
   }
 }
 
+/**
+ * The visibility query for every run of `workflowId`, whatever its `TemporalNamespaceDivision`.
+ * A query that does not name the division gets Temporal's default filter, the division unset: a
+ * run whose starter set one (any caller may) would be left out, the asking run itself included,
+ * and SQLite (the dev server's and a SQLite cluster's visibility) then reads the namespace's every
+ * row through the division's index instead of the workflow id's (0.7 ms of server CPU per list
+ * at 15,000 rows instead of 12).
+ */
+export function everyRunQuery(workflowId: string): string {
+  const id = workflowId.replace(/'/g, "\\'");
+  return `WorkflowId = '${id}' AND (TemporalNamespaceDivision IS NULL OR TemporalNamespaceDivision IS NOT NULL)`;
+}
+
 /** Every run of `workflowId` in one visibility query; undefined where the server has no query. */
 async function queried(client: Client, workflowId: string): Promise<string[] | undefined> {
   const ids: string[] = [];
@@ -131,7 +144,7 @@ async function queried(client: Client, workflowId: string): Promise<string[] | u
       const page = await client.workflowService.listWorkflowExecutions({
         namespace: client.options.namespace,
         pageSize: 100,
-        query: `WorkflowId = '${workflowId.replace(/'/g, "\\'")}'`,
+        query: everyRunQuery(workflowId),
         ...(nextPageToken ? { nextPageToken } : {}),
       });
       for (const e of page.executions ?? []) if (e.execution?.runId) ids.push(e.execution.runId);

@@ -9,7 +9,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
-import { defaultPayloadConverter } from '@temporalio/common';
+import {
+  defaultPayloadConverter,
+  defineSearchAttributeKey,
+  SearchAttributeType,
+} from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { BookRoomInput, BookRoomResult } from '../../src/client';
 import { BOOK_ROOM_WORKFLOW, bookingWorkflowId } from '../../src/shared/booking-values';
@@ -36,11 +40,16 @@ describe(
     });
 
     const supplierBookings = (orderId: string) => bookingsOf(s, orderId);
+    /** Temporal's own search attribute; a list that does not name it leaves out runs that set it. */
+    const divisionKey = defineSearchAttributeKey(
+      'TemporalNamespaceDivision',
+      SearchAttributeType.KEYWORD,
+    );
 
     /** Starts `bookRoom` the way any SDK does by default: no id-reuse policy of ours. */
     function startPlain(
       input: BookRoomInput,
-      options: { conflict?: WorkflowIdConflictPolicy; workflowId?: string } = {},
+      options: { conflict?: WorkflowIdConflictPolicy; workflowId?: string; division?: string } = {},
     ) {
       return s.temporal.client.workflow.start(BOOK_ROOM_WORKFLOW, {
         taskQueue: s.taskQueue,
@@ -48,6 +57,9 @@ describe(
         args: [input],
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
         ...(options.conflict !== undefined ? { workflowIdConflictPolicy: options.conflict } : {}),
+        ...(options.division !== undefined
+          ? { typedSearchAttributes: [{ key: divisionKey, value: options.division }] }
+          : {}),
       });
     }
 
@@ -225,6 +237,19 @@ describe(
       const calls = await scheduled(second.workflowId, second.firstExecutionRunId);
       assert.ok(!calls.includes('createBooking'), calls.join());
       assert.equal(calls.filter((c) => c === 'priceCheck').length, 1, calls.join());
+    });
+
+    it('an earlier run started with a namespace division (out of Temporal’s default list) still counts', async () => {
+      const input = bookingInput('confirm-after-polls', { param: 8 });
+      await startPlain(input, { division: 'orders' });
+      const waiting = await phaseOf(input.orderId, 'AWAITING_CONFIRMATION');
+      const second = await startPlain(input, {
+        conflict: WorkflowIdConflictPolicy.TERMINATE_EXISTING,
+      });
+      const r = await ended(second);
+      assert.equal(r.outcome, 'CONFIRMED');
+      assert.equal(r.bookingId, waiting.bookingId);
+      assert.equal(supplierBookings(input.orderId).length, 1);
     });
 
     it('after NOT_AVAILABLE (no booking): the new run may book, and checks the price itself', async () => {
