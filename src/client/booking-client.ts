@@ -54,6 +54,7 @@ import {
   BookingOutcomeKey,
   BookingPhaseKey,
   CheckInDateKey,
+  inEveryDivision,
   OrderIdKey,
   SupplierBookingIdKey,
 } from '../shared/search-attributes';
@@ -567,7 +568,7 @@ export class BookingClient {
   async *failingOrderEvents(): AsyncIterable<OrderEventsState> {
     // This deployment's orders: the task queue separates deployments sharing one namespace.
     const query = `${ORDER_EVENTS_FAILING_QUERY} AND TaskQueue = '${orderEventsTaskQueue(this.taskQueue).replaceAll("'", "\\'")}'`;
-    for await (const wf of this.client.workflow.list({ query })) {
+    for await (const wf of this.client.workflow.list({ query: inEveryDivision(query) })) {
       yield await this.client.workflow.getHandle(wf.workflowId).query(orderEventsStateQuery);
     }
   }
@@ -606,11 +607,15 @@ export class BookingClient {
     return (await (await this.startCancellation(input)).result()) as CancelBookingResult;
   }
 
-  /** Bookings matching a visibility query, e.g. `BookingPhase = 'NEEDS_RECONCILIATION'`. */
+  /**
+   * Bookings matching a visibility query, e.g. `BookingPhase = 'NEEDS_RECONCILIATION'`, whatever
+   * their namespace division (a starter of any SDK may set one: Temporal's default filter would
+   * leave them out).
+   */
   async *list(
     query: string,
   ): AsyncIterable<{ workflowId: string; status: string; phase?: string; bookingId?: number }> {
-    for await (const wf of this.client.workflow.list({ query })) {
+    for await (const wf of this.client.workflow.list({ query: inEveryDivision(query) })) {
       const phase = wf.typedSearchAttributes.get(BookingPhaseKey);
       const bookingId = wf.typedSearchAttributes.get(SupplierBookingIdKey);
       yield {

@@ -17,6 +17,7 @@ import {
 } from '../shared/booking-contract';
 import { GUARDING_WORKFLOWS, GuardPhase, ReconfirmationMark } from '../shared/guard-values';
 import { ORDER_EVENTS_FAILING_QUERY } from '../shared/order-events';
+import { inEveryDivision } from '../shared/search-attributes';
 
 /** The phases in which a booking waits for an operator. */
 /** Phases in which a running booking waits for a person (or, unreadable, for an operator's look). */
@@ -53,20 +54,33 @@ export interface BookingCounts {
   readonly at: number;
 }
 
-/** Visibility list-filter strings, one per count. Values are enum constants: nothing to escape. */
+/**
+ * Visibility list-filter strings, one per count, over every division (`inEveryDivision`: a booking
+ * whose starter set a namespace division is counted too). Values are enum constants: nothing to
+ * escape.
+ */
 export const BOOKING_COUNT_QUERIES = {
   waiting: (phase: WaitingPhase) =>
-    `${BOOKING_WORKFLOWS} AND ExecutionStatus = 'Running' AND BookingPhase = '${phase}'`,
-  outcome: (outcome: BookingOutcome) => `${BOOKING_WORKFLOWS} AND BookingOutcome = '${outcome}'`,
+    inEveryDivision(
+      `${BOOKING_WORKFLOWS} AND ExecutionStatus = 'Running' AND BookingPhase = '${phase}'`,
+    ),
+  outcome: (outcome: BookingOutcome) =>
+    inEveryDivision(`${BOOKING_WORKFLOWS} AND BookingOutcome = '${outcome}'`),
   cancellation: (outcome: CancellationOutcome) =>
-    `WorkflowType = 'cancelBooking' AND BookingOutcome = '${outcome}'`,
+    inEveryDivision(`WorkflowType = 'cancelBooking' AND BookingOutcome = '${outcome}'`),
   reconfirmationFlags: () =>
-    `${GUARDING_WORKFLOWS} AND ExecutionStatus = 'Running' AND Reconfirmation = '${ReconfirmationMark.FLAGGED}'`,
+    inEveryDivision(
+      `${GUARDING_WORKFLOWS} AND ExecutionStatus = 'Running' AND Reconfirmation = '${ReconfirmationMark.FLAGGED}'`,
+    ),
   cancellationPending: () =>
-    `${GUARDING_WORKFLOWS} AND ExecutionStatus = 'Running' AND BookingPhase = '${GuardPhase.CANCELLATION_PENDING}'`,
-  orderEventsFailing: () => ORDER_EVENTS_FAILING_QUERY,
+    inEveryDivision(
+      `${GUARDING_WORKFLOWS} AND ExecutionStatus = 'Running' AND BookingPhase = '${GuardPhase.CANCELLATION_PENDING}'`,
+    ),
+  orderEventsFailing: () => inEveryDivision(ORDER_EVENTS_FAILING_QUERY),
   stillActiveSince: (since: Date) =>
-    `WorkflowType = 'cancelBooking' AND BookingOutcome = '${CancellationOutcome.STILL_ACTIVE}' AND CloseTime > '${since.toISOString()}'`,
+    inEveryDivision(
+      `WorkflowType = 'cancelBooking' AND BookingOutcome = '${CancellationOutcome.STILL_ACTIVE}' AND CloseTime > '${since.toISOString()}'`,
+    ),
 } as const;
 
 /** How far back a cancellation that ended `STILL_ACTIVE` still counts as needing a person. */

@@ -4,8 +4,8 @@
  * queries take absolute times only, so each view is built for a moment (`now`).
  *
  * They use only the search attributes the workflows write (src/shared/search-attributes.ts) and
- * the built-in `WorkflowType`, `ExecutionStatus`, `StartTime` and `CloseTime`; a test runs each
- * against a real server.
+ * the built-in `WorkflowType`, `ExecutionStatus`, `StartTime`, `CloseTime` and
+ * `TemporalNamespaceDivision` (every division); a test runs each against a real server.
  */
 import {
   BOOKING_WORKFLOWS,
@@ -15,6 +15,7 @@ import {
 } from '../shared/booking-contract';
 import { GUARDING_WORKFLOWS, GuardPhase, ReconfirmationMark } from '../shared/guard-contract';
 import { ORDER_EVENTS_FAILING_QUERY } from '../shared/order-events';
+import { inEveryDivision } from '../shared/search-attributes';
 
 export interface SavedQuery {
   /** Short name for the saved view. */
@@ -53,7 +54,7 @@ export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
   const today = utcDay(now);
   const tomorrow = utcDay(now, 1);
   const dayAfter = utcDay(now, 2);
-  return [
+  const views: SavedQuery[] = [
     {
       name: 'Needs reconciliation',
       purpose:
@@ -114,6 +115,8 @@ export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
       query: ORDER_EVENTS_FAILING_QUERY,
     },
   ];
+  // Bookings whose starter set a namespace division too: the default filter would hide them.
+  return views.map((v) => ({ ...v, query: inEveryDivision(v.query) }));
 }
 
 /** The views as a Markdown table (for docs/operations.md). */

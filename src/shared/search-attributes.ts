@@ -63,3 +63,18 @@ export const ALL_SEARCH_ATTRIBUTE_KEYS = [
   ReconfirmationKey,
   OrderEventsDeliveryKey,
 ] as const;
+
+/**
+ * Every run whatever its `TemporalNamespaceDivision`, Temporal's own search attribute, which any
+ * starter may set. A visibility query that does not name it gets the server's default filter (the
+ * division unset) and leaves such runs out of lists and counts. On SQLite visibility (the dev
+ * server's) that default also makes the planner read the namespace's every row through the
+ * division's index rather than the index of the query's own attribute.
+ */
+export const EVERY_DIVISION =
+  '(TemporalNamespaceDivision IS NULL OR TemporalNamespaceDivision IS NOT NULL)';
+
+/** `query` over every division ({@link EVERY_DIVISION}); an empty query lists every run. */
+export function inEveryDivision(query: string): string {
+  return query.trim() === '' ? EVERY_DIVISION : `(${query}) AND ${EVERY_DIVISION}`;
+}

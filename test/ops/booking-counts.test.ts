@@ -25,12 +25,12 @@ describe('booking gauges', () => {
     assert.equal(a.waiting.NEEDS_RECONCILIATION, 1);
     assert.ok(
       queries.includes(
-        "WorkflowType IN ('bookRoom', 'bookRoomAndGuard') AND ExecutionStatus = 'Running' AND BookingPhase = 'AWAITING_APPROVAL'",
+        "(WorkflowType IN ('bookRoom', 'bookRoomAndGuard') AND ExecutionStatus = 'Running' AND BookingPhase = 'AWAITING_APPROVAL') AND (TemporalNamespaceDivision IS NULL OR TemporalNamespaceDivision IS NOT NULL)",
       ),
     );
     assert.ok(
       queries.includes(
-        "WorkflowType IN ('bookRoom', 'bookRoomAndGuard') AND ExecutionStatus = 'Running' AND BookingPhase = 'STATUS_UNREADABLE'",
+        "(WorkflowType IN ('bookRoom', 'bookRoomAndGuard') AND ExecutionStatus = 'Running' AND BookingPhase = 'STATUS_UNREADABLE') AND (TemporalNamespaceDivision IS NULL OR TemporalNamespaceDivision IS NOT NULL)",
       ),
       'a booking whose status cannot be read is counted for operators',
     );
@@ -43,14 +43,14 @@ describe('booking gauges', () => {
     assert.equal(a.orderEventsFailing, 1, 'orders whose events are failing');
     assert.ok(
       queries.includes(
-        "WorkflowType = 'deliverOrderEvents' AND ExecutionStatus = 'Running' AND OrderEventsDelivery IN ('FAILING', 'UNDELIVERED')",
+        "(WorkflowType = 'deliverOrderEvents' AND ExecutionStatus = 'Running' AND OrderEventsDelivery IN ('FAILING', 'UNDELIVERED')) AND (TemporalNamespaceDivision IS NULL OR TemporalNamespaceDivision IS NOT NULL)",
       ),
     );
     assert.equal(a.reconfirmationFlags, 1);
     assert.equal(a.cancellationsUnconfirmed, 2, 'pending guards plus recent STILL_ACTIVE runs');
     assert.ok(
       queries.includes(
-        "WorkflowType = 'cancelBooking' AND BookingOutcome = 'STILL_ACTIVE' AND CloseTime > '1969-12-31T00:00:00.000Z'",
+        "(WorkflowType = 'cancelBooking' AND BookingOutcome = 'STILL_ACTIVE' AND CloseTime > '1969-12-31T00:00:00.000Z') AND (TemporalNamespaceDivision IS NULL OR TemporalNamespaceDivision IS NOT NULL)",
       ),
       'a STILL_ACTIVE cancellation counts for 24 h after it ended',
     );
@@ -136,7 +136,7 @@ describe('booking gauges', () => {
     });
     const text = await metrics.registry.metrics();
     assert.deepEqual(listed, [
-      "WorkflowType IN ('bookRoom', 'bookRoomAndGuard') AND ExecutionStatus = 'Running' AND BookingPhase = 'NEEDS_RECONCILIATION'",
+      "(WorkflowType IN ('bookRoom', 'bookRoomAndGuard') AND ExecutionStatus = 'Running' AND BookingPhase = 'NEEDS_RECONCILIATION') AND (TemporalNamespaceDivision IS NULL OR TemporalNamespaceDivision IS NOT NULL)",
     ]);
     assert.match(
       text,

@@ -16,6 +16,7 @@ import {
 } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { BookRoomInput, BookRoomResult } from '../../src/client';
+import { BOOKING_COUNT_QUERIES } from '../../src/observability/booking-counts';
 import { BOOK_ROOM_WORKFLOW, bookingWorkflowId } from '../../src/shared/booking-values';
 import {
   bookingInput,
@@ -250,6 +251,35 @@ describe(
       assert.equal(r.outcome, 'CONFIRMED');
       assert.equal(r.bookingId, waiting.bookingId);
       assert.equal(supplierBookings(input.orderId).length, 1);
+    });
+
+    it('a run started with a namespace division shows in the operators’ list and the gauges’ count', async () => {
+      const input = bookingInput('booking-lost');
+      const run = await startPlain(input, { division: 'orders' });
+      await phaseOf(input.orderId, 'NEEDS_RECONCILIATION');
+      const mine = ` AND WorkflowId = '${run.workflowId}'`;
+      const listed = async () => {
+        const ids: string[] = [];
+        for await (const b of s.bookings.list(`BookingPhase = 'NEEDS_RECONCILIATION'${mine}`))
+          ids.push(b.workflowId);
+        return ids;
+      };
+      assert.deepEqual(
+        await eventually(
+          async () => {
+            const ids = await listed();
+            return ids.length > 0 && ids;
+          },
+          30_000,
+          'the run in the operators’ list',
+        ),
+        [run.workflowId],
+      );
+      const counted = await s.temporal.client.workflow.count(
+        `${BOOKING_COUNT_QUERIES.waiting('NEEDS_RECONCILIATION')}${mine}`,
+      );
+      assert.equal(counted.count, 1);
+      await run.terminate('the test is done with it');
     });
 
     it('after NOT_AVAILABLE (no booking): the new run may book, and checks the price itself', async () => {
