@@ -3,6 +3,8 @@
  * parses, and finds the bookings it is meant to find and not the others.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { savedQueries, savedQueriesMarkdown } from '../../src/observability/saved-queries';
 import {
@@ -76,5 +78,15 @@ describe('saved queries', () => {
     assert.ok(md.includes("CheckInDate >= '2026-03-02T00:00:00Z'"));
     assert.ok(md.includes("StartTime < '2026-03-01T07:50:00Z'"));
     assert.equal(md.split('\n').length, 2 + savedQueries().length);
+    // docs/operations.md shows the views of that moment as operators paste them.
+    const docs = readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
+    for (const v of savedQueries({ now: new Date('2026-03-01T08:00:00Z') })) {
+      const row = `| ${v.name} `;
+      assert.ok(docs.includes(`\`${v.query.replaceAll('|', '\\|')}\``), `docs: ${v.name}'s query`);
+      assert.ok(
+        docs.split('\n').some((l) => l.startsWith(row)),
+        `docs: a row for ${v.name}`,
+      );
+    }
   });
 });
