@@ -74,7 +74,16 @@ export const ALL_SEARCH_ATTRIBUTE_KEYS = [
 export const EVERY_DIVISION =
   '(TemporalNamespaceDivision IS NULL OR TemporalNamespaceDivision IS NOT NULL)';
 
-/** `query` over every division ({@link EVERY_DIVISION}); an empty query lists every run. */
+/** A query's trailing `ORDER BY` (attribute names, commas, `ASC`/`DESC`), which stays last. */
+const ORDER_BY = /\s*\bORDER\s+BY\s+[\w\s,]+$/i;
+
+/**
+ * `query` over every division ({@link EVERY_DIVISION}): its filter in parentheses, the clause
+ * after it, its `ORDER BY` (where the server takes one) last. An empty filter lists every run.
+ */
 export function inEveryDivision(query: string): string {
-  return query.trim() === '' ? EVERY_DIVISION : `(${query}) AND ${EVERY_DIVISION}`;
+  const orderBy = ORDER_BY.exec(query)?.[0] ?? '';
+  const filter = query.slice(0, query.length - orderBy.length).trim();
+  const where = filter === '' ? EVERY_DIVISION : `(${filter}) AND ${EVERY_DIVISION}`;
+  return orderBy === '' ? where : `${where} ${orderBy.trim()}`;
 }
