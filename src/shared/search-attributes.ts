@@ -74,6 +74,12 @@ export const ALL_SEARCH_ATTRIBUTE_KEYS = [
 export const EVERY_DIVISION =
   '(TemporalNamespaceDivision IS NULL OR TemporalNamespaceDivision IS NOT NULL)';
 
+/** Temporal's own attribute of that name, as a starter (any SDK, the CLI) may set it. */
+export const TemporalNamespaceDivisionKey = defineSearchAttributeKey(
+  'TemporalNamespaceDivision',
+  SearchAttributeType.KEYWORD,
+);
+
 /** A query's trailing `ORDER BY` (attribute names, commas, `ASC`/`DESC`), which stays last. */
 const ORDER_BY = /\s*\bORDER\s+BY\s+[\w\s,]+$/i;
 

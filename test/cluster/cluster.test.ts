@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { everyRunQuery } from '../../src/activities/earlier-runs';
 import { connectBookingClient, TemporalConnectionRefusedError } from '../../src/client';
 import { temporalConnectionOptions } from '../../src/client/connection-options';
 import { loadConfig } from '../../src/config';
+import { TemporalNamespaceDivisionKey } from '../../src/shared/search-attributes';
 import {
   busyPorts,
   clusterPorts,
@@ -26,6 +26,7 @@ import {
   findClusterBinaries,
 } from '../../tools/temporal-server/cluster-binaries';
 import { freePort } from '../../tools/temporal-server/dev-server';
+import { eventually } from '../helpers/booking-stack';
 
 /**
  * A base port for one of this file's clusters: 30,000–32,000 (≤ 32,700, see clusterPorts), apart
@@ -119,14 +120,10 @@ describe('the cluster (PostgreSQL, Temporal 1.29.1 with mTLS)', { skip }, () => 
       });
       try {
         const client = new Client({ connection, namespace: 'default' });
-        const division = defineSearchAttributeKey(
-          'TemporalNamespaceDivision',
-          SearchAttributeType.KEYWORD,
-        );
         const run = await client.workflow.start('nothing', {
           taskQueue: 'nobody-polls',
           workflowId: 'booking-burst-0',
-          typedSearchAttributes: [{ key: division, value: 'orders' }],
+          typedSearchAttributes: [{ key: TemporalNamespaceDivisionKey, value: 'orders' }],
         });
         const runsOf = async (workflowId: string) =>
           (
@@ -136,10 +133,15 @@ describe('the cluster (PostgreSQL, Temporal 1.29.1 with mTLS)', { skip }, () => 
               query: everyRunQuery(workflowId),
             })
           ).executions.map((e) => e.execution?.runId);
-        const deadline = Date.now() + 10_000;
-        while ((await runsOf(run.workflowId)).length === 0 && Date.now() < deadline)
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        assert.deepEqual(await runsOf(run.workflowId), [run.firstExecutionRunId]);
+        const listed = await eventually(
+          async () => {
+            const ids = await runsOf(run.workflowId);
+            return ids.length > 0 && ids;
+          },
+          10_000,
+          'the run with a division in the list',
+        );
+        assert.deepEqual(listed, [run.firstExecutionRunId]);
         await run.terminate();
         const codes = await Promise.all(
           Array.from({ length: 60 }, (_, i) =>

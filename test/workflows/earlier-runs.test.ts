@@ -9,15 +9,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
-import {
-  defaultPayloadConverter,
-  defineSearchAttributeKey,
-  SearchAttributeType,
-} from '@temporalio/common';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { BookRoomInput, BookRoomResult } from '../../src/client';
 import { BOOKING_COUNT_QUERIES } from '../../src/observability/booking-counts';
 import { BOOK_ROOM_WORKFLOW, bookingWorkflowId } from '../../src/shared/booking-values';
+import { TemporalNamespaceDivisionKey } from '../../src/shared/search-attributes';
 import {
   bookingInput,
   eventually,
@@ -41,11 +38,6 @@ describe(
     });
 
     const supplierBookings = (orderId: string) => bookingsOf(s, orderId);
-    /** Temporal's own search attribute; a list that does not name it leaves out runs that set it. */
-    const divisionKey = defineSearchAttributeKey(
-      'TemporalNamespaceDivision',
-      SearchAttributeType.KEYWORD,
-    );
 
     /** Starts `bookRoom` the way any SDK does by default: no id-reuse policy of ours. */
     function startPlain(
@@ -59,7 +51,11 @@ describe(
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
         ...(options.conflict !== undefined ? { workflowIdConflictPolicy: options.conflict } : {}),
         ...(options.division !== undefined
-          ? { typedSearchAttributes: [{ key: divisionKey, value: options.division }] }
+          ? {
+              typedSearchAttributes: [
+                { key: TemporalNamespaceDivisionKey, value: options.division },
+              ],
+            }
           : {}),
       });
     }
