@@ -1,5 +1,5 @@
 /**
- * Issue 8, point 4: property-based tests (fast-check) of the client boundary, hard rule 7 — bad
+ * Property-based tests (fast-check) of the client boundary, hard rule 7 — bad
  * input gets a clear error before anything starts: named fields, nothing sent to the supplier, no
  * workflow started. And the converse: what the boundary accepts, the supplier accepts too (else
  * the error arrives late, after supplier calls). Also the CLI's `book` flags, and the hotel API

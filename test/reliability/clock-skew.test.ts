@@ -1,5 +1,5 @@
 /**
- * Issue 8, point 7: clock skew against the supplier's 5-minute signature window. At the client
+ * Clock skew against the supplier's 5-minute signature window. At the client
  * level (HotelApiClient with a shifted `now`) and at the workflow level (the simulator's clock
  * shifted, the worker subprocess with HOTEL_API_CLOCK_CORRECTION on or off): ±299 s works, ±301 s
  * is reported as CLOCK_SKEW, corrected when correction is on, and never retried blindly.

@@ -1,5 +1,5 @@
 /**
- * Issue 8, point 1 (short variant; `npm run chaos -- crash` runs 200 bookings and 10 kills):
+ * Crashes (short variant; `npm run chaos -- crash` runs 200 bookings and 10 kills):
  * bookings across the scenarios while the worker subprocess is SIGKILLed at random moments and
  * restarted within 2 s, and our own dev server is SIGKILLed and restarted on its SQLite file.
  *

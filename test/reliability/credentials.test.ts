@@ -1,8 +1,8 @@
 /**
- * Issue 8, point 3: the API key is revoked while bookings are in every phase (polling for
+ * The API key is revoked while bookings are in every phase (polling for
  * confirmation, waiting for approval before the booking call, just starting). Each affected price
  * check and booking call is attempted once, those outcomes name AUTH_INVALID, and nothing keeps
- * calling them afterwards. Issue 14, point 3: a booking that already exists at the supplier is not
+ * calling them afterwards. A booking that already exists at the supplier is not
  * closed by a 401 on its polls (a key rotation looks the same): it stays open, still polled at the
  * poll's pace, shows STATUS_UNREADABLE once reads have failed for a while, and names AUTH_INVALID.
  * The worker is a real subprocess configured by environment.

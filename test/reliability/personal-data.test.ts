@@ -1,5 +1,5 @@
 /**
- * Issue 8, point 5 (short variant: 20 bookings; `npm run chaos -- personal-data` runs 100): no
+ * Personal data (short variant: 20 bookings; `npm run chaos -- personal-data` runs 100): no
  * guest data in clear in Temporal's SQLite files, the histories or the worker's logs; the codec
  * server refuses unauthenticated calls; a booking started under a retired key completes under the
  * new one and its whole history still decodes.

@@ -1,5 +1,5 @@
 /**
- * Issue 8, point 6: the API secret and the authorization header never appear in logs, errors,
+ * The API secret and the authorization header never appear in logs, errors,
  * workflow history or test output. Bookings that succeed and that fail every way (401, 403, 5xx,
  * lost answer, timeout, 422) run through the worker subprocess, signed with a sentinel secret, at
  * the most talkative log level; then the worker's output, every history (raw, and decoded with the

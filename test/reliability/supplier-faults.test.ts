@@ -1,5 +1,5 @@
 /**
- * Issue 8, point 2 (short variant: a 10 s burst; `npm run chaos -- faults` runs 60 s): 30 % 503 on
+ * Supplier faults (short variant: a 10 s burst; `npm run chaos -- faults` runs 60 s): 30 % 503 on
  * every supplier endpoint, bookings keep arriving. Every booking reaches its outcome after the
  * burst, and the request rate during the burst stays within 2× the steady rate.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 18, point 1: the workflows check their inputs without zod when they can
+ * The workflows check their inputs without zod when they can
  * (src/shared/input-fast-path.ts) and ask the zod schema otherwise (src/workflows/input-checks.ts).
  * Properties, with generated inputs near the contract's edges (nulls, missing and extra keys,
  * bounds, bad formats):

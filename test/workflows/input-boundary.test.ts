@@ -178,7 +178,7 @@ describe('bookRoom input boundary', { concurrency: true }, () => {
   });
 
   it("fails a direct start the workflow's fast path cannot vouch for with zod's own field and message (zod loaded in the sandbox)", async () => {
-    // Issue 18: workflows check inputs without zod and require the schema only for inputs like this.
+    // Workflows check inputs without zod and require the schema only for inputs like this.
     const input = {
       ...bookingInput('instant'),
       rooms: [{ firstName: 'Ada', lastName: 'Lovelace', notes: 'x'.repeat(1001) }],
