@@ -18,6 +18,7 @@
  * port that is taken (one line naming the port and the variable that moves it).
  */
 import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
@@ -28,6 +29,7 @@ import {
   temporalConnectionFailure,
   temporalConnectionOptions,
 } from './client/connection-options';
+import { startupRetryDelayMs, temporalNotAnswering } from './client/temporal-not-answering';
 import { openSqliteCatalogueStore } from './catalogue/sqlite-store';
 import type { CatalogueStore } from './catalogue/store';
 import { createDataConverter } from './codec/data-converter';
@@ -107,6 +109,7 @@ async function main(): Promise<number> {
       'shutdown requested: not ready, polling stops, running activities may finish',
     );
     proc.stopPolling();
+    proc.startup.abort();
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
@@ -116,10 +119,11 @@ async function main(): Promise<number> {
   try {
     // Health first: liveness answers during start-up, and readiness says why it is not yet ready.
     await startHealth(config, proc, watchdog, log);
-    const conn = await connectTemporal(config);
+    const untilAnswered = untilTemporalAnswers(config.temporal.address, proc, log);
+    const conn = await untilAnswered(() => connectTemporal(config));
     proc.connection = conn;
     const metrics = await startMetrics(config, conn, sdkMetricsPort, proc, log);
-    await createWorkers(config, conn, metrics, proc, log);
+    await createWorkers(config, conn, metrics, proc, log, untilAnswered);
     if (proc.draining) {
       log.info('shutdown requested during start-up: not polling');
     } else {
@@ -127,7 +131,11 @@ async function main(): Promise<number> {
       await runTogether([proc.worker!, ...(proc.eventsWorker ? [proc.eventsWorker] : [])]);
     }
   } catch (err) {
-    exitCode = exitCodeOf(err, log);
+    if (proc.draining && proc.startup.signal.aborted) {
+      log.info('shutdown requested during start-up: not polling');
+    } else {
+      exitCode = exitCodeOf(err, log);
+    }
   } finally {
     proc.draining = true;
     await proc.close();
@@ -145,6 +153,10 @@ class WorkerProcess {
   eventsWorker: Worker | undefined;
   connection: NativeConnection | undefined;
   draining = false;
+  /** Aborted by a shutdown signal: ends the wait for Temporal during start-up. */
+  readonly startup = new AbortController();
+  /** Why the start-up waits, while it waits for Temporal (for `/readyz`). */
+  waitingFor: string | undefined;
   health: HealthServer | undefined;
   metricsServer: MetricsServer | undefined;
   hotelApi: HotelApiClient | undefined;
@@ -174,6 +186,7 @@ async function startHealth(
     liveness: watchdog.check,
     readiness: createReadinessProbe({
       workerStatus: () => proc.worker?.getStatus(),
+      waitingFor: () => proc.waitingFor,
       draining: () => proc.draining,
       pingTemporal: async (timeoutMs) => {
         const c = proc.connection;
@@ -198,6 +211,45 @@ async function connectTemporal(config: WorkerConfig): Promise<NativeConnection> 
     if (explained) throw new ConfigError([explained]);
     throw err;
   }
+}
+
+/**
+ * Runs a start-up step that needs Temporal (the connection, creating a worker) until Temporal
+ * answers: a server that is down, restarting or not up before this worker is waited for (one
+ * warning, the reason on `/readyz`, a line once it answers), as an order system's retries would,
+ * instead of the process exiting into its supervisor's back-off. A refusal (TLS, credentials, an
+ * unknown namespace) is an answer: it stops the start as before. A shutdown signal ends the wait.
+ */
+function untilTemporalAnswers(address: string, proc: WorkerProcess, log: Logger) {
+  let since: number | undefined;
+  return async <T>(step: () => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await step();
+        if (since !== undefined) {
+          log.info(
+            { address, waitedMs: Date.now() - since },
+            `Temporal answered after ${Math.round((Date.now() - since) / 1000)} s`,
+          );
+          since = undefined;
+          proc.waitingFor = undefined;
+        }
+        return result;
+      } catch (err) {
+        const reason = temporalNotAnswering(err);
+        if (reason === undefined || proc.startup.signal.aborted) throw err;
+        proc.waitingFor = `Temporal unreachable at ${address} (${reason})`;
+        if (since === undefined) {
+          since = Date.now();
+          log.warn(
+            { address, reason },
+            `${proc.waitingFor}: waiting for it; if it should be up, check TEMPORAL_ADDRESS`,
+          );
+        }
+        await sleep(startupRetryDelayMs(attempt), undefined, { signal: proc.startup.signal });
+      }
+    }
+  };
 }
 
 /** Our metrics (with the fleet-wide counts from visibility) and, when on, their endpoint. */
@@ -246,43 +298,51 @@ async function createWorkers(
   metrics: ReturnType<typeof createWorkerMetrics>,
   proc: WorkerProcess,
   log: Logger,
+  untilAnswered: <T>(step: () => Promise<T>) => Promise<T>,
 ): Promise<void> {
-  proc.hotelApi = new HotelApiClient(config.hotelApi, { onCall: metrics.recordSupplierCall });
+  const hotelApi = new HotelApiClient(config.hotelApi, { onCall: metrics.recordSupplierCall });
+  proc.hotelApi = hotelApi;
   const bundlePath = config.worker.workflowBundlePath;
   if (bundlePath !== undefined && !existsSync(bundlePath)) {
     log.warn({ bundlePath }, 'WORKFLOW_BUNDLE_PATH does not exist: bundling workflows now');
   }
   // The embedded content catalogue (SQLite, one file per worker host): content sync writes it.
-  proc.catalogueStore = openSqliteCatalogueStore({ path: config.catalogueDbPath });
+  const catalogueStore = openSqliteCatalogueStore({ path: config.catalogueDbPath });
+  proc.catalogueStore = catalogueStore;
   const workflowBundle = await loadWorkflowBundle(bundlePath);
   const dataConverter = createDataConverter(config.encryption);
-  proc.worker = await createBookingWorker({
-    ...(config.orderEvents ? { orderEvents: config.orderEvents } : {}),
-    catalogueStore: proc.catalogueStore,
-    connection: conn,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    hotelApi: proc.hotelApi,
-    orderIdField: config.orderIdField,
-    dataConverter,
-    workflowBundle,
-    maxConcurrentActivities: config.worker.maxConcurrentSupplierCalls,
-    maxActivitiesPerSecond: config.worker.maxSupplierCallsPerSecond,
-    ...(config.worker.localSupplierCallsPerSecond !== undefined
-      ? { localCallsPerSecond: config.worker.localSupplierCallsPerSecond }
-      : {}),
-    shutdownGraceTime: config.worker.shutdownGraceMs,
-    onPollLateness: metrics.recordPollLateness,
-  });
-  if (config.orderEvents) {
-    proc.eventsWorker = await createOrderEventsWorker({
+  proc.worker = await untilAnswered(() =>
+    createBookingWorker({
+      ...(config.orderEvents ? { orderEvents: config.orderEvents } : {}),
+      catalogueStore,
       connection: conn,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
-      endpoint: config.orderEvents,
-      workflowBundle,
+      hotelApi,
+      orderIdField: config.orderIdField,
       dataConverter,
-    });
+      workflowBundle,
+      maxConcurrentActivities: config.worker.maxConcurrentSupplierCalls,
+      maxActivitiesPerSecond: config.worker.maxSupplierCallsPerSecond,
+      ...(config.worker.localSupplierCallsPerSecond !== undefined
+        ? { localCallsPerSecond: config.worker.localSupplierCallsPerSecond }
+        : {}),
+      shutdownGraceTime: config.worker.shutdownGraceMs,
+      onPollLateness: metrics.recordPollLateness,
+    }),
+  );
+  const events = config.orderEvents;
+  if (events) {
+    proc.eventsWorker = await untilAnswered(() =>
+      createOrderEventsWorker({
+        connection: conn,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+        endpoint: events,
+        workflowBundle,
+        dataConverter,
+      }),
+    );
   }
   const graceNeeded = shutdownGraceMsFor(config.hotelApi.timeouts.bookingMs);
   if (config.worker.shutdownGraceMs < graceNeeded) {

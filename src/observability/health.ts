@@ -80,6 +80,8 @@ export interface ReadinessProbeOptions {
   readonly pingTemporal: (timeoutMs: number) => Promise<void>;
   /** True once shutdown began: not ready, whatever the rest says. */
   readonly draining: () => boolean;
+  /** Before the worker exists: what its start-up waits for (e.g. a Temporal that does not answer). */
+  readonly waitingFor?: () => string | undefined;
   /** A ping result is reused for this long, ms (probes of several kinds and replicas). @default 3_000 */
   readonly cacheMs?: number;
   /** Ping timeout, ms. @default 2_000 */
@@ -113,7 +115,13 @@ export function createReadinessProbe(options: ReadinessProbeOptions): () => Prom
   return async () => {
     if (options.draining()) return { ready: false, reason: 'draining: shutdown in progress' };
     const status = options.workerStatus();
-    if (status === undefined) return { ready: false, reason: 'starting: worker not created yet' };
+    if (status === undefined) {
+      const waiting = options.waitingFor?.();
+      return {
+        ready: false,
+        reason: `starting: ${waiting ?? 'worker not created yet'}`,
+      };
+    }
     const worker = {
       state: status.runState,
       workflowPoller: status.workflowPollerState,

@@ -2,6 +2,8 @@
  * Readiness follows Temporal: the worker process, pointed at a dev server of this test's own,
  * answers `/readyz` 200 while the server is up, 503 with a reason once it is gone (liveness
  * staying 200: a restart would not help), and 200 again when a server is back on that address.
+ * A worker that starts while no server answers waits for one (one log line, the reason on
+ * `/readyz`) and polls once it is up; a SIGTERM meanwhile ends it at once with 0.
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
@@ -28,8 +30,10 @@ describe('health endpoints', () => {
   const servers: DevServer[] = [];
   let stack: OpsStack | undefined;
   let worker: WorkerProcess | undefined;
+  const workers: WorkerProcess[] = [];
   after(async () => {
     worker?.kill();
+    for (const w of workers) w.kill();
     await stack?.close();
     for (const s of servers) await s.stop();
   });
@@ -73,5 +77,68 @@ describe('health endpoints', () => {
     // A server back on the same address: the worker reconnects and is ready again.
     servers.push(await startDevServer({ headless: true, port }));
     await worker.waitReady(60_000);
+  });
+
+  it('a worker started while no Temporal server answers waits for one, says so, and polls once it is up', async () => {
+    const port = await restartablePort();
+    stack ??= await startOpsStack('health');
+    const waiting = await startWorkerProcess({
+      taskQueue: uniqueTaskQueue('health-wait'),
+      env: { ...stack.workerEnv, TEMPORAL_ADDRESS: `127.0.0.1:${port}` },
+    });
+    workers.push(waiting);
+    const exitedEarly = waiting.exited.then((code) => `exited ${String(code)}`);
+    const seen = await eventually(
+      async () => {
+        if (waiting.child.exitCode !== null) return { exited: waiting.output().stdout.slice(-600) };
+        const r = await probe(`${waiting.healthUrl}/readyz`).catch(() => undefined);
+        return r?.status === 503 && /Temporal/.test(String(r.body.reason)) ? r : undefined;
+      },
+      30_000,
+      '/readyz to say the worker waits for Temporal',
+    );
+    assert.ok(!('exited' in seen), `the worker exited instead of waiting: ${JSON.stringify(seen)}`);
+    assert.match(
+      String(seen.body.reason),
+      /^starting: Temporal unreachable at 127\.0\.0\.1:\d+ \(connection refused\)/,
+    );
+    // Several attempts later: still alive, and one warning, not one per attempt.
+    await new Promise((r) => setTimeout(r, 3_000));
+    assert.equal(await Promise.race([exitedEarly, Promise.resolve('running')]), 'running');
+    const warnings = waiting.logLines().filter((l) => /waiting for it/.test(String(l.msg)));
+    assert.equal(warnings.length, 1, JSON.stringify(warnings));
+    assert.equal(warnings[0]!.level, 'warn');
+    assert.match(String(warnings[0]!.msg), /TEMPORAL_ADDRESS/);
+
+    servers.push(await startDevServer({ headless: true, port }));
+    await waiting.waitReady(60_000);
+    const lines = waiting.logLines();
+    assert.ok(
+      lines.some((l) => /Temporal answered after/.test(String(l.msg))),
+      'says when it got through',
+    );
+    assert.ok(!lines.some((l) => l.level === 'fatal'), 'nothing fatal');
+  });
+
+  it('a SIGTERM while the worker waits for Temporal ends it at once with exit code 0', async () => {
+    const port = await restartablePort();
+    stack ??= await startOpsStack('health');
+    const waiting = await startWorkerProcess({
+      taskQueue: uniqueTaskQueue('health-term'),
+      env: { ...stack.workerEnv, TEMPORAL_ADDRESS: `127.0.0.1:${port}` },
+    });
+    workers.push(waiting);
+    await eventually(
+      async () => waiting.logLines().some((l) => /waiting for it/.test(String(l.msg))),
+      30_000,
+      'the worker to wait for Temporal',
+    );
+    const t0 = Date.now();
+    waiting.child.kill('SIGTERM');
+    assert.equal(await waiting.exited, 0);
+    assert.ok(Date.now() - t0 < 5_000, `exited within 5 s (${Date.now() - t0} ms)`);
+    assert.ok(
+      waiting.logLines().some((l) => /shutdown requested during start-up/.test(String(l.msg))),
+    );
   });
 });
