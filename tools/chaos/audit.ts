@@ -28,7 +28,9 @@ export type OrderStatus =
   /** No workflow for the order: the start was lost. */
   | { readonly kind: 'missing' }
   /** The workflow itself failed, was terminated or timed out: the order is lost too. */
-  | { readonly kind: 'broken'; readonly status: string };
+  | { readonly kind: 'broken'; readonly status: string }
+  /** Never read: every describe or query failed (e.g. no worker answered the query). */
+  | { readonly kind: 'unreadable'; readonly error: string };
 
 /** Reads one order's status (a query only for running workflows, which needs a worker). */
 export async function orderStatus(
@@ -103,8 +105,12 @@ export async function waitForSettled(
             const s = await orderStatus(client, id, { queryTimeoutMs: 5_000 });
             statuses.set(id, s);
             if (!isSettled(s)) next.push(id);
-          } catch {
-            // The server or the worker is restarting: ask again next round.
+          } catch (err) {
+            // The server or the worker is restarting: ask again next round. An order never read
+            // says why, rather than passing for one with no workflow.
+            const prior = statuses.get(id);
+            if (prior === undefined || prior.kind === 'unreadable')
+              statuses.set(id, { kind: 'unreadable', error: shortError(err) });
             next.push(id);
           }
         }),
@@ -121,6 +127,9 @@ export async function waitForSettled(
   }
   return statuses;
 }
+
+const shortError = (err: unknown) =>
+  (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 200);
 
 /** `orderId phase [activity#attempt: last failure]`, for progress lines about slow orders. */
 async function describePending(client: Client, orderIds: readonly string[]): Promise<string> {
@@ -164,7 +173,7 @@ export interface AuditReport {
   readonly outcomes: Record<string, number>;
   /** Orders waiting in NEEDS_RECONCILIATION. */
   readonly reconciliation: string[];
-  /** Orders still running in another phase after the wait (stuck). */
+  /** Orders still running in another phase after the wait, or never read (stuck). */
   readonly stuck: { orderId: string; phase: string | undefined }[];
   /** Orders without a workflow, or whose workflow failed or was terminated. */
   readonly lost: { orderId: string; why: string }[];
@@ -191,6 +200,7 @@ export function audit(
     if (s.kind === 'final') outcomes[s.outcome] = (outcomes[s.outcome] ?? 0) + 1;
     else if (s.kind === 'reconciliation') reconciliation.push(id);
     else if (s.kind === 'running') stuck.push({ orderId: id, phase: s.phase });
+    else if (s.kind === 'unreadable') stuck.push({ orderId: id, phase: `unreadable: ${s.error}` });
     else if (s.kind === 'missing') lost.push({ orderId: id, why: 'no workflow' });
     else lost.push({ orderId: id, why: `workflow ${s.status}` });
   }

@@ -176,7 +176,12 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
       reconcile: options.reconcile,
     });
     // What the dev servers logged says whether a failure is theirs (shard lost, persistence errors).
-    if (!clean) for (const line of stack.serverErrorLog().split('\n')) log(line);
+    // And the worker's lives with the end of its output: a worker that exited stops every order.
+    if (!clean) {
+      for (const line of stack.serverErrorLog().split('\n')) log(line);
+      log(`worker lives: ${JSON.stringify(stack.worker.lives)}`);
+      for (const line of stack.worker.tail(3_000).split('\n')) log(`[worker] ${line}`);
+    }
     const unexpected: CrashDrillReport['unexpected'] = [];
     for (const id of ids) {
       const s = statuses.get(id);
