@@ -79,14 +79,20 @@ describe('health endpoints', () => {
     await worker.waitReady(60_000);
   });
 
-  it('a worker started while no Temporal server answers waits for one, says so, and polls once it is up', async () => {
+  /** A worker process pointed at a free port where no server listens (yet). */
+  async function workerWithNoServer(name: string) {
     const port = await restartablePort();
     stack ??= await startOpsStack('health');
-    const waiting = await startWorkerProcess({
-      taskQueue: uniqueTaskQueue('health-wait'),
+    const started = await startWorkerProcess({
+      taskQueue: uniqueTaskQueue(name),
       env: { ...stack.workerEnv, TEMPORAL_ADDRESS: `127.0.0.1:${port}` },
     });
-    workers.push(waiting);
+    workers.push(started);
+    return { port, waiting: started };
+  }
+
+  it('a worker started while no Temporal server answers waits for one, says so, and polls once it is up', async () => {
+    const { port, waiting } = await workerWithNoServer('health-wait');
     const exitedEarly = waiting.exited.then((code) => `exited ${String(code)}`);
     const seen = await eventually(
       async () => {
@@ -121,13 +127,7 @@ describe('health endpoints', () => {
   });
 
   it('a SIGTERM while the worker waits for Temporal ends it at once with exit code 0', async () => {
-    const port = await restartablePort();
-    stack ??= await startOpsStack('health');
-    const waiting = await startWorkerProcess({
-      taskQueue: uniqueTaskQueue('health-term'),
-      env: { ...stack.workerEnv, TEMPORAL_ADDRESS: `127.0.0.1:${port}` },
-    });
-    workers.push(waiting);
+    const { waiting } = await workerWithNoServer('health-term');
     await eventually(
       async () => waiting.logLines().some((l) => /waiting for it/.test(String(l.msg))),
       30_000,
