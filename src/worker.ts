@@ -8,6 +8,8 @@
  *   redacted;
  * - Prometheus metrics on METRICS_PORT `/metrics`: ours and the SDK's in one exposition;
  * - `/healthz` and `/readyz` on HEALTH_PORT;
+ * - a Temporal that does not answer yet at start-up (down, restarting) is waited for, not a
+ *   reason to exit (`untilTemporalAnswers`); a refusal (TLS, credentials) still stops the start;
  * - graceful shutdown: the first SIGTERM or SIGINT makes `/readyz` answer 503, stops polling and
  *   lets running activities finish for up to SHUTDOWN_GRACE_MS (unset: the booking timeout +
  *   15 s, so every booking call in flight finishes), then the process exits 0. A
