@@ -15,7 +15,10 @@ const NOT_ANSWERING: readonly (readonly [RegExp, string])[] = [
 ];
 
 /** gRPC status codes of a server that did not answer: UNAVAILABLE, DEADLINE_EXCEEDED. */
-const NOT_ANSWERING_GRPC_CODES = new Set([14, 4]);
+const NOT_ANSWERING_GRPC_CODES = new Map([
+  [14, 'unavailable'],
+  [4, 'no answer in time'],
+]);
 
 /**
  * A short reason ("connection refused", "unavailable", …) when `err` says Temporal did not answer;
@@ -28,7 +31,7 @@ export function temporalNotAnswering(err: unknown): string | undefined {
   if (err.name === 'ConfigError') return undefined;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'number' && NOT_ANSWERING_GRPC_CODES.has(code)) {
-    return code === 14 ? 'unavailable' : 'no answer in time';
+    return NOT_ANSWERING_GRPC_CODES.get(code);
   }
   // The client's connection (grpc-js) that never got through.
   if (/^Failed to connect before the deadline/.test(err.message)) return 'no answer in time';

@@ -116,10 +116,9 @@ export function createReadinessProbe(options: ReadinessProbeOptions): () => Prom
     if (options.draining()) return { ready: false, reason: 'draining: shutdown in progress' };
     const status = options.workerStatus();
     if (status === undefined) {
-      const waiting = options.waitingFor?.();
       return {
         ready: false,
-        reason: `starting: ${waiting ?? 'worker not created yet'}`,
+        reason: `starting: ${options.waitingFor?.() ?? 'worker not created yet'}`,
       };
     }
     const worker = {
