@@ -159,9 +159,12 @@ export async function settleEarlierRuns(run: BookingRun, p: BookRoomParams): Pro
     });
   }
   const decision = decideOnEarlierRuns(earlier);
-  // A run that only reports an earlier booking changes no truth: it announces nothing.
+  // A run that only reports an earlier booking changes no truth: it announces nothing. The
+  // order's first run may deliver at once: no earlier run can have queued an event.
   if (earlier.orderEvents && decision.next !== 'report')
-    run.events = new OrderEventOutbox(p.orderId);
+    run.events = new OrderEventOutbox(p.orderId, 0, {
+      firstRun: earlier.runs.length === 0 && earlier.guard === undefined,
+    });
   switch (decision.next) {
     case 'book':
       return { kind: 'book' };

@@ -1,9 +1,15 @@
 /**
  * The emitting side of order events, shared by bookRoom and the guard: an outbox the run's phase
- * changes fill (synchronously, from `enter`) and one coroutine drains in order, handing each event
- * to the order's delivery workflow with a local activity. A run awaits {@link flushed} before it
- * hands over to the guard, continues as new or closes, so no event is left behind and the next
- * emitter's events come after its own.
+ * changes fill (synchronously, from `enter`) and one coroutine drains in order, one local activity
+ * per event. The activity POSTs the event at once when the outbox allows it and the endpoint
+ * answers, else hands it to the order's delivery workflow (activities/order-events.ts). A run
+ * awaits {@link flushed} before it hands over to the guard, continues as new or closes, so no
+ * event is left behind and the next emitter's events come after its own.
+ *
+ * In order per order: an outbox allows direct delivery only while nothing of its order can be
+ * waiting in a delivery workflow, i.e. it was made by the order's first run and none of its events
+ * has been queued yet. Once one is queued, every later one is queued behind it. An outbox made
+ * from a handed-over sequence (a guard of its own, a run continued as new) queues every event.
  */
 import { condition, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { OrderEventActivities } from '../activities/order-events';
@@ -27,12 +33,17 @@ export class OrderEventOutbox {
   /** The last sequence used for this order's events. */
   lastSequence: number;
 
+  /** Events may still be POSTed at once: see the module's comment. */
+  #direct: boolean;
+
   constructor(
     readonly orderId: string,
     /** The last sequence handed over (by bookRoom to the guard, or across continueAsNew). */
     handedOver = 0,
+    options: { readonly firstRun?: boolean } = {},
   ) {
     this.lastSequence = sequenceFloor(handedOver, workflowInfo().runStartTime.getTime());
+    this.#direct = options.firstRun === true && handedOver === 0;
   }
 
   /** Queues the event of entering `phase`, if that phase announces one. */
@@ -59,7 +70,12 @@ export class OrderEventOutbox {
     this.#draining = true;
     try {
       while (this.#queue.length > 0) {
-        await announceOrderEvent(this.#queue[0]!);
+        const announced = await announceOrderEvent(
+          this.#queue[0]!,
+          this.#direct ? { direct: true } : {},
+        );
+        // A history recorded before direct delivery has no answer: its events were queued.
+        if (announced?.delivered !== 'at-once') this.#direct = false;
         this.#queue.shift();
       }
     } finally {
@@ -67,7 +83,7 @@ export class OrderEventOutbox {
     }
   }
 
-  /** Resolves once every queued event is in its delivery workflow. */
+  /** Resolves once every queued event is delivered or in its delivery workflow. */
   async flushed(): Promise<void> {
     await condition(() => this.#queue.length === 0 && !this.#draining);
   }

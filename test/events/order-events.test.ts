@@ -6,8 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { bookingWorkflowId } from '../../src/shared/booking-values';
 import { OrderEventsDeliveryKey } from '../../src/shared/search-attributes';
 import {
+  orderEventsStateQuery,
   orderEventsWorkflowId,
   type OrderEventType,
   type OrderEventsState,
@@ -18,6 +20,7 @@ import { cli, explain, json } from '../cli/cli-process';
 import {
   bookingInput,
   eventually,
+  maybeRecordHistory,
   startBookingStack,
   type BookingStack,
 } from '../helpers/booking-stack';
@@ -36,7 +39,9 @@ let proxy: FaultProxy;
 before(async () => {
   receiver = await startWebhookReceiver();
   s = await startBookingStack('order-events', {
-    orderEvents: { url: receiver.url, secret: receiver.secret },
+    // Direct attempts pause half a second after a failure (30 s in production), so that a test
+    // sees the endpoint tried again within its run.
+    orderEvents: { url: receiver.url, secret: receiver.secret, directPauseMs: 500 },
     front: async (simUrl) => (proxy = await startFaultProxy(simUrl)),
   });
 });
@@ -44,6 +49,13 @@ after(async () => {
   await s?.close();
   await receiver?.close();
 });
+
+/** Records the order's workflow once it closed (RECORD_HISTORIES=1), for the replay test. */
+async function recordClosed(orderId: string, name: string): Promise<void> {
+  const handle = s.temporal.client.workflow.getHandle(bookingWorkflowId(orderId));
+  await handle.result();
+  await maybeRecordHistory(s, handle.workflowId, name);
+}
 
 const typesOf = (orderId: string) => receiver.events(orderId).map((e) => e.type);
 
@@ -205,6 +217,17 @@ describe('order events', { concurrency: true }, () => {
     assert.deepEqual(typesOf(kept.orderId), ['order.confirmed', 'order.free_cancellation_ending']);
   });
 
+  it('an answering endpoint gets the events at once: no delivery workflow starts', async () => {
+    const input = bookingInput('instant');
+    await s.bookings.startBooking(input);
+    await received(input.orderId, ['order.confirmed']);
+    await s.bookings.cancelOrder(input.orderId);
+    await received(input.orderId, ['order.confirmed', 'order.cancelled']);
+    await recordClosed(input.orderId, 'confirmed-then-cancelled');
+    const handle = s.temporal.client.workflow.getHandle(orderEventsWorkflowId(input.orderId));
+    await assert.rejects(handle.describe(), { name: 'WorkflowNotFoundError' });
+  });
+
   it('a hanging endpoint does not hold bookings up: they complete, and their events wait', async () => {
     // The receiver is shared: this test only reads its own orders' events.
     const inputs = [1, 2, 3].map(() => bookingInput('instant', { guard: { enabled: false } }));
@@ -255,7 +278,8 @@ describe('order events when the endpoint fails', () => {
   });
 
   it('a failing endpoint shows the order FAILING; redelivery after it recovers sends the events in order', async () => {
-    receiver.fail(503, Infinity);
+    // The order system's handler of order.confirmed fails; it takes every other type.
+    receiver.fail(503, Infinity, 'order.confirmed');
     const input = bookingInput('cancel-202-resolves', { guard: { enabled: true } });
     await s.bookings.startBooking(input);
     assert.equal((await s.bookings.result(input.orderId)).outcome, 'CONFIRMED');
@@ -296,11 +320,20 @@ describe('order events when the endpoint fails', () => {
     assert.equal(row?.mark, 'FAILING');
     assert.match(String(row?.lastFailure), /HTTP 503/);
     assert.equal(row?.pending[0]?.type, 'order.confirmed');
+    // order.cancelled would be taken at once (and direct attempts are allowed again: the pause
+    // is long over), but it waits behind order.confirmed: in order per order.
     await s.bookings.cancelOrder(input.orderId);
+    await eventually(
+      async () => (await handle.query(orderEventsStateQuery)).pending.length === 2,
+      30_000,
+      'order.cancelled queued behind order.confirmed',
+    );
+    assert.deepEqual(typesOf(input.orderId), []);
     receiver.fail(0, 0);
     const redelivered = await tool('events', 'redeliver', input.orderId);
     assert.equal(redelivered.code, 0, explain(redelivered));
     await received(input.orderId, ['order.confirmed', 'order.cancelled']);
+    await recordClosed(input.orderId, 'confirmed-failing-then-cancelled');
     await eventually(
       async () =>
         (await handle.describe()).typedSearchAttributes.get(OrderEventsDeliveryKey) === 'DELIVERED',

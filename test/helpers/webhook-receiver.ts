@@ -30,8 +30,11 @@ export interface WebhookReceiver {
   /** Every verified body received, as text (for the personal-data check). */
   bodies(): string[];
   attempts(): Attempt[];
-  /** Answers `status` to the next `times` requests (Infinity: until told otherwise). */
-  fail(status: number, times: number): void;
+  /**
+   * Answers `status` to the next `times` requests (Infinity: until told otherwise), or only to
+   * those of events of type `onlyType` (an order system whose handler of one type is broken).
+   */
+  fail(status: number, times: number, onlyType?: string): void;
   /** Holds every request without answering while on. */
   hang(on: boolean): void;
   /** Requests held by {@link hang}, their `webhook-id`s. */
@@ -48,7 +51,7 @@ export async function startWebhookReceiver(secret = newWebhookSecret()): Promise
   const seen = new Set<string>();
   const bodies: string[] = [];
   const attempts: Attempt[] = [];
-  let failing = { status: 0, times: 0 };
+  let failing: { status: number; times: number; onlyType?: string } = { status: 0, times: 0 };
   let hanging = false;
   const held: (() => void)[] = [];
   const heldIds: string[] = [];
@@ -71,7 +74,8 @@ export async function startWebhookReceiver(secret = newWebhookSecret()): Promise
         held.push(() => res.destroy());
         return;
       }
-      if (failing.times > 0) {
+      const typed = failing.onlyType === undefined || body.includes(`"type":"${failing.onlyType}"`);
+      if (failing.times > 0 && typed) {
         failing.times -= 1;
         attempts.push({ id, status: failing.status, verified: false });
         res.writeHead(failing.status).end();
@@ -104,8 +108,8 @@ export async function startWebhookReceiver(secret = newWebhookSecret()): Promise
     events: (orderId) => [...(byOrder.get(orderId) ?? [])],
     bodies: () => [...bodies],
     attempts: () => [...attempts],
-    fail(status, times) {
-      failing = { status, times };
+    fail(status, times, onlyType) {
+      failing = { status, times, ...(onlyType !== undefined ? { onlyType } : {}) };
     },
     held: () => [...heldIds],
     hang(on) {

@@ -13,8 +13,13 @@ import { loadWorkflowBundle } from '../../src/workflow-bundle';
 import { testDataConverter } from '../helpers/temporal';
 
 const dir = join(__dirname, '..', 'histories');
-/** The shape every history of the folder was recorded with (its subfolder; the first, none). */
-const SHAPES = ['', 'one-task-per-step', 'book-room-and-guard'] as const;
+/**
+ * The shape every history of the folder was recorded with (its subfolder; the first, none);
+ * `order-events`: bookRoomAndGuard with order events on (RECORD_HISTORIES_INTO=order-events
+ * npm test -- test/events/order-events.test.ts), `before-direct-delivery-*` from when every event
+ * was queued in a delivery workflow.
+ */
+const SHAPES = ['', 'one-task-per-step', 'book-room-and-guard', 'order-events'] as const;
 const inShape = (shape: string) =>
   readdirSync(join(dir, shape))
     .filter((f) => f.endsWith('.json'))
@@ -68,6 +73,15 @@ describe('recorded histories replay against the current workflow code', () => {
         files.includes(`book-room-and-guard/${name}.json`),
         `no history book-room-and-guard/${name}.json`,
       );
+    }
+    // Order events: announced by the order's workflow, delivered at once or queued, recorded
+    // before and after events could be delivered at once.
+    for (const name of ['confirmed-then-cancelled', 'confirmed-failing-then-cancelled']) {
+      for (const recorded of [name, `before-direct-delivery-${name}`])
+        assert.ok(
+          files.includes(`order-events/${recorded}.json`),
+          `no history order-events/${recorded}.json`,
+        );
     }
     // The paths of the cancellation refactor: deadlines both ways, a Temporal cancellation at each phase, a cancel
     // during the booking call, a token refresh, a re-send after a refused connection.
