@@ -16,6 +16,7 @@ import {
   CancellationRefusedError,
   TemporalConnectionRefusedError,
 } from '../client';
+import { temporalNotAnswering } from '../client/temporal-not-answering';
 import { ConfigError } from '../config';
 import { HotelApiError } from '../hotel-api';
 import { ExitCode } from './exit-codes';
@@ -109,9 +110,6 @@ function fromHotelApi(err: HotelApiError, where: FailureContext): CliError {
   );
 }
 
-/** gRPC status codes that mean "the server or a worker did not answer". */
-const GRPC_UNAVAILABLE = 14;
-
 /** Maps anything a command threw to an exit code and a message that says what to do. */
 export function toCliFailure(err: unknown, where: FailureContext = {}): CliError {
   if (err instanceof CliError) return err;
@@ -167,11 +165,12 @@ export function toCliFailure(err: unknown, where: FailureContext = {}): CliError
       'NO_WORKER',
     );
   }
-  if (isGrpcServiceError(err) && err.code === GRPC_UNAVAILABLE) {
-    return temporalUnreachable(where.temporalAddress ?? 'TEMPORAL_ADDRESS', err.details);
-  }
-  if (err instanceof Error && /Failed to connect before the deadline/.test(err.message)) {
-    return temporalUnreachable(where.temporalAddress ?? 'TEMPORAL_ADDRESS');
+  // Whether the server answered at all is decided where the worker's start-up decides it; a
+  // deadline was taken above: for a command, the server answered and no worker did.
+  const notAnswering = temporalNotAnswering(err);
+  if (notAnswering !== undefined) {
+    const detail = isGrpcServiceError(err) && err.details ? err.details : notAnswering;
+    return temporalUnreachable(where.temporalAddress ?? 'TEMPORAL_ADDRESS', detail);
   }
   const message = err instanceof Error ? err.message : String(err);
   return new CliError(message, ExitCode.FAILED, 'ERROR');

@@ -27,6 +27,10 @@ const NOT_ANSWERING_GRPC_CODES = new Map([
  */
 export function temporalNotAnswering(err: unknown): string | undefined {
   if (!(err instanceof Error)) return undefined;
+  // The client wraps a call's gRPC error ("Failed to describe workflow", its cause the error).
+  if (err.name === 'ServiceError' && err.cause instanceof Error) {
+    return temporalNotAnswering(err.cause);
+  }
   // A refusal the connection code already explained (TLS, credentials): the configuration's.
   if (err.name === 'ConfigError') return undefined;
   const code = (err as { code?: unknown }).code;
