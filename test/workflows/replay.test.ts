@@ -15,9 +15,9 @@ import { testDataConverter } from '../helpers/temporal';
 const dir = join(__dirname, '..', 'histories');
 /**
  * The shape every history of the folder was recorded with (its subfolder; the first, none);
- * `order-events`: bookRoomAndGuard with order events on (RECORD_HISTORIES_INTO=order-events
- * npm test -- test/events/order-events.test.ts), `before-direct-delivery-*` from when every event
- * was queued in a delivery workflow.
+ * `order-events`: bookRoomAndGuard with order events on (`RECORD_HISTORIES=1
+ * RECORD_HISTORIES_INTO=order-events npm test -- test/events/order-events.test.ts`),
+ * `before-direct-delivery-*` from when every event was queued in a delivery workflow.
  */
 const SHAPES = ['', 'one-task-per-step', 'book-room-and-guard', 'order-events'] as const;
 const inShape = (shape: string) =>
