@@ -67,7 +67,7 @@ export function createOrderEventActivities(endpoint: OrderEventsEndpoint | undef
         const choice = chooseDirect(direct, Date.now());
         direct = choice.next;
         if (choice.direct) {
-          const fields = { orderId: event.data.orderId, eventId: event.id, type: event.type };
+          const fields = logFields(event);
           const answer = await post(event, DIRECT_DELIVERY_TIMEOUT_MS);
           direct = afterDirect(answer.delivered, Date.now(), endpoint?.directPauseMs);
           if (answer.delivered) {
@@ -103,7 +103,7 @@ export function createOrderEventActivities(endpoint: OrderEventsEndpoint | undef
           'NOT_CONFIGURED',
         );
       }
-      const fields = { orderId: event.data.orderId, eventId: event.id, type: event.type };
+      const fields = logFields(event);
       const answer = await post(event, endpoint?.timeoutMs ?? DELIVERY_TIMEOUT_MS);
       if (answer.delivered) {
         log.info('Order event delivered', { ...fields, status: answer.status });
@@ -118,6 +118,13 @@ export function createOrderEventActivities(endpoint: OrderEventsEndpoint | undef
     },
   };
 }
+
+/** What the logs say of an event: ids and type, never the body. */
+const logFields = (event: OrderEvent) => ({
+  orderId: event.data.orderId,
+  eventId: event.id,
+  type: event.type,
+});
 
 /** What one POST of an event got: a 2xx, another status, or no answer in time. */
 type PostAnswer =

@@ -43,7 +43,7 @@ export class OrderEventOutbox {
     options: { readonly firstRun?: boolean } = {},
   ) {
     this.lastSequence = sequenceFloor(handedOver, workflowInfo().runStartTime.getTime());
-    this.#direct = options.firstRun === true && handedOver === 0;
+    this.#direct = options.firstRun === true;
   }
 
   /** Queues the event of entering `phase`, if that phase announces one. */
