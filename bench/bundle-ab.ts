@@ -5,7 +5,9 @@
  * alternating rounds (ABBA…), so both meet the same machine load. Replaying runs every workflow
  * task of the history in the worker's sandbox, the workflow's creation included, without a server,
  * under the workflow id the history was recorded with (a booking checks that its id is its order's).
- * Prints ms per replayed workflow for each round and the ratio of the medians, B ÷ A.
+ * Prints, for each round, wall-clock ms and CPU ms (the process's, every thread) per replayed
+ * workflow, and the ratios of the medians, B ÷ A. On a machine shared with other work the CPU
+ * figures are the ones to read: the wall clock also counts the time others held the cores.
  * Knobs: AB_HISTORIES (comma list, default `instant-confirmed-guarded`), AB_WORKFLOWS per round
  * (default 200), AB_ROUNDS (default 4).
  */
@@ -26,8 +28,13 @@ const histories = names.map((n) =>
   ),
 );
 
-/** ms per replayed workflow with the bundle at `path`. */
-async function round(path: string, tag: string): Promise<number> {
+interface PerWorkflow {
+  readonly ms: number;
+  readonly cpuMs: number;
+}
+
+/** Wall-clock and CPU ms per replayed workflow with the bundle at `path`. */
+async function round(path: string, tag: string): Promise<PerWorkflow> {
   const workflowBundle = { code: readFileSync(path, 'utf8') };
   const batch = Array.from({ length: perRound }, (_, i) => {
     const history = histories[i % histories.length]!;
@@ -35,6 +42,7 @@ async function round(path: string, tag: string): Promise<number> {
     const recordedId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowId;
     return { workflowId: recordedId || `ab-${tag}-${i}`, history };
   });
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for await (const r of Worker.runReplayHistories(
     { workflowBundle, dataConverter: testDataConverter, replayName: `bundle-ab-${tag}` },
@@ -42,7 +50,9 @@ async function round(path: string, tag: string): Promise<number> {
   )) {
     if (r.error) throw new Error(`${path}: ${r.workflowId}: ${String(r.error)}`);
   }
-  return (performance.now() - t0) / perRound;
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  return { ms: ms / perRound, cpuMs: (cpu.user + cpu.system) / 1000 / perRound };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -51,21 +61,25 @@ async function main(): Promise<void> {
   if (!pathA || !pathB) throw new Error('usage: npx tsx bench/bundle-ab.ts <bundle A> <bundle B>');
   Runtime.install({ logger: new DefaultLogger('WARN') });
   await round(pathB, 'warm');
-  const a: number[] = [];
-  const b: number[] = [];
+  const a: PerWorkflow[] = [];
+  const b: PerWorkflow[] = [];
   for (let i = 0; i < rounds; i++) {
     const order = i % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const);
     for (const which of order) {
-      const ms = await round(which === 'A' ? pathA : pathB, `${which}${i}`);
-      (which === 'A' ? a : b).push(Math.round(ms * 100) / 100);
+      (which === 'A' ? a : b).push(await round(which === 'A' ? pathA : pathB, `${which}${i}`));
     }
   }
+  const r2 = (x: number) => Math.round(x * 100) / 100;
+  const ratio = (key: keyof PerWorkflow) =>
+    Math.round((median(b.map((x) => x[key])) / median(a.map((x) => x[key]))) * 1000) / 1000;
   console.log(
     JSON.stringify({
       histories: names,
       workflowsPerRound: perRound,
-      msPerWorkflow: { A: a, B: b },
-      ratioBtoA: Math.round((median(b) / median(a)) * 1000) / 1000,
+      msPerWorkflow: { A: a.map((x) => r2(x.ms)), B: b.map((x) => r2(x.ms)) },
+      cpuMsPerWorkflow: { A: a.map((x) => r2(x.cpuMs)), B: b.map((x) => r2(x.cpuMs)) },
+      ratioBtoA: ratio('ms'),
+      cpuRatioBtoA: ratio('cpuMs'),
     }),
   );
 }
