@@ -69,20 +69,22 @@ export function supplierBookingBody(input: CreateBookingInput, orderIdField: str
   };
 }
 
-function pending(
-  type: string,
-  message: string,
-  nextRetryDelay: number,
-  details: unknown,
-): ApplicationFailure {
-  return ApplicationFailure.create({
+/**
+ * A poll's "not yet": BENIGN (an expected retry, kept out of error logs and failure metrics) and
+ * retryable, `nextRetryDelay` the next poll. Its message names the status; it carries no details
+ * and no stack trace. Nothing reads them (the workflow sees this failure only as the cause of a
+ * deadline), and each poll of each waiting booking would pay for them: the stack formatted, both
+ * serialized and encrypted by the worker, and stored with the activity by the server.
+ */
+function pending(type: string, message: string, nextRetryDelay: number): ApplicationFailure {
+  const failure = ApplicationFailure.create({
     type,
     message,
     nextRetryDelay,
-    // BENIGN: an expected retry, kept out of error logs and failure metrics.
     category: ApplicationFailureCategory.BENIGN,
-    details: [details],
   });
+  failure.stack = '';
+  return failure;
 }
 
 /**
@@ -294,7 +296,6 @@ export function createBookingActivities(deps: BookingActivityDeps) {
         'BOOKING_PENDING',
         `Booking ${input.bookingId} is ${snap.status}`,
         nextPollMs(input.polling),
-        snap,
       );
     },
 
@@ -353,7 +354,6 @@ export function createBookingActivities(deps: BookingActivityDeps) {
         'CANCELLATION_PENDING',
         `Cancellation of booking ${input.bookingId} not confirmed yet (status ${status})`,
         nextPollMs(input.polling),
-        { bookingId: input.bookingId, status },
       );
     },
   };

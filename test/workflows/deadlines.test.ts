@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { temporal } from '@temporalio/proto';
+import { testDataConverter } from '../helpers/temporal';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 import {
   bookingInput,
@@ -66,6 +67,34 @@ describe(
       return end;
     }
 
+    /**
+     * A poll's "not yet", as the server stores it with every attempt: BENIGN, its message naming
+     * the status, no details and no stack trace (each poll of each waiting booking pays for them).
+     */
+    async function assertLeanPending(
+      failure: temporal.api.failure.v1.IFailure | null | undefined,
+      type: string,
+      message: string,
+    ) {
+      const info = failure?.applicationFailureInfo;
+      assert.equal(info?.type, type);
+      assert.equal(
+        info?.category,
+        temporal.api.enums.v1.ApplicationErrorCategory.APPLICATION_ERROR_CATEGORY_BENIGN,
+      );
+      assert.equal(info?.details?.payloads?.length ?? 0, 0, 'no details');
+      // The message and stack trace are encrypted (encodeCommonAttributes): decode them.
+      const [encoded] = await testDataConverter.payloadCodecs![0]!.decode([
+        failure!.encodedAttributes!,
+      ]);
+      const attributes = JSON.parse(Buffer.from(encoded!.data!).toString('utf8')) as {
+        message: string;
+        stack_trace: string;
+      };
+      assert.equal(attributes.message, message);
+      assert.equal(attributes.stack_trace, '', 'no stack trace');
+    }
+
     async function confirmedBooking(scenario: 'cancel-202-never') {
       const input = bookingInput(scenario);
       await s.bookings.startBooking(input);
@@ -89,6 +118,11 @@ describe(
       assert.equal(
         end.activityTaskFailedEventAttributes?.retryState,
         RetryState.RETRY_STATE_TIMEOUT,
+      );
+      await assertLeanPending(
+        end.activityTaskFailedEventAttributes?.failure,
+        'CANCELLATION_PENDING',
+        `Cancellation of booking ${bookingId} not confirmed yet (status CONFIRMED)`,
       );
       assert.equal(supplierBooking(bookingId)?.status, 'CONFIRMED');
     });
@@ -132,6 +166,11 @@ describe(
       assert.equal(
         end.activityTaskFailedEventAttributes?.retryState,
         RetryState.RETRY_STATE_TIMEOUT,
+      );
+      await assertLeanPending(
+        end.activityTaskFailedEventAttributes?.failure,
+        'BOOKING_PENDING',
+        `Booking ${r.bookingId} is PENDING`,
       );
       const sb = supplierBooking(r.bookingId!);
       assert.equal(sb?.status, 'CANCELLED');
