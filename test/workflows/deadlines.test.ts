@@ -6,7 +6,9 @@
  *   `retryState: TIMEOUT` and the last pending failure as cause (the usual shape in production);
  * - "the deadline fires during a poll": a poll held by the supplier's edge past the deadline; the
  *   workflow sees a `TimeoutFailure` (SCHEDULE_TO_CLOSE).
- * Each test also checks which shape the history shows, so it cannot pass on the other one.
+ * Each test also checks which shape the history shows, so it cannot pass on the other one. In the
+ * first shape the history holds the last poll's failure, which is checked to be lean (no details,
+ * no stack trace: what every poll of a waiting booking costs the worker and the server).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
