@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { testDataConverter } from '../test/helpers/temporal';
+import { round as roundTo } from './stats';
 
 const [pathA, pathB] = process.argv.slice(2);
 const names = (process.env.AB_HISTORIES ?? 'instant-confirmed-guarded').split(',');
@@ -69,15 +70,14 @@ async function main(): Promise<void> {
       (which === 'A' ? a : b).push(await round(which === 'A' ? pathA : pathB, `${which}${i}`));
     }
   }
-  const r2 = (x: number) => Math.round(x * 100) / 100;
   const ratio = (key: keyof PerWorkflow) =>
-    Math.round((median(b.map((x) => x[key])) / median(a.map((x) => x[key]))) * 1000) / 1000;
+    roundTo(median(b.map((x) => x[key])) / median(a.map((x) => x[key])), 3);
   console.log(
     JSON.stringify({
       histories: names,
       workflowsPerRound: perRound,
-      msPerWorkflow: { A: a.map((x) => r2(x.ms)), B: b.map((x) => r2(x.ms)) },
-      cpuMsPerWorkflow: { A: a.map((x) => r2(x.cpuMs)), B: b.map((x) => r2(x.cpuMs)) },
+      msPerWorkflow: { A: a.map((x) => roundTo(x.ms)), B: b.map((x) => roundTo(x.ms)) },
+      cpuMsPerWorkflow: { A: a.map((x) => roundTo(x.cpuMs)), B: b.map((x) => roundTo(x.cpuMs)) },
       ratioBtoA: ratio('ms'),
       cpuRatioBtoA: ratio('cpuMs'),
     }),
