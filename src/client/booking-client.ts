@@ -153,6 +153,12 @@ const START_CLOCK_MARGIN_MS = 5_000;
 /** How many started bookings' `outcome` update ids a client keeps for `result` (oldest dropped). */
 const SENT_OUTCOMES_KEPT = 10_000;
 
+/** An `outcome` update a start sent, and the run that took it (unknown if none took it in time). */
+interface SentOutcome {
+  readonly updateId: string;
+  readonly runId?: string;
+}
+
 /** The order's state while its booking workflow holds it (bookRoom's `bookingState`, widened). */
 function bookingOrderState(orderId: string, st: BookingState | OrderState): OrderState {
   // A bookRoomAndGuard that has just decided CONFIRMED answers as the guard already.
@@ -233,8 +239,11 @@ export class BookingClient {
   readonly taskQueue: string;
   readonly orderIdField: string;
   readonly workflow: BookingWorkflow;
-  /** The `outcome` update each start of this client sent, by workflow id, until `result` takes it. */
-  private readonly sentOutcomes = new Map<string, string>();
+  /**
+   * The `outcome` update each start of this client sent, by workflow id, with the run that took it
+   * when known, until `result` takes it.
+   */
+  private readonly sentOutcomes = new Map<string, SentOutcome>();
 
   constructor(options: BookingClientOptions) {
     this.client = options.client;
@@ -324,13 +333,14 @@ export class BookingClient {
           options.workflowId,
           BOOK_ROOM_AND_GUARD_WORKFLOW,
         );
-      this.rememberOutcome(options.workflowId, updateId);
+      this.rememberOutcome(options.workflowId, { updateId, runId: run.runId });
       return run.runId;
     }
-    this.rememberOutcome(options.workflowId, updateId);
     // Undefined when no worker took the update in time: the workflow runs (its run id unknown
     // here), and `result` asks for the decision again.
-    return (await settled)?.workflowRunId;
+    const runId = (await settled)?.workflowRunId;
+    this.rememberOutcome(options.workflowId, { updateId, ...(runId ? { runId } : {}) });
+    return runId;
   }
 
   /** The workflow handle of an order's booking. */
@@ -338,8 +348,8 @@ export class BookingClient {
     return this.client.workflow.getHandle(bookingWorkflowId(orderId));
   }
 
-  private rememberOutcome(workflowId: string, updateId: string): void {
-    this.sentOutcomes.set(workflowId, updateId);
+  private rememberOutcome(workflowId: string, sent: SentOutcome): void {
+    this.sentOutcomes.set(workflowId, sent);
     if (this.sentOutcomes.size > SENT_OUTCOMES_KEPT)
       this.sentOutcomes.delete(this.sentOutcomes.keys().next().value!);
   }
@@ -354,8 +364,20 @@ export class BookingClient {
     const sent = this.sentOutcomes.get(handle.workflowId);
     this.sentOutcomes.delete(handle.workflowId);
     const asks = [
-      // The update this client sent with the start: waiting for it costs the workflow nothing.
-      ...(sent ? [() => handle.getUpdateHandle<BookRoomResult>(sent).result()] : []),
+      // The update this client sent with the start: waiting for it costs the workflow nothing,
+      // and asked of the run that took it, the server finds that run without reading which run
+      // is the workflow id's current one.
+      ...(sent
+        ? [
+            () =>
+              handle
+                .getUpdateHandle<BookRoomResult>(
+                  sent.updateId,
+                  sent.runId ? { workflowRunId: sent.runId } : {},
+                )
+                .result(),
+          ]
+        : []),
       () => handle.executeUpdate(outcomeUpdate, { updateId: OUTCOME_UPDATE_ID }),
     ];
     for (const ask of asks) {

@@ -176,6 +176,39 @@ describe('bookRoomAndGuard', { concurrency: true }, () => {
     assert.equal(supplierBookings(s, input.orderId).length, 1, 'one supplier booking');
   });
 
+  it('result answers from the run that took its outcome update, once the workflow id has a newer run', async () => {
+    const input = bookingInput('instant');
+    const started = await s.bookings.startBooking(input);
+    const first = s.temporal.client.workflow.getHandle(started.workflowId, started.runId);
+    // Decided, then stopped by an operator; another caller starts the order again.
+    await eventually(async () =>
+      (await first.describe()).typedSearchAttributes.get(SupplierBookingIdKey) !== undefined
+        ? true
+        : undefined,
+    );
+    await first.terminate('an operator stopped it');
+    const second = await s.temporal.client.workflow.start(BOOK_ROOM_AND_GUARD_WORKFLOW, {
+      taskQueue: s.taskQueue,
+      workflowId: started.workflowId,
+      args: [validateBookRoomInput(input)],
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    });
+    await eventually(async () =>
+      (await second.describe()).typedSearchAttributes.get(BookingPhaseKey) === 'CONFIRMED'
+        ? true
+        : undefined,
+    );
+
+    const decided = await s.bookings.result(input.orderId);
+    assert.equal(decided.outcome, 'CONFIRMED');
+    assert.equal(decided.bookingId, supplier(input.orderId).bookingId);
+    // The first run's answer: the newer run was asked nothing (no update in its history).
+    const { events } = await second.fetchHistory();
+    const updates = (events ?? []).filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes);
+    assert.equal(updates.length, 0, 'no outcome update sent to the newer run');
+    await second.terminate('test over');
+  });
+
   it('startBooking returns while no worker takes the update; result answers once one does', async () => {
     const taskQueue = uniqueTaskQueue('book-and-guard-late');
     const bookings = new BookingClient({ client: s.temporal.client, taskQueue });
