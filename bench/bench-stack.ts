@@ -258,6 +258,22 @@ export function metricSum(text: string, name: string, match: Record<string, stri
   return sum;
 }
 
+/**
+ * The samples of metric `name` in a Prometheus text, summed by the value of their label `by`
+ * (samples without it are left out): e.g. `persistence_requests` by `operation`.
+ */
+export function metricSumsBy(text: string, name: string, by: string): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    const m = /^([a-zA-Z_:][\w:]*)\{([^}]*)\}\s+(\S+)/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const value = new RegExp(`(?:^|,)${by}="([^"]*)"`).exec(m[2]!)?.[1];
+    if (value !== undefined) sums.set(value, (sums.get(value) ?? 0) + Number(m[3]));
+  }
+  return sums;
+}
+
 export async function scrape(url: string | undefined): Promise<string> {
   if (!url) return '';
   try {

@@ -17,6 +17,7 @@ import { benchBookingInput, NO_GUARD } from './bookings';
 import {
   cpuSeconds,
   metricSum,
+  metricSumsBy,
   scrape,
   startBenchTemporal,
   startSimulatorChild,
@@ -26,6 +27,7 @@ import {
 } from './bench-stack';
 import type { ThroughputContext } from './throughput';
 import { round, summarize } from './stats';
+import { meanSteps, runSteps, type Step } from './timeline';
 import { measureWindow } from './windows';
 
 type Kind = 'booking' | 'control';
@@ -80,6 +82,23 @@ export interface ServerWorkResult {
     readonly guard: number;
     readonly control: number;
   };
+  /**
+   * The server's persistence requests per completed workflow, by store and operation
+   * (`persistence:GetCurrentExecution`, `visibility:ListWorkflowExecutions`, …; its own metrics
+   * over the measured interval), medians over rounds, those of at least 0.05 a workflow: what a
+   * design change added or removed, in the server's reads and writes.
+   */
+  readonly requestsPerBooking: Readonly<Record<string, number>>;
+  readonly requestsPerControl: Readonly<Record<string, number>>;
+  /**
+   * Where a workflow's time goes at `concurrency` in flight (bench/timeline.ts), mean ms by step
+   * over sampled runs of the last round: the queues of a loaded system, where `sequentialP50Ms`
+   * has none.
+   */
+  readonly loadedSteps: {
+    readonly booking: Record<Step, number>;
+    readonly control: Record<Step, number>;
+  };
   /** Start → result at concurrency 50 (queueing included), p50 over all rounds, ms. */
   readonly latencyP50Ms: { readonly booking: number; readonly control: number };
   /** One at a time, alternating: start → result p50, ms. */
@@ -90,10 +109,25 @@ export interface ServerWorkResult {
   readonly supplierLatencyMs: number;
 }
 
-/** The server's saved state changes so far: executions created or updated (its own metrics). */
-async function stateChanges(metricsUrl: string): Promise<number> {
+interface ServerCounts {
+  /** Saved state changes: executions created or updated. */
+  readonly stateChanges: number;
+  /** Every persistence request, by `<store>:<operation>`. */
+  readonly requests: ReadonlyMap<string, number>;
+}
+
+/** The server's persistence requests so far (its own metrics). */
+async function serverCounts(metricsUrl: string): Promise<ServerCounts> {
   const text = await scrape(metricsUrl);
-  return [
+  const requests = new Map<string, number>();
+  for (const [store, metric] of [
+    ['persistence', 'persistence_requests'],
+    ['visibility', 'visibility_persistence_requests'],
+  ] as const) {
+    for (const [op, n] of metricSumsBy(text, metric, 'operation'))
+      requests.set(`${store}:${op}`, n);
+  }
+  const stateChanges = [
     'CreateWorkflowExecution',
     'UpdateWorkflowExecution',
     'ConflictResolveWorkflowExecution',
@@ -101,6 +135,30 @@ async function stateChanges(metricsUrl: string): Promise<number> {
     (n, operation) =>
       n + metricSum(text, 'persistence_requests', { namespace: 'default', operation }),
     0,
+  );
+  return { stateChanges, requests };
+}
+
+/** Requests per workflow over an interval: `(after − before) ÷ workflows`, by operation. */
+export function requestsPerWorkflow(
+  before: ReadonlyMap<string, number>,
+  after: ReadonlyMap<string, number>,
+  workflows: number,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [op, n] of after) out[op] = (n - (before.get(op) ?? 0)) / Math.max(1, workflows);
+  return out;
+}
+
+/** Each operation's median over rounds, those of at least 0.05 a workflow, largest first. */
+export function medianRequests(rounds: readonly Record<string, number>[]): Record<string, number> {
+  const ops = new Set(rounds.flatMap((r) => Object.keys(r)));
+  const medians = [...ops].map((op) => [op, summarize(rounds.map((r) => r[op] ?? 0)).p50] as const);
+  return Object.fromEntries(
+    medians
+      .filter(([, m]) => m >= 0.05)
+      .sort((a, b) => b[1] - a[1])
+      .map(([op, m]) => [op, round(m, 2)]),
   );
 }
 
@@ -166,7 +224,10 @@ export async function runServerWorkBench(
         await new Promise((r) => setTimeout(r, 5));
       }
     };
+    /** The runs of the window being measured: workflow id, start call and answer (epoch ms). */
+    let timed: { id: string; startedAt: number; resultAt: number }[] = [];
     const one = async (kind: Kind) => {
+      const startedAt = Date.now();
       if (kind === 'booking') {
         // Without its guard only when `BENCH_GUARD=0`: a diagnosis of what the guard costs.
         const input = benchBookingInput('instant', s.guard ? {} : NO_GUARD);
@@ -174,6 +235,7 @@ export async function runServerWorkBench(
         const ok = (await bookings.result(input.orderId)).outcome === 'CONFIRMED';
         if (samples.length < 5) samples.push(input.orderId);
         last = input.orderId;
+        timed.push({ id: `booking-${input.orderId}`, startedAt, resultAt: Date.now() });
         return ok;
       }
       const handle = await temporal.client.workflow.start('controlTwoStep', {
@@ -182,14 +244,29 @@ export async function runServerWorkBench(
         args: ['x'],
       });
       await handle.result();
+      timed.push({ id: handle.workflowId, startedAt, resultAt: Date.now() });
       return true;
     };
+    /** Mean steps of up to 50 runs spread over `runs` (their histories read once the window is over). */
+    const stepsOf = async (runs: typeof timed) => {
+      const every = Math.max(1, Math.floor(runs.length / 50));
+      const picked = runs.filter((_, i) => i % every === 0).slice(0, 50);
+      const steps = await Promise.all(
+        picked.map(async (r) => {
+          const h = await temporal.client.workflow.getHandle(r.id).fetchHistory();
+          return runSteps(h.events ?? [], r.startedAt, r.resultAt);
+        }),
+      );
+      return meanSteps(steps);
+    };
+    const loadedSteps = {} as Record<Kind, Record<Step, number>>;
     type Round = {
       cpuMs: number[];
       workerCpuMs: number[];
       simulatorCpuMs: number[];
       clientCpuMs: number[];
       saves: number[];
+      requests: Record<string, number>[];
       perSecond: number[];
       latencies: number[];
     };
@@ -199,6 +276,7 @@ export async function runServerWorkBench(
       simulatorCpuMs: [],
       clientCpuMs: [],
       saves: [],
+      requests: [],
       perSecond: [],
       latencies: [],
     });
@@ -210,8 +288,8 @@ export async function runServerWorkBench(
       for (const kind of order) {
         let cpu0 = cpuOf(pids);
         let cpu = cpu0;
-        let saves0 = 0;
-        let saves = 0;
+        let counts0: ServerCounts = { stateChanges: 0, requests: new Map() };
+        let counts = counts0;
         const w = await measureWindow(() => one(kind), {
           concurrency: s.concurrency,
           warmupMs: s.warmupMs,
@@ -220,18 +298,22 @@ export async function runServerWorkBench(
           onMeasure: async (edge) => {
             if (edge === 'start') {
               cpu0 = cpuOf(pids);
-              saves0 = await stateChanges(temporal.metricsUrl);
+              counts0 = await serverCounts(temporal.metricsUrl);
+              timed = [];
             } else {
               cpu = cpuOf(pids);
-              saves = (await stateChanges(temporal.metricsUrl)) - saves0;
+              counts = await serverCounts(temporal.metricsUrl);
             }
           },
         });
         const p = perRound[kind];
         const each = (n: number) => n / Math.max(1, w.completed);
         const ms = (k: keyof typeof pids) => each((cpu[k] - cpu0[k]) * 1000);
+        const saves = counts.stateChanges - counts0.stateChanges;
         p.cpuMs.push(ms('server'));
         p.saves.push(each(saves));
+        p.requests.push(requestsPerWorkflow(counts0.requests, counts.requests, w.completed));
+        if (r === s.rounds - 1) loadedSteps[kind] = await stepsOf(timed);
         p.workerCpuMs.push(ms('worker'));
         p.simulatorCpuMs.push(ms('simulator'));
         p.clientCpuMs.push(ms('client'));
@@ -293,6 +375,9 @@ export async function runServerWorkBench(
       historyEventsPerBooking: bookRoomEvents + guardEvents,
       workflow: s.workflow,
       historyEvents: { bookRoom: bookRoomEvents, guard: guardEvents, control: controlEvents },
+      requestsPerBooking: medianRequests(b.requests),
+      requestsPerControl: medianRequests(c.requests),
+      loadedSteps,
       latencyP50Ms: { booking: round(bookingP50), control: round(controlP50) },
       sequentialP50Ms: {
         booking: round(summarize(sequential.booking).p50),
