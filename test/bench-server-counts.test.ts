@@ -43,7 +43,7 @@ describe('bench server counts', () => {
       'persistence:Get': 3,
       'visibility:List': 1,
     });
-    const rounds = [
+    const rounds: Record<string, number>[] = [
       { 'persistence:Get': 3, 'visibility:List': 1, 'persistence:Rare': 0.01 },
       { 'persistence:Get': 2 },
       { 'persistence:Get': 4, 'visibility:List': 1.5 },
