@@ -243,17 +243,20 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
-/** Parses Prometheus text: the sum of a metric's samples whose labels include `match`. */
-export function metricSum(text: string, name: string, match: Record<string, string> = {}): number {
-  let sum = 0;
+/** The samples of metric `name` in a Prometheus text: each one's label text and value. */
+function* metricSamples(text: string, name: string): Generator<{ labels: string; value: number }> {
   for (const line of text.split('\n')) {
     if (!line.startsWith(name)) continue;
     const m = /^([a-zA-Z_:][\w:]*)(\{([^}]*)\})?\s+(\S+)/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const labels = m[3] ?? '';
-    if (Object.entries(match).every(([k, v]) => labels.includes(`${k}="${v}"`))) {
-      sum += Number(m[4]);
-    }
+    if (m && m[1] === name) yield { labels: m[3] ?? '', value: Number(m[4]) };
+  }
+}
+
+/** Parses Prometheus text: the sum of a metric's samples whose labels include `match`. */
+export function metricSum(text: string, name: string, match: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const { labels, value } of metricSamples(text, name)) {
+    if (Object.entries(match).every(([k, v]) => labels.includes(`${k}="${v}"`))) sum += value;
   }
   return sum;
 }
@@ -264,12 +267,10 @@ export function metricSum(text: string, name: string, match: Record<string, stri
  */
 export function metricSumsBy(text: string, name: string, by: string): Map<string, number> {
   const sums = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(name)) continue;
-    const m = /^([a-zA-Z_:][\w:]*)\{([^}]*)\}\s+(\S+)/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const value = new RegExp(`(?:^|,)${by}="([^"]*)"`).exec(m[2]!)?.[1];
-    if (value !== undefined) sums.set(value, (sums.get(value) ?? 0) + Number(m[3]));
+  const label = new RegExp(`(?:^|,)${by}="([^"]*)"`);
+  for (const { labels, value } of metricSamples(text, name)) {
+    const key = label.exec(labels)?.[1];
+    if (key !== undefined) sums.set(key, (sums.get(key) ?? 0) + value);
   }
   return sums;
 }
