@@ -35,6 +35,19 @@ type Kind = 'booking' | 'control';
 /** A guard's history once its first task is done and it waits (started, task, read, timer…). */
 const GUARD_WAITING_EVENTS = 7;
 
+/** One measured window of the `work` part, per completed workflow where it says "each". */
+export interface WorkWindow {
+  readonly round: number;
+  readonly kind: Kind;
+  readonly perSecond: number;
+  /** The server's and the worker's CPU ms each. */
+  readonly serverCpuMs: number;
+  readonly workerCpuMs: number;
+  /** The server's persistence and visibility requests each, and the ms their latencies summed to. */
+  readonly requests: number;
+  readonly requestMs: number;
+}
+
 /** A figure over rounds: the median, and the smallest and largest round. */
 export interface Spread {
   readonly median: number;
@@ -91,6 +104,11 @@ export interface ServerWorkResult {
   readonly requestsPerBooking: Readonly<Record<string, number>>;
   readonly requestsPerControl: Readonly<Record<string, number>>;
   /**
+   * Every measured window in the order run: whether a round's figure moved because the server did
+   * more per workflow (`requests`) or the same requests cost more (`serverCpuMs`, `requestMs`).
+   */
+  readonly windows: readonly WorkWindow[];
+  /**
    * Where a workflow's time goes at `concurrency` in flight (bench/timeline.ts), mean ms by step
    * over sampled runs of the last round: the queues of a loaded system, where `sequentialP50Ms`
    * has none.
@@ -114,18 +132,23 @@ interface ServerCounts {
   readonly stateChanges: number;
   /** Every persistence request, by `<store>:<operation>`. */
   readonly requests: ReadonlyMap<string, number>;
+  /** Seconds the server's persistence requests took, summed by `<store>:<operation>`. */
+  readonly seconds: ReadonlyMap<string, number>;
 }
 
 /** The server's persistence requests so far (its own metrics). */
 async function serverCounts(metricsUrl: string): Promise<ServerCounts> {
   const text = await scrape(metricsUrl);
   const requests = new Map<string, number>();
+  const seconds = new Map<string, number>();
   for (const [store, metric] of [
-    ['persistence', 'persistence_requests'],
-    ['visibility', 'visibility_persistence_requests'],
+    ['persistence', 'persistence'],
+    ['visibility', 'visibility_persistence'],
   ] as const) {
-    for (const [op, n] of metricSumsBy(text, metric, 'operation'))
+    for (const [op, n] of metricSumsBy(text, `${metric}_requests`, 'operation'))
       requests.set(`${store}:${op}`, n);
+    for (const [op, n] of metricSumsBy(text, `${metric}_latency_sum`, 'operation'))
+      seconds.set(`${store}:${op}`, n);
   }
   const stateChanges = [
     'CreateWorkflowExecution',
@@ -136,7 +159,7 @@ async function serverCounts(metricsUrl: string): Promise<ServerCounts> {
       n + metricSum(text, 'persistence_requests', { namespace: 'default', operation }),
     0,
   );
-  return { stateChanges, requests };
+  return { stateChanges, requests, seconds };
 }
 
 /** Requests per workflow over an interval: `(after − before) ÷ workflows`, by operation. */
@@ -260,6 +283,7 @@ export async function runServerWorkBench(
       return meanSteps(steps);
     };
     const loadedSteps = {} as Record<Kind, Record<Step, number>>;
+    const windows: WorkWindow[] = [];
     type Round = {
       cpuMs: number[];
       workerCpuMs: number[];
@@ -288,7 +312,7 @@ export async function runServerWorkBench(
       for (const kind of order) {
         let cpu0 = cpuOf(pids);
         let cpu = cpu0;
-        let counts0: ServerCounts = { stateChanges: 0, requests: new Map() };
+        let counts0: ServerCounts = { stateChanges: 0, requests: new Map(), seconds: new Map() };
         let counts = counts0;
         const w = await measureWindow(() => one(kind), {
           concurrency: s.concurrency,
@@ -312,7 +336,22 @@ export async function runServerWorkBench(
         const saves = counts.stateChanges - counts0.stateChanges;
         p.cpuMs.push(ms('server'));
         p.saves.push(each(saves));
-        p.requests.push(requestsPerWorkflow(counts0.requests, counts.requests, w.completed));
+        const requests = requestsPerWorkflow(counts0.requests, counts.requests, w.completed);
+        p.requests.push(requests);
+        const total = (r: Record<string, number>) => Object.values(r).reduce((a, v) => a + v, 0);
+        const measured: WorkWindow = {
+          round: r + 1,
+          kind,
+          perSecond: round(w.completed / w.seconds),
+          serverCpuMs: round(ms('server'), 2),
+          workerCpuMs: round(ms('worker'), 2),
+          requests: round(total(requests), 1),
+          requestMs: round(
+            total(requestsPerWorkflow(counts0.seconds, counts.seconds, w.completed)) * 1000,
+            1,
+          ),
+        };
+        windows.push(measured);
         if (r === s.rounds - 1) loadedSteps[kind] = await stepsOf(timed);
         p.workerCpuMs.push(ms('worker'));
         p.simulatorCpuMs.push(ms('simulator'));
@@ -320,7 +359,7 @@ export async function runServerWorkBench(
         p.perSecond.push(w.completed / w.seconds);
         p.latencies.push(...w.latencies);
         ctx.log(
-          `work round ${r + 1} ${kind}: ${round(w.completed / w.seconds)}/s, server ${round(ms('server'), 2)} ms CPU and ${round(each(saves), 1)} state changes each, worker ${round(ms('worker'), 2)} ms CPU; simulator ${round(ms('simulator'), 2)}, bench client ${round(ms('client'), 2)} ms`,
+          `work round ${r + 1} ${kind}: ${measured.perSecond}/s, server ${measured.serverCpuMs} ms CPU, ${round(each(saves), 1)} state changes and ${measured.requests} requests (${measured.requestMs} ms) each, worker ${measured.workerCpuMs} ms CPU; simulator ${round(ms('simulator'), 2)}, bench client ${round(ms('client'), 2)} ms`,
         );
       }
     }
@@ -377,6 +416,7 @@ export async function runServerWorkBench(
       historyEvents: { bookRoom: bookRoomEvents, guard: guardEvents, control: controlEvents },
       requestsPerBooking: medianRequests(b.requests),
       requestsPerControl: medianRequests(c.requests),
+      windows,
       loadedSteps,
       latencyP50Ms: { booking: round(bookingP50), control: round(controlP50) },
       sequentialP50Ms: {

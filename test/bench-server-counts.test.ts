@@ -16,6 +16,9 @@ const TEXT = [
   'persistence_requests_total{operation="GetTransferTasks"} 1000',
   'persistence_requests{service_name="history"} 99',
   'visibility_persistence_requests{operation="ListWorkflowExecutions"} 4',
+  'persistence_latency_bucket{operation="GetTransferTasks",le="0.001"} 5',
+  'persistence_latency_sum{operation="GetTransferTasks",service_name="history"} 0.25',
+  'persistence_latency_count{operation="GetTransferTasks",service_name="history"} 7',
 ].join('\n');
 
 describe('bench server counts', () => {
@@ -30,6 +33,11 @@ describe('bench server counts', () => {
     assert.deepEqual(
       [...metricSumsBy(TEXT, 'visibility_persistence_requests', 'operation')],
       [['ListWorkflowExecutions', 4]],
+    );
+    // A histogram's sum, not its buckets or count: the seconds its requests took.
+    assert.deepEqual(
+      [...metricSumsBy(TEXT, 'persistence_latency_sum', 'operation')],
+      [['GetTransferTasks', 0.25]],
     );
   });
 
