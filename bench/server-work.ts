@@ -136,7 +136,7 @@ interface ServerCounts {
   readonly seconds: ReadonlyMap<string, number>;
 }
 
-/** The server's persistence requests so far (its own metrics). */
+/** The server's persistence requests so far and the time they took (its own metrics). */
 async function serverCounts(metricsUrl: string): Promise<ServerCounts> {
   const text = await scrape(metricsUrl);
   const requests = new Map<string, number>();
@@ -172,6 +172,10 @@ export function requestsPerWorkflow(
   for (const [op, n] of after) out[op] = (n - (before.get(op) ?? 0)) / Math.max(1, workflows);
   return out;
 }
+
+/** The sum over every operation of a {@link requestsPerWorkflow}-shaped record. */
+const sumOf = (byOperation: Record<string, number>): number =>
+  Object.values(byOperation).reduce((a, v) => a + v, 0);
 
 /** Each operation's median over rounds, those of at least 0.05 a workflow, largest first. */
 export function medianRequests(rounds: readonly Record<string, number>[]): Record<string, number> {
@@ -338,16 +342,15 @@ export async function runServerWorkBench(
         p.saves.push(each(saves));
         const requests = requestsPerWorkflow(counts0.requests, counts.requests, w.completed);
         p.requests.push(requests);
-        const total = (r: Record<string, number>) => Object.values(r).reduce((a, v) => a + v, 0);
         const measured: WorkWindow = {
           round: r + 1,
           kind,
           perSecond: round(w.completed / w.seconds),
           serverCpuMs: round(ms('server'), 2),
           workerCpuMs: round(ms('worker'), 2),
-          requests: round(total(requests), 1),
+          requests: round(sumOf(requests), 1),
           requestMs: round(
-            total(requestsPerWorkflow(counts0.seconds, counts.seconds, w.completed)) * 1000,
+            sumOf(requestsPerWorkflow(counts0.seconds, counts.seconds, w.completed)) * 1000,
             1,
           ),
         };
