@@ -4,7 +4,7 @@
  * process, and a client with the product's data converter. Everything is stopped and the temp
  * directory (with the DB) dropped by `close()`.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -43,6 +43,11 @@ export interface BenchTarget {
   readonly temporalEnv: Readonly<Record<string, string>>;
   /** The server's processes, by name, whose CPU a part reports. */
   readonly serverPids: Readonly<Record<string, number>>;
+  /**
+   * Processes whose CPU counts with all their descendants' (PostgreSQL: the postmaster and a
+   * backend per connection), by name; reported beside {@link serverPids}.
+   */
+  readonly serverProcessTrees?: Readonly<Record<string, number>>;
 }
 
 export interface BenchTemporal extends BenchTarget {
@@ -232,15 +237,48 @@ export function rssMiB(pid: number): number {
   return Number(m[1]) / 1024;
 }
 
-/** utime + stime of a process, in seconds (`/proc/<pid>/stat`, in clock ticks of 10 ms). */
-export function cpuSeconds(pid: number): number {
+/** The fields of `/proc/<pid>/stat` after the command name (`state` is [0], `ppid` [1]). */
+function statFields(pid: number | string): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return NaN;
+    return undefined;
   }
+}
+
+/** utime + stime of a process, in seconds (`/proc/<pid>/stat`, in clock ticks of 10 ms). */
+export function cpuSeconds(pid: number): number {
+  const f = statFields(pid);
+  return f ? (Number(f[11]) + Number(f[12])) / 100 : NaN;
+}
+
+/**
+ * CPU seconds of a process and all its descendants: each live one's utime + stime, plus the
+ * cutime + cstime of each (its children that ended and were waited for), so a backend that ends
+ * between two readings still counts. NaN when the root is gone.
+ */
+export function treeCpuSeconds(root: number): number {
+  const children = new Map<number, number[]>();
+  const fields = new Map<number, string[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const f = statFields(name);
+    if (!f) continue;
+    const pid = Number(name);
+    fields.set(pid, f);
+    const parent = Number(f[1]);
+    children.set(parent, [...(children.get(parent) ?? []), pid]);
+  }
+  if (!fields.has(root)) return NaN;
+  let ticks = 0;
+  const todo = [root];
+  for (let pid = todo.pop(); pid !== undefined; pid = todo.pop()) {
+    const f = fields.get(pid)!;
+    ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    todo.push(...(children.get(pid) ?? []));
+  }
+  return ticks / 100;
 }
 
 /** The samples of metric `name` in a Prometheus text: each one's label text and value. */

@@ -4,8 +4,10 @@
  * started for the part on a fresh PostgreSQL data directory in a temp dir and free ports, then:
  *
  * - throughput (bench/throughput.ts, the same measurement as the `throughput` part) with 1, 2 and
- *   3 worker processes on one task queue, each beside the no-op control workflow on the same
- *   cluster and workers (bookings/s ÷ control workflows/s is the ratio);
+ *   3 worker processes on one task queue, each beside the two-activity control workflow
+ *   (`controlTwoStep`, a booking's floor) on the same cluster and workers (bookings/s ÷ control
+ *   workflows/s is the ratio), and the CPU of each kind's windows per workflow, by process, the
+ *   Temporal server's and PostgreSQL's (the postmaster and its backends) among them;
  * - overhead (bench/overhead.ts) on the cluster at 20 ms, beside the dev server's of the same run
  *   (the `overhead` part's figures; when that part is not run, this part measures the dev server
  *   itself with the same settings).
@@ -40,7 +42,7 @@ import { runThroughputBench, type ThroughputResult } from './throughput';
 import { round } from './stats';
 
 export interface ClusterThroughput extends ThroughputResult {
-  /** Confirmed bookings/s ÷ no-op control workflows/s, same cluster, workers and run. */
+  /** Confirmed bookings/s ÷ two-activity control workflows/s, same cluster, workers and run. */
   readonly ratioToControl: number;
 }
 
@@ -142,13 +144,21 @@ export async function runClusterBench(
         const p = cluster.pids();
         return p.temporal !== undefined ? { server: p.temporal } : {};
       },
+      get serverProcessTrees(): Record<string, number> {
+        const p = cluster.pids();
+        return p.postgres !== undefined ? { postgres: p.postgres } : {};
+      },
     };
 
     const throughput: Record<string, ClusterThroughput> = {};
     const bookingsPerSecond: Record<string, number> = {};
     for (const workers of s.workers) {
       ctx.log(`cluster: throughput with ${workers} worker process(es)`);
-      const r = await runThroughputBench(s.throughput, ctx, { temporal: target, workers });
+      const r = await runThroughputBench(s.throughput, ctx, {
+        temporal: target,
+        workers,
+        control: 'controlTwoStep',
+      });
       const ratioToControl = round(r.bookingsPerSecond / r.controlWorkflowsPerSecond, 3);
       throughput[`workers${workers}`] = { ...r, ratioToControl };
       bookingsPerSecond[String(workers)] = r.bookingsPerSecond;
@@ -219,11 +229,16 @@ export function clusterFigures(r: ClusterBenchResult): Record<string, string> {
     [`Cluster: confirmed bookings/s with ${workers} workers`]: each(
       (t) => t.bookingsPerSecond,
     ).join(' / '),
-    [`Cluster: no-op control workflows/s with ${workers} workers`]: each(
+    [`Cluster: two-activity control workflows/s with ${workers} workers`]: each(
       (t) => t.controlWorkflowsPerSecond,
     ).join(' / '),
     [`Cluster: bookings/s ÷ control workflows/s with ${workers} workers`]: each(
       (t) => t.ratioToControl,
+    ).join(' / '),
+    [`Cluster: server CPU (Temporal + PostgreSQL) per booking ÷ per control with ${workers} workers`]:
+      each((t) => cpuRatio(t, ['server', 'postgres'])).join(' / '),
+    [`Cluster: all processes' CPU per booking ÷ per control with ${workers} workers`]: each((t) =>
+      cpuRatio(t, ['all']),
     ).join(' / '),
   };
   const one = r.throughput.workers1;
@@ -241,4 +256,11 @@ export function clusterFigures(r: ClusterBenchResult): Record<string, string> {
       `${v.clusterControlP50Ms} vs ${v.devServerControlP50Ms}`;
   }
   return out;
+}
+
+/** CPU ms per booking ÷ per control, summed over `processes`. Pure. */
+export function cpuRatio(t: Pick<ThroughputResult, 'cpuMsPerWorkflow'>, processes: string[]) {
+  const sum = (per: Readonly<Record<string, number>>) =>
+    processes.reduce((total, p) => total + (per[p] ?? NaN), 0);
+  return round(sum(t.cpuMsPerWorkflow.booking) / sum(t.cpuMsPerWorkflow.control), 3);
 }

@@ -1,7 +1,8 @@
 /**
  * Throughput: confirmed `bookRoom`s per second with `concurrency` in flight against a supplier of
- * fixed latency, beside the no-op control workflow (`controlNoop`: one no-op activity) on the same
- * server, worker and run. The two alternate in ABBA order (booking, control, control, booking),
+ * fixed latency, beside a no-op control workflow on the same server, worker and run: `controlNoop`
+ * (one no-op activity) by default, or `controlTwoStep` (two, the shape of a booking's price check
+ * and booking call) where the target asks for it. The two alternate in ABBA order (booking, control, control, booking),
  * each half a window long, so slow drifts of the machine's load fall on both alike.
  *
  * Each window is measured inside a running pipeline: the loops run a warm-up first, and the count
@@ -19,6 +20,7 @@ import type { BenchSettings } from './bench-config';
 import { NO_GUARD, benchBookingInput } from './bookings';
 import {
   cpuSeconds,
+  treeCpuSeconds,
   metricSum,
   rssMiB,
   scrape,
@@ -54,6 +56,13 @@ export interface ThroughputResult {
   readonly failures: number;
   /** CPU seconds per second, by process, over the whole part (1 = one core busy). */
   readonly cpu: Readonly<Record<string, number>>;
+  /** The control workflow beside the bookings. */
+  readonly controlWorkflow: ControlWorkflow;
+  /**
+   * CPU ms per workflow of each kind, by process and `all` (their sum): the CPU of the kind's
+   * measured windows ÷ the workflows completed in them.
+   */
+  readonly cpuMsPerWorkflow: Readonly<Record<Kind, Readonly<Record<string, number>>>>;
   /** Worker processes on the task queue. */
   readonly workers: number;
   /** The largest worker's RSS at the end, MiB. */
@@ -67,6 +76,7 @@ export interface ThroughputContext extends PartWorkerContext {
 }
 
 type Kind = 'booking' | 'control';
+export type ControlWorkflow = 'controlNoop' | 'controlTwoStep';
 
 /** Where a throughput run happens when it is not the part's own dev server (bench/cluster.ts). */
 export interface ThroughputTarget {
@@ -74,6 +84,8 @@ export interface ThroughputTarget {
   readonly temporal: BenchTarget;
   /** Worker processes on the task queue. @default 1 */
   readonly workers?: number;
+  /** @default 'controlNoop' */
+  readonly control?: ControlWorkflow;
 }
 
 export async function runThroughputBench(
@@ -106,13 +118,20 @@ export async function runThroughputBench(
     taskQueue,
     workflow: s.workflow,
   });
+  const controlWorkflow = target?.control ?? 'controlNoop';
   const pids: Record<string, number> = {
     bench: process.pid,
     ...Object.fromEntries(workers.map((w, i) => [i === 0 ? 'worker' : `worker${i + 1}`, w.pid])),
     simulator: sim.pid,
     ...temporal.serverPids,
   };
-  const cpu0 = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
+  const trees = temporal.serverProcessTrees ?? {};
+  const readCpu = (): Record<string, number> => ({
+    ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)])),
+    ...Object.fromEntries(Object.entries(trees).map(([k, pid]) => [k, treeCpuSeconds(pid)])),
+  });
+  const cpu0 = readCpu();
+  const kindCpu: Record<Kind, Record<string, number>> = { booking: {}, control: {} };
   const t0 = performance.now();
   let sampleBooking: string | undefined;
   let sampleControl: string | undefined;
@@ -126,7 +145,7 @@ export async function runThroughputBench(
       return r.outcome === 'CONFIRMED';
     }
     const workflowId = `control-${randomUUID()}`;
-    const handle = await temporal.client.workflow.start('controlNoop', {
+    const handle = await temporal.client.workflow.start(controlWorkflow, {
       taskQueue,
       workflowId,
       args: ['x'],
@@ -139,11 +158,21 @@ export async function runThroughputBench(
   const totals: Record<Kind, Window> = { booking: emptyWindow(), control: emptyWindow() };
   try {
     for (const kind of ['booking', 'control', 'control', 'booking'] as const) {
+      let edge: Record<string, number> = {};
       const w = await measureWindow(() => one(kind), {
         concurrency: s.concurrency,
         warmupMs: s.warmupMs,
         ms: s.durationMs / 2,
         onFirstFailure: (err) => ctx.log(`throughput ${kind} failure: ${String(err)}`),
+        onMeasure: (at) => {
+          const now = readCpu();
+          if (at === 'end') {
+            for (const [k, v] of Object.entries(now)) {
+              kindCpu[kind][k] = (kindCpu[kind][k] ?? 0) + v - (edge[k] ?? 0);
+            }
+          }
+          edge = now;
+        },
       });
       ctx.log(
         `throughput ${kind}: ${round(w.completed / w.seconds)} /s over ${round(w.seconds)} s`,
@@ -151,11 +180,9 @@ export async function runThroughputBench(
       addWindow(totals[kind], w);
     }
     const elapsed = (performance.now() - t0) / 1000;
+    const cpu1 = readCpu();
     const cpu = Object.fromEntries(
-      Object.entries(pids).map(([k, pid]) => [
-        k,
-        round((cpuSeconds(pid) - (cpu0[k] ?? 0)) / elapsed),
-      ]),
+      Object.entries(cpu1).map(([k, v]) => [k, round((v - (cpu0[k] ?? 0)) / elapsed)]),
     );
     const workerRss = Math.max(...workers.map((w) => rssMiB(w.pid)));
     const events = async (id: string | undefined) =>
@@ -189,10 +216,28 @@ export async function runThroughputBench(
       controlLatencyMs: { p50: round(c.p50), p99: round(c.p99) },
       failures: totals.booking.failures,
       cpu,
+      controlWorkflow,
+      cpuMsPerWorkflow: {
+        booking: msPerWorkflow(kindCpu.booking, totals.booking.completed),
+        control: msPerWorkflow(kindCpu.control, totals.control.completed),
+      },
       workers: workers.length,
       workerRssMiB: round(workerRss),
     };
   } finally {
     await stopAll();
   }
+}
+
+/** CPU seconds by process over `completed` workflows: ms per workflow, and `all` (their sum). Pure. */
+export function msPerWorkflow(
+  seconds: Readonly<Record<string, number>>,
+  completed: number,
+): Record<string, number> {
+  const per: [string, number][] = Object.entries(seconds).map(([k, v]) => [
+    k,
+    (v * 1000) / completed,
+  ]);
+  per.push(['all', per.reduce((sum, [, v]) => sum + v, 0)]);
+  return Object.fromEntries(per.map(([k, v]) => [k, round(v, 1)]));
 }

@@ -79,6 +79,10 @@ describe('bench cluster figures', () => {
         bookingsPerSecond: bookings,
         controlWorkflowsPerSecond: control,
         ratioToControl: Math.round((bookings / control) * 1000) / 1000,
+        cpuMsPerWorkflow: {
+          booking: { server: 30, postgres: 20, worker: 40, all: 90 },
+          control: { server: 20, postgres: 20, worker: 20, all: 60 },
+        },
       }) as never;
     const r: ClusterBenchResult = {
       topology: 'x',
@@ -103,8 +107,12 @@ describe('bench cluster figures', () => {
     };
     assert.deepEqual(clusterFigures(r), {
       'Cluster: confirmed bookings/s with 1 / 2 / 3 workers': '10 / 15 / 16',
-      'Cluster: no-op control workflows/s with 1 / 2 / 3 workers': '20 / 20 / 32',
+      'Cluster: two-activity control workflows/s with 1 / 2 / 3 workers': '20 / 20 / 32',
       'Cluster: bookings/s ÷ control workflows/s with 1 / 2 / 3 workers': '0.5 / 0.75 / 0.5',
+      'Cluster: server CPU (Temporal + PostgreSQL) per booking ÷ per control with 1 / 2 / 3 workers':
+        '1.25 / 1.25 / 1.25',
+      "Cluster: all processes' CPU per booking ÷ per control with 1 / 2 / 3 workers":
+        '1.5 / 1.5 / 1.5',
       'Cluster: bookings/s and control/s, 1 worker, vs dev server': '10 / 20 vs 30 / 40',
       'Cluster: bookRoom p50 ms vs dev server (20 ms)': '120 vs 80 (1.5×)',
       'Cluster: overhead R p50 vs dev server (20 ms)': '3 vs 2',
