@@ -2,8 +2,9 @@
  * Throughput: confirmed `bookRoom`s per second with `concurrency` in flight against a supplier of
  * fixed latency, beside a no-op control workflow on the same server, worker and run: `controlNoop`
  * (one no-op activity) by default, or `controlTwoStep` (two, the shape of a booking's price check
- * and booking call) where the target asks for it. The two alternate in ABBA order (booking, control, control, booking),
- * each half a window long, so slow drifts of the machine's load fall on both alike.
+ * and booking call) where the target asks for it. The two alternate in ABBA order (booking,
+ * control, control, booking), each half a window long, so slow drifts of the machine's load fall
+ * on both alike.
  *
  * Each window is measured inside a running pipeline: the loops run a warm-up first, and the count
  * is taken between two instants at which `concurrency` workflows are in flight, so neither the
