@@ -237,8 +237,11 @@ export function rssMiB(pid: number): number {
   return Number(m[1]) / 1024;
 }
 
-/** The fields of `/proc/<pid>/stat` after the command name (`state` is [0], `ppid` [1]). */
-function statFields(pid: number | string): string[] | undefined {
+/**
+ * The fields of `/proc/<pid>/stat` after the command name (`state` is [0], `ppid` [1]); undefined
+ * when the process is gone.
+ */
+export function statFields(pid: number | string): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -268,7 +271,9 @@ export function treeCpuSeconds(root: number): number {
     const pid = Number(name);
     fields.set(pid, f);
     const parent = Number(f[1]);
-    children.set(parent, [...(children.get(parent) ?? []), pid]);
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(pid);
+    else children.set(parent, [pid]);
   }
   if (!fields.has(root)) return NaN;
   let ticks = 0;

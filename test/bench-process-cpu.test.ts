@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { cpuSeconds, treeCpuSeconds } from '../bench/bench-stack';
+import { cpuSeconds, statFields, treeCpuSeconds } from '../bench/bench-stack';
 import { msPerWorkflow } from '../bench/throughput';
 
 /** A shell loop that keeps one core busy for a while (a few hundred ms here). */
@@ -16,11 +16,12 @@ const BURN = 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done';
 function children(pid: number): { pid: number; sleep: boolean }[] {
   const out: { pid: number; sleep: boolean }[] = [];
   for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
+    if (!/^\d+$/.test(name) || Number(statFields(name)?.[1]) !== pid) continue;
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) out.push({ pid: Number(name), sleep: /\(sleep\)/.test(stat) });
+      out.push({
+        pid: Number(name),
+        sleep: readFileSync(`/proc/${name}/comm`, 'utf8') === 'sleep\n',
+      });
     } catch {
       // ended meanwhile
     }
