@@ -139,6 +139,8 @@ export interface BenchSettings {
     readonly throughput: BenchSettings['throughput'];
     /** Overhead on the cluster, one worker process (latencies: 20 ms by default). */
     readonly overhead: BenchSettings['overhead'];
+    /** Alternating rounds of the one-worker throughput pass (more workers: one ABBA pair). */
+    readonly rounds: number;
     /** The cluster's base port (14 ports from it); a free block by default. */
     readonly basePort: number | undefined;
   };
@@ -199,7 +201,8 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_GUARD` | `0`: bookings without their guard (diagnosis only; figures are with it) | on | on |
  * | `BENCH_WORKFLOW` | the bookings' workflow: `bookRoomAndGuard` (the client's default) or `bookRoom` (A/B) | bookRoomAndGuard | same |
  * | `BENCH_CLUSTER_WORKERS` | worker processes of each cluster throughput pass | 1,2,3 | 1,2,3 |
- * | `BENCH_CLUSTER_DURATION_MS` | cluster throughput time per workflow type and pass | `BENCH_DURATION_MS` | same |
+ * | `BENCH_CLUSTER_DURATION_MS` | cluster throughput: two windows' time (one of each kind) | `BENCH_DURATION_MS` | same |
+ * | `BENCH_CLUSTER_ROUNDS` | rounds of the one-worker cluster pass (a window of each kind) | 5 | 5 |
  * | `BENCH_CLUSTER_OVERHEAD_RUNS` | cluster overhead paired runs per latency | `BENCH_OVERHEAD_RUNS` | same |
  * | `BENCH_CLUSTER_LATENCIES_MS` | cluster overhead supplier latencies | 20 | 20 |
  * | `BENCH_CLUSTER_BASE_PORT` | cluster base port (14 ports) | a free block | same |
@@ -341,6 +344,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
         eagerStart: false,
         workerInProcess: false,
       },
+      rounds: num(env, 'BENCH_CLUSTER_ROUNDS', 5),
       basePort: clusterBase,
     },
     workerOverrides,

@@ -7,7 +7,9 @@
  *   3 worker processes on one task queue, each beside the two-activity control workflow
  *   (`controlTwoStep`, a booking's floor) on the same cluster and workers (bookings/s ÷ control
  *   workflows/s is the ratio), and the CPU of each kind's windows per workflow, by process, the
- *   Temporal server's and PostgreSQL's (the postmaster and its backends) among them;
+ *   Temporal server's and PostgreSQL's (the postmaster and its backends) among them. One worker,
+ *   the production regime (a worker per machine), runs `rounds` alternating rounds (the targets'
+ *   median and spread); more workers on the same cores, one ABBA pair;
  * - overhead (bench/overhead.ts) on the cluster at 20 ms, beside the dev server's of the same run
  *   (the `overhead` part's figures; when that part is not run, this part measures the dev server
  *   itself with the same settings).
@@ -39,11 +41,13 @@ import type { BenchTarget } from './bench-stack';
 import { benchDataConverter } from './bench-worker';
 import { runOverheadBench, type OverheadAtLatency, type OverheadContext } from './overhead';
 import { runThroughputBench, type ThroughputResult } from './throughput';
-import { round } from './stats';
+import { round, spread, type Spread } from './stats';
 
 export interface ClusterThroughput extends ThroughputResult {
   /** Confirmed bookings/s ÷ two-activity control workflows/s, same cluster, workers and run. */
   readonly ratioToControl: number;
+  /** Server CPU (Temporal + PostgreSQL) per booking ÷ per control: each round's, over rounds. */
+  readonly serverCpuRatioOfRounds: Spread;
 }
 
 /** One latency: the cluster's overhead figures beside the dev server's. */
@@ -158,9 +162,11 @@ export async function runClusterBench(
         temporal: target,
         workers,
         control: 'controlTwoStep',
+        rounds: workers === 1 ? s.rounds : 2,
       });
       const ratioToControl = round(r.bookingsPerSecond / r.controlWorkflowsPerSecond, 3);
-      throughput[`workers${workers}`] = { ...r, ratioToControl };
+      const serverCpuRatioOfRounds = spread(r.rounds.map((x) => cpuRatio(x, SERVER_PROCESSES)));
+      throughput[`workers${workers}`] = { ...r, ratioToControl, serverCpuRatioOfRounds };
       bookingsPerSecond[String(workers)] = r.bookingsPerSecond;
       ctx.log(
         `cluster: ${workers} worker(s): ${r.bookingsPerSecond} bookings/s, control ${r.controlWorkflowsPerSecond}/s (ratio ${ratioToControl})`,
@@ -236,12 +242,20 @@ export function clusterFigures(r: ClusterBenchResult): Record<string, string> {
       (t) => t.ratioToControl,
     ).join(' / '),
     [`Cluster: server CPU (Temporal + PostgreSQL) per booking ÷ per control with ${workers} workers`]:
-      each((t) => cpuRatio(t, ['server', 'postgres'])).join(' / '),
+      each((t) => cpuRatio(t, SERVER_PROCESSES)).join(' / '),
     [`Cluster: all processes' CPU per booking ÷ per control with ${workers} workers`]: each((t) =>
       cpuRatio(t, ['all']),
     ).join(' / '),
   };
   const one = r.throughput.workers1;
+  if (one?.rounds) {
+    out["Cluster: one worker's rounds, bookings/s ÷ control workflows/s"] = one.rounds
+      .map((x) => x.ratio)
+      .join(' / ');
+    out[
+      "Cluster: one worker's rounds, server CPU (Temporal + PostgreSQL) per booking ÷ per control"
+    ] = one.rounds.map((x) => cpuRatio(x, SERVER_PROCESSES)).join(' / ');
+  }
   if (r.devServerThroughput && one) {
     const d = r.devServerThroughput;
     out['Cluster: bookings/s and control/s, 1 worker, vs dev server'] =
@@ -257,6 +271,9 @@ export function clusterFigures(r: ClusterBenchResult): Record<string, string> {
   }
   return out;
 }
+
+/** The server side of the cluster: Temporal and PostgreSQL. */
+const SERVER_PROCESSES = ['server', 'postgres'];
 
 /** CPU ms per booking ÷ per control, summed over `processes`. Pure. */
 export function cpuRatio(t: Pick<ThroughputResult, 'cpuMsPerWorkflow'>, processes: string[]) {

@@ -26,7 +26,7 @@ import {
   type WorkerHandle,
 } from './bench-stack';
 import type { ThroughputContext } from './throughput';
-import { round, summarize } from './stats';
+import { round, spread, summarize, type Spread } from './stats';
 import { meanSteps, runSteps, type Step } from './timeline';
 import { measureWindow } from './windows';
 
@@ -46,13 +46,6 @@ export interface WorkWindow {
   /** The server's persistence and visibility requests each, and the ms their latencies summed to. */
   readonly requests: number;
   readonly requestMs: number;
-}
-
-/** A figure over rounds: the median, and the smallest and largest round. */
-export interface Spread {
-  readonly median: number;
-  readonly min: number;
-  readonly max: number;
 }
 
 export interface ServerWorkResult {
@@ -188,15 +181,6 @@ export function medianRequests(rounds: readonly Record<string, number>[]): Recor
       .map(([op, m]) => [op, round(m, 2)]),
   );
 }
-
-const spread = (values: readonly number[]): Spread => {
-  const s = summarize([...values]);
-  return {
-    median: round(s.p50, 3),
-    min: round(Math.min(...values), 3),
-    max: round(Math.max(...values), 3),
-  };
-};
 
 /** CPU seconds so far of each process in `pids`. */
 function cpuOf<K extends string>(pids: Record<K, number>): Record<K, number> {

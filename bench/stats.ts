@@ -30,6 +30,22 @@ export function summarize(values: readonly number[]): Summary {
   };
 }
 
+/** A figure over rounds: the median, and the smallest and largest round. */
+export interface Spread {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/** The median (nearest rank), smallest and largest of `values`, to 3 decimals. */
+export function spread(values: readonly number[]): Spread {
+  return {
+    median: round(quantile(values, 0.5), 3),
+    min: round(Math.min(...values), 3),
+    max: round(Math.max(...values), 3),
+  };
+}
+
 /** Rounds for the JSON report: `digits` decimals. */
 export function round(n: number, digits = 2): number {
   const f = 10 ** digits;

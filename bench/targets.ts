@@ -48,6 +48,13 @@ export function overheadAboveFloorMs(o: OverheadAtLatency | undefined): number |
   return round(o.workflowMs.p50 - o.directMs.p50 - o.controlMs.p50, 1);
 }
 
+/** The cluster part's one-worker pass, when it ran with rounds. */
+function clusterOneWorker(r: BenchResults) {
+  const c = r.cluster;
+  const one = c && !('skipped' in c) ? c.throughput.workers1 : undefined;
+  return one?.ratioOfRounds ? one : undefined;
+}
+
 const atMost = (limit: number) => (v: number) => v <= limit;
 const atLeast = (limit: number) => (v: number) => v >= limit;
 
@@ -120,6 +127,20 @@ export function targets(r: BenchResults): Target[] {
       value: r.work?.throughputRatio.median,
       target: '≥ 0.75',
       holds: atLeast(0.75),
+    },
+    {
+      label:
+        'Cluster (PostgreSQL, one worker): confirmed bookings/s ÷ two-activity control workflows/s, median of rounds',
+      value: clusterOneWorker(r)?.ratioOfRounds.median,
+      target: '≥ 0.75',
+      holds: atLeast(0.75),
+    },
+    {
+      label:
+        'Cluster (PostgreSQL, one worker): server CPU (Temporal + PostgreSQL) per confirmed booking ÷ per two-activity control, median of rounds',
+      value: clusterOneWorker(r)?.serverCpuRatioOfRounds.median,
+      target: '≤ 1.3',
+      holds: atMost(1.3),
     },
     {
       label: 'History events per confirmed booking, guard included',

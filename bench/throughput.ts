@@ -2,9 +2,10 @@
  * Throughput: confirmed `bookRoom`s per second with `concurrency` in flight against a supplier of
  * fixed latency, beside a no-op control workflow on the same server, worker and run: `controlNoop`
  * (one no-op activity) by default, or `controlTwoStep` (two, the shape of a booking's price check
- * and booking call) where the target asks for it. The two alternate in ABBA order (booking,
- * control, control, booking), each half a window long, so slow drifts of the machine's load fall
- * on both alike.
+ * and booking call) where the target asks for it. The two alternate in rounds of one window each,
+ * each half of `durationMs` long, the order turning every round (booking and control, then control
+ * and booking: ABBA for the default two rounds), so slow drifts of the machine's load fall on both
+ * alike; each round's ratio is kept, and their median and spread reported.
  *
  * Each window is measured inside a running pipeline: the loops run a warm-up first, and the count
  * is taken between two instants at which `concurrency` workflows are in flight, so neither the
@@ -34,7 +35,7 @@ import {
   type BenchTemporal,
   type WorkerHandle,
 } from './bench-stack';
-import { round, summarize } from './stats';
+import { round, spread, summarize, type Spread } from './stats';
 import { addWindow, emptyWindow, measureWindow, type Window } from './windows';
 
 export interface ThroughputResult {
@@ -68,6 +69,19 @@ export interface ThroughputResult {
   readonly workers: number;
   /** The largest worker's RSS at the end, MiB. */
   readonly workerRssMiB: number;
+  /** Each round's figures, in order, and over rounds. */
+  readonly rounds: readonly ThroughputRound[];
+  /** Bookings/s ÷ control workflows/s: each round's, their median and spread. */
+  readonly ratioOfRounds: Spread;
+}
+
+/** One round: a window of each kind. */
+export interface ThroughputRound {
+  readonly bookingsPerSecond: number;
+  readonly controlWorkflowsPerSecond: number;
+  readonly ratio: number;
+  /** As {@link ThroughputResult.cpuMsPerWorkflow}, this round's windows only. */
+  readonly cpuMsPerWorkflow: Readonly<Record<Kind, Readonly<Record<string, number>>>>;
 }
 
 /** The run's worker (compiled, bundle, options) and its server arguments and log. */
@@ -87,6 +101,15 @@ export interface ThroughputTarget {
   readonly workers?: number;
   /** @default 'controlNoop' */
   readonly control?: ControlWorkflow;
+  /** Rounds of one window of each kind. @default 2 (ABBA) */
+  readonly rounds?: number;
+}
+
+/** The kinds' order in each of `rounds` rounds: AB, BA, AB, … Pure. */
+export function roundOrders(rounds: number): (readonly [Kind, Kind])[] {
+  return Array.from({ length: rounds }, (_, i) =>
+    i % 2 === 0 ? (['booking', 'control'] as const) : (['control', 'booking'] as const),
+  );
 }
 
 export async function runThroughputBench(
@@ -132,7 +155,6 @@ export async function runThroughputBench(
     ...Object.fromEntries(Object.entries(trees).map(([k, pid]) => [k, treeCpuSeconds(pid)])),
   });
   const cpu0 = readCpu();
-  const kindCpu: Record<Kind, Record<string, number>> = { booking: {}, control: {} };
   const t0 = performance.now();
   let sampleBooking: string | undefined;
   let sampleControl: string | undefined;
@@ -157,28 +179,50 @@ export async function runThroughputBench(
   }
 
   const totals: Record<Kind, Window> = { booking: emptyWindow(), control: emptyWindow() };
-  try {
-    for (const kind of ['booking', 'control', 'control', 'booking'] as const) {
-      let edge: Record<string, number> = {};
-      const w = await measureWindow(() => one(kind), {
-        concurrency: s.concurrency,
-        warmupMs: s.warmupMs,
-        ms: s.durationMs / 2,
-        onFirstFailure: (err) => ctx.log(`throughput ${kind} failure: ${String(err)}`),
-        onMeasure: (at) => {
-          const now = readCpu();
-          if (at === 'end') {
-            for (const [k, v] of Object.entries(now)) {
-              kindCpu[kind][k] = (kindCpu[kind][k] ?? 0) + v - (edge[k] ?? 0);
-            }
+  const kindCpu: Record<Kind, Record<string, number>> = { booking: {}, control: {} };
+  const rounds: ThroughputRound[] = [];
+  /** One window of `kind`; its CPU by process (s) is added to `cpuOfRound`. */
+  async function window(kind: Kind, cpuOfRound: Record<string, number>): Promise<Window> {
+    let edge: Record<string, number> = {};
+    const w = await measureWindow(() => one(kind), {
+      concurrency: s.concurrency,
+      warmupMs: s.warmupMs,
+      ms: s.durationMs / 2,
+      onFirstFailure: (err) => ctx.log(`throughput ${kind} failure: ${String(err)}`),
+      onMeasure: (at) => {
+        const now = readCpu();
+        if (at === 'end') {
+          for (const [k, v] of Object.entries(now)) {
+            cpuOfRound[k] = (cpuOfRound[k] ?? 0) + v - (edge[k] ?? 0);
+            kindCpu[kind][k] = (kindCpu[kind][k] ?? 0) + v - (edge[k] ?? 0);
           }
-          edge = now;
+        }
+        edge = now;
+      },
+    });
+    ctx.log(`throughput ${kind}: ${round(w.completed / w.seconds)} /s over ${round(w.seconds)} s`);
+    addWindow(totals[kind], w);
+    return w;
+  }
+  try {
+    for (const order of roundOrders(target?.rounds ?? 2)) {
+      const cpuOfRound: Record<Kind, Record<string, number>> = { booking: {}, control: {} };
+      const got: Partial<Record<Kind, Window>> = {};
+      for (const kind of order) got[kind] = await window(kind, cpuOfRound[kind]);
+      const b = got.booking!;
+      const c = got.control!;
+      const bookingsPerSecond = b.completed / b.seconds;
+      const controlPerSecond = c.completed / c.seconds;
+      rounds.push({
+        bookingsPerSecond: round(bookingsPerSecond),
+        controlWorkflowsPerSecond: round(controlPerSecond),
+        ratio: round(bookingsPerSecond / controlPerSecond, 3),
+        cpuMsPerWorkflow: {
+          booking: msPerWorkflow(cpuOfRound.booking, b.completed),
+          control: msPerWorkflow(cpuOfRound.control, c.completed),
         },
       });
-      ctx.log(
-        `throughput ${kind}: ${round(w.completed / w.seconds)} /s over ${round(w.seconds)} s`,
-      );
-      addWindow(totals[kind], w);
+      ctx.log(`throughput round ${rounds.length}: ratio ${rounds[rounds.length - 1]!.ratio}`);
     }
     const elapsed = (performance.now() - t0) / 1000;
     const cpu1 = readCpu();
@@ -224,6 +268,8 @@ export async function runThroughputBench(
       },
       workers: workers.length,
       workerRssMiB: round(workerRss),
+      rounds,
+      ratioOfRounds: spread(rounds.map((r) => r.ratio)),
     };
   } finally {
     await stopAll();

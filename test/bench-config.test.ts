@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultParts, outputFor, PARTS, settingsFrom } from '../bench/bench-config';
 import { clusterFigures, type ClusterBenchResult } from '../bench/cluster';
+import { roundOrders } from '../bench/throughput';
 
 describe('bench settings: the cluster part', () => {
   it('the full run has every part, the cluster last; --quick all but the cluster', () => {
@@ -24,6 +25,7 @@ describe('bench settings: the cluster part', () => {
     assert.equal(s.cluster.throughput.durationMs, 40_000);
     assert.equal(s.cluster.overhead.runs, 80);
     assert.deepEqual(s.cluster.overhead.latenciesMs, [20]);
+    assert.equal(s.cluster.rounds, 5);
     assert.equal(s.cluster.basePort, undefined);
     // Eager start needs the worker in the bench's process; the cluster's workers are processes.
     const eager = settingsFrom([], { BENCH_EAGER_START: '1' });
@@ -38,7 +40,9 @@ describe('bench settings: the cluster part', () => {
       BENCH_CLUSTER_OVERHEAD_RUNS: '30',
       BENCH_CLUSTER_LATENCIES_MS: '20,100',
       BENCH_CLUSTER_BASE_PORT: '22233',
+      BENCH_CLUSTER_ROUNDS: '7',
     });
+    assert.equal(s.cluster.rounds, 7);
     assert.deepEqual(s.cluster.workers, [2, 4]);
     assert.equal(s.cluster.throughput.durationMs, 20_000);
     assert.equal(s.cluster.overhead.runs, 30);
@@ -105,6 +109,37 @@ describe('bench cluster figures', () => {
         },
       },
     };
+    const cpu = (server: number) => ({
+      booking: { server, postgres: 20 },
+      control: { server: 20, postgres: 20 },
+    });
+    const rounds = [
+      {
+        bookingsPerSecond: 8,
+        controlWorkflowsPerSecond: 10,
+        ratio: 0.8,
+        cpuMsPerWorkflow: cpu(30),
+      },
+      {
+        bookingsPerSecond: 9,
+        controlWorkflowsPerSecond: 10,
+        ratio: 0.9,
+        cpuMsPerWorkflow: cpu(20),
+      },
+    ];
+    const withRounds = { ...r.throughput.workers1!, rounds };
+    assert.deepEqual(
+      Object.entries(
+        clusterFigures({ ...r, throughput: { ...r.throughput, workers1: withRounds } }),
+      ).filter(([k]) => k.includes('rounds')),
+      [
+        ["Cluster: one worker's rounds, bookings/s ÷ control workflows/s", '0.8 / 0.9'],
+        [
+          "Cluster: one worker's rounds, server CPU (Temporal + PostgreSQL) per booking ÷ per control",
+          '1.25 / 1',
+        ],
+      ],
+    );
     assert.deepEqual(clusterFigures(r), {
       'Cluster: confirmed bookings/s with 1 / 2 / 3 workers': '10 / 15 / 16',
       'Cluster: two-activity control workflows/s with 1 / 2 / 3 workers': '20 / 20 / 32',
@@ -118,6 +153,20 @@ describe('bench cluster figures', () => {
       'Cluster: overhead R p50 vs dev server (20 ms)': '3 vs 2',
       'Cluster: no-op control p50 ms vs dev server (20 ms)': '40 vs 28',
     });
+  });
+});
+
+describe('bench throughput rounds', () => {
+  it('the kinds take turns at going first: two rounds are ABBA', () => {
+    assert.deepEqual(roundOrders(2), [
+      ['booking', 'control'],
+      ['control', 'booking'],
+    ]);
+    assert.deepEqual(
+      roundOrders(5).map((o) => o[0]),
+      ['booking', 'control', 'booking', 'control', 'booking'],
+    );
+    assert.ok(roundOrders(5).every((o) => new Set(o).size === 2));
   });
 });
 

@@ -109,6 +109,27 @@ describe('bench targets', () => {
       t['Poll lateness p99 ms, right after building 10,000 waiting bookings (the settle minute)'],
       { value: 54_284, target: '≤ 1000', holds: false },
     );
+    // The production topology's rows: the cluster part's one-worker rounds.
+    const one = {
+      ratioOfRounds: { median: 0.81, min: 0.7, max: 0.9 },
+      serverCpuRatioOfRounds: { median: 1.31, min: 1.1, max: 1.4 },
+    };
+    const cluster = targetsRecord({
+      cluster: { throughput: { workers1: one } } as unknown as BenchResults['cluster'],
+    });
+    assert.deepEqual(
+      cluster[
+        'Cluster (PostgreSQL, one worker): confirmed bookings/s ÷ two-activity control workflows/s, median of rounds'
+      ],
+      { value: 0.81, target: '≥ 0.75', holds: true },
+    );
+    assert.deepEqual(
+      cluster[
+        'Cluster (PostgreSQL, one worker): server CPU (Temporal + PostgreSQL) per confirmed booking ÷ per two-activity control, median of rounds'
+      ],
+      { value: 1.31, target: '≤ 1.3', holds: false },
+    );
+    assert.equal(Object.keys(targetsRecord({ cluster: { skipped: 'no Go' } })).length, 0);
     // Figures the run has not measured are left out, not written as failures.
     assert.equal(
       t["New booking's first supplier call while 10,000 polls are due, p99 ms"],
