@@ -164,6 +164,14 @@ function num(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return n;
 }
 
+/** A count of at least one (rounds): a whole number ≥ 1. */
+function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const n = num(env, name, fallback);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`${name} must be a whole number of at least 1`);
+  return n;
+}
+
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   return env[name] === '1' || env[name] === 'true';
 }
@@ -303,7 +311,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
     work: {
       ...throughput,
       durationMs: num(env, 'BENCH_WORK_DURATION_MS', quick ? 8_000 : 24_000),
-      rounds: num(env, 'BENCH_WORK_ROUNDS', 5),
+      rounds: count(env, 'BENCH_WORK_ROUNDS', 5),
       sequentialRuns: quick ? 30 : 100,
       supplierCap: {
         perSecond: num(env, 'BENCH_WORK_SUPPLIER_CAP', 1_000),
@@ -344,7 +352,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
         eagerStart: false,
         workerInProcess: false,
       },
-      rounds: num(env, 'BENCH_CLUSTER_ROUNDS', 5),
+      rounds: count(env, 'BENCH_CLUSTER_ROUNDS', 5),
       basePort: clusterBase,
     },
     workerOverrides,

@@ -63,6 +63,16 @@ describe('bench settings: the cluster part', () => {
       () => settingsFrom([], { BENCH_CLUSTER_LATENCIES_MS: '20,-1' }),
       /^Error: BENCH_CLUSTER_LATENCIES_MS must be/,
     );
+    for (const rounds of ['0', '2.5']) {
+      assert.throws(
+        () => settingsFrom([], { BENCH_CLUSTER_ROUNDS: rounds }),
+        /^Error: BENCH_CLUSTER_ROUNDS must be a whole number of at least 1$/,
+      );
+    }
+    assert.throws(
+      () => settingsFrom([], { BENCH_WORK_ROUNDS: '0' }),
+      /^Error: BENCH_WORK_ROUNDS must be a whole number of at least 1$/,
+    );
     assert.throws(
       () => settingsFrom([], { BENCH_PARTS: 'clusters' }),
       /^Error: BENCH_PARTS: unknown part clusters/,
