@@ -25,7 +25,7 @@ import {
   startWorker,
   type WorkerHandle,
 } from './bench-stack';
-import type { ThroughputContext } from './throughput';
+import { roundOrders, type ThroughputContext } from './throughput';
 import { round, spread, summarize, type Spread } from './stats';
 import { meanSteps, runSteps, type Step } from './timeline';
 import { measureWindow } from './windows';
@@ -295,8 +295,7 @@ export async function runServerWorkBench(
     const perRound: Record<Kind, Round> = { booking: empty(), control: empty() };
     // Every process that shares the cores: the bench process is the order system's client.
     const pids = { server: serverPid, worker: worker.pid, simulator: sim.pid, client: process.pid };
-    for (let r = 0; r < s.rounds; r++) {
-      const order: Kind[] = r % 2 === 0 ? ['booking', 'control'] : ['control', 'booking'];
+    for (const [r, order] of roundOrders(s.rounds).entries()) {
       for (const kind of order) {
         let cpu0 = cpuOf(pids);
         let cpu = cpu0;
@@ -352,10 +351,8 @@ export async function runServerWorkBench(
     }
     // Latency one at a time: no queueing, the engine's and the workflow's own time.
     const sequential: Record<Kind, number[]> = { booking: [], control: [] };
-    for (let i = 0; i < s.sequentialRuns; i++) {
-      for (const kind of i % 2 === 0
-        ? (['booking', 'control'] as const)
-        : (['control', 'booking'] as const)) {
+    for (const order of roundOrders(s.sequentialRuns)) {
+      for (const kind of order) {
         const t0 = performance.now();
         if (await one(kind)) sequential[kind].push(performance.now() - t0);
         // The guard's first task runs just after its booking returns: out of the next timing.
