@@ -130,8 +130,10 @@ export default tseslint.config(
               message: 'Reference activities with `import type` and proxyActivities.',
             },
             {
-              // The sandbox evaluates a workflow's modules again for each workflow: zod and the
-              // schemas are only loaded by input-checks.ts, for inputs the fast path cannot vouch for.
+              // The sandbox evaluates the workflow modules once per worker and freezes them for
+              // every workflow (preloadModules, src/workflow-bundle.ts); zod's schemas cannot be
+              // frozen, so zod and the schemas are loaded per workflow, by input-checks.ts only,
+              // for inputs the fast path cannot vouch for.
               group: ['**/shared/booking-contract', '**/shared/guard-contract'],
               allowTypeImports: true,
               message:
@@ -163,6 +165,28 @@ export default tseslint.config(
               message: 'Workflows import this module: types only from the zod contracts',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // The workflow bundle's modules are evaluated once per worker and shared by every workflow
+    // (preloadModules, src/workflow-bundle.ts): a module-level variable would carry one
+    // workflow's state into another's.
+    files: [
+      'src/workflows/**/*.ts',
+      'src/shared/**/*.ts',
+      'src/catalogue/**/*.ts',
+      'src/config/defaults.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'Program > VariableDeclaration[kind!="const"], Program > ExportNamedDeclaration > VariableDeclaration[kind!="const"]',
+          message:
+            'Workflow modules are shared by every workflow of a worker: no module-level let or var.',
         },
       ],
     },

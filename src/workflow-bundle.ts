@@ -18,6 +18,11 @@ export async function bundleWorkflows(workflowsPath = WORKFLOWS_PATH): Promise<W
   // (and so encrypted) only when the bundle carries it.
   return bundleWorkflowCode({
     workflowsPath,
+    // The workflow modules are evaluated once per worker and shared, frozen, by every workflow,
+    // instead of once for each workflow the worker creates. They hold no state of their own (no
+    // module-level let or var: lint). zod and the contract's schemas stay per workflow, required
+    // for a doubtful input only (src/workflows/input-checks.ts): zod writes to its schemas.
+    preloadModules: [workflowsPath],
     ...workflowBundleConverterOptions,
     logger: quietLogger,
   });

@@ -1,6 +1,7 @@
 /**
- * JSON `null` in an optional field means "absent" (rule 7), in every contract of this project.
- * Its own module so that every contract file can use it without importing another contract.
+ * The zod helpers every contract of this project uses: JSON `null` in an optional field means
+ * "absent" (rule 7), and a string matched against a pattern of the shared values. Their own module
+ * so that every contract file can use them without importing another contract.
  */
 import { z } from 'zod';
 
@@ -25,3 +26,13 @@ export function absent<T extends z.ZodType>(schema: T) {
  * reads this mark instead.
  */
 export const NULL_IS_ABSENT = 'x-null-is-absent';
+
+/**
+ * A string that matches `re`. zod's check writes the `lastIndex` of the RegExp it is given, and
+ * the values' patterns (src/shared/booking-values.ts) belong to modules the workflow sandbox
+ * loads once and freezes for every workflow (`preloadModules`, src/workflow-bundle.ts): the
+ * schema gets its own copy.
+ */
+export function matching(re: RegExp, message: string) {
+  return z.string().regex(new RegExp(re), message);
+}

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_APPROVAL_TIMEOUT, DEFAULT_POLLING } from '../config/defaults';
-import { absent, NULL_IS_ABSENT } from './absent';
+import { absent, matching, NULL_IS_ABSENT } from './absent';
 import {
   GuardPolicySchema,
   positiveDuration,
@@ -37,7 +37,7 @@ function withoutNulls<T>(v: unknown): T {
 }
 
 const CustomFieldsSchema = z.record(
-  z.string().regex(CUSTOM_FIELD_RE, 'custom field names are custom_field_1 .. custom_field_10'),
+  matching(CUSTOM_FIELD_RE, 'custom field names are custom_field_1 .. custom_field_10'),
   z.string().max(255, 'at most 255 characters'),
 );
 
@@ -51,7 +51,7 @@ export const GuestRoomSchema = z.strictObject({
 });
 
 export const ContactSchema = z.strictObject({
-  phonePrefix: z.string().regex(PHONE_PREFIX_RE, "a phone prefix such as '+39' or '39'"),
+  phonePrefix: matching(PHONE_PREFIX_RE, "a phone prefix such as '+39' or '39'"),
   phone: z
     .string()
     .refine(isPhone, '4 to 20 digits, spaces, dashes or brackets, at least 4 of them digits'),
@@ -60,8 +60,8 @@ export const ContactSchema = z.strictObject({
 });
 
 export const PriceSchema = z.strictObject({
-  net: z.string().regex(DECIMAL_RE, "a decimal amount as a string, e.g. '120.50'"),
-  currency: z.string().regex(CURRENCY_RE, "an ISO 4217 code such as 'EUR'"),
+  net: matching(DECIMAL_RE, "a decimal amount as a string, e.g. '120.50'"),
+  currency: matching(CURRENCY_RE, "an ISO 4217 code such as 'EUR'"),
 });
 
 export const PriceChangePolicySchema = z.strictObject({
@@ -88,9 +88,7 @@ export const PollingSchema = z.strictObject({
 });
 
 export const BookRoomInputSchema = z.strictObject({
-  orderId: z
-    .string()
-    .regex(ORDER_ID_RE, '1 to 64 characters of letters, digits, dot, underscore or dash'),
+  orderId: matching(ORDER_ID_RE, '1 to 64 characters of letters, digits, dot, underscore or dash'),
   optionId: nonBlank(512),
   rooms: z.array(GuestRoomSchema).min(1, 'at least one room'),
   contact: ContactSchema,
@@ -121,7 +119,7 @@ export const BookRoomInputSchema = z.strictObject({
    * before it existed, or a caller that does not know it): the worker's `BOOKING_ORDER_ID_FIELD`.
    */
   orderIdField: absent(
-    z.string().regex(CUSTOM_FIELD_RE, 'one of custom_field_1 .. custom_field_10').optional(),
+    matching(CUSTOM_FIELD_RE, 'one of custom_field_1 .. custom_field_10').optional(),
   ),
   // --- after CONFIRMED: how the order's guard looks after it until check-out -----------------------
   guard: absent(GuardPolicySchema.optional()),
@@ -232,7 +230,7 @@ export type ResolveReconciliation = z.output<typeof ResolveReconciliationVariant
 export const CancelBookingInputSchema = z.strictObject({
   bookingId: z.number().int().positive('a positive supplier booking id'),
   /** The order the booking belongs to, when known: makes the cancellation searchable by order. */
-  orderId: absent(z.string().regex(ORDER_ID_RE, 'an order id').optional()),
+  orderId: absent(matching(ORDER_ID_RE, 'an order id').optional()),
   reason: absent(z.string().max(500).optional()),
   /** Give up (outcome `STILL_ACTIVE`) when the supplier has not confirmed by then. @default '2h' */
   deadline: absent(duration('deadline').default('2h')),

@@ -13,7 +13,7 @@ import type {
   CancellationOutcome,
 } from './booking-contract';
 import { DEFAULT_AUTO_CANCEL_NOTICE, DEFAULT_POLLING } from '../config/defaults';
-import { absent } from './absent';
+import { absent, matching } from './absent';
 import { durationToMs } from './duration';
 import { ORDER_ID_RE } from './booking-values';
 import type { GuardPhase } from './guard-values';
@@ -146,7 +146,7 @@ export interface OrderState extends Omit<BookingState, 'phase'> {
 
 /** What `bookRoom` hands over, and what `continueAsNew` carries. */
 export const GuardBookingInputSchema = z.strictObject({
-  orderId: z.string().regex(ORDER_ID_RE, 'an order id'),
+  orderId: matching(ORDER_ID_RE, 'an order id'),
   bookingId: z.number().int().positive('a positive supplier booking id'),
   /** The check-in date of the `bookRoom` input (YYYY-MM-DD), until the supplier's is read. */
   checkIn: z.iso.date('a date YYYY-MM-DD').optional(),

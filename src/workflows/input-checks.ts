@@ -1,9 +1,11 @@
 /**
  * What the workflows check of their inputs and update arguments (direct starts, callers that are
  * not `BookingClient`): the zod-free fast path (src/shared/input-fast-path.ts) for what it can
- * vouch for, else the contract's zod schemas, required only then. A module is evaluated per
- * workflow on first `require`, so a workflow whose input is valid never builds zod or a schema;
- * a doubtful input gets zod's own verdict, field paths and messages.
+ * vouch for, else the contract's zod schemas, required only then. The workflow modules are
+ * evaluated once per worker and shared (src/workflow-bundle.ts), but not these: zod writes to its
+ * schemas, which the sharing would freeze. Required here, they are evaluated per workflow on first
+ * `require`, so a workflow whose input is valid never builds zod or a schema; a doubtful input gets
+ * zod's own verdict, field paths and messages.
  */
 import type * as BookingContract from '../shared/booking-contract';
 import type { FieldIssue } from '../shared/booking-values';
