@@ -74,9 +74,10 @@ const ACTIVITY_POLLERS = 40;
  * How far V8 lets a heap grow past what survived its last full garbage collection before it runs
  * the next one: 1 + this / 100 times. Without it V8 picks the factor itself, up to 4 on a machine
  * with a large heap limit (24 GiB here: a 4 GiB limit), and the SDK's workflow thread, whose
- * sandbox leaves ~1.3 MB of short-lived module copies per workflow it creates, let its heap grow
- * from ~150 MB live to ~590 MB between full collections (memory probe, 200 bookings), and the
- * worker's RSS followed. Load drill and bench: bench/README.md.
+ * sandbox leaves short-lived garbage for each workflow it creates (~1.3 MB when every workflow
+ * evaluated its own copy of the workflow modules), let its heap grow from ~150 MB live to ~590 MB
+ * between full collections (memory probe, 200 bookings), and the worker's RSS followed. Load
+ * drill and bench: bench/README.md.
  */
 export const HEAP_GROWING_PERCENT = 50;
 
