@@ -6,12 +6,13 @@
  * frozen as the sandbox does (every module the workflows' entry loads; each export and everything
  * reachable through own properties), then the schemas are asked about bad values of every field
  * they check against a shared pattern: each gives that field's issue, none a TypeError from a
- * frozen object.
+ * frozen object. And the product's bundle does preload the workflows' entry.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { join } from 'node:path';
 import type * as BookingContract from '../../src/shared/booking-contract';
+import { bundleWorkflows } from '../../src/workflow-bundle';
 import type * as GuardContract from '../../src/shared/guard-contract';
 
 const SRC = join(__dirname, '..', '..', 'src');
@@ -102,5 +103,12 @@ describe('the contract beside the frozen, shared workflow modules', () => {
   it("a bad order id in the guard's input is that field's issue", () => {
     const fields = issueFields(guard.GuardBookingInputSchema, { orderId: 'a b', bookingId: 7 });
     assert.ok(fields.includes('orderId'), fields.join(', '));
+  });
+
+  it("the product's bundle preloads the workflows' entry, and with it every module it imports", async () => {
+    const { code } = await bundleWorkflows();
+    const preload = /exports\.preloadModules = function preloadModules\(\) \{([^}]*)\}/.exec(code);
+    assert.ok(preload, 'the bundle has a preloadModules function');
+    assert.match(preload[1]!, /__webpack_require__\([^)]*"\.\/src\/workflows\/index\.ts"\)/);
   });
 });
