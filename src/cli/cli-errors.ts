@@ -7,7 +7,6 @@ import {
   QueryNotRegisteredError,
   QueryRejectedError,
   WorkflowUpdateFailedError,
-  isGrpcDeadlineError,
   isGrpcServiceError,
 } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
@@ -16,7 +15,7 @@ import {
   CancellationRefusedError,
   TemporalConnectionRefusedError,
 } from '../client';
-import { temporalNotAnswering } from '../client/temporal-not-answering';
+import { cutAtDeadline, temporalNotAnswering } from '../client/temporal-not-answering';
 import { ConfigError } from '../config';
 import { HotelApiError } from '../hotel-api';
 import { ExitCode } from './exit-codes';
@@ -156,7 +155,7 @@ export function toCliFailure(err: unknown, where: FailureContext = {}): CliError
   if (err instanceof QueryNotRegisteredError || err instanceof QueryRejectedError) {
     return new CliError(`The workflow did not answer: ${err.message}`, ExitCode.FAILED, 'QUERY');
   }
-  if (isGrpcDeadlineError(err)) {
+  if (cutAtDeadline(err)) {
     const queue = where.taskQueue ? ` '${where.taskQueue}'` : '';
     return new CliError(
       `No answer in time. Is a worker polling task queue${queue}? Try \`npm run worker\` or ` +

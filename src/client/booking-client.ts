@@ -11,7 +11,6 @@ import {
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateStage,
-  isGrpcDeadlineError,
   type WorkflowExecutionDescription,
   type WorkflowStartOptions,
   WorkflowIdConflictPolicy,
@@ -58,6 +57,7 @@ import {
   OrderIdKey,
   SupplierBookingIdKey,
 } from '../shared/search-attributes';
+import { cutAtDeadline } from './temporal-not-answering';
 import { DEFAULT_ORDER_ID_FIELD, DEFAULT_TASK_QUEUE } from '../config/defaults';
 import {
   guardWorkflowId,
@@ -322,9 +322,9 @@ export class BookingClient {
       // The start's own answer: started, or refused (already started).
       await start.workflowHandle();
     } catch (err) {
-      if (!isGrpcDeadlineError(err)) throw err;
+      if (!cutAtDeadline(err)) throw err;
       // Temporal holds the start's answer until a worker takes the update: no worker took it in
-      // time. The run tells whether this call started it (its start time is this call's).
+      // time (DEADLINE_EXCEEDED, or CANCELLED when the server's end of the deadline came first). The run tells whether this call started it (its start time is this call's).
       const run = await describeIfExists(this.client.workflow.getHandle(options.workflowId));
       if (!run || run.type !== BOOK_ROOM_AND_GUARD_WORKFLOW) throw err;
       if (run.startTime.getTime() < sentAt - START_CLOCK_MARGIN_MS)

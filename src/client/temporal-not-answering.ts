@@ -14,11 +14,37 @@ const NOT_ANSWERING: readonly (readonly [RegExp, string])[] = [
   [/tcp connect error|ConnectError|transport error/i, 'cannot connect'],
 ];
 
-/** gRPC status codes of a server that did not answer: UNAVAILABLE, DEADLINE_EXCEEDED. */
+/**
+ * gRPC status codes of a server that did not answer: UNAVAILABLE, DEADLINE_EXCEEDED, and
+ * CANCELLED, which a call under a deadline gets when the server's end of the deadline came first
+ * ({@link cutAtDeadline}).
+ */
 const NOT_ANSWERING_GRPC_CODES = new Map([
   [14, 'unavailable'],
   [4, 'no answer in time'],
+  [1, 'no answer in time'],
 ]);
+
+/** grpc-js's status codes for a call's end: DEADLINE_EXCEEDED and CANCELLED. */
+const DEADLINE_EXCEEDED = 4;
+const CANCELLED = 1;
+
+/**
+ * Whether a call made under a deadline of our own (`connection.withDeadline`) ran out of time.
+ * Its end comes one of two ways: the client's timer (DEADLINE_EXCEEDED), or the server's copy of
+ * the same deadline, which resets the stream (grpc-js reads that as CANCELLED, "Call cancelled").
+ * Which comes first is a race a caller whose event loop is busy or paused at that moment loses,
+ * so both mean the same: no answer in time. For calls nothing of ours aborts (no abort signal is
+ * ever given to them). Pure: the error or its causes.
+ */
+export function cutAtDeadline(err: unknown): boolean {
+  for (let e = err; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    const grpc = typeof (e as { details?: unknown }).details === 'string' && 'metadata' in e;
+    if (grpc && (code === DEADLINE_EXCEEDED || code === CANCELLED)) return true;
+  }
+  return false;
+}
 
 /**
  * A short reason ("connection refused", "unavailable", …) when `err` says Temporal did not answer;

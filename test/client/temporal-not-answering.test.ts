@@ -62,10 +62,11 @@ describe('temporalNotAnswering', () => {
     );
   });
 
-  it('gRPC codes: UNAVAILABLE and DEADLINE_EXCEEDED wait, others do not', () => {
+  it('gRPC codes: UNAVAILABLE, DEADLINE_EXCEEDED and CANCELLED wait, others do not', () => {
     const grpc = (code: number) => Object.assign(new Error(`code ${code}`), { code });
     assert.equal(temporalNotAnswering(grpc(14)), 'unavailable');
     assert.equal(temporalNotAnswering(grpc(4)), 'no answer in time');
+    assert.equal(temporalNotAnswering(grpc(1)), 'no answer in time');
     assert.equal(temporalNotAnswering(grpc(7)), undefined);
     assert.equal(temporalNotAnswering(grpc(16)), undefined);
   });

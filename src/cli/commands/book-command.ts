@@ -3,7 +3,6 @@
  * phases to the outcome. Input is validated before anything connects, so bad input is exit 2
  * with every field named, and no workflow is started.
  */
-import { isGrpcDeadlineError } from '@temporalio/client';
 import type { Command } from 'commander';
 import {
   BookingInputError,
@@ -12,6 +11,7 @@ import {
   type BookRoomResult,
   type BookingState,
 } from '../../client';
+import { cutAtDeadline } from '../../client/temporal-not-answering';
 import { buildBookInput, explainInputIssues, type BookFlags } from '../book-input';
 import type { CliContext } from '../cli-context';
 import { ExitCode } from '../exit-codes';
@@ -100,7 +100,7 @@ async function book(ctx: CliContext, flags: BookFlags & { wait?: boolean }): Pro
       if (hint) ctx.note(`            ${hint}`);
     },
     onStateError: (err) => {
-      if (warnedNoWorker || !isGrpcDeadlineError(err)) return;
+      if (warnedNoWorker || !cutAtDeadline(err)) return;
       warnedNoWorker = true;
       ctx.io.stderr(
         `No worker has answered for 5 s: is one polling task queue '${ctx.config.temporal.taskQueue}'? ` +

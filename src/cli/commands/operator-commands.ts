@@ -3,11 +3,7 @@
  * Queries and updates need a worker to answer; they run with a deadline so a missing worker is
  * reported (exit 3) instead of hanging.
  */
-import {
-  WorkflowUpdateFailedError,
-  isGrpcDeadlineError,
-  type WorkflowExecutionDescription,
-} from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowExecutionDescription } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Command } from 'commander';
 import {
@@ -22,6 +18,7 @@ import {
   type CancelBookingResult,
   type OrderState,
 } from '../../client';
+import { cutAtDeadline } from '../../client/temporal-not-answering';
 import { BookingOutcomeKey, BookingPhaseKey } from '../../shared/search-attributes';
 import type { CliContext } from '../cli-context';
 import { CliError, toCliFailure, usageError } from '../cli-errors';
@@ -57,7 +54,7 @@ async function status(ctx: CliContext, orderId: string): Promise<ExitCode> {
     // The order's one truth: bookRoom's while it decides, then its guard's until check-out.
     state = await ctx.withWorkerDeadline(() => bookings.state(orderId), 10_000);
   } catch (err) {
-    if (!isGrpcDeadlineError(err)) throw err;
+    if (!cutAtDeadline(err)) throw err;
     // The last phase the workflow recorded is still worth showing.
     const phase = description.typedSearchAttributes.get(BookingPhaseKey);
     const failure = toCliFailure(err, ctx.failureContext());
