@@ -324,7 +324,8 @@ export class BookingClient {
     } catch (err) {
       if (!cutAtDeadline(err)) throw err;
       // Temporal holds the start's answer until a worker takes the update: no worker took it in
-      // time (DEADLINE_EXCEEDED, or CANCELLED when the server's end of the deadline came first). The run tells whether this call started it (its start time is this call's).
+      // time (DEADLINE_EXCEEDED, or CANCELLED when the server's end of the deadline came first).
+      // The run tells whether this call started it (its start time is this call's).
       const run = await describeIfExists(this.client.workflow.getHandle(options.workflowId));
       if (!run || run.type !== BOOK_ROOM_AND_GUARD_WORKFLOW) throw err;
       if (run.startTime.getTime() < sentAt - START_CLOCK_MARGIN_MS)

@@ -1,7 +1,9 @@
 /**
  * Whether a failed call to Temporal means the server is not there yet (down, restarting, not up
  * before this process) rather than refusing us: waiting cures the first, never the second. The
- * worker's start-up waits out the first and stops at the second (src/worker.ts). Pure.
+ * worker's start-up waits out the first and stops at the second (src/worker.ts). And whether a
+ * call under a deadline of our own ran out of time, whichever end of the deadline came first
+ * (the client and the CLI take it as no answer in time). Pure.
  */
 
 /** How the SDK's native core says it could not reach the server at all. */
@@ -14,6 +16,10 @@ const NOT_ANSWERING: readonly (readonly [RegExp, string])[] = [
   [/tcp connect error|ConnectError|transport error/i, 'cannot connect'],
 ];
 
+/** grpc-js's status codes for a call's end: DEADLINE_EXCEEDED and CANCELLED. */
+const DEADLINE_EXCEEDED = 4;
+const CANCELLED = 1;
+
 /**
  * gRPC status codes of a server that did not answer: UNAVAILABLE, DEADLINE_EXCEEDED, and
  * CANCELLED, which a call under a deadline gets when the server's end of the deadline came first
@@ -21,13 +27,9 @@ const NOT_ANSWERING: readonly (readonly [RegExp, string])[] = [
  */
 const NOT_ANSWERING_GRPC_CODES = new Map([
   [14, 'unavailable'],
-  [4, 'no answer in time'],
-  [1, 'no answer in time'],
+  [DEADLINE_EXCEEDED, 'no answer in time'],
+  [CANCELLED, 'no answer in time'],
 ]);
-
-/** grpc-js's status codes for a call's end: DEADLINE_EXCEEDED and CANCELLED. */
-const DEADLINE_EXCEEDED = 4;
-const CANCELLED = 1;
 
 /**
  * Whether a call made under a deadline of our own (`connection.withDeadline`) ran out of time.
