@@ -27,15 +27,15 @@ function busyLoopAt(fromMs: number, forMs: number): void {
   }, fromMs);
 }
 
-describe('startBooking at its deadline', () => {
-  let t: TestTemporal;
-  before(async () => {
-    t = await connectTemporal();
-  });
-  after(async () => {
-    await t.close();
-  });
+let t: TestTemporal;
+before(async () => {
+  t = await connectTemporal();
+});
+after(async () => {
+  await t.close();
+});
 
+describe('startBooking at its deadline', () => {
   it('a busy caller is told STARTED, whichever end of the deadline came first', async () => {
     const bookings = new BookingClient({ client: t.client, taskQueue: uniqueTaskQueue('no-one') });
     const inputs = Array.from({ length: CALLS }, () => bookingInput('instant'));
@@ -69,13 +69,6 @@ describe('startBooking at its deadline', () => {
 });
 
 describe('cutAtDeadline', () => {
-  let t: TestTemporal;
-  before(async () => {
-    t = await connectTemporal();
-  });
-  after(async () => {
-    await t.close();
-  });
   const ask = (c: TestTemporal) => c.connection.workflowService.getSystemInfo({});
   const failure = (p: Promise<unknown>) =>
     p.then(
