@@ -83,8 +83,9 @@ describe('cutAtDeadline', () => {
     assert.equal(cutAtDeadline(new Error('wrapped', { cause: err })), true);
   });
 
-  it("a call ended from the other side: CANCELLED, as grpc-js reads the server's reset", async () => {
-    // A long poll of a queue nobody serves, ended from our side after 100 ms.
+  it('CANCELLED, the code grpc-js gives a call reset under it', async () => {
+    // The server's reset is the first test's; here a long poll of a queue nobody serves is reset
+    // from our side after 100 ms, which grpc-js ends with the same code.
     const poll = () =>
       t.connection.workflowService.pollActivityTaskQueue({
         namespace: 'default',
