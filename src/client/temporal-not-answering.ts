@@ -5,6 +5,7 @@
  * call under a deadline of our own ran out of time, whichever end of the deadline came first
  * (the client and the CLI take it as no answer in time). Pure.
  */
+import { isGrpcCancelledError, isGrpcDeadlineError } from '@temporalio/client';
 
 /** How the SDK's native core says it could not reach the server at all. */
 const NOT_ANSWERING: readonly (readonly [RegExp, string])[] = [
@@ -16,10 +17,6 @@ const NOT_ANSWERING: readonly (readonly [RegExp, string])[] = [
   [/tcp connect error|ConnectError|transport error/i, 'cannot connect'],
 ];
 
-/** grpc-js's status codes for a call's end: DEADLINE_EXCEEDED and CANCELLED. */
-const DEADLINE_EXCEEDED = 4;
-const CANCELLED = 1;
-
 /**
  * gRPC status codes of a server that did not answer: UNAVAILABLE, DEADLINE_EXCEEDED, and
  * CANCELLED, which a call under a deadline gets when the server's end of the deadline came first
@@ -27,8 +24,8 @@ const CANCELLED = 1;
  */
 const NOT_ANSWERING_GRPC_CODES = new Map([
   [14, 'unavailable'],
-  [DEADLINE_EXCEEDED, 'no answer in time'],
-  [CANCELLED, 'no answer in time'],
+  [4, 'no answer in time'],
+  [1, 'no answer in time'],
 ]);
 
 /**
@@ -37,15 +34,10 @@ const NOT_ANSWERING_GRPC_CODES = new Map([
  * the same deadline, which resets the stream (grpc-js reads that as CANCELLED, "Call cancelled").
  * Which comes first is a race a caller whose event loop is busy or paused at that moment loses,
  * so both mean the same: no answer in time. For calls nothing of ours aborts (no abort signal is
- * ever given to them). Pure: the error or its causes.
+ * ever given to them). Pure: the error or its causes (the SDK's checks of a gRPC status).
  */
 export function cutAtDeadline(err: unknown): boolean {
-  for (let e = err; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    const grpc = typeof (e as { details?: unknown }).details === 'string' && 'metadata' in e;
-    if (grpc && (code === DEADLINE_EXCEEDED || code === CANCELLED)) return true;
-  }
-  return false;
+  return isGrpcDeadlineError(err) || isGrpcCancelledError(err);
 }
 
 /**
