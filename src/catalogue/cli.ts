@@ -5,7 +5,7 @@
  */
 import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import type { syncContent } from '../workflows/content-sync';
+import type { syncContent } from '../workflows/content-sync/content-sync';
 import type { CatalogueQuery, CatalogueStore, PropertySummary, StoredProperty } from './store';
 import {
   CONTENT_SYNC_WORKFLOW,

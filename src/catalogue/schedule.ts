@@ -12,7 +12,7 @@ import {
 } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import { DEFAULT_TASK_QUEUE } from '../config/defaults';
-import type { syncContent } from '../workflows/content-sync';
+import type { syncContent } from '../workflows/content-sync/content-sync';
 import {
   CONTENT_SYNC_WORKFLOW,
   contentScheduleId,

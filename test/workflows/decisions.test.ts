@@ -18,14 +18,14 @@ import {
   afterPollFailure,
   afterRecheck,
   unreadableAfterMs,
-} from '../../src/workflows/failure-decision';
+} from '../../src/workflows/booking/failure-decision';
 import { failureFacts, isDeadline } from '../../src/workflows/failure-facts';
-import { approve, decidePrice, type PriceCheckAnswer } from '../../src/workflows/price-decision';
+import { approve, decidePrice, type PriceCheckAnswer } from '../../src/workflows/booking/price-decision';
 import {
   needsCancelling,
   outcomeAfterCancellation,
   readStatus,
-} from '../../src/workflows/supplier-outcome';
+} from '../../src/workflows/booking/supplier-outcome';
 
 const EUR = (net: string) => ({ net, currency: 'EUR' });
 const answer = (

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EarlierRun } from '../../src/activities/earlier-runs';
-import { decideOnEarlierRuns } from '../../src/workflows/earlier-runs-decision';
+import { decideOnEarlierRuns } from '../../src/workflows/booking/earlier-runs-decision';
 
 const run = (n: number, fields: Partial<EarlierRun>): EarlierRun => ({
   runId: `run-${n}`,

@@ -13,7 +13,7 @@ import {
   reconfirmationTimes,
   reconfirmationVerdict,
   stayInstants,
-} from '../../src/workflows/guard-decisions';
+} from '../../src/workflows/guard/guard-decisions';
 import { parseInstant } from '../../src/shared/dates';
 
 const H = 3_600_000;

@@ -9,14 +9,14 @@ import {
   endingNoticeTime,
   ENDING_NOTICE_MS,
   nextWake,
-} from '../../src/workflows/guard-decisions';
+} from '../../src/workflows/guard/guard-decisions';
 import {
   enqueue,
   keepRetrying,
   retryWaitMs,
   RETRY_WINDOW_MS,
   sequenceFloor,
-} from '../../src/workflows/order-event-decisions';
+} from '../../src/workflows/order-events/order-event-decisions';
 
 const event = (sequence: number): OrderEvent => ({
   id: orderEventId('o-1', sequence),

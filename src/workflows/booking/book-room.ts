@@ -11,15 +11,15 @@ import type {
   BookRoomAndGuardInput,
   BookRoomAndGuardResult,
   BookRoomResult,
-} from '../shared/booking-contract';
-import type { GuardBookingInput } from '../shared/guard-contract';
-import { outcomeUpdate } from '../shared/booking-messages';
-import { registerBookRoomHandlers } from './book-room-messages';
-import { script } from './book-room';
+} from '../../shared/booking-contract';
+import type { GuardBookingInput } from '../../shared/guard-contract';
+import { outcomeUpdate } from '../../shared/booking-messages';
+import { registerBookRoomHandlers } from './booking-messages';
+import { script } from '../earlier-versions/book-room';
 import { BookingRun } from './booking-run';
-import { registerGuardHandlers } from './guard-booking-messages';
-import { cancelledFromTemporal, checkedGuardInput, guardToTheEnd } from './guard-booking';
-import { GuardRun } from './guard-run';
+import { registerGuardHandlers } from '../guard/guard-messages';
+import { cancelledFromTemporal, checkedGuardInput, guardToTheEnd } from '../guard/guard';
+import { GuardRun } from '../guard/guard-run';
 
 export async function bookRoomAndGuard(
   input: BookRoomAndGuardInput,

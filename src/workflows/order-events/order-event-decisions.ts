@@ -3,7 +3,7 @@
  * an event's sequence, where a new event goes in the delivery queue, how long to wait after a
  * failed delivery round, and when to stop retrying.
  */
-import type { OrderEvent } from '../shared/order-events';
+import type { OrderEvent } from '../../shared/order-events';
 
 /** Sequences a run may use per millisecond of its start time (a run announces a few events). */
 const PER_MS = 1000;

@@ -16,8 +16,8 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ContentSyncActivities } from '../activities/content-sync';
-import { mergeRanges, rangesSize } from '../catalogue/id-ranges';
+import type { ContentSyncActivities } from '../../activities/content-sync';
+import { mergeRanges, rangesSize } from '../../catalogue/id-ranges';
 import {
   CONTENT_LANGUAGES,
   DEFAULT_PAGES_PER_RUN,
@@ -29,9 +29,9 @@ import {
   type ContentSyncResult,
   type ContentSyncState,
   type DetailFetchLimits,
-} from '../catalogue/sync-contract';
-import { contentSyncProgressQuery } from '../catalogue/sync-messages';
-import { CONTENT_SYNC_ACTIVITY, PRIORITY, READ_ACTIVITY } from './activity-options';
+} from '../../catalogue/sync-contract';
+import { contentSyncProgressQuery } from '../../catalogue/sync-messages';
+import { CONTENT_SYNC_ACTIVITY, PRIORITY, READ_ACTIVITY } from '../activity-options';
 
 const { syncContentPage, finishContentSync } =
   proxyActivities<ContentSyncActivities>(CONTENT_SYNC_ACTIVITY);

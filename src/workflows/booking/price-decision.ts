@@ -2,7 +2,7 @@
  * The price decision (hard rule 2), pure: what a price check's answer means for the booking,
  * given what the caller expected, its policy, and what a person already approved.
  */
-import type { Price, SupplierPrice } from '../shared/booking-contract';
+import type { Price, SupplierPrice } from '../../shared/booking-contract';
 import { increasePercent } from './pricing';
 
 /** A price check's answer, as the activity returns it. */

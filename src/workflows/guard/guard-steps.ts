@@ -12,11 +12,11 @@ import {
   setCurrentDetails,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { BookingTerms, GuardActivities } from '../activities/guard';
-import type { LocalReadActivities } from '../activities/local-reads';
-import { CancellationOutcome } from '../shared/booking-values';
-import type { GuardBookingInput } from '../shared/guard-contract';
-import { GuardPhase, ReconfirmationMark } from '../shared/guard-values';
+import type { BookingTerms, GuardActivities } from '../../activities/guard';
+import type { LocalReadActivities } from '../../activities/local-reads';
+import { CancellationOutcome } from '../../shared/booking-values';
+import type { GuardBookingInput } from '../../shared/guard-contract';
+import { GuardPhase, ReconfirmationMark } from '../../shared/guard-values';
 import {
   BookingOutcomeKey,
   BookingPhaseKey,
@@ -25,10 +25,10 @@ import {
   OrderIdKey,
   ReconfirmationKey,
   SupplierBookingIdKey,
-} from '../shared/search-attributes';
-import { LOCAL_READ_ACTIVITY, READ_ACTIVITY } from './activity-options';
-import { runCancellation } from './cancellation';
-import { toBookingError } from './failure-facts';
+} from '../../shared/search-attributes';
+import { LOCAL_READ_ACTIVITY, READ_ACTIVITY } from '../activity-options';
+import { runCancellation } from '../cancellation/cancellation';
+import { toBookingError } from '../failure-facts';
 import {
   cancellationTerms,
   iso,
@@ -38,7 +38,7 @@ import {
   stayInstants,
   type BookingRead,
 } from './guard-decisions';
-import { parseInstant } from '../shared/dates';
+import { parseInstant } from '../../shared/dates';
 import type { CancelRequest, GuardRun } from './guard-run';
 
 type TermsRead = BookingTerms | { readonly found: false };

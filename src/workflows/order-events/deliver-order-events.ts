@@ -17,7 +17,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { OrderEventActivities } from '../activities/order-events';
+import type { OrderEventActivities } from '../../activities/order-events';
 import {
   DeliveryMark,
   orderEventSignal,
@@ -25,12 +25,12 @@ import {
   redeliverOrderEventsUpdate,
   type OrderEvent,
   type OrderEventsState,
-} from '../shared/order-events';
-import { OrderEventsDeliveryKey } from '../shared/search-attributes';
-import { DELIVER_EVENT_ACTIVITY } from './activity-options';
-import { failureFacts } from './failure-facts';
+} from '../../shared/order-events';
+import { OrderEventsDeliveryKey } from '../../shared/search-attributes';
+import { DELIVER_EVENT_ACTIVITY } from '../activity-options';
+import { failureFacts } from '../failure-facts';
 import { enqueue, keepRetrying, retryWaitMs } from './order-event-decisions';
-import { iso } from './guard-decisions';
+import { iso } from '../guard/guard-decisions';
 
 export interface DeliverOrderEventsInput {
   readonly orderId: string;

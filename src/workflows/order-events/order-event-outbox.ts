@@ -12,16 +12,16 @@
  * from a handed-over sequence (a guard of its own, a run continued as new) queues every event.
  */
 import { condition, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
-import type { OrderEventActivities } from '../activities/order-events';
+import type { OrderEventActivities } from '../../activities/order-events';
 import {
   eventTypeOfPhase,
   orderEventId,
   type OrderEvent,
   type OrderEventData,
   type OrderEventType,
-} from '../shared/order-events';
-import { ANNOUNCE_EVENT_ACTIVITY } from './activity-options';
-import { iso } from './guard-decisions';
+} from '../../shared/order-events';
+import { ANNOUNCE_EVENT_ACTIVITY } from '../activity-options';
+import { iso } from '../guard/guard-decisions';
 import { sequenceFloor } from './order-event-decisions';
 
 const { announceOrderEvent } = proxyLocalActivities<OrderEventActivities>(ANNOUNCE_EVENT_ACTIVITY);

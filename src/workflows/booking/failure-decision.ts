@@ -3,10 +3,10 @@
  * client's classification (src/hotel-api/errors.ts) through failure-facts.ts; the decisions here
  * are the booking rules applied to them.
  */
-import type { FailureFacts } from '../activities/failures';
-import type { Polling } from '../shared/booking-contract';
-import { DEFAULT_POLLING_MAXIMUM_INTERVAL_MS } from '../config/defaults';
-import { durationToMs } from '../shared/duration';
+import type { FailureFacts } from '../../activities/failures';
+import type { Polling } from '../../shared/booking-contract';
+import { DEFAULT_POLLING_MAXIMUM_INTERVAL_MS } from '../../config/defaults';
+import { durationToMs } from '../../shared/duration';
 import type { PriceCheckAnswer } from './price-decision';
 
 /** After `POST /booking` failed. */

@@ -1,5 +1,5 @@
 /** Price arithmetic for the price-change decision. Pure, exact to the cent. */
-import type { Price, SupplierPrice } from '../shared/booking-contract';
+import type { Price, SupplierPrice } from '../../shared/booking-contract';
 
 function cents(amount: string): number | undefined {
   const n = Number(amount);

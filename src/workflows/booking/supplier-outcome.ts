@@ -2,8 +2,8 @@
  * The booking's final outcome from the supplier's booking status, pure. Pending statuses are not
  * final (rule 3); a status the seed does not list is not proof of anything either.
  */
-import { BookingOutcome, CancellationOutcome } from '../shared/booking-values';
-import { supplierStatusKind } from '../shared/supplier-status';
+import { BookingOutcome, CancellationOutcome } from '../../shared/booking-values';
+import { supplierStatusKind } from '../../shared/supplier-status';
 
 export type StatusReading =
   | { readonly kind: 'final'; readonly outcome: BookingOutcome; readonly reason?: string }

@@ -5,9 +5,9 @@
  * holds booking state.
  */
 import { setCurrentDetails, type CancellationScope } from '@temporalio/workflow';
-import type { BookingSnapshot, PriceCheckResult } from '../activities/booking';
-import type { StayTerms } from '../activities/guard';
-import type { LocalRead } from '../activities/local-reads';
+import type { BookingSnapshot, PriceCheckResult } from '../../activities/booking';
+import type { StayTerms } from '../../activities/guard';
+import type { LocalRead } from '../../activities/local-reads';
 import type {
   BookRoomInput,
   BookRoomResult,
@@ -15,17 +15,17 @@ import type {
   BookingState,
   PriceDecision,
   SupplierPrice,
-} from '../shared/booking-contract';
-import { BookingOutcome, BookingPhase } from '../shared/booking-values';
-import { truthOf } from '../shared/order-truth';
-import type { GuardBookingInput } from '../shared/guard-contract';
-import type { OrderEventOutbox } from './order-event-outbox';
-import { SearchAttributeWriter } from './search-attribute-writer';
+} from '../../shared/booking-contract';
+import { BookingOutcome, BookingPhase } from '../../shared/booking-values';
+import { truthOf } from '../../shared/order-truth';
+import type { GuardBookingInput } from '../../shared/guard-contract';
+import type { OrderEventOutbox } from '../order-events/order-event-outbox';
+import { SearchAttributeWriter } from '../search-attribute-writer';
 import {
   BookingPhaseKey,
   SupplierBookingIdKey,
   SupplierStatusKey,
-} from '../shared/search-attributes';
+} from '../../shared/search-attributes';
 
 const FINAL: ReadonlySet<string> = new Set(Object.values(BookingOutcome));
 

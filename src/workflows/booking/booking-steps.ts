@@ -16,34 +16,34 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { BookingActivities } from '../activities/booking';
-import type { EarlierRunsActivities } from '../activities/earlier-runs';
-import type { LocalReadActivities } from '../activities/local-reads';
+import type { BookingActivities } from '../../activities/booking';
+import type { EarlierRunsActivities } from '../../activities/earlier-runs';
+import type { LocalReadActivities } from '../../activities/local-reads';
 import type {
   BookRoomParams,
   BookRoomResult,
   BookingError,
   PriceDecision,
   SupplierPrice,
-} from '../shared/booking-contract';
+} from '../../shared/booking-contract';
 import {
   BookingOutcome,
   BookingPhase,
   CancellationOutcome,
   bookingWorkflowId,
   cancellationWorkflowId,
-} from '../shared/booking-values';
+} from '../../shared/booking-values';
 import {
   DEFAULT_APPROVAL_TIMEOUT,
   DEFAULT_APPROVAL_TIMEOUT_MS,
   DEFAULT_POLLING,
-} from '../config/defaults';
-import { durationToMs } from '../shared/duration';
+} from '../../config/defaults';
+import { durationToMs } from '../../shared/duration';
 import {
   BookingDecidedAtKey,
   BookingOutcomeKey,
   SupplierStatusKey,
-} from '../shared/search-attributes';
+} from '../../shared/search-attributes';
 import {
   BOOKING_RESEND_BASE_DELAY_MS,
   BOOKING_SEND_ATTEMPTS,
@@ -51,9 +51,9 @@ import {
   EARLIER_RUNS_ACTIVITY,
   POLL_ACTIVITY,
   READ_ACTIVITY,
-} from './activity-options';
-import { cancelBooking as cancelBookingWorkflow } from './cancel-booking';
-import { runCancellation, type CancellationResult } from './cancellation';
+} from '../activity-options';
+import { cancelBooking as cancelBookingWorkflow } from '../cancellation/cancel-booking';
+import { runCancellation, type CancellationResult } from '../cancellation/cancellation';
 import {
   afterBookingFailure,
   afterPollFailure,
@@ -61,14 +61,14 @@ import {
   unreadableAfterMs,
 } from './failure-decision';
 import { decideOnEarlierRuns } from './earlier-runs-decision';
-import { OrderEventOutbox } from './order-event-outbox';
-import { failureFacts, isDeadline, toBookingError } from './failure-facts';
+import { OrderEventOutbox } from '../order-events/order-event-outbox';
+import { failureFacts, isDeadline, toBookingError } from '../failure-facts';
 import {
   GUARD_AFTER_CONFIRMED_PATCH,
   guardInput,
   handOverInThisTask,
   handOverToGuard,
-} from './guard-handover';
+} from '../earlier-versions/guard-handover';
 import { approve, decidePrice, type Approved, type PriceCheckAnswer } from './price-decision';
 import { outcomeAfterCancellation, readStatus } from './supplier-outcome';
 

@@ -6,13 +6,13 @@
  * script. The hard rules of booking are in docs/hard-rules.md; each is marked where it is enforced.
  */
 import { CancellationScope, patched } from '@temporalio/workflow';
-import type { BookRoomInput, BookRoomResult } from '../shared/booking-contract';
-import { BookingOutcome, bookRoomInputRuleIssues } from '../shared/booking-values';
-import { CheckInDateKey, OrderIdKey } from '../shared/search-attributes';
-import { checkBookRoomInput, issueText } from './input-checks';
-import { needsCancelling, readStatus } from './supplier-outcome';
+import type { BookRoomInput, BookRoomResult } from '../../shared/booking-contract';
+import { BookingOutcome, bookRoomInputRuleIssues } from '../../shared/booking-values';
+import { CheckInDateKey, OrderIdKey } from '../../shared/search-attributes';
+import { checkBookRoomInput, issueText } from '../input-checks';
+import { needsCancelling, readStatus } from '../booking/supplier-outcome';
 
-import { registerBookRoomHandlers } from './book-room-messages';
+import { registerBookRoomHandlers } from '../booking/booking-messages';
 import {
   awaitConfirmation,
   cancelExisting,
@@ -22,8 +22,8 @@ import {
   settleEarlierRuns,
   wrongWorkflowId,
   type Settled,
-} from './book-room-steps';
-import { BookingRun } from './booking-run';
+} from '../booking/booking-steps';
+import { BookingRun } from '../booking/booking-run';
 
 /** Patch id of the input rules across fields (bookRoomInputRuleIssues). */
 const INPUT_RULES_PATCH = 'input-rules-across-fields';

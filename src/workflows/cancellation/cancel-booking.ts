@@ -3,11 +3,11 @@ import {
   upsertSearchAttributes,
   setCurrentDetails,
 } from '@temporalio/workflow';
-import type { CancelBookingInput, CancelBookingResult } from '../shared/booking-contract';
-import { BookingOutcomeKey, OrderIdKey, SupplierBookingIdKey } from '../shared/search-attributes';
-import { DEFAULT_POLLING } from '../config/defaults';
+import type { CancelBookingInput, CancelBookingResult } from '../../shared/booking-contract';
+import { BookingOutcomeKey, OrderIdKey, SupplierBookingIdKey } from '../../shared/search-attributes';
+import { DEFAULT_POLLING } from '../../config/defaults';
 import { runCancellation } from './cancellation';
-import { checkCancelBookingInput, issueText } from './input-checks';
+import { checkCancelBookingInput, issueText } from '../input-checks';
 
 /**
  * `cancelBooking`, id `cancel-<bookingId>`: cancels a supplier booking by its id. Outcome

@@ -3,10 +3,10 @@
  * cancellation ends, when the stay starts and ends, when to reconfirm, whether a cancellation may
  * run now, what a reconfirmation read means.
  */
-import { parseInstant } from '../shared/dates';
-import type { CancellationTerms, FlagReason } from '../shared/guard-contract';
-import { GuardPhase } from '../shared/guard-values';
-import { durationToMs } from '../shared/duration';
+import { parseInstant } from '../../shared/dates';
+import type { CancellationTerms, FlagReason } from '../../shared/guard-contract';
+import { GuardPhase } from '../../shared/guard-values';
+import { durationToMs } from '../../shared/duration';
 
 const DAY_MS = 86_400_000;
 export const iso = (ms: number): string => new Date(ms).toISOString();

@@ -6,13 +6,13 @@
  * STILL_ACTIVE (rule 8). Shared by bookRoom and cancelBooking.
  */
 import { isCancellation, proxyActivities } from '@temporalio/workflow';
-import type { BookingActivities } from '../activities/booking';
-import type { Polling } from '../shared/booking-contract';
-import { CancellationOutcome } from '../shared/booking-values';
-import { DEFAULT_POLLING } from '../config/defaults';
-import { durationToMs } from '../shared/duration';
-import { CANCEL_ACTIVITY, POLL_ACTIVITY } from './activity-options';
-import { failureFacts, isDeadline } from './failure-facts';
+import type { BookingActivities } from '../../activities/booking';
+import type { Polling } from '../../shared/booking-contract';
+import { CancellationOutcome } from '../../shared/booking-values';
+import { DEFAULT_POLLING } from '../../config/defaults';
+import { durationToMs } from '../../shared/duration';
+import { CANCEL_ACTIVITY, POLL_ACTIVITY } from '../activity-options';
+import { failureFacts, isDeadline } from '../failure-facts';
 
 export interface CancellationResult {
   readonly outcome: CancellationOutcome;

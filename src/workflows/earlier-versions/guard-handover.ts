@@ -6,11 +6,11 @@
  * (`handOverToGuard`, patched).
  */
 import { ParentClosePolicy, log, proxyLocalActivities, startChild } from '@temporalio/workflow';
-import type { GuardStartActivities } from '../activities/guard-start';
-import type { BookRoomParams, SupplierPrice } from '../shared/booking-contract';
-import type { GuardBookingInput } from '../shared/guard-contract';
-import { GUARD_BOOKING_WORKFLOW, guardStart } from '../shared/guard-values';
-import { START_GUARD_ACTIVITY } from './activity-options';
+import type { GuardStartActivities } from '../../activities/guard-start';
+import type { BookRoomParams, SupplierPrice } from '../../shared/booking-contract';
+import type { GuardBookingInput } from '../../shared/guard-contract';
+import { GUARD_BOOKING_WORKFLOW, guardStart } from '../../shared/guard-values';
+import { START_GUARD_ACTIVITY } from '../activity-options';
 
 /** The `patched()` id of the hand-over: histories recorded before it close without a guard. */
 export const GUARD_AFTER_CONFIRMED_PATCH = 'guard-after-confirmed';

@@ -9,24 +9,24 @@ import {
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
-import type { BookingActivities } from '../activities/booking';
-import type { ApprovePriceChange, BookingState, CancelRequest } from '../shared/booking-contract';
-import { BookingPhase } from '../shared/booking-values';
+import type { BookingActivities } from '../../activities/booking';
+import type { ApprovePriceChange, BookingState, CancelRequest } from '../../shared/booking-contract';
+import { BookingPhase } from '../../shared/booking-values';
 import {
   approvePriceChangeUpdate,
   bookingStateQuery,
   cancelUpdate,
   resolveReconciliationUpdate,
-} from '../shared/booking-messages';
-import { READ_ACTIVITY } from './activity-options';
+} from '../../shared/booking-messages';
+import { READ_ACTIVITY } from '../activity-options';
 import type { BookingRun } from './booking-run';
-import { failureFacts } from './failure-facts';
+import { failureFacts } from '../failure-facts';
 import {
   checkApprovePriceChange,
   checkCancelRequest,
   checkResolveReconciliation,
   issueText,
-} from './input-checks';
+} from '../input-checks';
 
 const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
 

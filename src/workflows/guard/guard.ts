@@ -27,12 +27,12 @@ import type {
   GuardBookingInput,
   GuardBookingParams,
   GuardBookingResult,
-} from '../shared/guard-contract';
-import { GuardPhase } from '../shared/guard-values';
-import { registerGuardHandlers } from './guard-booking-messages';
-import { watch } from './guard-booking-steps';
+} from '../../shared/guard-contract';
+import { GuardPhase } from '../../shared/guard-values';
+import { registerGuardHandlers } from './guard-messages';
+import { watch } from './guard-steps';
 import { GuardRun, type Carried } from './guard-run';
-import { checkGuardBookingInput, issueText } from './input-checks';
+import { checkGuardBookingInput, issueText } from '../input-checks';
 
 export async function guardBooking(input: GuardBookingInput): Promise<GuardBookingResult> {
   const run = new GuardRun(checkedGuardInput(input));

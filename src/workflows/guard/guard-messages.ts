@@ -9,11 +9,11 @@ import {
   setCurrentDetails,
   setHandler,
 } from '@temporalio/workflow';
-import type { GuardCancelRequest, KeepRequest, OrderState } from '../shared/guard-contract';
-import { GuardPhase } from '../shared/guard-values';
-import { guardCancelUpdate, keepUpdate, orderStateQuery } from '../shared/guard-messages';
+import type { GuardCancelRequest, KeepRequest, OrderState } from '../../shared/guard-contract';
+import { GuardPhase } from '../../shared/guard-values';
+import { guardCancelUpdate, keepUpdate, orderStateQuery } from '../../shared/guard-messages';
 import type { GuardRun } from './guard-run';
-import { checkGuardCancelRequest, checkKeepRequest, issueText } from './input-checks';
+import { checkGuardCancelRequest, checkKeepRequest, issueText } from '../input-checks';
 
 export function registerGuardHandlers(run: GuardRun): void {
   setHandler(orderStateQuery, () => run.state());

@@ -6,20 +6,20 @@
  */
 import { metricMeter, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { MetricCounter } from '@temporalio/common';
-import { SearchAttributeWriter } from './search-attribute-writer';
-import type { BookingError, Polling, SupplierPrice } from '../shared/booking-contract';
-import { CancellationOutcome } from '../shared/booking-values';
-import { DEFAULT_POLLING } from '../config/defaults';
-import { defaultGuardPolicy } from '../shared/input-fast-path';
+import { SearchAttributeWriter } from '../search-attribute-writer';
+import type { BookingError, Polling, SupplierPrice } from '../../shared/booking-contract';
+import { CancellationOutcome } from '../../shared/booking-values';
+import { DEFAULT_POLLING } from '../../config/defaults';
+import { defaultGuardPolicy } from '../../shared/input-fast-path';
 import type {
   CancellationTerms,
   GuardBookingParams,
   GuardFlag,
   GuardPolicy,
   OrderState,
-} from '../shared/guard-contract';
-import { FINAL_GUARD_PHASES, GuardPhase, ReconfirmationMark } from '../shared/guard-values';
-import { BookingPhaseKey, ReconfirmationKey, SupplierStatusKey } from '../shared/search-attributes';
+} from '../../shared/guard-contract';
+import { FINAL_GUARD_PHASES, GuardPhase, ReconfirmationMark } from '../../shared/guard-values';
+import { BookingPhaseKey, ReconfirmationKey, SupplierStatusKey } from '../../shared/search-attributes';
 import {
   autoCancelAfterNotice,
   autoCancelTime,
@@ -28,11 +28,11 @@ import {
   endingNoticeTime,
   iso,
 } from './guard-decisions';
-import { OrderEventOutbox } from './order-event-outbox';
-import { OrderEventType } from '../shared/order-events';
-import { parseInstant } from '../shared/dates';
-import { durationToMs } from '../shared/duration';
-import { truthOf } from '../shared/order-truth';
+import { OrderEventOutbox } from '../order-events/order-event-outbox';
+import { OrderEventType } from '../../shared/order-events';
+import { parseInstant } from '../../shared/dates';
+import { durationToMs } from '../../shared/duration';
+import { truthOf } from '../../shared/order-truth';
 
 export type CancelBy = 'update' | 'temporal' | 'auto';
 export interface CancelRequest {

@@ -17,9 +17,9 @@
  *   same check first): the new run may book. So may a run whose earlier runs all stopped before any
  *   booking call, or that has none.
  */
-import { BookingOutcome, BookingPhase } from '../shared/booking-values';
-import type { EarlierRuns } from '../activities/earlier-runs';
-import type { SupplierPrice } from '../shared/booking-contract';
+import { BookingOutcome, BookingPhase } from '../../shared/booking-values';
+import type { EarlierRuns } from '../../activities/earlier-runs';
+import type { SupplierPrice } from '../../shared/booking-contract';
 
 export type EarlierRunsDecision =
   | { readonly next: 'book' }
