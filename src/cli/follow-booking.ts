@@ -3,15 +3,16 @@
  * the demo's live display use it. The phase comes from the `bookingState` query; the result from
  * the workflow itself, so the end is never missed between two queries.
  */
-import type { BookRoomResult, BookingState } from '../client';
+import { bookingWorkflowId, type BookRoomResult, type OrderState } from '../client';
+import { truthOf } from '../shared/order-truth';
 
 export interface FollowOptions {
   /** Reads the live state (the `bookingState` query, with whatever deadline the caller wants). */
-  readonly state: () => Promise<BookingState>;
+  readonly state: () => Promise<OrderState>;
   /** Resolves with the workflow's result. */
   readonly result: () => Promise<BookRoomResult>;
   /** Called with the new state on every phase change (and once more with the final phase). */
-  readonly onChange?: (state: BookingState) => void;
+  readonly onChange?: (state: OrderState) => void;
   /** Called when a read of the state fails (the loop goes on). */
   readonly onStateError?: (err: unknown) => void;
   /** How often the state is read. @default 250 */
@@ -43,6 +44,10 @@ export async function followBooking(o: FollowOptions): Promise<BookRoomResult> {
     o.onChange?.({
       orderId: final.orderId,
       phase: final.outcome,
+      truth: truthOf(final.outcome, false),
+      holder: 'bookRoom',
+      workflowId: bookingWorkflowId(final.orderId),
+      open: false,
       cancelRequested: false,
       outcome: final.outcome,
       ...(final.bookingId !== undefined ? { bookingId: final.bookingId } : {}),

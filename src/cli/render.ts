@@ -3,7 +3,7 @@
  * small formatters every command shares.
  */
 import Table from 'cli-table3';
-import type { BookRoomResult, BookingState, OrderState, SupplierPrice } from '../client';
+import type { BookRoomResult, OrderState, SupplierPrice } from '../client';
 
 type Cell = string | number | boolean | null | undefined;
 
@@ -38,7 +38,7 @@ export function formatDuration(ms: number): string {
 }
 
 /** The live state of a booking, as `status` shows it. */
-export function renderState(state: BookingState): string {
+export function renderState(state: OrderState): string {
   const d = state.pendingDecision;
   return keyValueTable([
     ['Order', state.orderId],

@@ -18,12 +18,13 @@ import {
   type Client,
   type WorkflowHandle,
 } from '@temporalio/client';
-import {
+import type {
   BOOK_ROOM_AND_GUARD_WORKFLOW,
+  BookingOutcome} from '../shared/booking-contract';
+import {
   BOOK_ROOM_WORKFLOW,
   BookRoomInputSchema,
   OUTCOME_UPDATE_ID,
-  BookingOutcome,
   BookingPhase,
   CANCEL_BOOKING_WORKFLOW,
   CancelBookingInputSchema,
@@ -33,10 +34,9 @@ import {
   toFieldIssues,
   bookRoomInputRuleIssues,
   type BookRoomInput,
-  type BookRoomAndGuardResult,
+  type OrderResult,
   type BookRoomParams,
   type BookRoomResult,
-  type BookingState,
   type CancelBookingInput,
   type CancelBookingResult,
   type FieldIssue,
@@ -59,13 +59,10 @@ import {
 } from '../shared/search-attributes';
 import { cutAtDeadline } from './temporal-not-answering';
 import { DEFAULT_ORDER_ID_FIELD, DEFAULT_TASK_QUEUE } from '../config/defaults';
-import {
-  guardWorkflowId,
-  type GuardBookingResult,
-  type OrderState,
-} from '../shared/guard-contract';
-import { guardCancelUpdate, keepUpdate, orderStateQuery } from '../shared/guard-messages';
+import type { OrderState } from '../shared/guard-contract';
+import { keepUpdate } from '../shared/booking-messages';
 import { truthOf } from '../shared/order-truth';
+import { guardOfEarlierVersion, handedToGuardOfItsOwn } from './earlier-versions';
 import {
   ORDER_EVENTS_FAILING_QUERY,
   orderEventsStateQuery,
@@ -105,15 +102,15 @@ export interface CancelOrderOptions {
   readonly reason?: string;
   /** Cancel even after the free-cancellation deadline (the penalty is accepted). @default false */
   readonly acceptPenalty?: boolean;
-  /** Only for a booking confirmed before guards existed (`cancelBooking` by supplier id). */
+  /** Only for an order of an earlier version with no guard (`cancelBooking` by supplier id). */
   readonly polling?: CancelBookingInput['polling'];
   readonly deadline?: CancelBookingInput['deadline'];
 }
 
 export type OrderCancellation =
-  /** The workflow holding the order accepted the request; the state says how far it got. */
+  /** The order's workflow accepted the request; the state says how far it got. */
   | { readonly kind: 'requested'; readonly state: OrderState }
-  /** A booking confirmed before guards existed: `cancelBooking` was started for it. */
+  /** An order of an earlier version with no guard: `cancelBooking` was started for it. */
   | {
       readonly kind: 'supplier-cancellation';
       readonly bookingId: number;
@@ -124,24 +121,8 @@ export type OrderCancellation =
   /** Nothing to cancel: already cancelled, never booked, or the stay is over. */
   | { readonly kind: 'nothing-to-cancel'; readonly state: OrderState };
 
-/** How often, and how far apart, `cancelOrder` looks again while an order changes hands. */
-const HAND_OVER_ROUNDS = 20;
-const HAND_OVER_PAUSE_MS = 100;
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function describeIfExists(
-  handle: WorkflowHandle,
-): Promise<WorkflowExecutionDescription | undefined> {
-  try {
-    return await handle.describe();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return undefined;
-    throw err;
-  }
-}
-
-/** The workflow a booking client starts (both keep the public contract: docs/contract.md). */
-export type BookingWorkflow = typeof BOOK_ROOM_AND_GUARD_WORKFLOW | typeof BOOK_ROOM_WORKFLOW;
+/** The workflow type a client starts: `bookRoom`, or its earlier name (the same code). */
+export type BookingWorkflow = typeof BOOK_ROOM_WORKFLOW | typeof BOOK_ROOM_AND_GUARD_WORKFLOW;
 
 /**
  * How long `startBooking` waits for a worker to take the `outcome` update sent with the start (its
@@ -159,27 +140,56 @@ interface SentOutcome {
   readonly runId?: string;
 }
 
-/** The order's state while its booking workflow holds it (bookRoom's `bookingState`, widened). */
-function bookingOrderState(orderId: string, st: BookingState | OrderState): OrderState {
-  // A bookRoomAndGuard that has just decided CONFIRMED answers as the guard already.
-  if ('holder' in st) return st;
-  const open = st.outcome === undefined;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function describeIfExists(
+  handle: WorkflowHandle,
+): Promise<WorkflowExecutionDescription | undefined> {
+  try {
+    return await handle.describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/** The order's last state, once its workflow has closed. */
+function closedOrderState(orderId: string, result: OrderResult): OrderState {
+  if (result.guard) return { ...result.guard.state, open: false };
   return {
-    ...st,
-    truth: truthOf(st.phase, open),
+    orderId,
+    phase: result.outcome,
+    truth: truthOf(result.outcome, false),
     holder: 'bookRoom',
     workflowId: bookingWorkflowId(orderId),
-    open,
+    open: false,
+    outcome: result.outcome,
+    cancelRequested: result.cancellation !== undefined,
+    ...(result.bookingId !== undefined ? { bookingId: result.bookingId } : {}),
+    ...(result.supplierStatus !== undefined ? { supplierStatus: result.supplierStatus } : {}),
+    ...(result.price !== undefined ? { price: result.price } : {}),
+    ...(result.error !== undefined ? { lastError: { ...result.error, at: '' } } : {}),
   };
+}
+
+/** An update the order refused, as the error that names why. */
+function refusal(orderId: string, err: WorkflowUpdateFailedError): CancellationRefusedError {
+  const cause = err.cause as { type?: string; message?: string } | undefined;
+  return new CancellationRefusedError(
+    orderId,
+    cause?.type ?? 'REFUSED',
+    cause?.message ?? err.message,
+  );
+}
+
+/** The update found no running workflow: the order's workflow has closed (or never existed). */
+function isClosed(err: unknown): boolean {
+  return err instanceof WorkflowNotFoundError;
 }
 
 export interface BookingClientOptions {
   readonly client: Client;
-  /**
-   * `bookRoomAndGuard` (one workflow per order: the booking, then its guard) or `bookRoom` (the
-   * guard is a workflow of its own, `guard-<orderId>`). Both answer every call of this client the
-   * same way. @default 'bookRoomAndGuard'
-   */
+  /** The workflow type to start; both names run the one order workflow. @default 'bookRoom' */
   readonly workflow?: BookingWorkflow;
   /** @default 'hotel-booking' */
   readonly taskQueue?: string;
@@ -199,8 +209,8 @@ export interface StartedBooking {
   /** `STARTED` for a new workflow; otherwise the existing one was found and nothing was started. */
   readonly status: StartStatus;
   /**
-   * The existing workflow's decision, once it has one: a `bookRoomAndGuard` that decided
-   * CONFIRMED stays `ALREADY_RUNNING` (it guards the booking) with its outcome here.
+   * The existing workflow's decision, once it has one: an order that decided CONFIRMED stays
+   * `ALREADY_RUNNING` (its guard holds it until check-out) with its outcome here.
    */
   readonly outcome?: BookingOutcome;
 }
@@ -247,16 +257,16 @@ export class BookingClient {
 
   constructor(options: BookingClientOptions) {
     this.client = options.client;
-    this.workflow = options.workflow ?? BOOK_ROOM_AND_GUARD_WORKFLOW;
+    this.workflow = options.workflow ?? BOOK_ROOM_WORKFLOW;
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     this.orderIdField = options.orderIdField ?? DEFAULT_ORDER_ID_FIELD;
   }
 
   /**
-   * Starts the booking of `input.orderId` (`bookRoomAndGuard`, or `bookRoom`; see
-   * {@link BookingClientOptions.workflow}), once per order: a running workflow is reused and a
-   * finished one is reported, never restarted (so never a second supplier booking). The workflow
-   * receives the validated input: nulls removed, defaults applied, `orderIdField` set.
+   * Starts the order's workflow (`booking-<orderId>`) with its `outcome` update, once per order: a
+   * running workflow is reused and a finished one is reported, never restarted (so never a second
+   * supplier booking). The workflow receives the validated input: nulls removed, defaults applied,
+   * `orderIdField` set.
    */
   async startBooking(input: BookRoomInput): Promise<StartedBooking> {
     const valid = validateBookRoomInput(input, this.orderIdField);
@@ -277,10 +287,7 @@ export class BookingClient {
       staticSummary: `Book option for order ${valid.orderId}`,
     };
     try {
-      const runId =
-        this.workflow === BOOK_ROOM_WORKFLOW
-          ? (await this.client.workflow.start(BOOK_ROOM_WORKFLOW, options)).firstExecutionRunId
-          : await this.startWithOutcome(options);
+      const runId = await this.startWithOutcome(options);
       return { orderId: valid.orderId, workflowId, runId, status: 'STARTED' };
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -297,14 +304,14 @@ export class BookingClient {
   }
 
   /**
-   * Starts `bookRoomAndGuard` with its `outcome` update (update-with-start: the update rides in
+   * Starts the order's workflow with its `outcome` update (update-with-start: the update rides in
    * the first workflow task, so asking for the decision costs no task of its own). Waits for a
    * worker to accept it for {@link OUTCOME_ACCEPT_WAIT_MS} at most; the start stands either way.
    */
   private async startWithOutcome(
     options: WorkflowStartOptions & { workflowIdConflictPolicy: WorkflowIdConflictPolicy },
   ): Promise<string | undefined> {
-    const start = new WithStartWorkflowOperation(BOOK_ROOM_AND_GUARD_WORKFLOW, options);
+    const start = new WithStartWorkflowOperation(this.workflow, options);
     // Its own id: a second caller's update with the same id would be taken as this one's retry,
     // and its start reported as this one (the server answers a known update id before the policy).
     const updateId = `${OUTCOME_UPDATE_ID}-${randomUUID()}`;
@@ -327,12 +334,12 @@ export class BookingClient {
       // time (DEADLINE_EXCEEDED, or CANCELLED when the server's end of the deadline came first).
       // The run tells whether this call started it (its start time is this call's).
       const run = await describeIfExists(this.client.workflow.getHandle(options.workflowId));
-      if (!run || run.type !== BOOK_ROOM_AND_GUARD_WORKFLOW) throw err;
+      if (!run || run.type !== this.workflow) throw err;
       if (run.startTime.getTime() < sentAt - START_CLOCK_MARGIN_MS)
         throw new WorkflowExecutionAlreadyStartedError(
           'Workflow execution already started',
           options.workflowId,
-          BOOK_ROOM_AND_GUARD_WORKFLOW,
+          this.workflow,
         );
       this.rememberOutcome(options.workflowId, { updateId, runId: run.runId });
       return run.runId;
@@ -356,9 +363,8 @@ export class BookingClient {
   }
 
   /**
-   * Waits for the booking's decision (however it ended). `bookRoomAndGuard` answers it through its
-   * `outcome` update, while it lives on as the guard; `bookRoom` (no such update) and a workflow
-   * that has closed, through the workflow's result.
+   * Waits for the booking's decision (however it ended): the `outcome` update while the workflow
+   * runs (it may live on as the order's guard), the workflow's result once it has closed.
    */
   async result(orderId: string): Promise<BookRoomResult> {
     const handle = this.handle(orderId);
@@ -385,7 +391,8 @@ export class BookingClient {
       try {
         return await ask();
       } catch (err) {
-        // Not there (not taken in time, another run, closed) or not this workflow's (bookRoom).
+        // Not there (not taken in time, another run, closed) or not this workflow's (an earlier
+        // version's bookRoom has no such update).
         if (!(err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError))
           throw err;
       }
@@ -393,169 +400,103 @@ export class BookingClient {
     return (await handle.result()) as BookRoomResult;
   }
 
-  /** `bookRoom`'s own live state (the `bookingState` query), for following a booking to its outcome. */
-  async bookingState(orderId: string): Promise<BookingState> {
+  /** The order's live state (the `bookingState` query): its workflow must be running. */
+  async bookingState(orderId: string): Promise<OrderState> {
     return this.handle(orderId).query(bookingStateQuery);
   }
 
   /**
-   * The order's one current truth, whichever workflow holds it: `bookRoom` until the booking is
-   * decided, then (once CONFIRMED) its guard until check-out. A superset of `bookRoom`'s
-   * `bookingState` (phase, supplier status, booking id, price, last error) with `truth`,
-   * `holder`, the cancellation terms, reconfirmations and flags.
+   * The order's one current truth, in every phase: the live state while its workflow runs, the
+   * last one once it has closed (check-out, cancelled, or decided without a guard).
    */
   async state(orderId: string): Promise<OrderState> {
-    const guard = await this.guardOf(orderId);
-    if (guard) {
-      if (guard.description.status.name === 'COMPLETED') {
-        const done = (await guard.handle.result()) as GuardBookingResult | BookRoomAndGuardResult;
-        return 'state' in done ? done.state : done.guard!.state;
-      }
-      const st = await guard.handle.query(orderStateQuery);
-      return guard.description.status.name === 'RUNNING' ? st : { ...st, open: false };
-    }
-    return bookingOrderState(orderId, await this.handle(orderId).query(bookingStateQuery));
-  }
-
-  /**
-   * The workflow guarding a CONFIRMED order, with its description: the order's guard
-   * (`guard-<orderId>`), or its `bookRoomAndGuard` once that decided CONFIRMED (it guards the
-   * booking itself). Undefined before the decision, or when the order has no guard.
-   */
-  async guardOf(
-    orderId: string,
-  ): Promise<{ handle: WorkflowHandle; description: WorkflowExecutionDescription } | undefined> {
-    const guard = await describeIfExists(this.guardHandle(orderId));
-    if (guard) return { handle: this.guardHandle(orderId), description: guard };
     const handle = this.handle(orderId);
-    const booking = await describeIfExists(handle);
-    if (booking?.type !== BOOK_ROOM_AND_GUARD_WORKFLOW) return undefined;
-    const guarding =
-      booking.status.name === 'COMPLETED'
-        ? ((await handle.result()) as BookRoomAndGuardResult).guard !== undefined
-        : booking.typedSearchAttributes.get(BookingOutcomeKey) === BookingOutcome.CONFIRMED;
-    return guarding ? { handle, description: booking } : undefined;
-  }
-
-  /** The workflow handle of an order's guard (`guard-<orderId>`, from CONFIRMED to check-out). */
-  guardHandle(orderId: string): WorkflowHandle {
-    return this.client.workflow.getHandle(guardWorkflowId(orderId));
+    if ((await handle.describe()).status.name === 'RUNNING') return handle.query(bookingStateQuery);
+    const result = (await handle.result()) as OrderResult;
+    const earlier = handedToGuardOfItsOwn(result)
+      ? await guardOfEarlierVersion(this.client, orderId)
+      : undefined;
+    return earlier ? earlier.state() : closedOrderState(orderId, result);
   }
 
   /**
-   * Cancels the order, in whatever phase, any time before check-in. While `bookRoom` decides, its
-   * `cancel` update; once CONFIRMED, the guard's `cancel` update (after the free-cancellation
-   * deadline only with `acceptPenalty: true`, else {@link CancellationRefusedError} naming the
-   * deadline). Both run the same cleanup (rule 4). Resolves once the request is accepted; the
-   * state says how far it got (`CANCELLING`, then `CANCELLED` or `CANCELLATION_PENDING`).
-   * A booking confirmed before guards existed is cancelled by supplier id (`cancelBooking`).
+   * Cancels the order by its id, in whatever phase, any time before check-in: one `cancel` update
+   * on `booking-<orderId>` (after the free-cancellation deadline only with `acceptPenalty: true`,
+   * else {@link CancellationRefusedError} naming the deadline). Resolves once the request is
+   * accepted; the state says how far it got (`CANCELLING`, then `CANCELLED` or
+   * `CANCELLATION_PENDING`). An order whose workflow has closed has nothing left to cancel.
    */
   async cancelOrder(orderId: string, options: CancelOrderOptions = {}): Promise<OrderCancellation> {
-    for (let round = 0; round < HAND_OVER_ROUNDS; round++) {
-      const guard = await this.guardOf(orderId);
-      if (guard) {
-        if (guard.description.status.name !== 'RUNNING')
-          return { kind: 'nothing-to-cancel', state: await this.state(orderId) };
-        const request = {
-          ...(options.reason !== undefined ? { reason: options.reason } : {}),
-          ...(options.acceptPenalty ? { acceptPenalty: true } : {}),
-        };
-        try {
-          const state = await guard.handle.executeUpdate(guardCancelUpdate, {
-            args: [request],
-          });
-          return { kind: 'requested', state };
-        } catch (err) {
-          if (err instanceof WorkflowUpdateFailedError) {
-            const cause = err.cause as { type?: string; message?: string } | undefined;
-            throw new CancellationRefusedError(
-              orderId,
-              cause?.type ?? 'REFUSED',
-              cause?.message ?? err.message,
-            );
-          }
-          // The guard closed between the two calls: look again.
-          if (err instanceof WorkflowNotFoundError) continue;
-          throw err;
-        }
-      }
-      const booking = await describeIfExists(this.handle(orderId));
-      if (!booking)
-        throw new WorkflowNotFoundError(
-          `No order ${orderId}`,
-          bookingWorkflowId(orderId),
-          undefined,
-        );
-      if (booking.status.name === 'RUNNING') {
-        try {
-          const st = await this.cancel(orderId, options.reason);
-          return { kind: 'requested', state: bookingOrderState(orderId, st) };
-        } catch (err) {
-          // It was decided meanwhile: a CONFIRMED bookRoom refuses updates while it hands the
-          // order over to its guard, then closes. Look again once the guard is there.
-          const now = await this.handle(orderId)
-            .query(bookingStateQuery)
-            .catch(() => undefined);
-          if (
-            now?.outcome === undefined &&
-            (await this.handle(orderId).describe()).status.name === 'RUNNING'
-          )
-            throw err;
-          await pause(HAND_OVER_PAUSE_MS);
-          continue;
-        }
-      }
-      const result = await this.result(orderId);
-      if (result.outcome === 'CANCELLED' || result.bookingId === undefined) {
-        return { kind: 'nothing-to-cancel', state: await this.state(orderId) };
-      }
-
-      // Confirmed before guards existed, or ended unsure (FAILED with a booking id): cancelling
-      // twice is harmless, so cancel by supplier id.
-      const handle = await this.startCancellation({
-        bookingId: result.bookingId,
-        orderId,
-        ...(options.reason !== undefined ? { reason: options.reason } : {}),
-        ...(options.polling !== undefined ? { polling: options.polling } : {}),
-        ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
-      });
-      return {
-        kind: 'supplier-cancellation',
-        bookingId: result.bookingId,
-        workflowId: handle.workflowId,
-        handle,
-        booking: result,
-      };
+    const request = {
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+      ...(options.acceptPenalty ? { acceptPenalty: true } : {}),
+    };
+    try {
+      const state = await this.handle(orderId).executeUpdate(cancelUpdate, { args: [request] });
+      return { kind: 'requested', state };
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) throw refusal(orderId, err);
+      if (!isClosed(err)) throw err;
     }
-    throw new Error(`Order ${orderId} kept changing hands; try again`);
+    return this.cancelClosed(orderId, request, options);
+  }
+
+  /**
+   * A closed order: guarded to its end, or never booked, has nothing left to cancel; one an
+   * earlier version handed to a guard of its own is cancelled there; one that holds a supplier
+   * booking nobody guards (guard off, or decided unsure) is cancelled by supplier id (harmless
+   * twice).
+   */
+  private async cancelClosed(
+    orderId: string,
+    request: object,
+    options: CancelOrderOptions,
+  ): Promise<OrderCancellation> {
+    const result = (await this.handle(orderId).result()) as OrderResult;
+    if (handedToGuardOfItsOwn(result)) {
+      try {
+        const state = await (await guardOfEarlierVersion(this.client, orderId))?.cancel(request);
+        if (state) return { kind: 'requested', state };
+      } catch (err) {
+        if (err instanceof WorkflowUpdateFailedError) throw refusal(orderId, err);
+        throw err;
+      }
+    }
+    if (result.guard || result.outcome === 'CANCELLED' || result.bookingId === undefined)
+      return { kind: 'nothing-to-cancel', state: await this.state(orderId) };
+    const handle = await this.startCancellation({
+      bookingId: result.bookingId,
+      orderId,
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+      ...(options.polling !== undefined ? { polling: options.polling } : {}),
+      ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
+    });
+    return {
+      kind: 'supplier-cancellation',
+      bookingId: result.bookingId,
+      workflowId: handle.workflowId,
+      handle,
+      booking: result,
+    };
   }
 
   /**
    * Waits until the order's cancellation is no longer in flight and returns the state
-   * (`CANCELLED`, `CANCELLATION_PENDING`, or the bookRoom outcome).
+   * (`CANCELLED`, `CANCELLATION_PENDING`, or the decision the order ended with).
    */
   async cancellationSettled(orderId: string, pollMs = 500): Promise<OrderState> {
-    for (let handOver = 0; ;) {
+    for (;;) {
       const st = await this.state(orderId);
-      // bookRoom closes CANCELLED once its cancellation is done; the guard leaves CANCELLING.
-      const inFlight = st.holder === 'guardBooking' ? st.phase === 'CANCELLING' : st.open;
-      // A bookRoom that accepted the request and still ended CONFIRMED (its cancellation was not
-      // confirmed) hands the order to its guard: look there, for a few rounds.
-      const handingOver =
-        st.holder === 'bookRoom' &&
-        st.phase === 'CONFIRMED' &&
-        st.cancelRequested &&
-        handOver++ < HAND_OVER_ROUNDS;
-      if (!inFlight && !handingOver) return st;
-      await pause(handingOver ? HAND_OVER_PAUSE_MS : pollMs);
+      if (st.phase !== 'CANCELLING' && !(st.holder === 'bookRoom' && st.open && st.cancelRequested))
+        return st;
+      await pause(pollMs);
     }
   }
 
   /** A provisional order is confirmed by the order system: `autoCancelBeforePenalty` will not run. */
   async keep(orderId: string, reason?: string): Promise<OrderState> {
-    const guard = (await this.guardOf(orderId))?.handle ?? this.guardHandle(orderId);
     try {
-      return await guard.executeUpdate(keepUpdate, {
+      return await this.handle(orderId).executeUpdate(keepUpdate, {
         args: [reason ? { reason } : {}],
       });
     } catch (err) {
@@ -568,12 +509,12 @@ export class BookingClient {
   }
 
   /** Approves or rejects a price or policy change that awaits a decision. */
-  async approvePriceChange(orderId: string, approve: boolean): Promise<BookingState> {
+  async approvePriceChange(orderId: string, approve: boolean): Promise<OrderState> {
     return this.handle(orderId).executeUpdate(approvePriceChangeUpdate, { args: [{ approve }] });
   }
 
   /** Requests cancellation, in any phase; resolves once the workflow accepted it. */
-  async cancel(orderId: string, reason?: string): Promise<BookingState> {
+  async cancel(orderId: string, reason?: string): Promise<OrderState> {
     return this.handle(orderId).executeUpdate(cancelUpdate, { args: [reason ? { reason } : {}] });
   }
 
@@ -581,7 +522,7 @@ export class BookingClient {
   async resolveReconciliation(
     orderId: string,
     resolution: ResolveReconciliation,
-  ): Promise<BookingState> {
+  ): Promise<OrderState> {
     const parsed = ResolveReconciliationSchema.safeParse(resolution);
     if (!parsed.success) throw new BookingInputError(toFieldIssues(parsed.error), 'resolution');
     return this.handle(orderId).executeUpdate(resolveReconciliationUpdate, { args: [parsed.data] });

@@ -31,3 +31,9 @@ export const DEFAULT_APPROVAL_TIMEOUT = '15m';
 
 /** {@link DEFAULT_APPROVAL_TIMEOUT} in ms. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 900_000;
+
+/** How long a booking waits for the supplier to confirm (`confirmationDeadline`). */
+export const DEFAULT_CONFIRMATION_DEADLINE = '48h';
+
+/** How long a cancellation waits for the supplier to confirm it (`cancellationDeadline`). */
+export const DEFAULT_CANCELLATION_DEADLINE = '2h';

@@ -162,19 +162,18 @@ export interface BookRoomResult {
 }
 
 /**
- * `bookRoomAndGuard`'s result, at check-out or once the order is cancelled: the booking's decision
- * (what `bookRoom` returns, and what the `outcome` update answered) and, for a CONFIRMED booking,
- * how its guard ended.
+ * The order workflow's result, at check-out or once the order is cancelled: the booking's decision
+ * (what the `outcome` update answered) and, for a CONFIRMED booking, how its guard ended.
  */
-export interface BookRoomAndGuardResult extends BookRoomResult {
+export interface OrderResult extends BookRoomResult {
   readonly guard?: GuardBookingResult;
 }
 
 /**
- * `bookRoomAndGuard`'s input: a booking's (as `bookRoom`'s), or, when its guard continues as new,
- * the guard's input with the decision it answers the `outcome` update with. Callers give the first.
+ * The order workflow's input: a booking's, or, when its guard continues as new, the guard's input
+ * with the decision it answers the `outcome` update with. Callers give the first.
  */
-export type BookRoomAndGuardInput =
+export type OrderInput =
   | BookRoomInput
   | {
       readonly guarding: { readonly guard: GuardBookingInput; readonly decided: BookRoomResult };
@@ -204,8 +203,14 @@ export interface BookingState {
 export const ApprovePriceChangeSchema = z.strictObject({ approve: z.boolean() });
 export type ApprovePriceChange = z.infer<typeof ApprovePriceChangeSchema>;
 
+/** The `cancel` update's argument, in every phase of the order. */
 export const CancelRequestSchema = z.strictObject({
   reason: absent(z.string().max(500).optional()),
+  /**
+   * Cancel even though free cancellation has ended (or is unknown): the penalty is accepted.
+   * Before the decision nothing is at stake and it is ignored. @default false
+   */
+  acceptPenalty: absent(z.boolean().optional()),
 });
 export type CancelRequest = z.infer<typeof CancelRequestSchema>;
 

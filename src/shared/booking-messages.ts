@@ -1,23 +1,30 @@
-/** The query and updates of `bookRoom`, defined once for the workflow and its callers. */
+/**
+ * The order workflow's query and updates, defined once for the workflow and its callers. Each
+ * reaches the order at `booking-<orderId>` in every phase (until the decision the booking answers,
+ * then its guard); each answers with the order's one truth (`OrderState`).
+ */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type {
   ApprovePriceChange,
   BookRoomResult,
-  BookingState,
   CancelRequest,
   ResolveReconciliation,
 } from './booking-contract';
+import type { KeepRequest, OrderState } from './guard-contract';
 
-export const bookingStateQuery = defineQuery<BookingState>('bookingState');
-export const approvePriceChangeUpdate = defineUpdate<BookingState, [ApprovePriceChange]>(
+export const bookingStateQuery = defineQuery<OrderState>('bookingState');
+export const approvePriceChangeUpdate = defineUpdate<OrderState, [ApprovePriceChange]>(
   'approvePriceChange',
 );
-export const cancelUpdate = defineUpdate<BookingState, [CancelRequest]>('cancel');
-export const resolveReconciliationUpdate = defineUpdate<BookingState, [ResolveReconciliation]>(
+/** Cancels the order, whatever its phase (after free cancellation only with `acceptPenalty`). */
+export const cancelUpdate = defineUpdate<OrderState, [CancelRequest]>('cancel');
+export const resolveReconciliationUpdate = defineUpdate<OrderState, [ResolveReconciliation]>(
   'resolveReconciliation',
 );
+/** The order system confirms a provisional order: `autoCancelBeforePenalty` will not run. */
+export const keepUpdate = defineUpdate<OrderState, [KeepRequest]>('keep');
 /**
- * `bookRoomAndGuard`'s answer to its caller: the booking's decision (what `bookRoom` returns),
- * once there is one. Sent with the start (`OUTCOME_UPDATE_ID`); asking again is harmless.
+ * The booking's decision, once there is one (what the workflow's result starts with). Sent with
+ * the start (`OUTCOME_UPDATE_ID`); asking again is harmless.
  */
 export const outcomeUpdate = defineUpdate<BookRoomResult>('outcome');

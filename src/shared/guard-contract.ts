@@ -210,12 +210,9 @@ export interface GuardBookingResult {
   readonly error?: BookingError;
 }
 
-export const GuardCancelRequestSchema = z.strictObject({
-  reason: absent(z.string().max(500).optional()),
-  /** Cancel even though free cancellation has ended (or is unknown): the penalty is accepted. */
-  acceptPenalty: absent(z.boolean().optional()),
-});
-export type GuardCancelRequest = z.infer<typeof GuardCancelRequestSchema>;
+/** The guard's `cancel` is the order's (booking-contract.ts `CancelRequestSchema`). */
+export { CancelRequestSchema as GuardCancelRequestSchema } from './booking-contract';
+export type { CancelRequest as GuardCancelRequest } from './booking-contract';
 
 export const KeepRequestSchema = z.strictObject({ reason: absent(z.string().max(500).optional()) });
 export type KeepRequest = z.infer<typeof KeepRequestSchema>;

@@ -1,10 +1,9 @@
 /**
- * Search attribute writes of a workflow run, in one of two shapes:
- * - `each`: every write is its own upsert command, at once (how runs recorded before
- *   `one-task-per-step` wrote them; replay needs the same commands);
- * - `merged`: a write that changes nothing (the value the run already has, e.g. the attributes
- *   the starter set) is dropped, and the writes of one step (everything the workflow does until
- *   all of it waits) go out as one upsert: one history event per step instead of one per write.
+ * Search attribute writes of a workflow run: a write that changes nothing (the value the run
+ * already has, e.g. the attributes the starter set) is dropped, and the writes of one step
+ * (everything the workflow does until all of it waits) go out as one upsert: one history event per
+ * step instead of one per write. Runs of earlier versions wrote each at once
+ * (earlier-versions/each-write.ts): both are a {@link SearchAttributes}.
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import {
@@ -34,16 +33,17 @@ export function changedOnly(
   return [...last.values()].filter((u) => !sameValue(current(u), u.value));
 }
 
-export class SearchAttributeWriter {
+/** Where a run writes its search attributes. */
+export interface SearchAttributes {
+  write(updates: readonly SearchAttributeUpdatePair[]): void;
+  /** Writes what is pending now (before the run completes or continues as new). */
+  flush(): void;
+}
+
+export class SearchAttributeWriter implements SearchAttributes {
   private pending: SearchAttributeUpdatePair[] = [];
 
-  constructor(readonly merged: boolean) {}
-
   write(updates: readonly SearchAttributeUpdatePair[]): void {
-    if (!this.merged) {
-      upsertSearchAttributes([...updates]);
-      return;
-    }
     if (this.pending.length === 0) this.flushWhenTheStepWaits();
     this.pending.push(...updates);
   }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   connectBookingClient,
-  type BookRoomAndGuardResult,
+  type OrderResult,
   type BookRoomInput,
   type ConnectedClient,
   type OrderState,
@@ -61,7 +61,7 @@ describe('the CLI on guarded orders (status, cancel --accept-penalty, keep)', ()
 
   /** The BookingPhase attribute of the workflow guarding the order. */
   const phaseAttribute = async (order: string) =>
-    (await client.bookings.guardOf(order))?.description.typedSearchAttributes.get(BookingPhaseKey);
+    (await client.bookings.handle(order).describe()).typedSearchAttributes.get(BookingPhaseKey);
 
   it('after free cancellation ends: cancel is refused naming the deadline (exit 1), --accept-penalty cancels; status agrees throughout', async () => {
     const order = orderId('penalty');
@@ -144,7 +144,7 @@ describe('the CLI on guarded orders (status, cancel --accept-penalty, keep)', ()
     });
     assert.equal((await client.bookings.result(order)).outcome, 'CONFIRMED');
     const closed = await client.bookings.handle(order).result();
-    assert.equal((closed as BookRoomAndGuardResult).guard?.phase, 'CANCELLED_BY_SUPPLIER');
+    assert.equal((closed as OrderResult).guard?.phase, 'CANCELLED_BY_SUPPLIER');
 
     const status = await s.run('status', order);
     assert.equal(status.code, 0, explain(status));

@@ -14,7 +14,7 @@ import {
   bookingWorkflowId,
   guardWorkflowId,
   validateBookRoomInput,
-  type BookRoomAndGuardResult,
+  type OrderResult,
   type BookRoomResult,
 } from '../../src/client';
 import {
@@ -64,7 +64,7 @@ describe('bookRoomAndGuard', { concurrency: true }, () => {
     // Decided, and still running: the order's guard is this workflow, not a second one.
     const handle = s.bookings.handle(input.orderId);
     const d = await handle.describe();
-    assert.equal(d.type, BOOK_ROOM_AND_GUARD_WORKFLOW);
+    assert.equal(d.type, BOOK_ROOM_WORKFLOW);
     assert.equal(d.status.name, 'RUNNING');
     assert.equal(d.runId, started.runId);
     await assert.rejects(describeGuard(input.orderId), WorkflowNotFoundError);
@@ -94,7 +94,7 @@ describe('bookRoomAndGuard', { concurrency: true }, () => {
     assert.equal((await s.bookings.cancelOrder(input.orderId)).kind, 'requested');
     const settled = await s.bookings.cancellationSettled(input.orderId, 100);
     assert.equal(settled.truth, 'CANCELLED');
-    const done = (await handle.result()) as BookRoomAndGuardResult;
+    const done = (await handle.result()) as OrderResult;
     assert.equal(done.outcome, 'CONFIRMED');
     assert.equal(done.bookingId, decided.bookingId);
     assert.equal(done.guard?.phase, 'CANCELLED');
@@ -116,7 +116,7 @@ describe('bookRoomAndGuard', { concurrency: true }, () => {
     assert.equal((await s.bookings.result(input.orderId)).outcome, 'CONFIRMED');
     const handle = s.bookings.handle(input.orderId);
     await handle.cancel();
-    const done = (await handle.result()) as BookRoomAndGuardResult;
+    const done = (await handle.result()) as OrderResult;
     assert.equal(done.outcome, 'CONFIRMED');
     assert.equal(done.guard?.phase, 'CANCELLED');
     assert.equal(done.guard?.state.cancellation?.by, 'temporal');
@@ -131,7 +131,7 @@ describe('bookRoomAndGuard', { concurrency: true }, () => {
     await s.bookings.startBooking(input);
     const decided = await s.bookings.result(input.orderId);
     assert.equal(decided.outcome, 'CONFIRMED');
-    const done = (await s.bookings.handle(input.orderId).result()) as BookRoomAndGuardResult;
+    const done = (await s.bookings.handle(input.orderId).result()) as OrderResult;
     assert.equal(done.guard?.phase, 'CHECKED_OUT');
     assert.equal(done.guard?.truth, 'STAY_COMPLETED');
     assert.equal(done.guard?.state.reconfirmations?.length, 2, 'handed-over read and one more');
@@ -144,7 +144,7 @@ describe('bookRoomAndGuard', { concurrency: true }, () => {
     const started = await s.bookings.startBooking(input);
     const r = await s.bookings.result(input.orderId);
     assert.equal(r.outcome, 'NOT_AVAILABLE');
-    const closed = (await s.bookings.handle(input.orderId).result()) as BookRoomAndGuardResult;
+    const closed = (await s.bookings.handle(input.orderId).result()) as OrderResult;
     assert.deepEqual(closed, r);
     assert.equal(closed.guard, undefined);
     assert.equal(supplierBookings(s, input.orderId).length, 0);
@@ -229,18 +229,22 @@ describe('bookRoomAndGuard', { concurrency: true }, () => {
     }
   });
 
-  it('the bookRoom option keeps the guard as a workflow of its own', async () => {
+  it('a start of the earlier name bookRoomAndGuard runs the same one workflow: the order guarded in it, no second workflow', async () => {
     const bookings = new BookingClient({
       client: s.temporal.client,
       taskQueue: s.taskQueue,
-      workflow: BOOK_ROOM_WORKFLOW,
+      workflow: BOOK_ROOM_AND_GUARD_WORKFLOW,
     });
     const input = bookingInput('instant');
     await bookings.startBooking(input);
     assert.equal((await bookings.result(input.orderId)).outcome, 'CONFIRMED');
-    assert.equal((await bookings.handle(input.orderId).describe()).type, BOOK_ROOM_WORKFLOW);
-    const guard = await eventually(() => describeGuard(input.orderId));
-    assert.equal(guard.status.name, 'RUNNING');
-    await s.temporal.client.workflow.getHandle(guardWorkflowId(input.orderId)).terminate('over');
+    const described = await bookings.handle(input.orderId).describe();
+    assert.equal(described.type, BOOK_ROOM_AND_GUARD_WORKFLOW);
+    assert.equal(described.status.name, 'RUNNING');
+    assert.equal((await bookings.state(input.orderId)).holder, 'guardBooking');
+    await assert.rejects(describeGuard(input.orderId), WorkflowNotFoundError);
+    assert.equal((await bookings.cancelOrder(input.orderId)).kind, 'requested');
+    assert.equal((await bookings.cancellationSettled(input.orderId, 100)).truth, 'CANCELLED');
+    assert.equal(supplierBookings(s, input.orderId).length, 1);
   });
 });

@@ -20,7 +20,11 @@ import {
   unreadableAfterMs,
 } from '../../src/workflows/booking/failure-decision';
 import { failureFacts, isDeadline } from '../../src/workflows/failure-facts';
-import { approve, decidePrice, type PriceCheckAnswer } from '../../src/workflows/booking/price-decision';
+import {
+  approve,
+  decidePrice,
+  type PriceCheckAnswer,
+} from '../../src/workflows/booking/price-decision';
 import {
   needsCancelling,
   outcomeAfterCancellation,

@@ -1,15 +1,19 @@
 /**
- * guardBooking on a real dev server, a real worker and the simulator over HTTP: a confirmed
- * booking's life until check-out. Each test makes a real supplier booking for its order and
- * starts the order's guard on it, with stay instants seconds away (`guard.checkInAt` etc.), and
- * checks the order's truth everywhere: the client's state, the search attributes, what the
- * supplier received.
+ * The guard on a real dev server, a real worker and the simulator over HTTP: a confirmed booking's
+ * life until check-out, in the order's one workflow (`booking-<orderId>`). Each test books its
+ * order with stay instants seconds away (`guard.checkInAt` etc.) and checks the order's truth
+ * everywhere: the client's state, the search attributes, what the supplier received. The last
+ * tests run the guard of an earlier version (`guardBooking`, `guard-<orderId>`), still registered
+ * for the guards those versions started.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { supplierBookingBody } from '../../src/activities/booking';
+import { bookingStateQuery } from '../../src/shared/booking-messages';
 import {
   CancellationRefusedError,
+  bookingWorkflowId,
+  type OrderResult,
   GUARD_BOOKING_WORKFLOW,
   guardWorkflowId,
   type GuardBookingInput,
@@ -41,11 +45,10 @@ const DAY = 86_400_000;
 const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
 const dateIn = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
 
-describe('guardBooking', { concurrency: true }, () => {
+describe('the guard of a confirmed order', { concurrency: true }, () => {
   let s: BookingStack;
   before(async () => {
-    // guardBooking: the guard of a `bookRoom` (bookRoomAndGuard guards in its own workflow).
-    s = await startBookingStack('guard-booking', { workflow: 'bookRoom' });
+    s = await startBookingStack('guard-booking');
   });
   after(async () => {
     await s?.close();
@@ -76,28 +79,38 @@ describe('guardBooking', { concurrency: true }, () => {
     return r.booking_id;
   }
 
-  /** Books and starts the order's guard as bookRoom does at CONFIRMED. */
+  /** Books the order (one workflow) and waits for its decision: CONFIRMED, then guarded. */
   async function guarded(
     scenario: ScenarioName,
     guard: GuardPolicyInput = {},
     opts: { param?: number; checkin?: string } = {},
   ) {
-    const orderId = newOrderId(`g-${scenario}`);
-    const bookingId = await supplierBooking(orderId, scenario, opts);
-    const input: GuardBookingInput = {
-      orderId,
-      bookingId,
+    const input = bookingInput(scenario, {
       guard,
-      polling: FAST_POLLING,
       cancellationDeadline: '30s',
-    };
-    const handle = await s.temporal.client.workflow.start(GUARD_BOOKING_WORKFLOW, {
-      taskQueue: s.taskQueue,
-      workflowId: guardWorkflowId(orderId),
-      args: [input],
+      ...(opts.param !== undefined ? { param: opts.param } : {}),
+      ...(opts.checkin !== undefined
+        ? { optionId: scenarioOptionId(scenario, { ...opts, checkin: opts.checkin }) }
+        : {}),
     });
-    return { orderId, bookingId, handle };
+    const { orderId } = input;
+    await s.bookings.startBooking(input);
+    const decided = await s.bookings.result(orderId);
+    assert.equal(decided.outcome, 'CONFIRMED');
+    const workflow = s.bookings.handle(orderId);
+    // The guard's end, from the order's result.
+    const handle = {
+      result: async () => ((await workflow.result()) as OrderResult).guard!,
+      cancel: () => workflow.cancel(),
+      terminate: (reason: string) => workflow.terminate(reason),
+      fetchHistory: () => workflow.fetchHistory(),
+    };
+    return { orderId, bookingId: decided.bookingId!, handle };
   }
+
+  /** The state of an earlier version's guard (`guard-<orderId>`), read from it directly. */
+  const earlierGuardState = (orderId: string) =>
+    s.temporal.client.workflow.getHandle(guardWorkflowId(orderId)).query(bookingStateQuery);
 
   const supplier = (orderId: string) => {
     const [b] = s.sim.bookings({ customFields: { custom_field_10: orderId } });
@@ -108,7 +121,7 @@ describe('guardBooking', { concurrency: true }, () => {
   /** The client's state, checked against the guard's search attributes. */
   async function agreed(orderId: string): Promise<OrderState> {
     const st = await s.bookings.state(orderId);
-    const sa = (await s.bookings.guardHandle(orderId).describe()).typedSearchAttributes;
+    const sa = (await s.bookings.handle(orderId).describe()).typedSearchAttributes;
     assert.equal(sa.get(BookingPhaseKey), st.phase, 'BookingPhase agrees with the state');
     assert.equal(sa.get(SupplierStatusKey), st.supplierStatus, 'SupplierStatus agrees');
     assert.equal(
@@ -120,34 +133,35 @@ describe('guardBooking', { concurrency: true }, () => {
   }
 
   /** Waits until the guard has read the booking's terms and is in `wanted`. */
-  const phase = (orderId: string, wanted: string) =>
+  const phase = (orderId: string, wanted: string, read = () => s.bookings.state(orderId)) =>
     eventually(
       async () => {
-        const st = await s.bookings.state(orderId);
+        const st = await read();
         return st.phase === wanted && (st.reconfirmations?.length ?? 0) >= 1 ? st : undefined;
       },
       30_000,
       `${orderId} in ${wanted}`,
     );
 
-  it('bookRoom hands a CONFIRMED order to its guard and still returns when the booking is decided', async () => {
+  it('guards a CONFIRMED order in its own workflow: the decision returns at once, the guard holds the order after it', async () => {
     const input = bookingInput('instant', { guard: { reconfirmBefore: ['24h'] } });
     const started = await s.bookings.startBooking(input);
     const result = await s.bookings.result(input.orderId);
     assert.equal(result.outcome, 'CONFIRMED');
-    // The guard was started before bookRoom closed (from its last task), and outlives it; the UI
-    // names the run that handed over.
-    const guard = await s.bookings.guardHandle(input.orderId).describe();
+    // One workflow for the order: still running as its guard, no second workflow.
     const booking = await s.bookings.handle(input.orderId).describe();
-    assert.equal(guard.status.name, 'RUNNING');
-    assert.ok(guard.startTime <= booking.closeTime!, 'guard started before bookRoom closed');
-    assert.match((await guard.staticDetails()) ?? '', new RegExp(`${started.workflowId} \\(run `));
+    assert.equal(booking.status.name, 'RUNNING');
+    await assert.rejects(
+      s.temporal.client.workflow.getHandle(guardWorkflowId(input.orderId)).describe(),
+      /not found/i,
+    );
     const st = await phase(input.orderId, 'CONFIRMED');
     assert.equal(st.holder, 'guardBooking');
+    assert.equal(st.workflowId, started.workflowId);
     assert.equal(st.bookingId, result.bookingId);
     assert.equal(st.truth, 'CONFIRMED');
     assert.equal((await agreed(input.orderId)).terms?.source, 'supplier');
-    // Cancel by order id reaches the guard; bookRoom's result stays what was decided.
+    // Cancel by order id reaches the guard; the decision stays what was decided.
     assert.equal((await s.bookings.cancelOrder(input.orderId)).kind, 'requested');
     const settled = await s.bookings.cancellationSettled(input.orderId, 100);
     assert.equal(settled.truth, 'CANCELLED');
@@ -197,7 +211,7 @@ describe('guardBooking', { concurrency: true }, () => {
     assert.equal(supplier(orderId).cancelRequests, 1);
     // Cancelling twice is harmless and says so.
     assert.equal((await s.bookings.cancelOrder(orderId)).kind, 'nothing-to-cancel');
-    await maybeRecordHistory(s, guardWorkflowId(orderId), 'guard-cancelled-by-order');
+    await maybeRecordHistory(s, bookingWorkflowId(orderId), 'guard-cancelled-by-order');
   });
 
   it('after free cancellation ends, refuses a cancellation naming the deadline, and cancels with acceptPenalty', async () => {
@@ -237,7 +251,7 @@ describe('guardBooking', { concurrency: true }, () => {
     assert.equal(done.state.cancellation?.acceptPenalty, true);
     assert.equal(supplier(orderId).status, 'CANCELLED');
     assert.equal((await agreed(orderId)).truth, 'CANCELLED');
-    await maybeRecordHistory(s, guardWorkflowId(orderId), 'guard-penalty-accepted');
+    await maybeRecordHistory(s, bookingWorkflowId(orderId), 'guard-penalty-accepted');
   });
 
   it('a Temporal cancellation before the deadline cancels at the supplier like the update', async () => {
@@ -264,7 +278,7 @@ describe('guardBooking', { concurrency: true }, () => {
     assert.equal(b.status, 'CANCELLED');
     assert.ok(b.cancelRequests >= 1);
     assert.equal((await agreed(orderId)).phase, 'CANCELLED');
-    await maybeRecordHistory(s, guardWorkflowId(orderId), 'guard-cancel-202-resolves');
+    await maybeRecordHistory(s, bookingWorkflowId(orderId), 'guard-cancel-202-resolves');
   });
 
   it('flags a booking the supplier cancelled after confirmation, before check-in', async () => {
@@ -289,7 +303,7 @@ describe('guardBooking', { concurrency: true }, () => {
     );
     const st = await agreed(orderId);
     assert.equal(st.truth, 'CANCELLED_BY_SUPPLIER');
-    const sa = (await s.bookings.guardHandle(orderId).describe()).typedSearchAttributes;
+    const sa = (await s.bookings.handle(orderId).describe()).typedSearchAttributes;
     assert.equal(sa.get(ReconfirmationKey), 'FLAGGED');
     assert.equal(supplier(orderId).retrieves, 2, 'two supplier reads over its life');
     assert.equal(supplier(orderId).cancelledBy, 'supplier');
@@ -299,15 +313,15 @@ describe('guardBooking', { concurrency: true }, () => {
       for await (const wf of s.temporal.client.workflow.list({
         query: `${view.query} AND TaskQueue = '${s.taskQueue}'`,
       }))
-        if (wf.workflowId === guardWorkflowId(orderId)) return true;
+        if (wf.workflowId === bookingWorkflowId(orderId)) return true;
       return false;
     });
     // Nothing is left to cancel, and it says why.
     assert.equal((await s.bookings.cancelOrder(orderId)).kind, 'nothing-to-cancel');
-    await maybeRecordHistory(s, guardWorkflowId(orderId), 'guard-supplier-cancels');
+    await maybeRecordHistory(s, bookingWorkflowId(orderId), 'guard-supplier-cancels');
   });
 
-  it("takes over bookRoom's unconfirmed cancellation: a later CANCELLED read is ours, not the supplier's", async () => {
+  it("an earlier version's guard takes over bookRoom's unconfirmed cancellation: a later CANCELLED read is ours, not the supplier's", async () => {
     const orderId = newOrderId('g-pending');
     const bookingId = await supplierBooking(orderId, 'supplier-cancels', { param: 2 });
     const handle = await s.temporal.client.workflow.start(GUARD_BOOKING_WORKFLOW, {
@@ -322,7 +336,7 @@ describe('guardBooking', { concurrency: true }, () => {
         } satisfies GuardBookingInput,
       ],
     });
-    const st = await phase(orderId, 'CANCELLATION_PENDING');
+    const st = await phase(orderId, 'CANCELLATION_PENDING', () => earlierGuardState(orderId));
     assert.equal(st.truth, 'CANCELLATION_PENDING');
     const done = (await handle.result()) as GuardBookingResult;
     assert.equal(done.phase, 'CANCELLED');
@@ -346,7 +360,7 @@ describe('guardBooking', { concurrency: true }, () => {
       for await (const wf of s.temporal.client.workflow.list({
         query: `${view.query} AND TaskQueue = '${s.taskQueue}'`,
       }))
-        if (wf.workflowId === guardWorkflowId(orderId)) return true;
+        if (wf.workflowId === bookingWorkflowId(orderId)) return true;
       return false;
     });
     const done = (await handle.result()) as GuardBookingResult;
@@ -359,7 +373,7 @@ describe('guardBooking', { concurrency: true }, () => {
       `cancelled at ${done.state.cancellation!.requestedAt}, before ${freeCancellationUntil}`,
     );
     assert.equal(supplier(orderId).status, 'CANCELLED');
-    await maybeRecordHistory(s, guardWorkflowId(orderId), 'guard-auto-cancelled');
+    await maybeRecordHistory(s, bookingWorkflowId(orderId), 'guard-auto-cancelled');
   });
 
   it('keep stops autoCancelBeforePenalty: the booking stands past the deadline', async () => {
@@ -389,10 +403,10 @@ describe('guardBooking', { concurrency: true }, () => {
     await phase(plain.orderId, 'CONFIRMED');
     await assert.rejects(s.bookings.keep(plain.orderId), /without autoCancelBeforePenalty/);
     await plain.handle.terminate('test over');
-    await maybeRecordHistory(s, guardWorkflowId(orderId), 'guard-kept-checked-out');
+    await maybeRecordHistory(s, bookingWorkflowId(orderId), 'guard-kept-checked-out');
   });
 
-  it('a continued run (continueAsNew) resumes from its carried state without reading the terms again', async () => {
+  it("a continued run (continueAsNew) of an earlier version's guard resumes from its carried state without reading the terms again", async () => {
     const orderId = newOrderId('g-carried');
     const bookingId = await supplierBooking(orderId, 'instant');
     const now = Date.now();
@@ -410,7 +424,7 @@ describe('guardBooking', { concurrency: true }, () => {
       workflowId: guardWorkflowId(orderId),
       args: [{ orderId, bookingId, carried } satisfies GuardBookingInput],
     });
-    const st = await s.bookings.state(orderId);
+    const st = await earlierGuardState(orderId);
     assert.equal(st.terms?.freeCancellationUntil, carried.terms.freeCancellationUntil);
     assert.equal(st.nextReconfirmationAt, new Date(now + 5_000).toISOString());
     const done = (await handle.result()) as GuardBookingResult;
@@ -419,7 +433,7 @@ describe('guardBooking', { concurrency: true }, () => {
     assert.equal(supplier(orderId).retrieves, 1, 'only the carried reconfirmation point read');
   });
 
-  it('survives a worker restart: a new worker replays the guard and keeps its timers', async () => {
+  it("an earlier version's guard survives a worker restart: a new worker replays it and keeps its timers", async () => {
     const taskQueue = uniqueTaskQueue('guard-restart');
     const startWorker = async () => {
       // No cache: the new worker must rebuild the guard from its history.
@@ -440,7 +454,7 @@ describe('guardBooking', { concurrency: true }, () => {
         } satisfies GuardBookingInput,
       ],
     });
-    await phase(orderId, 'CONFIRMED');
+    await phase(orderId, 'CONFIRMED', () => earlierGuardState(orderId));
     first.worker.shutdown();
     await first.running;
     const second = await startWorker();

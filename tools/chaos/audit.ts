@@ -13,7 +13,6 @@ import {
   type BookingOutcome,
 } from '../../src/shared/booking-contract';
 import { bookingStateQuery } from '../../src/shared/booking-messages';
-import { orderStateQuery } from '../../src/shared/guard-messages';
 import { BookingOutcomeKey, BookingPhaseKey } from '../../src/shared/search-attributes';
 import type { Simulator } from '../simulator';
 
@@ -60,7 +59,7 @@ export async function orderStatus(
     // Decided and guarding its booking: the guard's state holds the decision.
     const state = await client.connection.withDeadline(
       Date.now() + (options.queryTimeoutMs ?? 10_000),
-      () => handle.query(orderStateQuery),
+      () => handle.query(bookingStateQuery),
     );
     const result: BookRoomResult = {
       orderId,

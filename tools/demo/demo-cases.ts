@@ -2,7 +2,7 @@
  * The bookings the demo runs, one per behaviour worth seeing, each with the outcome it must reach
  * and what the demo does on the way (approve, reconcile, cancel) as an operator would.
  */
-import type { BookRoomInput, BookingClient, BookingState, Price } from '../../src/client';
+import type { BookRoomInput, BookingClient, OrderState, Price } from '../../src/client';
 import { bookingWorkflowId } from '../../src/client';
 import { followBooking } from '../../src/cli/follow-booking';
 import type { Simulator } from '../simulator';
@@ -78,7 +78,7 @@ function input(
 async function bookAndFollow(
   ctx: DemoContext,
   booking: BookRoomInput,
-  onPhase: (state: BookingState) => Promise<void> | undefined = () => undefined,
+  onPhase: (state: OrderState) => Promise<void> | undefined = () => undefined,
 ): Promise<CaseResult> {
   const { orderId } = booking;
   await ctx.bookings.startBooking(booking);

@@ -9,7 +9,7 @@ import {
   validateBookRoomInput,
   type BookRoomInput,
   type BookRoomResult,
-  type BookingState,
+  type OrderState,
 } from '../../client';
 import { cutAtDeadline } from '../../client/temporal-not-answering';
 import { buildBookInput, explainInputIssues, type BookFlags } from '../book-input';
@@ -20,7 +20,7 @@ import { formatDuration, renderResult } from '../render';
 import type { CommandRunner } from './command-runner';
 
 /** What a person can do about a phase that waits for one. */
-export function phaseHint(state: BookingState): string | undefined {
+export function phaseHint(state: OrderState): string | undefined {
   const id = state.orderId;
   if (state.phase === 'AWAITING_APPROVAL') {
     return `waiting for a decision on the ${state.pendingDecision?.status ?? 'change'}: run \`approve ${id}\` or \`reject ${id}\``;

@@ -14,7 +14,6 @@ import {
   GuardPhase,
   bookingWorkflowId,
   type BookRoomResult,
-  type BookingState,
   type CancelBookingResult,
   type OrderState,
 } from '../../client';
@@ -69,11 +68,11 @@ async function status(ctx: CliContext, orderId: string): Promise<ExitCode> {
   if (workflowStatus === 'COMPLETED' || (workflowStatus === 'RUNNING' && state.outcome))
     result = await ctx.withWorkerDeadline(() => bookings.result(orderId), 10_000);
   ctx.emit({ orderId, workflowId, workflowStatus, ...(result ? { result } : {}), state }, () => {
-    const hint = state.holder === 'bookRoom' ? phaseHint(state as BookingState) : guardHint(state);
+    const hint = state.holder === 'bookRoom' ? phaseHint(state) : guardHint(state);
     // bookRoom's own view while it holds the order; once guarded, its outcome and the guard's truth.
     const tables =
       state.holder === 'bookRoom'
-        ? [result ? renderResult(result) : renderState(state as BookingState)]
+        ? [result ? renderResult(result) : renderState(state)]
         : [...(result ? [renderResult(result)] : []), renderOrderState(state)];
     return [
       ...tables,
@@ -220,7 +219,7 @@ async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFla
     );
     if (c.state.phase === 'NEEDS_RECONCILIATION') {
       // The workflow cannot know whether there is a supplier booking to cancel until told.
-      ctx.note(`It ends once reconciled: ${phaseHint(c.state as BookingState) ?? `resolve ${id}`}`);
+      ctx.note(`It ends once reconciled: ${phaseHint(c.state) ?? `resolve ${id}`}`);
     }
     if (!o.wait) {
       ctx.emit({ orderId: id, action: 'requested', state: c.state }, () =>

@@ -1,57 +1,145 @@
 /**
- * `bookRoomAndGuard`, id `booking-<orderId>`: `bookRoom`'s booking (the same script, book-room.ts)
- * and, once it is CONFIRMED, the order's guard (the same watch, guard-booking.ts) in this one
- * workflow, instead of a second workflow started for the guard. The caller hears the decision
- * from the `outcome` update, sent with the start; the workflow's own result comes at check-out or
- * once the order is cancelled. Its messages are `bookRoom`'s until the decision, the guard's from
- * the activation that decided CONFIRMED (same names: one call reaches the order).
+ * `bookRoom`, id `booking-<orderId>`: one workflow holds an order from its first call to check-out
+ * or cancellation, whoever starts it. The booking (price check → decision → one booking call →
+ * confirmation, rules in docs/hard-rules.md) and, from the activation that decided CONFIRMED, the
+ * order's guard (../guard/) until check-out. The caller hears the decision from the `outcome`
+ * update (sent with the start); the query `bookingState` and the update `cancel` reach the order in
+ * every phase. State in booking-run.ts, handlers in booking-messages.ts, steps in the files named
+ * for them; this file is the script.
  */
-import { CancellationScope, condition, continueAsNew, setHandler } from '@temporalio/workflow';
+import { CancellationScope, continueAsNew, patched, setHandler } from '@temporalio/workflow';
 import type {
-  BookRoomAndGuardInput,
-  BookRoomAndGuardResult,
+  BookRoomInput,
+  BookRoomParams,
   BookRoomResult,
+  OrderInput,
+  OrderResult,
 } from '../../shared/booking-contract';
+import { BookingOutcome, bookRoomInputRuleIssues } from '../../shared/booking-values';
 import type { GuardBookingInput } from '../../shared/guard-contract';
 import { outcomeUpdate } from '../../shared/booking-messages';
-import { registerBookRoomHandlers } from './booking-messages';
-import { script } from '../earlier-versions/book-room';
-import { BookingRun } from './booking-run';
-import { registerGuardHandlers } from '../guard/guard-messages';
+import { CheckInDateKey, OrderIdKey } from '../../shared/search-attributes';
+import { bookRoomOfEarlierVersions } from '../earlier-versions/book-room';
+import { checkBookRoomInput, issueText } from '../input-checks';
+import { SearchAttributeWriter } from '../search-attribute-writer';
 import { cancelledFromTemporal, checkedGuardInput, guardToTheEnd } from '../guard/guard';
-import { GuardRun } from '../guard/guard-run';
+import { registerGuardHandlers } from '../guard/guard-messages';
+import { GuardRun, guardOutbox } from '../guard/guard-run';
+import { registerBookingHandlers } from './booking-messages';
+import { BookingRun } from './booking-run';
+import { cancelSupplierBooking } from './cancel-supplier-booking';
+import { awaitConfirmation } from './confirmation';
+import { close, decide, finish, guardHome, guardTheOrder } from './decide';
+import { Decisions, type Decision } from './decisions';
+import { settleEarlierRuns, wrongWorkflowId } from './earlier-runs';
+import { priceAndBook } from './price-and-book';
+import { needsCancelling, readStatus } from './supplier-outcome';
 
-export async function bookRoomAndGuard(
-  input: BookRoomAndGuardInput,
-): Promise<BookRoomAndGuardResult> {
+/**
+ * Written first by every run of this shape. A `bookRoom` history without it was recorded by an
+ * earlier version (two workflows per order) and replays as it ran (docs/earlier-versions.md).
+ */
+export const ONE_ORDER_ONE_WORKFLOW = 'one-order-one-workflow';
+
+export async function bookRoom(input: OrderInput): Promise<OrderResult> {
+  if (!patched(ONE_ORDER_ONE_WORKFLOW)) return bookRoomOfEarlierVersions(input as BookRoomInput);
+  return order(input);
+}
+
+/**
+ * The order's workflow; also registered as `bookRoomAndGuard`, the name an earlier version gave
+ * this same shape (its histories carry no marker and replay here).
+ */
+export async function order(input: OrderInput): Promise<OrderResult> {
   if (input !== null && typeof input === 'object' && 'guarding' in input)
     return guardOn(input.guarding.guard, input.guarding.decided);
-  let guard: GuardRun | undefined;
-  const run: BookingRun = new BookingRun(input, (guardInput) => {
-    guard = new GuardRun(checkedGuardInput(guardInput), { sa: run.sa, events: run.events });
-    run.guarding = guardInput;
-    registerGuardHandlers(guard);
-  });
-  registerBookRoomHandlers(run);
-  setHandler(outcomeUpdate, async () => {
-    await condition(() => run.decided !== undefined);
-    return run.decided!;
-  });
-  // Rule 8, as in bookRoom: a cancellation from Temporal is the `cancel` update's request, taken
-  // by whichever part holds the order when it arrives.
+  const run = new BookingRun(input);
+  registerBookingHandlers(run);
+  // Rule 8: a cancellation from Temporal means what the `cancel` update means, taken by whichever
+  // part holds the order. The script runs non-cancellable, so the cleanup cannot be cancelled.
   CancellationScope.current().cancelRequested.catch(() => {
-    if (guard) cancelledFromTemporal(guard);
+    if (run.guarding) cancelledFromTemporal(run.guarding.guard);
     else run.requestCancel('cancelled from Temporal');
   });
-  const decided = await CancellationScope.nonCancellable(() => script(run, input));
-  if (!guard || !run.guarding) return decided;
-  return guarded(guard, run.guarding, decided);
+  const decided = await CancellationScope.nonCancellable(() => book(run, input));
+  if (!run.guarding) return decided;
+  return guarded(run.guarding.guard, run.guarding.input, decided);
+}
+
+/** The booking, from the input's checks to its decision. */
+async function book(run: BookingRun, input: BookRoomInput): Promise<BookRoomResult> {
+  const checked = checkedInput(input);
+  if ('outcome' in checked) return finish(run, checked);
+  const p = checked;
+  run.searchAttributes.write([
+    { key: OrderIdKey, value: p.orderId },
+    ...(p.checkIn ? [{ key: CheckInDateKey, value: new Date(`${p.checkIn}T00:00:00Z`) }] : []),
+  ]);
+  // Rule 1, whoever starts the workflow: the order's earlier runs decide whether to book.
+  const settled = wrongWorkflowId(p) ?? (await settleEarlierRuns(run, p));
+  if (settled.kind === 'decided') return finish(run, settled.decision);
+  if (settled.kind === 'book') {
+    if (run.cancelRequested) return finish(run, Decisions.cancelledBeforeBooking(run.cancelReason));
+    const booked = await priceAndBook(run, p);
+    if (booked.kind === 'decided') return finish(run, booked.decision);
+  }
+  const id = run.bookingId!;
+  // Rule 3: pending is not final.
+  const waited = await awaitConfirmation(run, p, id);
+  if (waited.kind === 'deadline') return finish(run, await afterDeadline(run, p, id));
+  if (run.cancelRequested && needsCancelling(run.supplierStatus))
+    return settle(run, p, await cancelSupplierBooking(run, p, id, run.cancelWhy()));
+  return settle(run, p, supplierDecision(run));
+}
+
+/** Rule 7: the client validated already; this guards every other caller. */
+function checkedInput(input: BookRoomInput): BookRoomParams | Decision {
+  const parsed = checkBookRoomInput(input);
+  if (!parsed.success) return Decisions.invalidInput(issueText(parsed.issues));
+  const ruleIssues = bookRoomInputRuleIssues(parsed.data);
+  if (ruleIssues.length > 0) return Decisions.invalidInput(issueText(ruleIssues));
+  return parsed.data;
+}
+
+/** The confirmation deadline passed (rule 3): NOT_CONFIRMED, cancelled first when asked to. */
+async function afterDeadline(run: BookingRun, p: BookRoomParams, id: number): Promise<Decision> {
+  const why = `not confirmed within ${String(p.confirmationDeadline)}`;
+  run.noteError({ code: 'CONFIRMATION_DEADLINE', message: why });
+  if (!p.cancelOnConfirmationTimeout) return Decisions.notConfirmed(why);
+  const cancelled = await cancelSupplierBooking(
+    run,
+    p,
+    id,
+    `${why}; cancelled so it cannot confirm later`,
+  );
+  return { ...cancelled, outcome: BookingOutcome.NOT_CONFIRMED };
+}
+
+/** What the supplier's final status decides. */
+function supplierDecision(run: BookingRun): Decision {
+  const reading = readStatus(run.supplierStatus ?? '');
+  // Unreachable: the poll returns final statuses only. Should a change there break that, the
+  // booking ends loudly (UNKNOWN_STATUS) rather than with an outcome it does not have.
+  if (reading.kind !== 'final') return Decisions.unknownStatus(run.supplierStatus);
+  if (reading.outcome === BookingOutcome.CONFIRMED) return Decisions.confirmed();
+  const cancelledHere = run.cancelRequested && reading.outcome === BookingOutcome.CANCELLED;
+  return Decisions.supplierSays(reading.outcome, cancelledHere ? run.cancelWhy() : reading.reason);
+}
+
+/** The booking's own decision: a CONFIRMED one is guarded from this activation on. */
+async function settle(run: BookingRun, p: BookRoomParams, decision: Decision) {
+  if (decision.outcome !== BookingOutcome.CONFIRMED) return finish(run, decision);
+  const result = decide(run, decision);
+  guardTheOrder(run, p, decision);
+  if (!run.guarding) await close(run);
+  return result;
 }
 
 /** A run continued as new by its guard: the guard goes on, `outcome` answers from the input. */
-function guardOn(input: GuardBookingInput, decided: BookRoomResult) {
+function guardOn(input: GuardBookingInput, decided: BookRoomResult): Promise<OrderResult> {
   setHandler(outcomeUpdate, () => decided);
-  const guard = new GuardRun(checkedGuardInput(input), {});
+  const params = checkedGuardInput(input);
+  const guard = new GuardRun(params, guardHome(new SearchAttributeWriter(), guardOutbox(params)));
   registerGuardHandlers(guard);
   CancellationScope.current().cancelRequested.catch(() => cancelledFromTemporal(guard));
   return guarded(guard, input, decided);
@@ -61,9 +149,9 @@ async function guarded(
   guard: GuardRun,
   input: GuardBookingInput,
   decided: BookRoomResult,
-): Promise<BookRoomAndGuardResult> {
+): Promise<OrderResult> {
   const ended = await guardToTheEnd(guard, input, (next) =>
-    continueAsNew<typeof bookRoomAndGuard>({ guarding: { guard: next, decided } }),
+    continueAsNew<typeof bookRoom>({ guarding: { guard: next, decided } }),
   );
   return { ...decided, guard: ended };
 }

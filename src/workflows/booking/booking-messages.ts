@@ -1,6 +1,7 @@
 /**
- * `bookRoom`'s query and updates: each handler is one line into the run's state or a step; the
- * validators say why an update does not fit the booking's phase.
+ * The order's query and updates until its decision (the guard's take over from the activation
+ * that decided CONFIRMED: ../guard/guard-messages.ts): each handler is one line into the run's
+ * state or a step; the validators say why an update does not fit the booking's phase.
  */
 import {
   ApplicationFailure,
@@ -10,12 +11,18 @@ import {
   setHandler,
 } from '@temporalio/workflow';
 import type { BookingActivities } from '../../activities/booking';
-import type { ApprovePriceChange, BookingState, CancelRequest } from '../../shared/booking-contract';
+import type {
+  ApprovePriceChange,
+  BookRoomResult,
+  CancelRequest,
+} from '../../shared/booking-contract';
+import type { OrderState } from '../../shared/guard-contract';
 import { BookingPhase } from '../../shared/booking-values';
 import {
   approvePriceChangeUpdate,
   bookingStateQuery,
   cancelUpdate,
+  outcomeUpdate,
   resolveReconciliationUpdate,
 } from '../../shared/booking-messages';
 import { READ_ACTIVITY } from '../activity-options';
@@ -30,8 +37,10 @@ import {
 
 const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
 
-export function registerBookRoomHandlers(run: BookingRun): void {
+export function registerBookingHandlers(run: BookingRun): void {
   setHandler(bookingStateQuery, () => run.state());
+  // The caller's one call for the decision (sent with the start; asking again is harmless).
+  setHandler(outcomeUpdate, () => decision(run));
   setHandler(approvePriceChangeUpdate, (request) => approve(run, request), {
     validator: (request) => validateApproval(run, request),
   });
@@ -43,10 +52,15 @@ export function registerBookRoomHandlers(run: BookingRun): void {
   });
 }
 
+async function decision(run: BookingRun): Promise<BookRoomResult> {
+  await condition(() => run.decided !== undefined);
+  return run.decided!;
+}
+
 /** Handlers run in the root scope: a cancellation from Temporal must not break them either. */
-function approve(run: BookingRun, request: ApprovePriceChange): Promise<BookingState> {
+function approve(run: BookingRun, request: ApprovePriceChange): Promise<OrderState> {
   return CancellationScope.nonCancellable(async () => {
-    run.decision = request.approve;
+    run.approval = request.approve;
     await condition(() => run.phase !== BookingPhase.AWAITING_APPROVAL);
     return run.state();
   });
@@ -55,12 +69,12 @@ function approve(run: BookingRun, request: ApprovePriceChange): Promise<BookingS
 function validateApproval(run: BookingRun, request: ApprovePriceChange): void {
   const parsed = checkApprovePriceChange(request);
   if (!parsed.success) throw new Error(`approvePriceChange: ${issueText(parsed.issues)}`);
-  if (run.phase !== BookingPhase.AWAITING_APPROVAL || run.decision !== undefined) {
+  if (run.phase !== BookingPhase.AWAITING_APPROVAL || run.approval !== undefined) {
     throw new Error(`Nothing awaits approval: the booking is ${run.phase}`);
   }
 }
 
-function cancel(run: BookingRun, request: CancelRequest | null | undefined): BookingState {
+function cancel(run: BookingRun, request: CancelRequest | null | undefined): OrderState {
   run.requestCancel(request?.reason ?? undefined); // null is absent (rule 7)
   return run.state();
 }
@@ -68,14 +82,14 @@ function cancel(run: BookingRun, request: CancelRequest | null | undefined): Boo
 function validateCancel(run: BookingRun, request: CancelRequest | null | undefined): void {
   const parsed = checkCancelRequest(request ?? {});
   if (!parsed.success) throw new Error(`cancel: ${issueText(parsed.issues)}`);
-  if (run.ended) throw new Error(`The booking has already ended: ${run.phase}`);
+  if (run.isDecided) throw new Error(`The booking has already ended: ${run.phase}`);
 }
 
 /**
  * Rule 1: an operator says what the supplier holds. A booking id is checked against the supplier
  * (it must carry this order's id) before the run takes it as its booking.
  */
-function resolve(run: BookingRun, raw: unknown): Promise<BookingState> {
+function resolve(run: BookingRun, raw: unknown): Promise<OrderState> {
   return CancellationScope.nonCancellable(async () => {
     const checked = checkResolveReconciliation(raw); // null fields are absent (rule 7)
     if (!checked.success) throw new Error(`resolveReconciliation: ${issueText(checked.issues)}`);

@@ -1,10 +1,10 @@
 /**
- * The state of one `bookRoom` run, in one place: every field a step or a message handler reads or
- * writes, and the small mutators that keep the search attributes and the UI's details in step with
- * it. Steps (book-room-steps.ts) and handlers (book-room-messages.ts) take the run; nothing else
- * holds booking state.
+ * The state of an order's booking, from the first call to its decision, in one place: every field
+ * a step or a message handler reads or writes, and the small mutators that keep the search
+ * attributes and the UI's details in step with it. Steps and handlers (booking-messages.ts) take
+ * the run; once CONFIRMED, the order's guard (`guard`, ../guard/) holds it.
  */
-import { setCurrentDetails, type CancellationScope } from '@temporalio/workflow';
+import { setCurrentDetails, workflowInfo, type CancellationScope } from '@temporalio/workflow';
 import type { BookingSnapshot, PriceCheckResult } from '../../activities/booking';
 import type { StayTerms } from '../../activities/guard';
 import type { LocalRead } from '../../activities/local-reads';
@@ -18,19 +18,17 @@ import type {
 } from '../../shared/booking-contract';
 import { BookingOutcome, BookingPhase } from '../../shared/booking-values';
 import { truthOf } from '../../shared/order-truth';
-import type { GuardBookingInput } from '../../shared/guard-contract';
+import type { GuardBookingInput, OrderState } from '../../shared/guard-contract';
+import type { GuardRun } from '../guard/guard-run';
 import type { OrderEventOutbox } from '../order-events/order-event-outbox';
-import { SearchAttributeWriter } from '../search-attribute-writer';
+import { SearchAttributeWriter, type SearchAttributes } from '../search-attribute-writer';
 import {
   BookingPhaseKey,
   SupplierBookingIdKey,
   SupplierStatusKey,
 } from '../../shared/search-attributes';
 
-const FINAL: ReadonlySet<string> = new Set(Object.values(BookingOutcome));
-
-/** An outcome without the order id (the run adds it). */
-export type Final = Omit<BookRoomResult, 'orderId'>;
+const OUTCOMES: ReadonlySet<string> = new Set(Object.values(BookingOutcome));
 
 /** An operator's answer to a reconciliation. */
 export type Resolution =
@@ -47,7 +45,7 @@ export class BookingRun {
   lastError: BookingState['lastError'];
   pendingDecision: PriceDecision | undefined;
   /** A person's answer to `approvePriceChange`, while `AWAITING_APPROVAL`. */
-  decision: boolean | undefined;
+  approval: boolean | undefined;
   cancelRequested = false;
   cancelReason: string | undefined;
   resolution: Resolution | undefined;
@@ -64,43 +62,32 @@ export class BookingRun {
   terms: StayTerms | undefined;
   /** The first task's local price check (one task per step), until the price step takes it. */
   localPrice: LocalRead<PriceCheckResult> | undefined;
-  /** Every search attribute write of the run goes through here. */
-  sa = new SearchAttributeWriter(false);
-  /** The decision, once the run has one (what `bookRoom` returns; `outcome` answers with it). */
+  /** The decision, once the run has one (the `outcome` update answers with it). */
   decided: BookRoomResult | undefined;
-  /** The guard's input once this run guards its CONFIRMED booking itself (`guardHere`). */
-  guarding: GuardBookingInput | undefined;
-
   /**
-   * The run takes one workflow task per step (book-room.ts `ONE_TASK_PER_STEP`): merged search
-   * attribute writes, local reads within the worker's budget, the guard started in the deciding
-   * task. False for runs recorded before it, which replay as they ran.
+   * The order's guard and its input, from the activation that decided CONFIRMED
+   * (../guard/guard-run.ts): it holds the order from there on.
    */
-  get oneTaskPerStep(): boolean {
-    return this.sa.merged;
-  }
+  guarding: { readonly guard: GuardRun; readonly input: GuardBookingInput } | undefined;
 
   constructor(
     input: BookRoomInput,
-    /**
-     * Set when the run guards its CONFIRMED booking itself (`bookRoomAndGuard`): called with the
-     * guard's input in the activation that decided CONFIRMED, instead of starting `guardBooking`.
-     */
-    readonly guardHere?: (guard: GuardBookingInput) => void,
+    /** Every search attribute write of the order goes through here. */
+    readonly searchAttributes: SearchAttributes = new SearchAttributeWriter(),
   ) {
     this.orderId = typeof input?.orderId === 'string' ? input.orderId : '(invalid)';
     this.orderIdField = typeof input?.orderIdField === 'string' ? input.orderIdField : undefined;
   }
 
-  /** The run lives on as its booking's guard once CONFIRMED (see {@link guardHere}). */
-  get livesOn(): boolean {
-    return this.guardHere !== undefined;
-  }
-
-  /** The `bookingState` query's answer. */
-  state(): BookingState {
+  /** The `bookingState` query's answer, and the `cancel` update's, until the decision. */
+  state(): OrderState {
+    const open = this.outcome === undefined;
     return {
       orderId: this.orderId,
+      truth: truthOf(this.phase, open),
+      holder: 'bookRoom',
+      workflowId: workflowInfo().workflowId,
+      open,
       phase: this.phase,
       cancelRequested: this.cancelRequested,
       ...(this.supplierStatus !== undefined ? { supplierStatus: this.supplierStatus } : {}),
@@ -114,9 +101,9 @@ export class BookingRun {
     };
   }
 
-  /** Whether the booking has its outcome. */
-  get ended(): boolean {
-    return FINAL.has(this.phase);
+  /** Whether the booking has its decision. */
+  get isDecided(): boolean {
+    return OUTCOMES.has(this.phase);
   }
 
   /** The workflow's current details in the UI. */
@@ -136,10 +123,10 @@ export class BookingRun {
   /** Every change of the order's phase passes here (search attribute and details with it). */
   enter(next: BookingState['phase']): void {
     this.phase = next;
-    this.sa.write([{ key: BookingPhaseKey, value: next }]);
+    this.searchAttributes.write([{ key: BookingPhaseKey, value: next }]);
     setCurrentDetails(this.details());
     this.events?.phase(next, {
-      truth: truthOf(next, !this.ended),
+      truth: truthOf(next, !this.isDecided),
       ...(this.bookingId !== undefined ? { bookingId: this.bookingId } : {}),
       ...(this.supplierStatus !== undefined ? { supplierStatus: this.supplierStatus } : {}),
       ...(this.price !== undefined ? { price: this.price } : {}),
@@ -151,11 +138,6 @@ export class BookingRun {
     });
   }
 
-  /** From here on the run takes one workflow task per step (see {@link oneTaskPerStep}). */
-  takeOneTaskPerStep(): void {
-    this.sa = new SearchAttributeWriter(true);
-  }
-
   noteError(error: BookingError): void {
     this.lastError = { ...error, at: new Date().toISOString() };
   }
@@ -163,7 +145,7 @@ export class BookingRun {
   setBooking(id: number, status: string): void {
     this.bookingId = id;
     this.supplierStatus = status;
-    this.sa.write([
+    this.searchAttributes.write([
       { key: SupplierBookingIdKey, value: id },
       { key: SupplierStatusKey, value: status },
     ]);
@@ -171,18 +153,11 @@ export class BookingRun {
 
   /** Rule 8: the `cancel` update and a cancellation from Temporal both come here. */
   requestCancel(reason: string | undefined): void {
-    if (this.cancelRequested || this.ended) return;
+    if (this.cancelRequested || this.isDecided) return;
     this.cancelRequested = true;
     this.cancelReason = reason;
     this.pollScope?.cancel();
     setCurrentDetails(this.details());
-  }
-
-  cancelledBeforeBooking(): Final {
-    return {
-      outcome: BookingOutcome.CANCELLED,
-      reason: `cancelled before any supplier booking was made${this.cancelReason ? `: ${this.cancelReason}` : ''}`,
-    };
   }
 
   cancelWhy(): string {

@@ -4,7 +4,11 @@ import {
   setCurrentDetails,
 } from '@temporalio/workflow';
 import type { CancelBookingInput, CancelBookingResult } from '../../shared/booking-contract';
-import { BookingOutcomeKey, OrderIdKey, SupplierBookingIdKey } from '../../shared/search-attributes';
+import {
+  BookingOutcomeKey,
+  OrderIdKey,
+  SupplierBookingIdKey,
+} from '../../shared/search-attributes';
 import { DEFAULT_POLLING } from '../../config/defaults';
 import { runCancellation } from './cancellation';
 import { checkCancelBookingInput, issueText } from '../input-checks';

@@ -1,145 +1,174 @@
 /**
- * `bookRoom`, id `booking-<orderId>`: price check → decision → one booking call → confirmation,
- * with cancellation at any phase and operator reconciliation when the booking call is ambiguous.
- * Its state is one record (booking-run.ts), its messages one-liners into it
- * (book-room-messages.ts), its steps module-level functions (book-room-steps.ts); this file is the
- * script. The hard rules of booking are in docs/hard-rules.md; each is marked where it is enforced.
+ * `bookRoom` as earlier versions ran it: the booking alone, its CONFIRMED booking handed to a guard
+ * of its own (`guardBooking`, id `guard-<orderId>`, guard-booking.ts here). A `bookRoom` history
+ * without the one-order-one-workflow marker replays here, with the patches it was recorded under;
+ * the steps it shares with the current shape are the booking's own (../booking/). Deleted by the
+ * rule in docs/earlier-versions.md.
  */
-import { CancellationScope, patched } from '@temporalio/workflow';
-import type { BookRoomInput, BookRoomResult } from '../../shared/booking-contract';
-import { BookingOutcome, bookRoomInputRuleIssues } from '../../shared/booking-values';
+import { CancellationScope, allHandlersFinished, condition, patched } from '@temporalio/workflow';
+import type { EarlierRunsActivities } from '../../activities/earlier-runs';
+import type { BookRoomInput, BookRoomParams, BookRoomResult } from '../../shared/booking-contract';
+import { BookingOutcome, BookingPhase, bookRoomInputRuleIssues } from '../../shared/booking-values';
+import { DEFAULT_POLLING } from '../../config/defaults';
 import { CheckInDateKey, OrderIdKey } from '../../shared/search-attributes';
+import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { EARLIER_RUNS_ACTIVITY } from '../activity-options';
+import { runCancellation } from '../cancellation/cancellation';
+import { failureFacts } from '../failure-facts';
+import { guardInput } from '../guard/guard-input';
 import { checkBookRoomInput, issueText } from '../input-checks';
-import { needsCancelling, readStatus } from '../booking/supplier-outcome';
-
-import { registerBookRoomHandlers } from '../booking/booking-messages';
+import { SearchAttributeWriter } from '../search-attribute-writer';
+import { registerBookingHandlers } from '../booking/booking-messages';
+import { BookingRun } from '../booking/booking-run';
+import { afterCancellation, cancelAsChild } from '../booking/cancel-supplier-booking';
+import { awaitConfirmation } from '../booking/confirmation';
+import { decide, finish } from '../booking/decide';
+import { Decisions, decided, type Decision } from '../booking/decisions';
 import {
-  awaitConfirmation,
-  cancelExisting,
-  finish,
-  finishConfirmed,
-  priceAndBook,
   settleEarlierRuns,
+  settleOn,
   wrongWorkflowId,
   type Settled,
-} from '../booking/booking-steps';
-import { BookingRun } from '../booking/booking-run';
+} from '../booking/earlier-runs';
+import { priceAndBook } from '../booking/price-and-book';
+import { needsCancelling, readStatus } from '../booking/supplier-outcome';
+import { EachWriteSearchAttributes } from './each-write';
+import { GUARD_AFTER_CONFIRMED_PATCH, handOverInThisTask, handOverToGuard } from './guard-handover';
 
 /** Patch id of the input rules across fields (bookRoomInputRuleIssues). */
 const INPUT_RULES_PATCH = 'input-rules-across-fields';
-/**
- * Patch: before its first supplier call, bookRoom checks that its workflow id is the order's and
- * what the order's earlier runs did (earlier-runs-decision.ts). Histories recorded before it
- * replay without the check.
- */
+/** Patch: the earlier runs are checked before the first supplier call. */
 const EARLIER_RUNS_PATCH = 'earlier-runs-checked';
 /**
- * Patch: one workflow task per step (BookingRun `oneTaskPerStep`). The price check runs as a
- * local activity beside the check of earlier runs (within the worker's local budget, else
- * scheduled as before), a step's search attribute writes go out as one upsert of what changed, and
- * a confirmed booking's guard is started by a local activity in the task that decided it, not as a
- * child whose start takes one more task. It also stands for the patches before it (the earlier
- * runs are checked, the guard is started, cancellations run as a child): their markers are not
- * written again. Histories recorded before it replay as they ran.
+ * Patch: one workflow task per step (merged search attribute writes, the price check as a local
+ * activity beside the check of earlier runs, the guard started by a local activity in the task
+ * that decided). It stands for the patches before it: their markers are not written again.
  */
 const ONE_TASK_PER_STEP = 'one-task-per-step';
+/** Patch: cancellations run as a `cancelBooking` child rather than inline. */
+const CANCEL_AS_CHILD = 'cancel-as-child-workflow';
 
-export async function bookRoom(input: BookRoomInput): Promise<BookRoomResult> {
-  const run = new BookingRun(input);
-  registerBookRoomHandlers(run);
-  // Rule 8: a cancellation from Temporal (handle.cancel(), the UI's Cancel, `temporal workflow
-  // cancel`) means what the `cancel` update means. The script runs in a non-cancellable scope, so
-  // the cleanup cannot itself be cancelled: an in-flight booking call completes and its booking
-  // is cancelled; an ambiguous one still waits, open and searchable, for reconciliation.
+export async function bookRoomOfEarlierVersions(input: BookRoomInput): Promise<BookRoomResult> {
+  const oneTask = patched(ONE_TASK_PER_STEP);
+  const run = new BookingRun(
+    input,
+    oneTask ? new SearchAttributeWriter() : new EachWriteSearchAttributes(),
+  );
+  registerBookingHandlers(run);
   CancellationScope.current().cancelRequested.catch(() =>
     run.requestCancel('cancelled from Temporal'),
   );
-  return CancellationScope.nonCancellable(() => script(run, input));
+  return CancellationScope.nonCancellable(() => script(run, input, oneTask));
 }
 
-/** The booking, from the input's checks to its decision (bookRoom's, and bookRoomAndGuard's). */
-export async function script(run: BookingRun, input: BookRoomInput): Promise<BookRoomResult> {
-  // Rule 7: the client validated already; this guards direct starts.
+async function script(run: BookingRun, input: BookRoomInput, oneTask: boolean) {
   const parsed = checkBookRoomInput(input);
-  if (!parsed.success) {
-    return finish(run, {
-      outcome: BookingOutcome.FAILED,
-      reason: 'invalid input',
-      error: { code: 'INVALID_INPUT', message: issueText(parsed.issues) },
-    });
-  }
+  if (!parsed.success) return finish(run, Decisions.invalidInput(issueText(parsed.issues)));
   const p = parsed.data;
-  // Rules across fields (price policy without a reference price, the reserved order-id field),
-  // behind a patch: a workflow started before them replays as it ran.
   const ruleIssues = bookRoomInputRuleIssues(p);
-  if (ruleIssues.length > 0 && patched(INPUT_RULES_PATCH)) {
-    return finish(run, {
-      outcome: BookingOutcome.FAILED,
-      reason: 'invalid input',
-      error: {
-        code: 'INVALID_INPUT',
-        message: ruleIssues.map((i) => `${i.field}: ${i.message}`).join('; '),
-      },
-    });
-  }
-  // A run that lives on as its guard is of a workflow type newer than the patch: no marker.
-  if (run.livesOn || patched(ONE_TASK_PER_STEP)) run.takeOneTaskPerStep();
-  run.sa.write([
+  if (ruleIssues.length > 0 && patched(INPUT_RULES_PATCH))
+    return finish(run, Decisions.invalidInput(issueText(ruleIssues)));
+  run.searchAttributes.write([
     { key: OrderIdKey, value: p.orderId },
     ...(p.checkIn ? [{ key: CheckInDateKey, value: new Date(`${p.checkIn}T00:00:00Z`) }] : []),
   ]);
-  // Rule 1, whoever starts the workflow: the order's earlier runs decide whether to book. The
-  // price check (a read) may run beside the check; nothing is booked before it has decided.
   let settled: Settled = { kind: 'book' };
-  if (run.oneTaskPerStep || patched(EARLIER_RUNS_PATCH)) {
-    const wrongId = wrongWorkflowId(p);
-    if (wrongId) return finish(run, wrongId.final);
-    settled = await settleEarlierRuns(run, p);
-    if (settled.kind === 'ended') return finish(run, settled.final);
+  if (oneTask || patched(EARLIER_RUNS_PATCH)) {
+    settled =
+      wrongWorkflowId(p) ??
+      (await (oneTask ? settleEarlierRuns(run, p) : settleSeparately(run, p)));
+    if (settled.kind === 'decided') return finish(run, settled.decision);
     if (settled.kind === 'book' && run.cancelRequested)
-      return finish(run, run.cancelledBeforeBooking());
+      return finish(run, Decisions.cancelledBeforeBooking(run.cancelReason));
   }
   if (settled.kind === 'book') {
     const booked = await priceAndBook(run, p);
-    if (booked.kind === 'ended') return finish(run, booked.final);
+    if (booked.kind === 'decided') return finish(run, booked.decision);
   }
   const id = run.bookingId!;
-
-  // Rule 3: pending is not final.
   const waited = await awaitConfirmation(run, p, id);
   if (waited.kind === 'deadline') {
     const why = `not confirmed within ${String(p.confirmationDeadline)}`;
     run.noteError({ code: 'CONFIRMATION_DEADLINE', message: why });
-    if (!p.cancelOnConfirmationTimeout)
-      return finish(run, { outcome: BookingOutcome.NOT_CONFIRMED, reason: why });
-    const cancelled = await cancelExisting(
+    if (!p.cancelOnConfirmationTimeout) return finish(run, Decisions.notConfirmed(why));
+    const cancelled = await cancel(
       run,
       p,
       id,
       `${why}; cancelled so it cannot confirm later`,
+      oneTask,
     );
     return finish(run, { ...cancelled, outcome: BookingOutcome.NOT_CONFIRMED });
   }
   if (run.cancelRequested && needsCancelling(run.supplierStatus)) {
-    const cancelled = await cancelExisting(run, p, id, run.cancelWhy());
-    // The supplier did not confirm the cancellation of a confirmed booking: it stands.
-    if (cancelled.outcome === BookingOutcome.CONFIRMED) return finishConfirmed(run, p, cancelled);
+    const cancelled = await cancel(run, p, id, run.cancelWhy(), oneTask);
+    if (cancelled.outcome === BookingOutcome.CONFIRMED) return handOver(run, p, cancelled, oneTask);
     return finish(run, cancelled);
   }
   const reading = readStatus(run.supplierStatus ?? '');
-  if (reading.kind !== 'final') {
-    // Unreachable: the poll returns final statuses only. Should a change there break that, the
-    // booking ends loudly (UNKNOWN_STATUS) rather than with an outcome it does not have.
-    const error = { code: 'UNKNOWN_STATUS', message: `status ${String(run.supplierStatus)}` };
-    return finish(run, { outcome: BookingOutcome.FAILED, reason: error.message, error });
+  if (reading.kind !== 'final') return finish(run, Decisions.unknownStatus(run.supplierStatus));
+  if (reading.outcome === BookingOutcome.CONFIRMED)
+    return handOver(run, p, Decisions.confirmed(), oneTask);
+  const cancelledHere = run.cancelRequested && reading.outcome === BookingOutcome.CANCELLED;
+  return finish(
+    run,
+    Decisions.supplierSays(reading.outcome, cancelledHere ? run.cancelWhy() : reading.reason),
+  );
+}
+
+/** The earlier runs read alone, before the price check (runs before one task per step). */
+async function settleSeparately(run: BookingRun, p: BookRoomParams): Promise<Settled> {
+  const { earlierRunsOfOrder } = proxyLocalActivities<EarlierRunsActivities>(EARLIER_RUNS_ACTIVITY);
+  try {
+    const earlier = await earlierRunsOfOrder({ orderId: p.orderId, runId: workflowInfo().runId });
+    return settleOn(run, p, earlier);
+  } catch (err) {
+    return decided(Decisions.earlierRunsUnknown(failureFacts(err).message));
   }
-  if (reading.outcome === BookingOutcome.CONFIRMED) return finishConfirmed(run, p);
-  return finish(run, {
-    outcome: reading.outcome,
-    ...(run.cancelRequested && reading.outcome === BookingOutcome.CANCELLED
-      ? { reason: run.cancelWhy() }
-      : reading.reason !== undefined
-        ? { reason: reading.reason }
-        : {}),
-  });
+}
+
+/** Rule 4, as a child (patched) or, for runs recorded before that, inline. */
+async function cancel(
+  run: BookingRun,
+  p: BookRoomParams,
+  id: number,
+  why: string,
+  oneTask: boolean,
+): Promise<Decision> {
+  run.enter(BookingPhase.CANCELLING);
+  const result =
+    oneTask || patched(CANCEL_AS_CHILD)
+      ? await cancelAsChild(run, p, id)
+      : await runCancellation(id, p.cancellationDeadline, p.polling ?? DEFAULT_POLLING);
+  return afterCancellation(run, p, result, why);
+}
+
+/**
+ * A CONFIRMED booking closes this run and is handed to its guard: a local activity in this task
+ * (one task per step), an abandoned child (patched), or, for the first histories, no guard.
+ */
+async function handOver(
+  run: BookingRun,
+  p: BookRoomParams,
+  decision: Decision,
+  oneTask: boolean,
+): Promise<BookRoomResult> {
+  const result = decide(run, decision);
+  run.searchAttributes.flush();
+  await run.events?.flushed();
+  if (run.bookingId !== undefined && (oneTask || patched(GUARD_AFTER_CONFIRMED_PATCH))) {
+    const input = guardInput(p, {
+      bookingId: run.bookingId,
+      price: run.price,
+      cancellationPending: decision.cancellation?.outcome === 'STILL_ACTIVE',
+      events: run.events,
+      terms:
+        oneTask && run.terms && run.supplierStatus === 'CONFIRMED'
+          ? { status: run.supplierStatus, ...run.terms }
+          : undefined,
+    });
+    if (input) await (oneTask ? handOverInThisTask(input) : handOverToGuard(input));
+  }
+  await condition(allHandlersFinished);
+  return result;
 }

@@ -7,45 +7,12 @@
  */
 import { ParentClosePolicy, log, proxyLocalActivities, startChild } from '@temporalio/workflow';
 import type { GuardStartActivities } from '../../activities/guard-start';
-import type { BookRoomParams, SupplierPrice } from '../../shared/booking-contract';
 import type { GuardBookingInput } from '../../shared/guard-contract';
 import { GUARD_BOOKING_WORKFLOW, guardStart } from '../../shared/guard-values';
 import { START_GUARD_ACTIVITY } from '../activity-options';
 
 /** The `patched()` id of the hand-over: histories recorded before it close without a guard. */
 export const GUARD_AFTER_CONFIRMED_PATCH = 'guard-after-confirmed';
-
-/** What bookRoom holds of a confirmed booking when it hands it over. */
-export interface HandedOver {
-  readonly bookingId: number;
-  readonly price: SupplierPrice | undefined;
-  /** bookRoom's cancellation did not complete (`STILL_ACTIVE`): the guard takes it over. */
-  readonly cancellationPending: boolean;
-  /** Order events are on: the guard announces its changes, after bookRoom's last sequence. */
-  readonly events: { readonly lastSequence: number } | undefined;
-  /** The status and terms of bookRoom's last read (a poll), when it read them. */
-  readonly terms: GuardBookingInput['terms'];
-}
-
-/** The guard's input for a confirmed order; undefined when the order is not to be guarded. */
-export function guardInput(
-  p: Pick<BookRoomParams, 'orderId' | 'checkIn' | 'guard' | 'cancellationDeadline' | 'polling'>,
-  held: HandedOver,
-): GuardBookingInput | undefined {
-  if (p.guard?.enabled === false) return undefined;
-  return {
-    orderId: p.orderId,
-    bookingId: held.bookingId,
-    cancellationDeadline: p.cancellationDeadline,
-    ...(p.checkIn !== undefined ? { checkIn: p.checkIn } : {}),
-    ...(p.guard !== undefined ? { guard: p.guard } : {}),
-    ...(p.polling !== undefined ? { polling: p.polling } : {}),
-    ...(held.price !== undefined ? { price: { ...held.price } } : {}),
-    ...(held.cancellationPending ? { cancellationPending: true } : {}),
-    ...(held.events ? { orderEvents: { lastSequence: held.events.lastSequence } } : {}),
-    ...(held.terms ? { terms: held.terms } : {}),
-  };
-}
 
 /**
  * Starts the order's guard from this workflow task (a local activity, retried until Temporal

@@ -11,13 +11,13 @@ import {
 } from '@temporalio/workflow';
 import type { GuardCancelRequest, KeepRequest, OrderState } from '../../shared/guard-contract';
 import { GuardPhase } from '../../shared/guard-values';
-import { guardCancelUpdate, keepUpdate, orderStateQuery } from '../../shared/guard-messages';
+import { bookingStateQuery, cancelUpdate, keepUpdate } from '../../shared/booking-messages';
 import type { GuardRun } from './guard-run';
 import { checkGuardCancelRequest, checkKeepRequest, issueText } from '../input-checks';
 
 export function registerGuardHandlers(run: GuardRun): void {
-  setHandler(orderStateQuery, () => run.state());
-  setHandler(guardCancelUpdate, (request) => cancel(run, request), {
+  setHandler(bookingStateQuery, () => run.state());
+  setHandler(cancelUpdate, (request) => cancel(run, request), {
     validator: (request) => validateCancel(run, request),
   });
   setHandler(keepUpdate, () => keep(run), { validator: (request) => validateKeep(run, request) });
@@ -67,7 +67,7 @@ function validateCancel(run: GuardRun, request: GuardCancelRequest | null | unde
 
 /** The order system keeps the booking: no automatic cancellation. */
 function keep(run: GuardRun): OrderState {
-  run.s.autoCancel = { ...(run.s.autoCancel ?? { done: false }), kept: true };
+  run.known.autoCancel = { ...(run.known.autoCancel ?? { done: false }), kept: true };
   run.changed = true;
   setCurrentDetails(run.details());
   return run.state();
@@ -79,8 +79,8 @@ function validateKeep(run: GuardRun, request: KeepRequest | null | undefined): v
     throw new Error(
       `Order ${run.orderId} was booked without autoCancelBeforePenalty: there is no automatic cancellation to stop`,
     );
-  if (run.s.autoCancel?.done || run.isFinal || run.s.phase === GuardPhase.CANCELLING)
+  if (run.known.autoCancel?.done || run.isFinal || run.known.phase === GuardPhase.CANCELLING)
     throw new Error(
-      `Order ${run.orderId} is ${run.s.phase}: the automatic cancellation has already run or the order has ended`,
+      `Order ${run.orderId} is ${run.known.phase}: the automatic cancellation has already run or the order has ended`,
     );
 }

@@ -6,7 +6,7 @@
  */
 import { metricMeter, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { MetricCounter } from '@temporalio/common';
-import { SearchAttributeWriter } from '../search-attribute-writer';
+import type { SearchAttributes } from '../search-attribute-writer';
 import type { BookingError, Polling, SupplierPrice } from '../../shared/booking-contract';
 import { CancellationOutcome } from '../../shared/booking-values';
 import { DEFAULT_POLLING } from '../../config/defaults';
@@ -19,9 +19,15 @@ import type {
   OrderState,
 } from '../../shared/guard-contract';
 import { FINAL_GUARD_PHASES, GuardPhase, ReconfirmationMark } from '../../shared/guard-values';
-import { BookingPhaseKey, ReconfirmationKey, SupplierStatusKey } from '../../shared/search-attributes';
+import {
+  BookingPhaseKey,
+  ReconfirmationKey,
+  SupplierStatusKey,
+} from '../../shared/search-attributes';
+import type { BookingTerms } from '../../activities/guard';
 import {
   autoCancelAfterNotice,
+  type BookingRead,
   autoCancelTime,
   cancellationTerms,
   decideCancellation,
@@ -33,6 +39,32 @@ import { OrderEventType } from '../../shared/order-events';
 import { parseInstant } from '../../shared/dates';
 import { durationToMs } from '../../shared/duration';
 import { truthOf } from '../../shared/order-truth';
+
+/**
+ * Where a guard lives: in its order's workflow (../booking/book-room.ts), with the booking's
+ * writer and outbox, or in a workflow of its own (earlier versions). The home owns how the
+ * booking's terms are first read when the booking's last read did not hold them.
+ */
+export interface GuardHome {
+  readonly searchAttributes: SearchAttributes;
+  readonly events: OrderEventOutbox | undefined;
+  readTerms(run: GuardRun): Promise<TermsRead>;
+  /** Called as the guard ends, before its last writes go out. */
+  closing?(run: GuardRun): void;
+}
+
+/** What a read of the booking's terms says. */
+export type TermsRead = BookingRead & { readonly terms?: BookingTerms };
+
+/** The outbox of a guard that starts from its input (continued as new, or in a workflow of its own). */
+export function guardOutbox(params: GuardBookingParams): OrderEventOutbox | undefined {
+  if (!params.orderEvents) return undefined;
+  const carried = params.carried as Pick<Carried, 'lastEventSequence'> | undefined;
+  return new OrderEventOutbox(
+    params.orderId,
+    carried?.lastEventSequence ?? params.orderEvents.lastSequence,
+  );
+}
 
 export type CancelBy = 'update' | 'temporal' | 'auto';
 export interface CancelRequest {
@@ -71,7 +103,7 @@ export class GuardRun {
   /** Set when this run continues an earlier one (the terms are then known). */
   readonly carried: boolean;
   /** What the guard knows of the booking. */
-  readonly s: Carried;
+  readonly known: Carried;
   /** The cancellation request the script takes next. */
   pending: CancelRequest | undefined;
   /** `cancel` updates handed to the script, and how many it has taken. */
@@ -81,27 +113,18 @@ export class GuardRun {
   changed = false;
   /** The terms are known (read at the start, or carried over). */
   ready: boolean;
-  /** Order events are on (bookRoom handed over with `orderEvents`): changes are announced. */
+  /** Order events are on: changes are announced. */
   readonly events: OrderEventOutbox | undefined;
-  /**
-   * Every search attribute write of the run. Merged (one upsert per step, unchanged values
-   * dropped) for a guard bookRoom started in one task (`startedInOneTask`, in the input, so a
-   * replay decides the same); one upsert per write for guards started before that.
-   */
-  readonly sa: SearchAttributeWriter;
+  /** Every search attribute write of the guard (its home's). */
+  readonly searchAttributes: SearchAttributes;
   readonly #flags: MetricCounter;
 
   constructor(
-    readonly p: GuardBookingParams,
-    /**
-     * Set when the guard lives in its booking's workflow (`bookRoomAndGuard`), with the booking
-     * run's writer and outbox in the run that decided: `BookingOutcome` then stays the decision.
-     */
-    readonly inBooking?: {
-      readonly sa?: SearchAttributeWriter;
-      readonly events?: OrderEventOutbox;
-    },
+    readonly params: GuardBookingParams,
+    /** Where the guard lives: its writer, its outbox and how it first reads the terms. */
+    readonly home: GuardHome,
   ) {
+    const p = params;
     this.orderId = p.orderId;
     this.bookingId = p.bookingId;
     this.policy = p.guard ?? defaultGuardPolicy();
@@ -109,7 +132,7 @@ export class GuardRun {
     const carried = p.carried as Carried | undefined;
     this.carried = carried !== undefined;
     this.ready = carried !== undefined;
-    this.s = carried ?? {
+    this.known = carried ?? {
       phase: p.cancellationPending ? GuardPhase.CANCELLATION_PENDING : GuardPhase.CONFIRMED,
       ...(p.cancellationPending
         ? {
@@ -127,12 +150,8 @@ export class GuardRun {
       reconfirmAt: [],
       reconfirmations: [],
     };
-    this.sa = inBooking?.sa ?? new SearchAttributeWriter(p.startedInOneTask === true);
-    this.events =
-      inBooking?.events ??
-      (p.orderEvents
-        ? new OrderEventOutbox(p.orderId, this.s.lastEventSequence ?? p.orderEvents.lastSequence)
-        : undefined);
+    this.searchAttributes = home.searchAttributes;
+    this.events = home.events;
     this.#flags = metricMeter.createCounter(
       'hotel_reconfirmation_flags',
       'bookings',
@@ -141,86 +160,87 @@ export class GuardRun {
   }
 
   get isFinal(): boolean {
-    return FINAL_GUARD_PHASES.includes(this.s.phase);
+    return FINAL_GUARD_PHASES.includes(this.known.phase);
   }
 
   /** The `bookingState` query's answer: the order's one truth after CONFIRMED. */
   state(): OrderState {
-    const { s, p } = this;
+    const { known, params } = this;
     return {
       orderId: this.orderId,
-      phase: s.phase,
-      truth: truthOf(s.phase, !this.isFinal),
+      phase: known.phase,
+      truth: truthOf(known.phase, !this.isFinal),
       holder: 'guardBooking',
       workflowId: workflowInfo().workflowId,
       open: !this.isFinal,
       outcome: 'CONFIRMED',
       bookingId: this.bookingId,
-      cancelRequested: s.cancellation !== undefined,
-      ...(s.supplierStatus !== undefined ? { supplierStatus: s.supplierStatus } : {}),
-      ...(p.price !== undefined ? { price: p.price as SupplierPrice } : {}),
-      ...(s.lastError !== undefined ? { lastError: s.lastError } : {}),
-      ...(s.checkIn !== undefined ? { checkIn: s.checkIn } : {}),
-      ...(s.checkInAt !== undefined ? { checkInAt: iso(s.checkInAt) } : {}),
-      ...(s.checkOutAt !== undefined ? { checkOutAt: iso(s.checkOutAt) } : {}),
-      terms: s.terms,
-      ...(s.reconfirmAt[0] !== undefined && !this.isFinal
-        ? { nextReconfirmationAt: iso(s.reconfirmAt[0]) }
+      cancelRequested: known.cancellation !== undefined,
+      ...(known.supplierStatus !== undefined ? { supplierStatus: known.supplierStatus } : {}),
+      ...(params.price !== undefined ? { price: params.price as SupplierPrice } : {}),
+      ...(known.lastError !== undefined ? { lastError: known.lastError } : {}),
+      ...(known.checkIn !== undefined ? { checkIn: known.checkIn } : {}),
+      ...(known.checkInAt !== undefined ? { checkInAt: iso(known.checkInAt) } : {}),
+      ...(known.checkOutAt !== undefined ? { checkOutAt: iso(known.checkOutAt) } : {}),
+      terms: known.terms,
+      ...(known.reconfirmAt[0] !== undefined && !this.isFinal
+        ? { nextReconfirmationAt: iso(known.reconfirmAt[0]) }
         : {}),
-      reconfirmations: s.reconfirmations,
-      ...(s.flag !== undefined ? { flag: s.flag } : {}),
-      ...(s.autoCancel !== undefined ? { autoCancel: s.autoCancel } : {}),
-      ...(s.cancellation !== undefined ? { cancellation: s.cancellation } : {}),
-      ...(s.refusal !== undefined ? { refusal: s.refusal } : {}),
+      reconfirmations: known.reconfirmations,
+      ...(known.flag !== undefined ? { flag: known.flag } : {}),
+      ...(known.autoCancel !== undefined ? { autoCancel: known.autoCancel } : {}),
+      ...(known.cancellation !== undefined ? { cancellation: known.cancellation } : {}),
+      ...(known.refusal !== undefined ? { refusal: known.refusal } : {}),
     };
   }
 
   /** The workflow's current details in the UI. */
   details(): string {
-    const { s } = this;
+    const { known } = this;
     const lines = [
-      `**${s.phase}** — order \`${this.orderId}\`, supplier booking ${this.bookingId}`,
+      `**${known.phase}** — order \`${this.orderId}\`, supplier booking ${this.bookingId}`,
     ];
-    if (s.terms.refundable === false) lines.push('non-refundable rate');
+    if (known.terms.refundable === false) lines.push('non-refundable rate');
     else
       lines.push(
-        `free cancellation until ${s.terms.freeCancellationUntil ?? 'unknown (cancelling needs acceptPenalty)'}`,
+        `free cancellation until ${known.terms.freeCancellationUntil ?? 'unknown (cancelling needs acceptPenalty)'}`,
       );
-    if (s.checkInAt !== undefined) lines.push(`check-in ${iso(s.checkInAt)}`);
-    if (s.reconfirmAt[0] !== undefined && !this.isFinal)
-      lines.push(`next reconfirmation ${iso(s.reconfirmAt[0])}`);
-    if (s.autoCancel && !s.autoCancel.done)
+    if (known.checkInAt !== undefined) lines.push(`check-in ${iso(known.checkInAt)}`);
+    if (known.reconfirmAt[0] !== undefined && !this.isFinal)
+      lines.push(`next reconfirmation ${iso(known.reconfirmAt[0])}`);
+    if (known.autoCancel && !known.autoCancel.done)
       lines.push(
-        s.autoCancel.kept
+        known.autoCancel.kept
           ? 'kept by the order system (no automatic cancellation)'
-          : `cancels automatically at ${s.autoCancel.at ?? '?'} unless kept`,
+          : `cancels automatically at ${known.autoCancel.at ?? '?'} unless kept`,
       );
-    if (s.flag) lines.push(`flagged ${s.flag.reason}: ${s.flag.message}`);
-    if (s.refusal) lines.push(`cancellation refused: ${s.refusal.message}`);
+    if (known.flag) lines.push(`flagged ${known.flag.reason}: ${known.flag.message}`);
+    if (known.refusal) lines.push(`cancellation refused: ${known.refusal.message}`);
     return lines.join('\n\n');
   }
 
   /** Every change of the order's phase after CONFIRMED passes here. */
   enter(next: GuardPhase): void {
-    this.s.phase = next;
-    this.sa.write([{ key: BookingPhaseKey, value: next }]);
+    this.known.phase = next;
+    this.searchAttributes.write([{ key: BookingPhaseKey, value: next }]);
     setCurrentDetails(this.details());
     this.events?.phase(next, this.eventData());
   }
 
   /** What the guard's order events say besides their type. */
   eventData() {
-    const { s, p } = this;
+    const { known, params } = this;
     const flagged =
-      s.phase === GuardPhase.NEEDS_ATTENTION || s.phase === GuardPhase.CANCELLED_BY_SUPPLIER;
-    const reason = flagged ? s.flag?.message : s.cancellation?.reason;
+      known.phase === GuardPhase.NEEDS_ATTENTION ||
+      known.phase === GuardPhase.CANCELLED_BY_SUPPLIER;
+    const reason = flagged ? known.flag?.message : known.cancellation?.reason;
     return {
-      truth: truthOf(s.phase, !this.isFinal),
+      truth: truthOf(known.phase, !this.isFinal),
       bookingId: this.bookingId,
-      ...(s.supplierStatus !== undefined ? { supplierStatus: s.supplierStatus } : {}),
-      ...(p.price !== undefined ? { price: p.price as SupplierPrice } : {}),
-      ...(s.terms.freeCancellationUntil !== undefined
-        ? { freeCancellationUntil: s.terms.freeCancellationUntil }
+      ...(known.supplierStatus !== undefined ? { supplierStatus: known.supplierStatus } : {}),
+      ...(params.price !== undefined ? { price: params.price as SupplierPrice } : {}),
+      ...(known.terms.freeCancellationUntil !== undefined
+        ? { freeCancellationUntil: known.terms.freeCancellationUntil }
         : {}),
       ...(reason !== undefined ? { reason } : {}),
     };
@@ -228,65 +248,69 @@ export class GuardRun {
 
   /** When to announce that free cancellation ends: once, while the booking stands. */
   endingNoticeAt(): number | undefined {
-    const { s } = this;
-    if (!this.events || s.endingAnnouncedAt !== undefined) return undefined;
-    if (s.phase !== GuardPhase.CONFIRMED && s.phase !== GuardPhase.NEEDS_ATTENTION)
+    const { known } = this;
+    if (!this.events || known.endingAnnouncedAt !== undefined) return undefined;
+    if (known.phase !== GuardPhase.CONFIRMED && known.phase !== GuardPhase.NEEDS_ATTENTION)
       return undefined;
-    return endingNoticeTime(parseInstant(s.terms.freeCancellationUntil), Date.now());
+    return endingNoticeTime(parseInstant(known.terms.freeCancellationUntil), Date.now());
   }
 
   /** Announces `order.free_cancellation_ending` (with the automatic cancellation, if armed). */
   announceEnding(): void {
-    const { s } = this;
-    s.endingAnnouncedAt = Date.now();
+    const { known } = this;
+    known.endingAnnouncedAt = Date.now();
     const at = this.autoCancelAt();
     this.events?.push(OrderEventType.FREE_CANCELLATION_ENDING, {
       ...this.eventData(),
-      phase: s.phase,
+      phase: known.phase,
       reason:
         at !== undefined
-          ? `free cancellation ends at ${s.terms.freeCancellationUntil}; cancelled automatically at ${iso(at)} unless kept`
-          : `free cancellation ends at ${s.terms.freeCancellationUntil}`,
+          ? `free cancellation ends at ${known.terms.freeCancellationUntil}; cancelled automatically at ${iso(at)} unless kept`
+          : `free cancellation ends at ${known.terms.freeCancellationUntil}`,
     });
   }
 
   flag(reason: GuardFlag['reason'], message: string, mark = true): void {
-    this.s.flag = { reason, message, at: iso(Date.now()) };
-    if (mark) this.sa.write([{ key: ReconfirmationKey, value: ReconfirmationMark.FLAGGED }]);
+    this.known.flag = { reason, message, at: iso(Date.now()) };
+    if (mark)
+      this.searchAttributes.write([{ key: ReconfirmationKey, value: ReconfirmationMark.FLAGGED }]);
     this.#flags.add(1, { reason });
   }
 
   setStatus(status: string): void {
-    this.s.supplierStatus = status;
-    this.sa.write([{ key: SupplierStatusKey, value: status }]);
+    this.known.supplierStatus = status;
+    this.searchAttributes.write([{ key: SupplierStatusKey, value: status }]);
   }
 
   /** Arms or disarms `autoCancelBeforePenalty` from the current terms. */
   armAutoCancel(): void {
     if (!this.policy.autoCancelBeforePenalty) return;
-    const at = autoCancelTime(this.s.terms, this.policy.autoCancelMargin);
-    this.s.autoCancel = {
-      kept: this.s.autoCancel?.kept ?? false,
-      done: this.s.autoCancel?.done ?? false,
+    const at = autoCancelTime(this.known.terms, this.policy.autoCancelMargin);
+    this.known.autoCancel = {
+      kept: this.known.autoCancel?.kept ?? false,
+      done: this.known.autoCancel?.done ?? false,
       ...(at !== undefined ? { at: iso(at) } : {}),
     };
   }
 
   /** When the automatic cancellation runs, while it is armed and the booking stands. */
   autoCancelAt(): number | undefined {
-    const a = this.s.autoCancel;
+    const a = this.known.autoCancel;
     if (!a || a.kept || a.done || a.at === undefined) return undefined;
-    if (this.s.phase !== GuardPhase.CONFIRMED && this.s.phase !== GuardPhase.NEEDS_ATTENTION)
+    if (
+      this.known.phase !== GuardPhase.CONFIRMED &&
+      this.known.phase !== GuardPhase.NEEDS_ATTENTION
+    )
       return undefined;
     const at = parseInstant(a.at);
     if (at === undefined || !this.events) return at;
     // Order events on: never before the order system was told and had time to answer.
-    const told = this.s.endingAnnouncedAt;
+    const told = this.known.endingAnnouncedAt;
     if (told === undefined) return undefined;
     return autoCancelAfterNotice(
       at,
       told,
-      parseInstant(this.s.terms.freeCancellationUntil),
+      parseInstant(this.known.terms.freeCancellationUntil),
       durationToMs(this.policy.autoCancelNotice) ?? 0,
     );
   }
@@ -296,9 +320,9 @@ export class GuardRun {
     return decideCancellation({
       orderId: this.orderId,
       now: Date.now(),
-      phase: this.s.phase,
-      terms: this.s.terms,
-      checkInAt: this.s.checkInAt,
+      phase: this.known.phase,
+      terms: this.known.terms,
+      checkInAt: this.known.checkInAt,
       acceptPenalty,
     });
   }

@@ -18,7 +18,6 @@ import { CancellationOutcome } from '../../shared/booking-values';
 import type { GuardBookingInput } from '../../shared/guard-contract';
 import { GuardPhase, ReconfirmationMark } from '../../shared/guard-values';
 import {
-  BookingOutcomeKey,
   BookingPhaseKey,
   CheckInDateKey,
   FreeCancellationUntilKey,
@@ -39,19 +38,13 @@ import {
   type BookingRead,
 } from './guard-decisions';
 import { parseInstant } from '../../shared/dates';
-import type { CancelRequest, GuardRun } from './guard-run';
-
-type TermsRead = BookingTerms | { readonly found: false };
+import type { CancelRequest, GuardRun, TermsRead } from './guard-run';
 
 /**
  * The one supplier read: the booking's status and terms. `local`: first as a local activity
  * within the worker's local budget (activities/local-reads.ts), scheduled when it has none.
  */
-async function read(
-  run: GuardRun,
-  why: string,
-  local = false,
-): Promise<BookingRead & { terms?: BookingTerms }> {
+export async function readBooking(run: GuardRun, why: string, local = false): Promise<TermsRead> {
   const summary = `${why}: GET /retrieve of supplier booking ${run.bookingId}`;
   const { readBookingTerms } = proxyActivities<GuardActivities>({ ...READ_ACTIVITY, summary });
   const { readBookingTermsLocally } = proxyLocalActivities<LocalReadActivities>({
@@ -61,35 +54,35 @@ async function read(
   try {
     const input = { bookingId: run.bookingId };
     const localRead = local ? await readBookingTermsLocally(input) : undefined;
-    const r: TermsRead =
+    const r: BookingTerms | { readonly found: false } =
       localRead?.kind === 'read' ? localRead.result : await readBookingTerms(input);
     if (!r.found) return { kind: 'not-found' };
     return { kind: 'status', status: r.status, terms: r };
   } catch (err) {
     const e = toBookingError(err);
-    run.s.lastError = { ...e, at: iso(Date.now()) };
+    run.known.lastError = { ...e, at: iso(Date.now()) };
     return { kind: 'unreadable', code: e.code, message: e.message };
   }
 }
 
 /** Applies what a read says (reconfirmationVerdict). */
 function apply(run: GuardRun, r: BookingRead): void {
-  const { s } = run;
+  const { known } = run;
   if (r.kind === 'status') run.setStatus(r.status);
-  s.reconfirmations.push({
+  known.reconfirmations.push({
     at: iso(Date.now()),
     status: r.kind === 'status' ? r.status : r.kind === 'not-found' ? 'NOT_FOUND' : 'UNREADABLE',
   });
-  const weCancelled = s.cancellation !== undefined;
+  const weCancelled = known.cancellation !== undefined;
   const verdict = reconfirmationVerdict(r, weCancelled, run.bookingId);
   switch (verdict.kind) {
     case 'confirmed':
-      run.sa.write([{ key: ReconfirmationKey, value: ReconfirmationMark.CONFIRMED }]);
-      if (s.phase === GuardPhase.NEEDS_ATTENTION) run.enter(GuardPhase.CONFIRMED);
+      run.searchAttributes.write([{ key: ReconfirmationKey, value: ReconfirmationMark.CONFIRMED }]);
+      if (known.phase === GuardPhase.NEEDS_ATTENTION) run.enter(GuardPhase.CONFIRMED);
       else setCurrentDetails(run.details());
       return;
     case 'cancelled-by-us':
-      if (s.cancellation) s.cancellation = { ...s.cancellation, outcome: 'CANCELLED' };
+      if (known.cancellation) known.cancellation = { ...known.cancellation, outcome: 'CANCELLED' };
       run.enter(GuardPhase.CANCELLED);
       return;
     case 'cancelled-by-supplier':
@@ -98,88 +91,80 @@ function apply(run: GuardRun, r: BookingRead): void {
       return;
     case 'flag':
       run.flag(verdict.reason, verdict.message);
-      if (s.phase === GuardPhase.CONFIRMED) run.enter(GuardPhase.NEEDS_ATTENTION);
+      if (known.phase === GuardPhase.CONFIRMED) run.enter(GuardPhase.NEEDS_ATTENTION);
       else setCurrentDetails(run.details());
       return;
   }
 }
 
 /**
- * The booking's status and terms when the guard starts: as bookRoom's last read held them (a
- * poll that read it CONFIRMED, handed over), else read now.
+ * The booking's status and terms when the guard starts: as the booking's last read held them (a
+ * poll that read it CONFIRMED), else read now, as the guard's home reads them.
  */
-async function firstRead(run: GuardRun): Promise<BookingRead & { terms?: BookingTerms }> {
-  const held = run.p.terms;
+async function firstRead(run: GuardRun): Promise<TermsRead> {
+  const held = run.params.terms;
   if (held) return { kind: 'status', status: held.status, terms: { found: true, ...held } };
-  // One local activity at a time: an announcement in flight first.
-  if (run.p.startedInOneTask) await run.events?.flushed();
-  // In its booking's workflow, the task that decided CONFIRMED also answers the caller: a local
-  // read would hold that answer back by a supplier call, so the read is a scheduled activity.
-  return read(
-    run,
-    'Terms of the confirmed booking',
-    run.p.startedInOneTask === true && !run.inBooking,
-  );
+  return run.home.readTerms(run);
 }
 
 /** The first read: stay dates, cancellation terms, reconfirmation times, the auto-cancel. */
 export async function start(run: GuardRun): Promise<void> {
-  const { s, policy } = run;
-  run.sa.write([
+  const { known, policy } = run;
+  run.searchAttributes.write([
     { key: OrderIdKey, value: run.orderId },
     { key: SupplierBookingIdKey, value: run.bookingId },
-    { key: BookingPhaseKey, value: s.phase },
+    { key: BookingPhaseKey, value: known.phase },
   ]);
   const r = await firstRead(run);
   const terms = r.terms;
   if (terms) {
-    if (terms.checkIn) s.checkIn = terms.checkIn;
-    if (terms.checkOut) s.checkOut = terms.checkOut;
-    s.terms = cancellationTerms({
+    if (terms.checkIn) known.checkIn = terms.checkIn;
+    if (terms.checkOut) known.checkOut = terms.checkOut;
+    known.terms = cancellationTerms({
       supplierPenaltyDate: terms.penaltyDate,
       refundable: terms.refundable ?? undefined,
       orderDeadline: policy.freeCancellationUntil,
     });
   }
   const stay = stayInstants({
-    checkIn: s.checkIn,
-    checkOut: s.checkOut,
+    checkIn: known.checkIn,
+    checkOut: known.checkOut,
     checkInAt: policy.checkInAt,
     checkOutAt: policy.checkOutAt,
   });
-  if (stay.checkInAt !== undefined) s.checkInAt = stay.checkInAt;
-  if (stay.checkOutAt !== undefined) s.checkOutAt = stay.checkOutAt;
+  if (stay.checkInAt !== undefined) known.checkInAt = stay.checkInAt;
+  if (stay.checkOutAt !== undefined) known.checkOutAt = stay.checkOutAt;
   // Points already past are covered by this read.
-  s.reconfirmAt = reconfirmationTimes(s.checkInAt, policy.reconfirmBefore).filter(
+  known.reconfirmAt = reconfirmationTimes(known.checkInAt, policy.reconfirmBefore).filter(
     (t) => t > Date.now(),
   );
-  const deadline = parseInstant(s.terms.freeCancellationUntil);
-  const known = [
+  const deadline = parseInstant(known.terms.freeCancellationUntil);
+  const learned = [
     ...(deadline !== undefined
       ? [{ key: FreeCancellationUntilKey, value: new Date(deadline) }]
       : []),
-    ...(s.checkIn !== undefined
-      ? [{ key: CheckInDateKey, value: new Date(`${s.checkIn}T00:00:00Z`) }]
+    ...(known.checkIn !== undefined
+      ? [{ key: CheckInDateKey, value: new Date(`${known.checkIn}T00:00:00Z`) }]
       : []),
   ];
   // An empty upsert is refused by the server (the workflow task fails and is retried).
-  if (known.length > 0) run.sa.write(known);
+  if (learned.length > 0) run.searchAttributes.write(learned);
   run.armAutoCancel();
   apply(run, r);
 }
 
 /** Rule 4: a cancellation decided (guard-decisions.ts), then run until the supplier confirms it. */
 export async function cancel(run: GuardRun, request: CancelRequest): Promise<void> {
-  const { s } = run;
+  const { known } = run;
   const decision = run.decide(request.acceptPenalty);
   if (decision.kind === 'already') return;
   if (decision.kind === 'refuse') {
-    s.refusal = { at: iso(Date.now()), message: decision.message };
+    known.refusal = { at: iso(Date.now()), message: decision.message };
     setCurrentDetails(run.details());
     return;
   }
-  s.refusal = undefined;
-  s.cancellation = {
+  known.refusal = undefined;
+  known.cancellation = {
     requestedAt: iso(Date.now()),
     by: request.by,
     acceptPenalty: request.acceptPenalty,
@@ -188,19 +173,23 @@ export async function cancel(run: GuardRun, request: CancelRequest): Promise<voi
   run.enter(GuardPhase.CANCELLING);
   let outcome: CancellationOutcome;
   try {
-    ({ outcome } = await runCancellation(run.bookingId, run.p.cancellationDeadline, run.polling));
+    ({ outcome } = await runCancellation(
+      run.bookingId,
+      run.params.cancellationDeadline,
+      run.polling,
+    ));
   } catch (err) {
     const e = toBookingError(err);
-    s.lastError = { ...e, at: iso(Date.now()) };
+    known.lastError = { ...e, at: iso(Date.now()) };
     run.flag('CANCELLATION_UNCONFIRMED', `the cancellation failed: ${e.code}`, false);
     run.enter(GuardPhase.CANCELLATION_PENDING);
     return;
   }
-  s.cancellation = { ...s.cancellation, outcome };
+  known.cancellation = { ...known.cancellation, outcome };
   if (outcome === CancellationOutcome.STILL_ACTIVE) {
     run.flag(
       'CANCELLATION_UNCONFIRMED',
-      `the supplier did not confirm the cancellation within ${String(run.p.cancellationDeadline)}`,
+      `the supplier did not confirm the cancellation within ${String(run.params.cancellationDeadline)}`,
       false,
     );
     run.enter(GuardPhase.CANCELLATION_PENDING);
@@ -221,10 +210,11 @@ export async function watch(
   continueWith: (next: GuardBookingInput) => Promise<never> = (next) =>
     continueAsNew<(i: GuardBookingInput) => Promise<unknown>>(next),
 ): Promise<void> {
-  const { s } = run;
+  const { known } = run;
   if (!run.carried) {
     // bookRoom's cancellation is still open: the order system hears it from the guard.
-    if (s.phase === GuardPhase.CANCELLATION_PENDING) run.events?.phase(s.phase, run.eventData());
+    if (known.phase === GuardPhase.CANCELLATION_PENDING)
+      run.events?.phase(known.phase, run.eventData());
     await start(run);
   }
   run.ready = true;
@@ -238,10 +228,10 @@ export async function watch(
       continue;
     }
     const wake = nextWake({
-      reconfirmAt: s.reconfirmAt,
+      reconfirmAt: known.reconfirmAt,
       endingNoticeAt: run.endingNoticeAt(),
       autoCancelAt: run.autoCancelAt(),
-      checkOutAt: s.checkOutAt,
+      checkOutAt: known.checkOutAt,
     });
     const waitMs = wake ? wake.at - Date.now() : undefined;
     if (waitMs === undefined || waitMs > 0) {
@@ -253,34 +243,33 @@ export async function watch(
     if (wake.what === 'ending-notice') {
       run.announceEnding();
     } else if (wake.what === 'auto-cancel') {
-      s.autoCancel = { ...s.autoCancel!, done: true };
-      const deadline = s.terms.freeCancellationUntil ?? '?';
+      known.autoCancel = { ...known.autoCancel!, done: true };
+      const deadline = known.terms.freeCancellationUntil ?? '?';
       run.pending = {
         by: 'auto',
         acceptPenalty: false,
         reason: `autoCancelBeforePenalty: the order system did not keep it before free cancellation ends (${deadline})`,
       };
     } else if (wake.what === 'reconfirm') {
-      s.reconfirmAt = s.reconfirmAt.slice(1);
-      apply(run, await read(run, 'Reconfirmation before check-in'));
+      known.reconfirmAt = known.reconfirmAt.slice(1);
+      apply(run, await readBooking(run, 'Reconfirmation before check-in'));
     } else {
       run.enter(GuardPhase.CHECKED_OUT);
     }
     if (workflowInfo().continueAsNewSuggested && !run.isFinal && !run.pending) {
-      run.sa.flush();
+      run.searchAttributes.flush();
       await run.events?.flushed();
       await condition(allHandlersFinished);
       await continueWith({
         ...input,
         carried: {
-          ...s,
+          ...known,
           ...(run.events ? { lastEventSequence: run.events.lastSequence } : {}),
         },
       });
     }
   }
-  // A guard of its own closes with its outcome; one in its booking's workflow keeps the decision.
-  if (!run.inBooking) run.sa.write([{ key: BookingOutcomeKey, value: s.phase }]);
-  run.sa.flush();
+  run.home.closing?.(run);
+  run.searchAttributes.flush();
   await run.events?.flushed();
 }

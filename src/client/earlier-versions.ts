@@ -1,0 +1,40 @@
+/**
+ * Orders of earlier versions, as the client meets them: a `bookRoom` that closed once CONFIRMED
+ * and handed the order to a guard of its own, `guard-<orderId>` (`guardBooking`), which holds it
+ * until check-out. Deleted by the rule in docs/earlier-versions.md, with the workflow code.
+ */
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { OrderResult } from '../shared/booking-contract';
+import { bookingStateQuery, cancelUpdate } from '../shared/booking-messages';
+import {
+  guardWorkflowId,
+  type GuardBookingResult,
+  type OrderState,
+} from '../shared/guard-contract';
+
+/** An earlier version's guard of the order, when one exists. */
+export async function guardOfEarlierVersion(client: Client, orderId: string) {
+  const handle = client.workflow.getHandle(guardWorkflowId(orderId));
+  let running: boolean;
+  try {
+    running = (await handle.describe()).status.name === 'RUNNING';
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  }
+  return {
+    async state(): Promise<OrderState> {
+      if (running) return handle.query(bookingStateQuery);
+      return ((await handle.result()) as GuardBookingResult).state;
+    },
+    /** Its `cancel` update, while it runs; undefined once it has closed. */
+    async cancel(request: object): Promise<OrderState | undefined> {
+      return running ? handle.executeUpdate(cancelUpdate, { args: [request] }) : undefined;
+    },
+  };
+}
+
+/** Whether a closed order's result says an earlier version handed it to a guard of its own. */
+export function handedToGuardOfItsOwn(result: OrderResult): boolean {
+  return result.outcome === 'CONFIRMED' && result.guard === undefined;
+}

@@ -1,0 +1,79 @@
+/**
+ * Rule 4 before the decision: the order's supplier booking is cancelled (a deadline passed with
+ * `cancelOnConfirmationTimeout`, or the order was cancelled while pending), as a `cancelBooking`
+ * child (id `cancel-<bookingId>`), so a cancellation the supplier never confirms shows in the
+ * "cancellations never confirmed" view. The decision follows what the supplier confirmed.
+ */
+import { executeChild } from '@temporalio/workflow';
+import type { BookRoomParams } from '../../shared/booking-contract';
+import { CancellationOutcome, cancellationWorkflowId } from '../../shared/booking-values';
+import { DEFAULT_CANCELLATION_DEADLINE, DEFAULT_POLLING } from '../../config/defaults';
+import { SupplierStatusKey } from '../../shared/search-attributes';
+import { BookingPhase } from '../../shared/booking-values';
+import { cancelBooking } from '../cancellation/cancel-booking';
+import { runCancellation, type CancellationResult } from '../cancellation/cancellation';
+import type { BookingRun } from './booking-run';
+import { Decisions, type Decision } from './decisions';
+import { outcomeAfterCancellation } from './supplier-outcome';
+
+export async function cancelSupplierBooking(
+  run: BookingRun,
+  p: BookRoomParams,
+  id: number,
+  why: string,
+): Promise<Decision> {
+  run.enter(BookingPhase.CANCELLING);
+  return afterCancellation(run, p, await cancelAsChild(run, p, id), why);
+}
+
+/** Runs `cancelBooking` for the order's supplier booking, as a child, and returns its result. */
+export async function cancelAsChild(
+  run: BookingRun,
+  p: BookRoomParams,
+  id: number,
+): Promise<CancellationResult> {
+  const deadline = p.cancellationDeadline ?? DEFAULT_CANCELLATION_DEADLINE;
+  const polling = p.polling ?? DEFAULT_POLLING;
+  try {
+    return await executeChild(cancelBooking, {
+      workflowId: cancellationWorkflowId(id),
+      args: [
+        {
+          bookingId: id,
+          orderId: p.orderId,
+          deadline,
+          polling,
+          ...(run.cancelReason ? { reason: run.cancelReason } : {}),
+        },
+      ],
+    });
+  } catch (err) {
+    // An operator's cancelBooking of this booking is running: cancel alongside it (harmless).
+    if (!(err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')) throw err;
+    return runCancellation(id, deadline, polling);
+  }
+}
+
+/** The booking's decision after its cancellation ran (by any route). */
+export function afterCancellation(
+  run: BookingRun,
+  p: BookRoomParams,
+  result: CancellationResult,
+  why: string,
+): Decision {
+  const outcome = outcomeAfterCancellation(result.outcome, run.supplierStatus);
+  if (result.outcome === CancellationOutcome.STILL_ACTIVE) {
+    run.noteError({ code: 'CANCELLATION_NOT_CONFIRMED', message: result.reason ?? 'STILL_ACTIVE' });
+    return Decisions.afterCancellation(
+      outcome,
+      `${why}, but the supplier did not confirm the cancellation within ${String(p.cancellationDeadline ?? DEFAULT_CANCELLATION_DEADLINE)}: an operator is needed`,
+      { outcome: result.outcome },
+    );
+  }
+  run.supplierStatus = 'CANCELLED';
+  run.searchAttributes.write([{ key: SupplierStatusKey, value: 'CANCELLED' }]);
+  return Decisions.afterCancellation(outcome, why, {
+    outcome: result.outcome,
+    ...(run.cancelReason ? { reason: run.cancelReason } : {}),
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * After the booking call: the operator's reconciliation of an ambiguous call (rule 1) and the wait
+ * for the supplier's final status (rule 3).
+ */
+import {
+  CancellationScope,
+  condition,
+  isCancellation,
+  proxyActivities,
+} from '@temporalio/workflow';
+import type { BookingActivities } from '../../activities/booking';
+import type { BookRoomParams, BookingError } from '../../shared/booking-contract';
+import { BookingPhase } from '../../shared/booking-values';
+import { DEFAULT_CONFIRMATION_DEADLINE, DEFAULT_POLLING } from '../../config/defaults';
+import { durationToMs } from '../../shared/duration';
+import { POLL_ACTIVITY } from '../activity-options';
+import { isDeadline, toBookingError } from '../failure-facts';
+import type { BookingRun } from './booking-run';
+import { Decisions, decided, type Decided } from './decisions';
+import { afterPollFailure, unreadableAfterMs } from './failure-decision';
+import { readStatus } from './supplier-outcome';
+
+type Waited = { kind: 'final' | 'deadline' | 'cancelled' };
+
+/**
+ * Rule 1: the booking call was ambiguous. Waits, open and searchable, for an operator; a
+ * cancellation does not end the wait (the supplier may hold a booking). Decides when the operator
+ * says there is none; otherwise the supplier booking they named is the booking.
+ */
+export async function reconcile(
+  run: BookingRun,
+  error: BookingError,
+): Promise<{ kind: 'reconciled' } | Decided> {
+  run.enter(BookingPhase.NEEDS_RECONCILIATION);
+  await condition(() => run.resolution !== undefined);
+  if (!run.resolution || 'noBooking' in run.resolution)
+    return decided(Decisions.noBookingSaysOperator(run.cancelRequested, error));
+  // The price stays the one decided on: the retrieve's total is not a net price.
+  run.setBooking(run.resolution.bookingId, run.resolution.snapshot.status);
+  return { kind: 'reconciled' };
+}
+
+/**
+ * Rule 3: polls until the booking's status is final, the deadline passes or a cancellation is
+ * asked for. A failed read proves nothing: the poll goes on; when reads fail for long the
+ * booking shows as `STATUS_UNREADABLE` (still polled) until a read succeeds again.
+ */
+export async function awaitConfirmation(
+  run: BookingRun,
+  p: BookRoomParams,
+  id: number,
+): Promise<Waited> {
+  if (run.cancelRequested || readStatus(run.supplierStatus ?? '').kind === 'final')
+    return { kind: 'final' };
+  run.enter(BookingPhase.AWAITING_CONFIRMATION);
+  const polling = p.polling ?? DEFAULT_POLLING;
+  const deadline = p.confirmationDeadline ?? DEFAULT_CONFIRMATION_DEADLINE;
+  const until =
+    Date.now() + (durationToMs(deadline) ?? durationToMs(DEFAULT_CONFIRMATION_DEADLINE)!);
+  let unreadable = false;
+  run.pollScope = new CancellationScope();
+  try {
+    for (;;) {
+      const { awaitFinalBookingStatus } = proxyActivities<BookingActivities>({
+        ...POLL_ACTIVITY,
+        scheduleToCloseTimeout: Math.max(1, until - Date.now()),
+        summary: `Poll supplier booking ${id} until it is final`,
+      });
+      try {
+        const snap = await run.pollScope.run(() =>
+          awaitFinalBookingStatus({
+            bookingId: id,
+            polling,
+            ...(unreadable
+              ? { untilReadable: true }
+              : { unreadableAfterMs: unreadableAfterMs(polling) }),
+          }),
+        );
+        run.setBooking(id, snap.status);
+        run.terms = snap.terms;
+        if (readStatus(snap.status).kind === 'final') return { kind: 'final' };
+        unreadable = false; // read again: back to waiting
+        run.enter(BookingPhase.AWAITING_CONFIRMATION);
+      } catch (err) {
+        const next = afterPollFailure({
+          deadline: isDeadline(err),
+          cancelled: run.cancelRequested && isCancellation(err),
+        });
+        if (next.next !== 'unreadable') return { kind: next.next };
+        run.noteError(toBookingError(err));
+        unreadable = true;
+        run.enter(BookingPhase.STATUS_UNREADABLE);
+      }
+    }
+  } finally {
+    run.pollScope = undefined;
+  }
+}

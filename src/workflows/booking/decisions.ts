@@ -1,0 +1,90 @@
+/**
+ * A booking's decision: its outcome, with the reason in words for people and what went wrong. Each
+ * kind of decision has one named constructor here, so a step says which it reached, not how the
+ * record is spelled. Pure.
+ */
+import type { BookRoomResult, BookingError, SupplierPrice } from '../../shared/booking-contract';
+import { BookingOutcome, type CancellationOutcome } from '../../shared/booking-values';
+
+/** A decision without the order id (the run adds it). */
+export type Decision = Omit<BookRoomResult, 'orderId'>;
+
+/** What a step returns once the booking has its decision; other results tell apart by `kind`. */
+export type Decided = { readonly kind: 'decided'; readonly decision: Decision };
+export const decided = (decision: Decision): Decided => ({ kind: 'decided', decision });
+
+const failed = (reason: string, error: BookingError): Decision => ({
+  outcome: BookingOutcome.FAILED,
+  reason,
+  error,
+});
+
+export const Decisions = {
+  /** The input breaks a rule of the contract (rule 7): nothing was sent. */
+  invalidInput: (message: string): Decision =>
+    failed('invalid input', { code: 'INVALID_INPUT', message }),
+  /** Nothing was sent: the order's earlier runs could not be read (rule 1). */
+  earlierRunsUnknown: (message: string): Decision =>
+    failed("no booking was sent: without the order's earlier runs a booking could be made twice", {
+      code: 'EARLIER_RUNS_UNKNOWN',
+      message: `the order's earlier runs could not be read: ${message}`,
+    }),
+  /** An earlier run of the order holds its booking: this run reports it and sends nothing. */
+  bookedByEarlierRun: (
+    orderId: string,
+    earlier: {
+      readonly runId: string | undefined;
+      readonly outcome: BookingOutcome;
+      readonly bookingId: number;
+      readonly supplierStatus?: string;
+      readonly price?: SupplierPrice;
+    },
+  ): Decision => ({
+    outcome: earlier.outcome,
+    bookingId: earlier.bookingId,
+    ...(earlier.supplierStatus !== undefined ? { supplierStatus: earlier.supplierStatus } : {}),
+    ...(earlier.price !== undefined ? { price: earlier.price } : {}),
+    reason: `order ${orderId} was booked by an earlier run${earlier.runId ? ` (${earlier.runId})` : ''}: this run reports it and sent no booking`,
+  }),
+  priceCheckFailed: (error: BookingError): Decision =>
+    failed(`price check failed: ${error.code}`, error),
+  /** The supplier's answer broke its contract. */
+  contractBroken: (message: string): Decision => failed(message, { code: 'CONTRACT', message }),
+  notAvailable: (reason: string): Decision => ({ outcome: BookingOutcome.NOT_AVAILABLE, reason }),
+  priceRejected: (reason: string): Decision => ({ outcome: BookingOutcome.PRICE_REJECTED, reason }),
+  cancelledBeforeBooking: (cancelReason: string | undefined): Decision => ({
+    outcome: BookingOutcome.CANCELLED,
+    reason: `cancelled before any supplier booking was made${cancelReason ? `: ${cancelReason}` : ''}`,
+  }),
+  /** The supplier refused the booking call (rule 1: proof that nothing was booked). */
+  bookingRefused: (error: BookingError): Decision =>
+    failed(`booking refused: ${error.code}`, error),
+  bookingRejected: (error: BookingError): Decision =>
+    failed(`the supplier rejected the booking: ${error.message}`, error),
+  /** An operator said the supplier holds no booking for the order (rule 1). */
+  noBookingSaysOperator: (cancelRequested: boolean, error: BookingError): Decision =>
+    cancelRequested
+      ? {
+          outcome: BookingOutcome.CANCELLED,
+          reason: 'cancelled; an operator confirmed no supplier booking exists',
+        }
+      : failed('an operator confirmed that no supplier booking exists', error),
+  notConfirmed: (reason: string): Decision => ({ outcome: BookingOutcome.NOT_CONFIRMED, reason }),
+  unknownStatus: (status: string | undefined): Decision =>
+    failed(`status ${String(status)}`, {
+      code: 'UNKNOWN_STATUS',
+      message: `status ${String(status)}`,
+    }),
+  confirmed: (): Decision => ({ outcome: BookingOutcome.CONFIRMED }),
+  /** A final status the supplier read (supplier-outcome.ts) other than CONFIRMED. */
+  supplierSays: (outcome: BookingOutcome, reason: string | undefined): Decision => ({
+    outcome,
+    ...(reason !== undefined ? { reason } : {}),
+  }),
+  /** What a cancellation left (rule 4), as the booking's decision. */
+  afterCancellation: (
+    outcome: BookingOutcome,
+    reason: string,
+    cancellation: { readonly outcome: CancellationOutcome; readonly reason?: string },
+  ): Decision => ({ outcome, reason, cancellation }),
+} as const;

@@ -1,0 +1,37 @@
+/**
+ * `guardBooking`, id `guard-<orderId>`: the guard of a CONFIRMED order in a workflow of its own, as
+ * the two-workflow `bookRoom` of earlier versions (book-room.ts here) started it. The guard is the
+ * one of ../guard/; only its home differs: its own search attribute writer (each write at once for
+ * guards started before one task per step), its own outbox, a local first read for a guard started
+ * in one task, and its own `BookingOutcome` when it closes.
+ */
+import { CancellationScope } from '@temporalio/workflow';
+import type { GuardBookingInput, GuardBookingResult } from '../../shared/guard-contract';
+import { BookingOutcomeKey } from '../../shared/search-attributes';
+import { SearchAttributeWriter } from '../search-attribute-writer';
+import { cancelledFromTemporal, checkedGuardInput, guardToTheEnd } from '../guard/guard';
+import { registerGuardHandlers } from '../guard/guard-messages';
+import { GuardRun, guardOutbox, type GuardHome } from '../guard/guard-run';
+import { readBooking } from '../guard/guard-steps';
+import { EachWriteSearchAttributes } from './each-write';
+
+export async function guardBooking(input: GuardBookingInput): Promise<GuardBookingResult> {
+  const params = checkedGuardInput(input);
+  const oneTask = params.startedInOneTask === true;
+  const home: GuardHome = {
+    searchAttributes: oneTask ? new SearchAttributeWriter() : new EachWriteSearchAttributes(),
+    events: guardOutbox(params),
+    async readTerms(run) {
+      // One local activity at a time: an announcement in flight first.
+      if (oneTask) await run.events?.flushed();
+      return readBooking(run, 'Terms of the confirmed booking', oneTask);
+    },
+    closing: (run) =>
+      run.searchAttributes.write([{ key: BookingOutcomeKey, value: run.known.phase }]),
+  };
+  const run = new GuardRun(params, home);
+  registerGuardHandlers(run);
+  // A cancellation of this workflow from Temporal is a cancel request like the update's (rule 8).
+  CancellationScope.current().cancelRequested.catch(() => cancelledFromTemporal(run));
+  return guardToTheEnd(run, input);
+}

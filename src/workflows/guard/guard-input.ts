@@ -1,0 +1,35 @@
+/** The guard's input for a CONFIRMED order, from what its booking holds. Pure. */
+import type { BookRoomParams, SupplierPrice } from '../../shared/booking-contract';
+import type { GuardBookingInput } from '../../shared/guard-contract';
+
+/** What the booking holds of a confirmed booking when its guard takes the order. */
+export interface HandedOver {
+  readonly bookingId: number;
+  readonly price: SupplierPrice | undefined;
+  /** The booking's cancellation did not complete (`STILL_ACTIVE`): the guard takes it over. */
+  readonly cancellationPending: boolean;
+  /** Order events are on: the guard announces its changes, after the booking's last sequence. */
+  readonly events: { readonly lastSequence: number } | undefined;
+  /** The status and terms of the booking's last read (a poll), when it read them. */
+  readonly terms: GuardBookingInput['terms'];
+}
+
+/** The guard's input for a confirmed order; undefined when the order is not to be guarded. */
+export function guardInput(
+  p: Pick<BookRoomParams, 'orderId' | 'checkIn' | 'guard' | 'cancellationDeadline' | 'polling'>,
+  held: HandedOver,
+): GuardBookingInput | undefined {
+  if (p.guard?.enabled === false) return undefined;
+  return {
+    orderId: p.orderId,
+    bookingId: held.bookingId,
+    cancellationDeadline: p.cancellationDeadline,
+    ...(p.checkIn !== undefined ? { checkIn: p.checkIn } : {}),
+    ...(p.guard !== undefined ? { guard: p.guard } : {}),
+    ...(p.polling !== undefined ? { polling: p.polling } : {}),
+    ...(held.price !== undefined ? { price: { ...held.price } } : {}),
+    ...(held.cancellationPending ? { cancellationPending: true } : {}),
+    ...(held.events ? { orderEvents: { lastSequence: held.events.lastSequence } } : {}),
+    ...(held.terms ? { terms: held.terms } : {}),
+  };
+}
