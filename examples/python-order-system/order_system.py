@@ -1,9 +1,11 @@
 """A small order system in Python that books through hotel-booking-orchestrator.
 
 It speaks only the published contract: the workflow and message names, the JSON Schemas under
-contract/, and the payload encryption of docs/payload-encryption.md. It starts a booking, awaits
-it, reads its state, starts the same order again with the SDK's default id-reuse policy, cancels
-another order by order id, and shows how a bad input is refused. It prints one JSON document.
+contract/, and the payload encryption of docs/payload-encryption.md. One workflow holds an order,
+id `booking-<orderId>`, from the first call to check-out. The program books an order and learns
+the decision in one call (update-with-start of `outcome`), reads its state, starts the same order
+again with the SDK's defaults, cancels a pending order and the confirmed one by order id (one
+`cancel` update each), and shows how a bad input is refused. It prints one JSON document.
 
     python order_system.py --instant-option OPT --pending-option OPT [--order-prefix P]
 
@@ -25,7 +27,9 @@ from typing import Any, Dict, List, Sequence
 import jsonschema
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from temporalio.api.common.v1 import Payload
-from temporalio.client import Client, WorkflowUpdateFailedError
+from temporalio.client import Client, WithStartWorkflowOperation, WorkflowUpdateFailedError
+from temporalio.common import WorkflowIDConflictPolicy
+from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.converter import (
     DataConverter,
     DefaultFailureConverterWithEncodedAttributes,
@@ -113,6 +117,20 @@ def booking_input(order_id: str, option_id: str) -> Dict[str, Any]:
     }
 
 
+async def book(client: Client, queue: str, sent: Dict[str, Any]) -> Any:
+    """Starts the order's workflow (or finds it running) and returns the decision: one call."""
+    start = WithStartWorkflowOperation(
+        "bookRoom",
+        sent,
+        id=f"booking-{sent['orderId']}",
+        task_queue=queue,
+        id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+    )
+    return await client.execute_update_with_start_workflow(
+        "outcome", start_workflow_operation=start
+    )
+
+
 async def wait_for_phase(handle: Any, phase: str, seconds: float = 30) -> Dict[str, Any]:
     until = time.monotonic() + seconds
     while True:
@@ -140,48 +158,59 @@ async def main() -> None:
     queue = os.environ.get("TEMPORAL_TASK_QUEUE", "hotel-booking")
     report: Dict[str, Any] = {}
 
-    # 1. Book an order and await it; read its state.
+    # 1. Book an order and learn the decision in one call; read its state (now its guard's).
     order = f"{args.order_prefix}-a"
     sent = booking_input(order, args.instant_option)
     report["inputProblems"] = problems(sent, "bookRoom.input.schema.json")
-    handle = await client.start_workflow(
-        "bookRoom", sent, id=f"booking-{order}", task_queue=queue
-    )
-    result = await handle.result()
+    decision = await book(client, queue, sent)
+    handle = client.get_workflow_handle(f"booking-{order}")
     state = await handle.query("bookingState")
     report["booked"] = {
-        "result": result,
-        "resultProblems": problems(result, "bookRoom.result.schema.json"),
+        "decision": decision,
+        "decisionProblems": problems(decision, "bookRoom.outcome.update-result.schema.json"),
         "state": state,
         "stateProblems": problems(state, "bookRoom.bookingState.query.schema.json"),
     }
 
-    # 2. The same order started again, as a retry after a timeout does: the SDK's defaults.
-    again = await client.start_workflow(
-        "bookRoom", sent, id=f"booking-{order}", task_queue=queue
-    )
-    report["startedAgain"] = await again.result()
+    # 2. The same order started again, as a retry after a timeout does: with the SDK's defaults
+    #    the running workflow's id is taken; the same one call answers the same decision.
+    try:
+        await client.start_workflow("bookRoom", sent, id=f"booking-{order}", task_queue=queue)
+        report["startedAgain"] = {"alreadyStarted": False}
+    except WorkflowAlreadyStartedError:
+        report["startedAgain"] = {"alreadyStarted": True}
+    report["startedAgain"]["decision"] = await book(client, queue, sent)
 
     # 3. Another order, cancelled by order id while the supplier has not confirmed it yet.
     pending = f"{args.order_prefix}-b"
-    handle = await client.start_workflow(
+    pending_handle = await client.start_workflow(
         "bookRoom", booking_input(pending, args.pending_option), id=f"booking-{pending}", task_queue=queue
     )
-    await wait_for_phase(handle, "AWAITING_CONFIRMATION")
+    await wait_for_phase(pending_handle, "AWAITING_CONFIRMATION")
     # An update the workflow refuses comes back as an update failure with its reason.
     try:
-        await handle.execute_update("approvePriceChange", {"approve": True})
+        await pending_handle.execute_update("approvePriceChange", {"approve": True})
         report["refusedUpdate"] = None
     except WorkflowUpdateFailedError as err:
         report["refusedUpdate"] = str(err.cause)
-    answer = await handle.execute_update("cancel", {"reason": None})
-    report["cancelled"] = {
+    answer = await pending_handle.execute_update("cancel", {"reason": None})
+    report["cancelledPending"] = {
         "updateAnswer": answer,
-        "updateAnswerProblems": problems(answer, "bookRoom.bookingState.query.schema.json"),
-        "result": await handle.result(),
+        "updateAnswerProblems": problems(answer, "bookRoom.cancel.update-result.schema.json"),
+        "decision": await pending_handle.execute_update("outcome"),
     }
 
-    # 4. A bad input: the schema names the fields; the workflow, if started anyway, refuses it
+    # 4. The confirmed order, cancelled by order id after its decision: the same one update.
+    answer = await handle.execute_update("cancel", {"reason": "the guest cancelled"})
+    result = await handle.result()
+    report["cancelledConfirmed"] = {
+        "updateAnswer": answer,
+        "updateAnswerProblems": problems(answer, "bookRoom.cancel.update-result.schema.json"),
+        "result": result,
+        "resultProblems": problems(result, "bookRoom.result.schema.json"),
+    }
+
+    # 5. A bad input: the schema names the fields; the workflow, if started anyway, refuses it
     #    before any supplier call, naming the same fields.
     bad_order = f"{args.order_prefix}-c"
     bad = booking_input(bad_order, args.instant_option)

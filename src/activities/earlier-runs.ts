@@ -1,6 +1,6 @@
 /**
  * What Temporal holds of an order's earlier `bookRoom` runs and of its guard, for the check that
- * keeps one supplier booking per order whoever starts the workflow (workflows/earlier-runs-decision.ts).
+ * keeps one supplier booking per order whoever starts the workflow (workflows/booking/earlier-runs-decision.ts).
  * Runs are found through visibility (listed by workflow id); each one's status and
  * search attributes are then read with describe, which reads the run's own record, not the
  * eventually consistent visibility store. The result holds ids, phases, outcomes and prices only:
@@ -10,7 +10,7 @@ import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { msToTs } from '@temporalio/common/lib/time';
-import type { BookRoomResult, SupplierPrice } from '../shared/booking-contract';
+import type { OrderResult, SupplierPrice } from '../shared/booking-contract';
 import { bookingWorkflowId } from '../shared/booking-values';
 import { guardWorkflowId } from '../shared/guard-values';
 import {
@@ -210,19 +210,23 @@ async function readRun(client: Client, workflowId: string, runId: string): Promi
     ...(bookingId !== undefined ? { bookingId } : {}),
   };
   if (description.status.name !== 'COMPLETED') return run;
-  let result: BookRoomResult;
+  let result: OrderResult;
   try {
-    result = (await handle.result()) as BookRoomResult;
+    result = (await handle.result()) as OrderResult;
   } catch (err) {
     const why = err instanceof Error ? err.name : 'unknown error';
     return { ...run, unreadable: `its result cannot be read: ${why}` };
   }
+  // A guarded order ends as its guard says: a booking cancelled after CONFIRMED is CANCELLED.
+  const cancelledByGuard =
+    result.guard?.phase === 'CANCELLED' || result.guard?.phase === 'CANCELLED_BY_SUPPLIER';
+  const supplierStatus = result.guard?.state.supplierStatus ?? result.supplierStatus;
   return {
     ...run,
     result: {
-      outcome: result.outcome,
+      outcome: cancelledByGuard ? 'CANCELLED' : result.outcome,
       ...(result.bookingId !== undefined ? { bookingId: result.bookingId } : {}),
-      ...(result.supplierStatus !== undefined ? { supplierStatus: result.supplierStatus } : {}),
+      ...(supplierStatus !== undefined ? { supplierStatus } : {}),
       ...(result.price !== undefined ? { price: result.price } : {}),
       ...(result.error?.code !== undefined ? { errorCode: result.error.code } : {}),
     },

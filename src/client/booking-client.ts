@@ -18,9 +18,7 @@ import {
   type Client,
   type WorkflowHandle,
 } from '@temporalio/client';
-import type {
-  BOOK_ROOM_AND_GUARD_WORKFLOW,
-  BookingOutcome} from '../shared/booking-contract';
+import type { BOOK_ROOM_AND_GUARD_WORKFLOW, BookingOutcome } from '../shared/booking-contract';
 import {
   BOOK_ROOM_WORKFLOW,
   BookRoomInputSchema,

@@ -40,11 +40,12 @@ const utcDay = (d: Date, days = 0) =>
 const BOOKINGS = BOOKING_WORKFLOWS;
 const GUARDS = GUARDING_WORKFLOWS;
 /**
- * Decided since `t`: a bookRoom run closes at its decision; a bookRoomAndGuard records it (it
- * closes at check-out when CONFIRMED, so its close time says nothing of the decision).
+ * Decided since `t`: the order's workflow records it (it closes at check-out when CONFIRMED, so
+ * its close time says nothing of the decision); a bookRoom of an earlier version recorded none and
+ * closed at its decision.
  */
 const decidedSince = (t: Date) =>
-  `((WorkflowType = '${BOOK_ROOM_WORKFLOW}' AND CloseTime >= '${iso(t)}') OR BookingDecidedAt >= '${iso(t)}')`;
+  `(BookingDecidedAt >= '${iso(t)}' OR (BookingDecidedAt IS NULL AND WorkflowType = '${BOOK_ROOM_WORKFLOW}' AND CloseTime >= '${iso(t)}'))`;
 const RUNNING = `ExecutionStatus = 'Running'`;
 
 /** The daily views, for `now`. */

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DEFAULT_APPROVAL_TIMEOUT, DEFAULT_POLLING } from '../config/defaults';
 import { absent, matching, NULL_IS_ABSENT } from './absent';
 import {
+  GuardCancelRequestSchema,
   GuardPolicySchema,
   positiveDuration,
   type GuardBookingInput,
@@ -203,15 +204,8 @@ export interface BookingState {
 export const ApprovePriceChangeSchema = z.strictObject({ approve: z.boolean() });
 export type ApprovePriceChange = z.infer<typeof ApprovePriceChangeSchema>;
 
-/** The `cancel` update's argument, in every phase of the order. */
-export const CancelRequestSchema = z.strictObject({
-  reason: absent(z.string().max(500).optional()),
-  /**
-   * Cancel even though free cancellation has ended (or is unknown): the penalty is accepted.
-   * Before the decision nothing is at stake and it is ignored. @default false
-   */
-  acceptPenalty: absent(z.boolean().optional()),
-});
+/** The `cancel` update's argument, in every phase of the order (guard-contract.ts). */
+export const CancelRequestSchema = GuardCancelRequestSchema;
 export type CancelRequest = z.infer<typeof CancelRequestSchema>;
 
 const ResolveReconciliationVariants = z.union([

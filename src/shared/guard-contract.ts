@@ -210,9 +210,19 @@ export interface GuardBookingResult {
   readonly error?: BookingError;
 }
 
-/** The guard's `cancel` is the order's (booking-contract.ts `CancelRequestSchema`). */
-export { CancelRequestSchema as GuardCancelRequestSchema } from './booking-contract';
-export type { CancelRequest as GuardCancelRequest } from './booking-contract';
+/**
+ * The `cancel` update's argument, in every phase of the order (booking-contract.ts names it
+ * `CancelRequestSchema`; defined here, where the contract modules' imports point).
+ */
+export const GuardCancelRequestSchema = z.strictObject({
+  reason: absent(z.string().max(500).optional()),
+  /**
+   * Cancel even though free cancellation has ended (or is unknown): the penalty is accepted.
+   * Before the decision nothing is at stake and it is ignored. @default false
+   */
+  acceptPenalty: absent(z.boolean().optional()),
+});
+export type GuardCancelRequest = z.infer<typeof GuardCancelRequestSchema>;
 
 export const KeepRequestSchema = z.strictObject({ reason: absent(z.string().max(500).optional()) });
 export type KeepRequest = z.infer<typeof KeepRequestSchema>;

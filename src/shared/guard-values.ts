@@ -3,17 +3,18 @@
  * module, never the zod schemas (see booking-values.ts); `guard-contract.ts` re-exports it.
  */
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { BOOK_ROOM_AND_GUARD_WORKFLOW } from './booking-values';
+import { BOOK_ROOM_AND_GUARD_WORKFLOW, BOOK_ROOM_WORKFLOW } from './booking-values';
 import { BookingPhaseKey, OrderIdKey, SupplierBookingIdKey } from './search-attributes';
 
 export const GUARD_BOOKING_WORKFLOW = 'guardBooking';
 /**
- * Visibility filter: the workflows that guard a confirmed order, `guardBooking` and a
- * `bookRoomAndGuard` after its decision (the guard's attributes and phases are only written then).
+ * Visibility filter: the workflows that guard a confirmed order: the order's own (`bookRoom`, and
+ * its earlier name), and the guards of earlier versions (`guardBooking`). The guard's attributes
+ * and phases are only written once the order is CONFIRMED.
  */
-export const GUARDING_WORKFLOWS = `WorkflowType IN ('${GUARD_BOOKING_WORKFLOW}', '${BOOK_ROOM_AND_GUARD_WORKFLOW}')`;
+export const GUARDING_WORKFLOWS = `WorkflowType IN ('${BOOK_ROOM_WORKFLOW}', '${BOOK_ROOM_AND_GUARD_WORKFLOW}', '${GUARD_BOOKING_WORKFLOW}')`;
 
-/** `guard-<orderId>`: the order's guard, started by `bookRoom` when the booking is CONFIRMED. */
+/** `guard-<orderId>`: an earlier version's guard of the order (src/workflows/earlier-versions/). */
 export function guardWorkflowId(orderId: string): string {
   return `guard-${orderId}`;
 }

@@ -145,7 +145,7 @@ export const GuardBookingResultSchema = z.object({
   error: BookingErrorSchema.optional(),
 });
 
-export const BookRoomAndGuardResultSchema = BookRoomResultSchema.extend({
+export const OrderResultSchema = BookRoomResultSchema.extend({
   guard: GuardBookingResultSchema.optional().describe(
     'how the guard of a CONFIRMED booking ended (check-out or cancellation)',
   ),

@@ -46,7 +46,7 @@ describe('a Python order system (examples/python-order-system)', { skip: env.ski
     await s?.close();
   });
 
-  it('books, reads, books the same order again, cancels and is refused, by the contract alone', async () => {
+  it('books and learns the decision in one call, reads, starts the same order again, cancels by order id before and after the decision, and is refused, by the contract alone', async () => {
     const prefix = `py-${process.pid}-${Date.now().toString(36)}`;
     const out = await run(
       python(),
@@ -65,32 +65,41 @@ describe('a Python order system (examples/python-order-system)', { skip: env.ski
     const bookings = (order: string) =>
       s.sim.bookings({ customFields: { custom_field_10: order } });
 
-    // 1. Booked: what it sent and got back matches the published JSON Schemas.
+    // 1. Booked, the decision learned in one call: it and the state match the JSON Schemas.
     assert.deepEqual(r.inputProblems, []);
-    assert.equal(r.booked.result.outcome, 'CONFIRMED');
-    assert.deepEqual(r.booked.resultProblems, []);
+    assert.equal(r.booked.decision.outcome, 'CONFIRMED');
+    assert.deepEqual(r.booked.decisionProblems, []);
     assert.deepEqual(r.booked.stateProblems, []);
     assert.equal(r.booked.state.phase, 'CONFIRMED');
+    assert.equal(r.booked.state.workflowId, `booking-${prefix}-a`);
     const [booked, ...more] = bookings(`${prefix}-a`);
     assert.ok(booked);
     assert.equal(more.length, 0);
-    assert.equal(r.booked.result.bookingId, booked.bookingId);
+    assert.equal(r.booked.decision.bookingId, booked.bookingId);
     assert.deepEqual(booked.customFields, {
       custom_field_1: 'python-order-system',
       custom_field_10: `${prefix}-a`,
     });
 
-    // 2. The same order again with the SDK's default id-reuse policy: reported, not booked.
-    assert.equal(r.startedAgain.outcome, 'CONFIRMED');
-    assert.equal(r.startedAgain.bookingId, booked.bookingId);
-    assert.equal(bookings(`${prefix}-a`).length, 1, 'one supplier booking for the order');
+    // 2. The same order again with the SDK's defaults: the id is taken, nothing is booked.
+    assert.equal(r.startedAgain.alreadyStarted, true);
+    assert.equal(r.startedAgain.decision.bookingId, booked.bookingId);
 
-    // 3. Cancelled by order id; a refused update says why.
+    // 3. A pending order cancelled by order id; a refused update says why.
     assert.match(r.refusedUpdate, /Nothing awaits approval/);
-    assert.equal(r.cancelled.updateAnswer.cancelRequested, true);
-    assert.deepEqual(r.cancelled.updateAnswerProblems, []);
-    assert.equal(r.cancelled.result.outcome, 'CANCELLED');
+    assert.equal(r.cancelledPending.updateAnswer.cancelRequested, true);
+    assert.deepEqual(r.cancelledPending.updateAnswerProblems, []);
+    assert.equal(r.cancelledPending.decision.outcome, 'CANCELLED');
     assert.equal(bookings(`${prefix}-b`)[0]?.status, 'CANCELLED');
+
+    // 4. The confirmed order cancelled by order id with the same one update; still one booking.
+    assert.deepEqual(r.cancelledConfirmed.updateAnswerProblems, []);
+    assert.equal(r.cancelledConfirmed.updateAnswer.cancelRequested, true);
+    assert.deepEqual(r.cancelledConfirmed.resultProblems, []);
+    assert.equal(r.cancelledConfirmed.result.outcome, 'CONFIRMED');
+    assert.equal(r.cancelledConfirmed.result.guard.phase, 'CANCELLED');
+    assert.equal(bookings(`${prefix}-a`).length, 1, 'one supplier booking for the order');
+    assert.equal(bookings(`${prefix}-a`)[0]?.status, 'CANCELLED');
 
     // 4. A bad input: named by the schema, and refused by the workflow before any supplier call.
     assert.ok(

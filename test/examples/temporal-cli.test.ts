@@ -43,11 +43,12 @@ describe('the Temporal CLI recipe (examples/temporal-cli)', () => {
     await s?.close();
   });
 
-  it('starts, queries, cancels by update and by Temporal, with payloads encrypted', async () => {
+  it('books with the decision in one call, starts, queries, cancels by order id before and after the decision and by Temporal, with payloads encrypted', async () => {
     const cli = await resolveTemporalCli({ log: () => undefined });
     assert.equal(cli.kind, 'binary', 'the suite runs with a Temporal CLI binary');
     const order = newOrderId('cli');
     const order2 = newOrderId('cli');
+    const order3 = newOrderId('cli');
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', recipe()], {
       env: {
         ...process.env,
@@ -58,7 +59,9 @@ describe('the Temporal CLI recipe (examples/temporal-cli)', () => {
         TOKEN: token,
         ORDER: order,
         ORDER2: order2,
+        ORDER3: order3,
         OPTION: scenarioOptionId('pending-long'),
+        OPTION_CONFIRMED: scenarioOptionId('instant'),
       },
       timeout: 120_000,
     });
@@ -67,6 +70,12 @@ describe('the Temporal CLI recipe (examples/temporal-cli)', () => {
     const results = [...stdout.matchAll(/"outcome": "([A-Z_]+)"/g)].map((m) => m[1]);
     assert.ok(results.filter((o) => o === 'CANCELLED').length >= 2, stdout);
     assert.equal(s.sim.bookings({ customFields: { custom_field_10: order } }).length <= 1, true);
+    // The one-call booking was decided CONFIRMED, then cancelled by order id in its guard.
+    assert.match(stdout, /"outcome": "CONFIRMED"/);
+    assert.match(stdout, /"phase": "CANCELLED"/, 'the guard ended CANCELLED');
+    const confirmed = s.sim.bookings({ customFields: { custom_field_10: order3 } });
+    assert.equal(confirmed.length, 1, 'one supplier booking for the order');
+    assert.equal(confirmed[0]?.status, 'CANCELLED');
 
     // What the CLI sent reached Temporal encrypted: the guest's name is nowhere in the history.
     const history = await s.temporal.connection.workflowService.getWorkflowExecutionHistory({

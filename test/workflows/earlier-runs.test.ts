@@ -7,6 +7,8 @@
  * price check made beside the check).
  */
 import assert from 'node:assert/strict';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { outcomeUpdate } from '../../src/shared/booking-messages';
 import { after, before, describe, it } from 'node:test';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -61,11 +63,12 @@ describe(
     }
 
     /**
-     * The run's result, or a failure naming its phase when it has not ended within `ms` (a run
-     * that books an order a second time may wait for a confirmation for days).
+     * The run's decision (its `outcome` update; a CONFIRMED order lives on, guarded), or a failure
+     * naming its phase when it has none within `ms` (a run that books an order a second time may
+     * wait for a confirmation for days).
      */
     async function ended(
-      handle: { result(): Promise<unknown>; workflowId: string },
+      handle: { result(): Promise<unknown>; workflowId: string; firstExecutionRunId?: string },
       ms = 30_000,
     ): Promise<BookRoomResult> {
       let timer: NodeJS.Timeout | undefined;
@@ -83,7 +86,16 @@ describe(
         }, ms);
       });
       try {
-        return (await Promise.race([handle.result(), late])) as BookRoomResult;
+        const decision = s.temporal.client.workflow
+          .getHandle(handle.workflowId, handle.firstExecutionRunId)
+          .executeUpdate(outcomeUpdate)
+          .catch(async (err: unknown) => {
+            // Closed before it was asked: its result holds the decision.
+            if (err instanceof WorkflowNotFoundError)
+              return (await handle.result()) as BookRoomResult;
+            throw err;
+          });
+        return (await Promise.race([decision, late])) as BookRoomResult;
       } finally {
         clearTimeout(timer);
       }
@@ -123,20 +135,29 @@ describe(
 
     const phaseOf = (orderId: string, phase: string) => waitForPhase(s, orderId, phase);
 
-    it('after CONFIRMED (guard running): reports the booking and books nothing', async () => {
+    it('after CONFIRMED (guarded): the id is taken; a conflict policy that terminates hands the booking to the new run, which books nothing', async () => {
       const input = bookingInput('instant');
-      const first = await runPlain(input);
+      const firstRun = await startPlain(input);
+      const first = await ended(firstRun);
       assert.equal(first.outcome, 'CONFIRMED');
-      const second = await startPlain(input);
+      // The order's workflow still runs (its guard): a start with the SDK's defaults is refused.
+      await assert.rejects(startPlain(input), WorkflowExecutionAlreadyStartedError);
+      const second = await startPlain(input, {
+        conflict: WorkflowIdConflictPolicy.TERMINATE_EXISTING,
+      });
       const r = await ended(second);
       assert.equal(r.outcome, 'CONFIRMED');
       assert.equal(r.bookingId, first.bookingId);
-      assert.match(r.reason ?? '', /booked by an earlier run/);
       assert.equal(supplierBookings(input.orderId).length, 1);
-      // Its only supplier call: the price check read beside the check of earlier runs.
-      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
-        'priceCheck',
-      ]);
+      // The new run guards the order; no booking call (the price check beside the check of
+      // earlier runs, and the read of the booking it takes over, are its supplier calls).
+      const calls = await scheduled(second.workflowId, second.firstExecutionRunId);
+      assert.ok(!calls.includes('createBooking'), calls.join());
+      assert.equal((await s.bookings.state(input.orderId)).holder, 'guardBooking');
+      // Cancelled by order id in one call: the one booking is cancelled.
+      assert.equal((await s.bookings.cancelOrder(input.orderId)).kind, 'requested');
+      assert.equal((await s.bookings.cancellationSettled(input.orderId, 100)).truth, 'CANCELLED');
+      assert.equal(supplierBookings(input.orderId)[0]?.status, 'CANCELLED');
     });
 
     it('after CANCELLED with a supplier booking: reports the cancelled booking and books nothing', async () => {
@@ -157,7 +178,7 @@ describe(
       ]);
     });
 
-    it('after a reconciliation resolved with the booking: reports it and books nothing', async () => {
+    it('after a reconciliation resolved with the booking, then cancelled: a new run reports it and books nothing', async () => {
       const input = bookingInput('booking-lost');
       await startPlain(input);
       await phaseOf(input.orderId, 'NEEDS_RECONCILIATION');
@@ -165,9 +186,12 @@ describe(
       assert.ok(sb);
       await s.bookings.resolveReconciliation(input.orderId, { bookingId: sb.bookingId });
       assert.equal((await s.bookings.result(input.orderId)).outcome, 'CONFIRMED');
+      await s.bookings.cancelOrder(input.orderId);
+      await s.bookings.handle(input.orderId).result();
       const r = await runPlain(input);
-      assert.equal(r.outcome, 'CONFIRMED');
+      assert.equal(r.outcome, 'CANCELLED', 'the order as its guard ended it');
       assert.equal(r.bookingId, sb.bookingId);
+      assert.match(r.reason ?? '', /booked by an earlier run/);
       assert.equal(supplierBookings(input.orderId).length, 1);
     });
 

@@ -424,7 +424,7 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
       workflowId: guardWorkflowId(orderId),
       args: [{ orderId, bookingId, carried } satisfies GuardBookingInput],
     });
-    const st = await earlierGuardState(orderId);
+    const st = await eventually(() => earlierGuardState(orderId));
     assert.equal(st.terms?.freeCancellationUntil, carried.terms.freeCancellationUntil);
     assert.equal(st.nextReconfirmationAt, new Date(now + 5_000).toISOString());
     const done = (await handle.result()) as GuardBookingResult;

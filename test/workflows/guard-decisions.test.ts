@@ -1,5 +1,5 @@
 /**
- * The guard's decisions (src/workflows/guard-decisions.ts), pure: deadlines, stay instants,
+ * The guard's decisions (src/workflows/guard/guard-decisions.ts), pure: deadlines, stay instants,
  * reconfirmation points, whether a cancellation may run, what a read means.
  */
 import assert from 'node:assert/strict';

@@ -30,7 +30,7 @@ import type {
 } from '../../shared/guard-contract';
 import { GuardPhase } from '../../shared/guard-values';
 import { watch } from './guard-steps';
-import type { GuardRun} from './guard-run';
+import type { GuardRun } from './guard-run';
 import { type Carried } from './guard-run';
 import { checkGuardBookingInput, issueText } from '../input-checks';
 
