@@ -207,7 +207,7 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_WORKER_FROM_SOURCES` | `1`: the worker from the sources through tsx (A/B; figures are compiled) | off | off |
  * | `BENCH_EAGER_START` / `BENCH_WORKER_IN_PROCESS` | overhead experiments | off | off |
  * | `BENCH_GUARD` | `0`: bookings without their guard (diagnosis only; figures are with it) | on | on |
- * | `BENCH_WORKFLOW` | the bookings' workflow: `bookRoomAndGuard` (the client's default) or `bookRoom` (A/B) | bookRoomAndGuard | same |
+ * | `BENCH_WORKFLOW` | the bookings' workflow type: `bookRoom` or its earlier name `bookRoomAndGuard` (the same workflow) | bookRoom | same |
  * | `BENCH_CLUSTER_WORKERS` | worker processes of each cluster throughput pass | 1,2,3 | 1,2,3 |
  * | `BENCH_CLUSTER_DURATION_MS` | cluster throughput: two windows' time (one of each kind) | `BENCH_DURATION_MS` | same |
  * | `BENCH_CLUSTER_ROUNDS` | rounds of the one-worker cluster pass (a window of each kind) | 5 | 5 |
@@ -258,7 +258,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
   }
   const eagerStart = flag(env, 'BENCH_EAGER_START');
   const guard = !(env.BENCH_GUARD === '0' || env.BENCH_GUARD === 'false');
-  const workflow = (env.BENCH_WORKFLOW || BOOK_ROOM_AND_GUARD_WORKFLOW) as BookingWorkflow;
+  const workflow = (env.BENCH_WORKFLOW || BOOK_ROOM_WORKFLOW) as BookingWorkflow;
   if (workflow !== BOOK_ROOM_AND_GUARD_WORKFLOW && workflow !== BOOK_ROOM_WORKFLOW) {
     throw new Error(
       `BENCH_WORKFLOW must be ${BOOK_ROOM_AND_GUARD_WORKFLOW} or ${BOOK_ROOM_WORKFLOW} (got "${workflow}")`,

@@ -11,18 +11,23 @@ import { createOrderEventActivities, type OrderEventsEndpoint } from './activiti
 import { orderEventsTaskQueue } from './shared/order-events';
 import type { CatalogueStore } from './catalogue/store';
 import type { HotelApiClient } from './hotel-api';
-import { DEFAULT_ORDER_ID_FIELD } from './config/defaults';
+import {
+  DEFAULT_MAX_CACHED_WORKFLOWS,
+  DEFAULT_MAX_CONCURRENT_CALLS,
+  DEFAULT_NAMESPACE,
+  DEFAULT_ORDER_ID_FIELD,
+} from './config/defaults';
 import { loadWorkflowBundle } from './workflow-bundle';
 
 export interface BookingWorkerOptions {
   readonly connection: NativeConnection;
-  /** @default 'default' */
+  /** @default DEFAULT_NAMESPACE */
   readonly namespace?: string;
   readonly taskQueue: string;
   readonly hotelApi: HotelApiClient;
   /** The custom field that carries the order id. @default DEFAULT_ORDER_ID_FIELD */
   readonly orderIdField?: string;
-  /** A prebuilt bundle; else `WORKFLOW_BUNDLE_PATH`, else bundled now. */
+  /** A prebuilt bundle (src/workflow-bundle.ts `loadWorkflowBundle`); else bundled now. */
   readonly workflowBundle?: WorkerOptions['workflowBundle'];
   /** The project's data converter (payload encryption): `createDataConverter(config.encryption)`. */
   readonly dataConverter: DataConverter;
@@ -121,12 +126,12 @@ export function workerNodeFlags(): string[] {
 }
 
 export async function createBookingWorker(o: BookingWorkerOptions): Promise<Worker> {
-  const maxActivities = o.maxConcurrentActivities ?? 100;
+  const maxActivities = o.maxConcurrentActivities ?? DEFAULT_MAX_CONCURRENT_CALLS;
   // Before Worker.create: it starts the workflow thread, whose heap takes V8's flags then.
   for (const flag of workerV8Flags(process.execArgv)) setFlagsFromString(flag);
   return Worker.create({
     connection: o.connection,
-    namespace: o.namespace ?? 'default',
+    namespace: o.namespace ?? DEFAULT_NAMESPACE,
     taskQueue: o.taskQueue,
     workflowBundle: o.workflowBundle ?? (await loadWorkflowBundle()),
     activities: {
@@ -143,7 +148,7 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
     dataConverter: o.dataConverter,
     maxConcurrentActivityTaskExecutions: maxActivities,
     maxConcurrentActivityTaskPolls: Math.min(ACTIVITY_POLLERS, maxActivities),
-    maxCachedWorkflows: o.maxCachedWorkflows ?? 100,
+    maxCachedWorkflows: o.maxCachedWorkflows ?? DEFAULT_MAX_CACHED_WORKFLOWS,
     ...(o.maxActivitiesPerSecond
       ? { maxTaskQueueActivitiesPerSecond: o.maxActivitiesPerSecond }
       : {}),
@@ -154,7 +159,7 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
 
 export interface OrderEventsWorkerOptions {
   readonly connection: NativeConnection;
-  /** @default 'default' */
+  /** @default DEFAULT_NAMESPACE */
   readonly namespace?: string;
   /** The booking task queue; the events worker polls `orderEventsTaskQueue()` of it. */
   readonly taskQueue: string;
@@ -175,7 +180,7 @@ export async function createOrderEventsWorker(o: OrderEventsWorkerOptions): Prom
   const maxDeliveries = o.maxConcurrentDeliveries ?? 20;
   return Worker.create({
     connection: o.connection,
-    namespace: o.namespace ?? 'default',
+    namespace: o.namespace ?? DEFAULT_NAMESPACE,
     taskQueue: orderEventsTaskQueue(o.taskQueue),
     workflowBundle: o.workflowBundle ?? (await loadWorkflowBundle()),
     activities: createOrderEventActivities(o.endpoint),

@@ -29,12 +29,10 @@ export async function bundleWorkflows(workflowsPath = WORKFLOWS_PATH): Promise<W
 }
 
 /**
- * The bundle to run: from `bundlePath` (or env `WORKFLOW_BUNDLE_PATH`) when that file exists,
- * else bundled now.
+ * The bundle to run: from `bundlePath` (the worker's `WORKFLOW_BUNDLE_PATH`, read by
+ * src/config) when that file exists, else bundled now.
  */
-export async function loadWorkflowBundle(
-  bundlePath: string | undefined = process.env.WORKFLOW_BUNDLE_PATH,
-): Promise<WorkflowBundle> {
+export async function loadWorkflowBundle(bundlePath?: string): Promise<WorkflowBundle> {
   if (bundlePath && existsSync(bundlePath)) return { code: readFileSync(bundlePath, 'utf8') };
   return bundleWorkflows();
 }

@@ -17,9 +17,6 @@ export const DEFAULT_POLLING = {
   backoffCoefficient: 1.5,
 } as const;
 
-/** `maximumInterval` of {@link DEFAULT_POLLING}, in ms. */
-export const DEFAULT_POLLING_MAXIMUM_INTERVAL_MS = 300_000;
-
 /**
  * With order events on, the least time the order system has to send `keep` after it was told of a
  * provisional order's automatic cancellation (`guard.autoCancelNotice`).
@@ -29,8 +26,20 @@ export const DEFAULT_AUTO_CANCEL_NOTICE = '15m';
 /** How long a price change waits for `approvePriceChange` (`priceChangePolicy.approvalTimeout`). */
 export const DEFAULT_APPROVAL_TIMEOUT = '15m';
 
-/** {@link DEFAULT_APPROVAL_TIMEOUT} in ms. */
-export const DEFAULT_APPROVAL_TIMEOUT_MS = 900_000;
+/** The Temporal namespace workers and clients use (env `TEMPORAL_NAMESPACE`). */
+export const DEFAULT_NAMESPACE = 'default';
+
+/** A worker's concurrent supplier calls (env `SUPPLIER_MAX_CONCURRENT_CALLS`). */
+export const DEFAULT_MAX_CONCURRENT_CALLS = 100;
+
+/** Workflows a worker keeps cached. */
+export const DEFAULT_MAX_CACHED_WORKFLOWS = 100;
+
+/** When the guard reconfirms a booking, before check-in (`guard.reconfirmBefore`). */
+export const DEFAULT_RECONFIRM_BEFORE: readonly string[] = ['72h', '24h'];
+
+/** How long before free cancellation ends `autoCancelBeforePenalty` cancels (`guard.autoCancelMargin`). */
+export const DEFAULT_AUTO_CANCEL_MARGIN = '6h';
 
 /** How long a booking waits for the supplier to confirm (`confirmationDeadline`). */
 export const DEFAULT_CONFIRMATION_DEADLINE = '48h';

@@ -4,7 +4,12 @@
  * table is generated from (`npm run docs`; test/docs.test.ts fails when it is stale).
  */
 import { z } from 'zod';
-import { DEFAULT_ORDER_ID_FIELD, DEFAULT_TASK_QUEUE } from './defaults';
+import {
+  DEFAULT_MAX_CONCURRENT_CALLS,
+  DEFAULT_NAMESPACE,
+  DEFAULT_ORDER_ID_FIELD,
+  DEFAULT_TASK_QUEUE,
+} from './defaults';
 
 /** How the documentation shows a variable: what it means, and its default in words if needed. */
 export interface VariableDoc {
@@ -39,7 +44,7 @@ export const EnvSchema = z.object({
   ),
   TEMPORAL_NAMESPACE: doc(
     'TEMPORAL_NAMESPACE',
-    z.string().min(1).default('default'),
+    z.string().min(1).default(DEFAULT_NAMESPACE),
     'Temporal namespace',
   ),
   TEMPORAL_TASK_QUEUE: doc(
@@ -231,7 +236,7 @@ export const EnvSchema = z.object({
   ),
   SUPPLIER_MAX_CONCURRENT_CALLS: doc(
     'SUPPLIER_MAX_CONCURRENT_CALLS',
-    z.coerce.number().int().positive().default(100),
+    z.coerce.number().int().positive().default(DEFAULT_MAX_CONCURRENT_CALLS),
     'per-worker cap on concurrent supplier calls',
   ),
   SHUTDOWN_GRACE_MS: doc(

@@ -7,6 +7,7 @@
  * the built-in `WorkflowType`, `ExecutionStatus`, `StartTime`, `CloseTime` and
  * `TemporalNamespaceDivision` (every division); a test runs each against a real server.
  */
+import { ENDING_NOTICE_MS } from '../workflows/guard/guard-decisions';
 import {
   BOOKING_WORKFLOWS,
   BOOK_ROOM_WORKFLOW,
@@ -95,7 +96,7 @@ export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
       name: 'Free cancellation ends within 48 h',
       purpose:
         'Guarded bookings whose free cancellation ends in the next 48 hours: remind the order system (a provisional order is cancelled automatically unless kept).',
-      query: `${GUARDS} AND ${RUNNING} AND BookingPhase = '${GuardPhase.CONFIRMED}' AND FreeCancellationUntil >= '${iso(now)}' AND FreeCancellationUntil < '${iso(new Date(now.getTime() + 48 * 3_600_000))}'`,
+      query: `${GUARDS} AND ${RUNNING} AND BookingPhase = '${GuardPhase.CONFIRMED}' AND FreeCancellationUntil >= '${iso(now)}' AND FreeCancellationUntil < '${iso(new Date(now.getTime() + ENDING_NOTICE_MS))}'`,
     },
     {
       name: 'Reconfirmation flagged',

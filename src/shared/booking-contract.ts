@@ -4,7 +4,12 @@
  * Names are stable: add fields freely, never rename.
  */
 import { z } from 'zod';
-import { DEFAULT_APPROVAL_TIMEOUT, DEFAULT_POLLING } from '../config/defaults';
+import {
+  DEFAULT_APPROVAL_TIMEOUT,
+  DEFAULT_CANCELLATION_DEADLINE,
+  DEFAULT_CONFIRMATION_DEADLINE,
+  DEFAULT_POLLING,
+} from '../config/defaults';
 import { absent, matching, NULL_IS_ABSENT } from './absent';
 import {
   GuardCancelRequestSchema,
@@ -106,11 +111,15 @@ export const BookRoomInputSchema = z.strictObject({
   expectedPrice: absent(PriceSchema.optional()),
   priceChangePolicy: absent(PriceChangePolicySchema.optional()),
   /** How long to wait for the supplier to confirm. @default '48h' */
-  confirmationDeadline: absent(duration('confirmationDeadline').default('48h')),
+  confirmationDeadline: absent(
+    duration('confirmationDeadline').default(DEFAULT_CONFIRMATION_DEADLINE),
+  ),
   /** When the confirmation deadline passes with the booking still pending, cancel it. @default true */
   cancelOnConfirmationTimeout: absent(z.boolean().default(true)),
   /** How long a cancellation may wait for the supplier before ending `STILL_ACTIVE`. @default '2h' */
-  cancellationDeadline: absent(duration('cancellationDeadline').default('2h')),
+  cancellationDeadline: absent(
+    duration('cancellationDeadline').default(DEFAULT_CANCELLATION_DEADLINE),
+  ),
   /** Check-in date (YYYY-MM-DD), for the operator's `CheckInDate` search attribute. */
   checkIn: absent(z.iso.date('a date YYYY-MM-DD').optional()),
   polling: absent(PollingSchema.optional()),
@@ -232,7 +241,7 @@ export const CancelBookingInputSchema = z.strictObject({
   orderId: absent(matching(ORDER_ID_RE, 'an order id').optional()),
   reason: absent(z.string().max(500).optional()),
   /** Give up (outcome `STILL_ACTIVE`) when the supplier has not confirmed by then. @default '2h' */
-  deadline: absent(duration('deadline').default('2h')),
+  deadline: absent(duration('deadline').default(DEFAULT_CANCELLATION_DEADLINE)),
   polling: absent(PollingSchema.optional()),
 });
 export type CancelBookingInput = z.input<typeof CancelBookingInputSchema>;

@@ -12,7 +12,13 @@ import type {
   BookingState,
   CancellationOutcome,
 } from './booking-contract';
-import { DEFAULT_AUTO_CANCEL_NOTICE, DEFAULT_POLLING } from '../config/defaults';
+import {
+  DEFAULT_AUTO_CANCEL_MARGIN,
+  DEFAULT_AUTO_CANCEL_NOTICE,
+  DEFAULT_CANCELLATION_DEADLINE,
+  DEFAULT_POLLING,
+  DEFAULT_RECONFIRM_BEFORE,
+} from '../config/defaults';
 import { absent, matching } from './absent';
 import { durationToMs } from './duration';
 import { ORDER_ID_RE } from './booking-values';
@@ -59,7 +65,7 @@ export const GuardPolicySchema = z.strictObject({
     z
       .array(positiveDuration('reconfirmBefore'))
       .max(6, 'at most 6 reconfirmation points')
-      .default(['72h', '24h']),
+      .default([...DEFAULT_RECONFIRM_BEFORE]),
   ),
   /**
    * A provisional order: cancel it automatically `autoCancelMargin` before free cancellation ends,
@@ -67,7 +73,9 @@ export const GuardPolicySchema = z.strictObject({
    */
   autoCancelBeforePenalty: absent(z.boolean().default(false)),
   /** How long before the free-cancellation deadline the automatic cancellation runs. @default '6h' */
-  autoCancelMargin: absent(positiveDuration('autoCancelMargin').default('6h')),
+  autoCancelMargin: absent(
+    positiveDuration('autoCancelMargin').default(DEFAULT_AUTO_CANCEL_MARGIN),
+  ),
   /**
    * With order events on: the automatic cancellation runs no sooner than this after it was
    * announced (`order.free_cancellation_ending`), so the order system can send `keep` (but before
@@ -152,7 +160,9 @@ export const GuardBookingInputSchema = z.strictObject({
   checkIn: z.iso.date('a date YYYY-MM-DD').optional(),
   guard: GuardPolicySchema.optional(),
   /** How long a cancellation may wait for the supplier (rule 4). @default '2h' */
-  cancellationDeadline: positiveDuration('cancellationDeadline').default('2h'),
+  cancellationDeadline: positiveDuration('cancellationDeadline').default(
+    DEFAULT_CANCELLATION_DEADLINE,
+  ),
   polling: z
     .strictObject({
       initialInterval: positiveDuration('initialInterval').default(DEFAULT_POLLING.initialInterval),

@@ -25,7 +25,11 @@ import {
 } from './booking-values';
 import {
   DEFAULT_APPROVAL_TIMEOUT,
+  DEFAULT_AUTO_CANCEL_MARGIN,
   DEFAULT_AUTO_CANCEL_NOTICE,
+  DEFAULT_CANCELLATION_DEADLINE,
+  DEFAULT_CONFIRMATION_DEADLINE,
+  DEFAULT_RECONFIRM_BEFORE,
   DEFAULT_POLLING as P,
 } from '../config/defaults';
 import { DATE_RE, INSTANT_RE } from './dates';
@@ -245,10 +249,10 @@ const guardPolicy: Check = (v) => {
       if (!Array.isArray(r) || r.length > 6) unsure();
       return r.map(duration);
     },
-    () => ['72h', '24h'],
+    () => [...DEFAULT_RECONFIRM_BEFORE],
   );
   withDefault(out, input, 'autoCancelBeforePenalty', boolean, () => false);
-  withDefault(out, input, 'autoCancelMargin', duration, () => '6h');
+  withDefault(out, input, 'autoCancelMargin', duration, () => DEFAULT_AUTO_CANCEL_MARGIN);
   withDefault(out, input, 'autoCancelNotice', duration, () => DEFAULT_AUTO_CANCEL_NOTICE);
   return out;
 };
@@ -284,9 +288,9 @@ function bookRoomInput(v: unknown): BookRoomParams {
   optional(out, input, 'customFields', customFields);
   optional(out, input, 'expectedPrice', price);
   optional(out, input, 'priceChangePolicy', priceChangePolicy);
-  withDefault(out, input, 'confirmationDeadline', duration, () => '48h');
+  withDefault(out, input, 'confirmationDeadline', duration, () => DEFAULT_CONFIRMATION_DEADLINE);
   withDefault(out, input, 'cancelOnConfirmationTimeout', boolean, () => true);
-  withDefault(out, input, 'cancellationDeadline', duration, () => '2h');
+  withDefault(out, input, 'cancellationDeadline', duration, () => DEFAULT_CANCELLATION_DEADLINE);
   optional(out, input, 'checkIn', string(DATE_RE));
   optional(out, input, 'polling', polling(true));
   optional(out, input, 'orderIdField', string(CUSTOM_FIELD_RE));
@@ -337,7 +341,7 @@ export const fastCancelBookingInput = (v: unknown) =>
     required(out, input, 'bookingId', positiveInt);
     optional(out, input, 'orderId', string(ORDER_ID_RE));
     optional(out, input, 'reason', string(undefined, 500));
-    withDefault(out, input, 'deadline', duration, () => '2h');
+    withDefault(out, input, 'deadline', duration, () => DEFAULT_CANCELLATION_DEADLINE);
     optional(out, input, 'polling', polling(true));
     return out as CancelBookingParams;
   }, v);
@@ -412,7 +416,14 @@ export const fastGuardBookingInput = (v: unknown) =>
     required(out, input, 'bookingId', positiveInt);
     optional(out, input, 'checkIn', string(DATE_RE), false);
     optional(out, input, 'guard', guardPolicy, false);
-    withDefault(out, input, 'cancellationDeadline', duration, () => '2h', false);
+    withDefault(
+      out,
+      input,
+      'cancellationDeadline',
+      duration,
+      () => DEFAULT_CANCELLATION_DEADLINE,
+      false,
+    );
     optional(out, input, 'polling', polling(false), false);
     optional(out, input, 'cancellationPending', boolean, false);
     optional(out, input, 'orderEvents', orderEvents, false);

@@ -19,7 +19,7 @@ import {
   type PropertySummary,
 } from '../../src/catalogue';
 import { HotelApiClient } from '../../src/hotel-api';
-import { testDataConverter, uniqueTaskQueue } from '../helpers/temporal';
+import { testDataConverter, testWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
 import { cli, explain, json, startCliStack, type CliRun, type CliStack } from './cli-process';
 
 const day = (offset: number) =>
@@ -68,6 +68,7 @@ describe('content sync, content search and content show with the local catalogue
     hotelApi = new HotelApiClient(s.stack.config.hotelApi);
     connection = await NativeConnection.connect(temporalConnectionOptions(s.stack.config.temporal));
     worker = await createBookingWorker({
+      workflowBundle: await testWorkflowBundle(),
       connection,
       taskQueue,
       hotelApi,

@@ -36,6 +36,7 @@ import { COMPANY, eventually, hotelApiConfig } from '../helpers/booking-stack';
 import {
   connectTemporal,
   testDataConverter,
+  testWorkflowBundle,
   uniqueTaskQueue,
   type TestTemporal,
 } from '../helpers/temporal';
@@ -135,6 +136,7 @@ async function startContentStack(
     },
     async startWorker(store, options = {}) {
       const worker = await createBookingWorker({
+        workflowBundle: await testWorkflowBundle(),
         connection: temporal.nativeConnection,
         taskQueue,
         hotelApi: api,

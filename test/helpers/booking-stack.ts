@@ -17,7 +17,13 @@ import type { HotelApiConfig } from '../../src/hotel-api/client';
 import { HotelApiClient } from '../../src/hotel-api';
 import { buildSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator';
 import { scenarioOptionId, type ScenarioName } from '../../tools/simulator/scenarios';
-import { connectTemporal, testDataConverter, uniqueTaskQueue, type TestTemporal } from './temporal';
+import {
+  connectTemporal,
+  testDataConverter,
+  testWorkflowBundle,
+  uniqueTaskQueue,
+  type TestTemporal,
+} from './temporal';
 
 export const COMPANY = { key: 'test-key', secret: 'test-secret-0123456789' } as const;
 
@@ -86,6 +92,7 @@ export async function startBookingStack(
   const hotelApi = new HotelApiClient(hotelApiConfig(front?.url ?? simUrl));
   const taskQueue = uniqueTaskQueue(name);
   const worker = await createBookingWorker({
+    workflowBundle: await testWorkflowBundle(),
     connection: temporal.nativeConnection,
     taskQueue,
     hotelApi,
@@ -95,6 +102,7 @@ export async function startBookingStack(
   });
   const eventsWorker = options.orderEvents
     ? await createOrderEventsWorker({
+        workflowBundle: await testWorkflowBundle(),
         connection: temporal.nativeConnection,
         taskQueue,
         endpoint: options.orderEvents,
@@ -137,14 +145,17 @@ export function stackWorker(
   taskQueue: string,
   options: Partial<BookingWorkerOptions> = {},
 ): Promise<Worker> {
-  return createBookingWorker({
-    connection: s.temporal.nativeConnection,
-    taskQueue,
-    hotelApi: s.hotelApi,
-    dataConverter: testDataConverter,
-    shutdownGraceTime: '1s',
-    ...options,
-  });
+  return testWorkflowBundle().then((workflowBundle) =>
+    createBookingWorker({
+      workflowBundle,
+      connection: s.temporal.nativeConnection,
+      taskQueue,
+      hotelApi: s.hotelApi,
+      dataConverter: testDataConverter,
+      shutdownGraceTime: '1s',
+      ...options,
+    }),
+  );
 }
 
 let orderCounter = 0;

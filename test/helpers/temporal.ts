@@ -4,7 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import {
+  NativeConnection,
+  Runtime,
+  Worker,
+  type WorkerOptions,
+  type WorkflowBundle,
+} from '@temporalio/worker';
 import { temporalConnectionOptions } from '../../src/client/connection-options';
 import { loadTemporalSecurity } from '../../src/config/temporal-security';
 import { createDataConverter } from '../../src/codec/data-converter';
@@ -89,9 +95,16 @@ export async function withWorker<T>(
   const worker = await Worker.create({
     connection: t.nativeConnection,
     namespace: 'default',
-    workflowBundle: await loadWorkflowBundle(),
+    workflowBundle: await testWorkflowBundle(),
     dataConverter: testDataConverter,
     ...options,
   });
   return worker.runUntil(() => fn(worker));
+}
+
+let bundle: Promise<WorkflowBundle> | undefined;
+/** The run's workflow bundle (test/run.ts builds it once: `WORKFLOW_BUNDLE_PATH`), loaded once. */
+export function testWorkflowBundle(): Promise<WorkflowBundle> {
+  bundle ??= loadWorkflowBundle(process.env.WORKFLOW_BUNDLE_PATH);
+  return bundle;
 }

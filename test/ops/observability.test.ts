@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BOOK_ROOM_AND_GUARD_WORKFLOW } from '../../src/shared/booking-contract';
+import { BOOK_ROOM_WORKFLOW } from '../../src/shared/booking-contract';
 import { bookingInput, eventually } from '../helpers/booking-stack';
 import {
   OPS_COMPANY,
@@ -143,7 +143,7 @@ describe('worker observability', () => {
     assert.ok(
       // (A confirmed booking's workflow lives on as its guard: no "Workflow completed" yet.)
       ofBooking.some(
-        (l) => l.workflowType === BOOK_ROOM_AND_GUARD_WORKFLOW && typeof l.runId === 'string',
+        (l) => l.workflowType === BOOK_ROOM_WORKFLOW && typeof l.runId === 'string',
       ),
       'workflow log lines carry workflowId and workflowType',
     );

@@ -22,7 +22,7 @@ import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/shared/search-attributes';
 import { resolveTestServer } from '../../tools/temporal-server/test-server';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 import { COMPANY, eventually, hotelApiConfig, newOrderId } from '../helpers/booking-stack';
-import { testDataConverter, uniqueTaskQueue } from '../helpers/temporal';
+import { testDataConverter, testWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -83,6 +83,7 @@ describe(
       hotelApi = new HotelApiClient(hotelApiConfig(proxy.url), { now: clock });
       const taskQueue = uniqueTaskQueue('production-timings');
       worker = await createBookingWorker({
+        workflowBundle: await testWorkflowBundle(),
         connection: env.nativeConnection,
         taskQueue,
         hotelApi,

@@ -6,7 +6,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { BookingClient } from '../../src/client';
 import {
-  BOOK_ROOM_AND_GUARD_WORKFLOW,
   bookingWorkflowId,
   type BookRoomResult,
   type BookingError,
@@ -52,10 +51,7 @@ export async function orderStatus(
   }
   if (status !== 'RUNNING') return { kind: 'broken', status };
   const phase = description.typedSearchAttributes.get(BookingPhaseKey);
-  if (
-    description.type === BOOK_ROOM_AND_GUARD_WORKFLOW &&
-    description.typedSearchAttributes.get(BookingOutcomeKey) !== undefined
-  ) {
+  if (description.typedSearchAttributes.get(BookingOutcomeKey) !== undefined) {
     // Decided and guarding its booking: the guard's state holds the decision.
     const state = await client.connection.withDeadline(
       Date.now() + (options.queryTimeoutMs ?? 10_000),

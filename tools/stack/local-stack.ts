@@ -16,6 +16,7 @@ import {
 import { Connection } from '@temporalio/client';
 import type { LogLevel } from '@temporalio/common';
 import { createBookingWorker } from '../../src/build-worker';
+import { loadWorkflowBundle } from '../../src/workflow-bundle';
 import { temporalConnectionOptions } from '../../src/client/connection-options';
 import { openSqliteCatalogueStore } from '../../src/catalogue/sqlite-store';
 import { buildCodecServer } from '../../src/codec/codec-server';
@@ -280,6 +281,7 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     const catalogueStore = openSqliteCatalogueStore({ path: resolve(config.catalogueDbPath) });
     cleanups.push(() => catalogueStore.close());
     const worker = await createBookingWorker({
+      workflowBundle: await loadWorkflowBundle(config.worker.workflowBundlePath),
       catalogueStore,
       connection,
       namespace,

@@ -10,7 +10,8 @@ import { BookingDecidedAtKey, BookingOutcomeKey } from '../../shared/search-attr
 import { checkedGuardInput } from '../guard/guard';
 import { guardInput } from '../guard/guard-input';
 import { registerGuardHandlers } from '../guard/guard-messages';
-import { GuardRun, type GuardHome } from '../guard/guard-run';
+import type { GuardHome } from '../guard/guard-home';
+import { GuardRun } from '../guard/guard-run';
 import { readBooking } from '../guard/guard-steps';
 import type { OrderEventOutbox } from '../order-events/order-event-outbox';
 import type { SearchAttributes } from '../search-attribute-writer';

@@ -5,7 +5,7 @@
  */
 import type { FailureFacts } from '../../activities/failures';
 import type { Polling } from '../../shared/booking-contract';
-import { DEFAULT_POLLING_MAXIMUM_INTERVAL_MS } from '../../config/defaults';
+import { DEFAULT_POLLING } from '../../config/defaults';
 import { durationToMs } from '../../shared/duration';
 import type { PriceCheckAnswer } from './price-decision';
 
@@ -101,6 +101,6 @@ export const UNREADABLE_AFTER_POLLS = 3;
 export function unreadableAfterMs(polling: Polling): number {
   return (
     UNREADABLE_AFTER_POLLS *
-    (durationToMs(polling.maximumInterval) ?? DEFAULT_POLLING_MAXIMUM_INTERVAL_MS)
+    (durationToMs(polling.maximumInterval) ?? durationToMs(DEFAULT_POLLING.maximumInterval)!)
   );
 }

@@ -1,18 +1,17 @@
 /**
- * The state of one `guardBooking` run, in one place: what the guard knows of the booking (the
- * `Carried` record, handed over by `continueAsNew`), the cancellation requests in flight, and the
- * small mutators that keep the search attributes, the UI's details and the flag metric in step
- * with it. Steps (guard-booking-steps.ts) and handlers (guard-booking-messages.ts) take the run.
+ * The state of an order's guard, in one place: what the guard knows of the booking (the `Carried`
+ * record, handed over by `continueAsNew`), the cancellation requests in flight, and the small
+ * mutators that keep the search attributes, the UI's details and the flag metric in step with it.
+ * Steps (guard-steps.ts) and handlers (guard-messages.ts) take the run; its home (guard-home.ts)
+ * gives it its writer and outbox.
  */
 import { metricMeter, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { MetricCounter } from '@temporalio/common';
-import type { SearchAttributes } from '../search-attribute-writer';
-import type { BookingError, Polling, SupplierPrice } from '../../shared/booking-contract';
+import type { Polling, SupplierPrice } from '../../shared/booking-contract';
 import { CancellationOutcome } from '../../shared/booking-values';
 import { DEFAULT_POLLING } from '../../config/defaults';
 import { defaultGuardPolicy } from '../../shared/input-fast-path';
 import type {
-  CancellationTerms,
   GuardBookingParams,
   GuardFlag,
   GuardPolicy,
@@ -24,75 +23,29 @@ import {
   ReconfirmationKey,
   SupplierStatusKey,
 } from '../../shared/search-attributes';
-import type { BookingTerms } from '../../activities/guard';
 import {
   autoCancelAfterNotice,
-  type BookingRead,
   autoCancelTime,
   cancellationTerms,
   decideCancellation,
   endingNoticeTime,
   iso,
 } from './guard-decisions';
-import { OrderEventOutbox } from '../order-events/order-event-outbox';
+import type { OrderEventOutbox } from '../order-events/order-event-outbox';
+import type { SearchAttributes } from '../search-attribute-writer';
+import type { Carried, GuardHome } from './guard-home';
+
+export type { Carried } from './guard-home';
 import { OrderEventType } from '../../shared/order-events';
 import { parseInstant } from '../../shared/dates';
 import { durationToMs } from '../../shared/duration';
 import { truthOf } from '../../shared/order-truth';
-
-/**
- * Where a guard lives: in its order's workflow (../booking/book-room.ts), with the booking's
- * writer and outbox, or in a workflow of its own (earlier versions). The home owns how the
- * booking's terms are first read when the booking's last read did not hold them.
- */
-export interface GuardHome {
-  readonly searchAttributes: SearchAttributes;
-  readonly events: OrderEventOutbox | undefined;
-  readTerms(run: GuardRun): Promise<TermsRead>;
-  /** Called as the guard ends, before its last writes go out. */
-  closing?(run: GuardRun): void;
-}
-
-/** What a read of the booking's terms says. */
-export type TermsRead = BookingRead & { readonly terms?: BookingTerms };
-
-/** The outbox of a guard that starts from its input (continued as new, or in a workflow of its own). */
-export function guardOutbox(params: GuardBookingParams): OrderEventOutbox | undefined {
-  if (!params.orderEvents) return undefined;
-  const carried = params.carried as Pick<Carried, 'lastEventSequence'> | undefined;
-  return new OrderEventOutbox(
-    params.orderId,
-    carried?.lastEventSequence ?? params.orderEvents.lastSequence,
-  );
-}
 
 export type CancelBy = 'update' | 'temporal' | 'auto';
 export interface CancelRequest {
   readonly by: CancelBy;
   readonly reason?: string;
   readonly acceptPenalty: boolean;
-}
-
-/** Everything the guard knows, carried across `continueAsNew`. */
-export interface Carried {
-  phase: GuardPhase;
-  supplierStatus?: string;
-  checkIn?: string;
-  checkOut?: string;
-  checkInAt?: number;
-  checkOutAt?: number;
-  terms: CancellationTerms;
-  reconfirmAt: number[];
-  reconfirmations: { at: string; status: string }[];
-  flag?: GuardFlag;
-  autoCancel?: { at?: string; kept: boolean; done: boolean };
-  cancellation?: OrderState['cancellation'];
-  refusal?: { at: string; message: string };
-  lastError?: BookingError & { at: string };
-  /** When `order.free_cancellation_ending` was announced (order events on). */
-  endingAnnouncedAt?: number;
-  /** The last order event's sequence (order events on). */
-  lastEventSequence?: number;
 }
 
 export class GuardRun {

@@ -38,7 +38,8 @@ import {
   type BookingRead,
 } from './guard-decisions';
 import { parseInstant } from '../../shared/dates';
-import type { CancelRequest, GuardRun, TermsRead } from './guard-run';
+import type { TermsRead } from './guard-home';
+import type { CancelRequest, GuardRun } from './guard-run';
 
 /**
  * The one supplier read: the booking's status and terms. `local`: first as a local activity
