@@ -46,10 +46,11 @@ export interface WorkerMetricsOptions {
   readonly defaultMetrics?: boolean;
   /**
    * How many orders have order events failing delivery, read at each scrape; without it the gauge
-   * is not exported (an unset gauge would read 0, a false all-clear).
+   * is not exported (an unset gauge would read 0, a false all-clear). When it throws, the gauge
+   * has no sample for that scrape.
    */
   readonly orderEventsFailing?: () => number | Promise<number>;
-  /** Called when counting bookings fails (the gauges are then left empty for that scrape). */
+  /** Called when counting bookings fails (the gauges then have no sample for that scrape). */
   readonly onCountError?: (err: unknown) => void;
 }
 
@@ -104,10 +105,15 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
         .then(
           (counts) => {
             for (const [phase, n] of Object.entries(counts.waiting)) waiting.set({ phase }, n);
+            // 0 only where none waits: a phase whose oldest start was not read is unknown.
+            oldestWaiting.reset();
             for (const phase of Object.keys(counts.waiting) as WaitingPhase[]) {
               const started = counts.oldestWaitingStart[phase];
-              const age = started === undefined ? 0 : Math.max(0, counts.at - started) / 1000;
-              oldestWaiting.set({ phase }, age);
+              if (started !== undefined) {
+                oldestWaiting.set({ phase }, Math.max(0, counts.at - started) / 1000);
+              } else if (counts.waiting[phase] === 0) {
+                oldestWaiting.set({ phase }, 0);
+              }
             }
             for (const [outcome, n] of Object.entries(counts.outcomes))
               outcomes.set({ outcome }, n);
@@ -117,13 +123,16 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
             unconfirmed.set(counts.cancellationsUnconfirmed);
           },
           (err: unknown) => {
-            // Stale numbers would look like real ones: better no series than wrong ones.
+            // Unknown is no sample, never a number: stale numbers would look like real ones, and
+            // a 0 would tell the alerts "none". prom-client's reset() empties a labelled gauge
+            // but puts an unlabelled one back at 0 (as its constructor does), so those two are
+            // removed: remove() with no label values deletes their one sample.
             waiting.reset();
             oldestWaiting.reset();
             outcomes.reset();
             cancellations.reset();
-            flags.reset();
-            unconfirmed.reset();
+            flags.remove();
+            unconfirmed.remove();
             countErrors.inc();
             options.onCountError?.(err);
           },
@@ -178,7 +187,9 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
         try {
           this.set(await failingOrders());
         } catch (err) {
-          // Visibility unreachable: the last value stands; the failure is logged once.
+          // Visibility unreachable: unknown, so no sample (neither the last value nor the 0 an
+          // unlabelled gauge starts at); the failure is logged once.
+          this.remove();
           options.onCountError?.(err);
         }
       },

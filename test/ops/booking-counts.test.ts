@@ -65,22 +65,61 @@ describe('booking gauges', () => {
   it('are absent from a scrape when counting fails, and the failure is counted', async () => {
     let fail = false;
     const errors: unknown[] = [];
+    const bookingCounter = createBookingCounter({
+      maxAgeMs: 0,
+      count: () => (fail ? Promise.reject(new Error('visibility down')) : Promise.resolve(3)),
+    });
     const metrics = createWorkerMetrics({
       defaultMetrics: false,
       onCountError: (err) => errors.push(err),
-      bookingCounter: createBookingCounter({
-        maxAgeMs: 0,
-        count: () => (fail ? Promise.reject(new Error('visibility down')) : Promise.resolve(3)),
-      }),
+      bookingCounter,
+      orderEventsFailing: async () => (await bookingCounter.get()).orderEventsFailing,
     });
     const up = await metrics.registry.metrics();
     assert.match(up, /^hotel_bookings_waiting\{phase="NEEDS_RECONCILIATION"\} 3$/m);
+    assert.match(up, new RegExp(`^${METRIC_NAMES.cancellationsUnconfirmed} 6$`, 'm'));
+    assert.match(up, new RegExp(`^${METRIC_NAMES.orderEventsFailing} 3$`, 'm'));
     fail = true;
     const down = await metrics.registry.metrics();
     assert.doesNotMatch(down, /^hotel_bookings_waiting\{/m, 'no stale numbers');
     assert.doesNotMatch(down, /^hotel_bookings_by_outcome\{/m);
+    // The unlabelled gauges too: neither their last value nor a 0 ("none" where it is unknown).
+    for (const name of [
+      METRIC_NAMES.cancellationsUnconfirmed,
+      METRIC_NAMES.reconfirmationFlags,
+      METRIC_NAMES.orderEventsFailing,
+    ]) {
+      assert.doesNotMatch(down, new RegExp(`^${name}[ {]`, 'm'), `${name} has no sample`);
+      assert.match(down, new RegExp(`^# TYPE ${name} gauge$`, 'm'), `${name} still declared`);
+    }
     assert.match(down, new RegExp(`^${METRIC_NAMES.bookingCountErrors} 1$`, 'm'));
-    assert.equal(errors.length, 1, 'one failure per scrape, not one per gauge');
+    assert.equal(errors.length, 2, 'one failure per scrape from the round, one from order events');
+    fail = false;
+    const again = await metrics.registry.metrics();
+    assert.match(again, new RegExp(`^${METRIC_NAMES.cancellationsUnconfirmed} 6$`, 'm'));
+  });
+
+  it('have no age for a phase whose bookings wait but whose oldest start was not read', async () => {
+    const metrics = createWorkerMetrics({
+      defaultMetrics: false,
+      bookingCounter: createBookingCounter({
+        maxAgeMs: 0,
+        count: (q) => Promise.resolve(q.includes("'NEEDS_RECONCILIATION'") ? 1 : 0),
+        // The booking closed between the count and the listing: nothing listed.
+        oldestStart: () => Promise.resolve(undefined),
+      }),
+    });
+    const text = await metrics.registry.metrics();
+    assert.doesNotMatch(
+      text,
+      new RegExp(`^${METRIC_NAMES.bookingsWaitingOldest}\\{phase="NEEDS_RECONCILIATION"\\}`, 'm'),
+      'unknown, not 0',
+    );
+    assert.match(
+      text,
+      new RegExp(`^${METRIC_NAMES.bookingsWaitingOldest}\\{phase="AWAITING_APPROVAL"\\} 0$`, 'm'),
+      'none waits: a real 0',
+    );
   });
 
   it('label supplier calls by endpoint, status and error code', async () => {
