@@ -452,13 +452,11 @@ export class BookingClient {
   ): Promise<OrderCancellation> {
     const result = (await this.handle(orderId).result()) as OrderResult;
     if (handedToGuardOfItsOwn(result)) {
-      try {
-        const state = await (await guardOfEarlierVersion(this.client, orderId))?.cancel(request);
-        if (state) return { kind: 'requested', state };
-      } catch (err) {
-        if (err instanceof WorkflowUpdateFailedError) throw refusal(orderId, err);
-        throw err;
-      }
+      const earlier = await guardOfEarlierVersion(this.client, orderId);
+      const state = await earlier?.cancel(request).catch((err: unknown) => {
+        throw err instanceof WorkflowUpdateFailedError ? refusal(orderId, err) : err;
+      });
+      if (state) return { kind: 'requested', state };
     }
     if (result.guard || result.outcome === 'CANCELLED' || result.bookingId === undefined)
       return { kind: 'nothing-to-cancel', state: await this.state(orderId) };
@@ -509,11 +507,6 @@ export class BookingClient {
   /** Approves or rejects a price or policy change that awaits a decision. */
   async approvePriceChange(orderId: string, approve: boolean): Promise<OrderState> {
     return this.handle(orderId).executeUpdate(approvePriceChangeUpdate, { args: [{ approve }] });
-  }
-
-  /** Requests cancellation, in any phase; resolves once the workflow accepted it. */
-  async cancel(orderId: string, reason?: string): Promise<OrderState> {
-    return this.handle(orderId).executeUpdate(cancelUpdate, { args: [reason ? { reason } : {}] });
   }
 
   /** Resolves a booking waiting in `NEEDS_RECONCILIATION`. */

@@ -6,7 +6,14 @@ import { randomInt } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from '@temporalio/worker';
-import { BookingClient, type BookRoomInput, type BookingWorkflow } from '../../src/client';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import {
+  BookingClient,
+  type BookRoomInput,
+  type BookRoomResult,
+  type BookingWorkflow,
+} from '../../src/client';
+import { outcomeUpdate } from '../../src/shared/booking-messages';
 import type { OrderEventsEndpoint } from '../../src/activities/order-events';
 import {
   createBookingWorker,
@@ -234,4 +241,17 @@ export async function maybeRecordHistory(
   const dir = join(__dirname, '..', 'histories', process.env.RECORD_HISTORIES_INTO ?? '');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${name}.json`), JSON.stringify(history));
+}
+
+/**
+ * A workflow's decision, as any caller learns it: the `outcome` update while it runs (a CONFIRMED
+ * order's workflow goes on guarding it), its result once it has closed.
+ */
+export async function decisionOf(handle: WorkflowHandle): Promise<BookRoomResult> {
+  try {
+    return await handle.executeUpdate(outcomeUpdate);
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return (await handle.result()) as BookRoomResult;
+    throw err;
+  }
 }

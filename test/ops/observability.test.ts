@@ -142,9 +142,7 @@ describe('worker observability', () => {
     const ofBooking = lines.filter((l) => l.workflowId === workflowId);
     assert.ok(
       // (A confirmed booking's workflow lives on as its guard: no "Workflow completed" yet.)
-      ofBooking.some(
-        (l) => l.workflowType === BOOK_ROOM_WORKFLOW && typeof l.runId === 'string',
-      ),
+      ofBooking.some((l) => l.workflowType === BOOK_ROOM_WORKFLOW && typeof l.runId === 'string'),
       'workflow log lines carry workflowId and workflowType',
     );
     assert.ok(

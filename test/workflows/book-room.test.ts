@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { BookingInputError, type BookRoomInput } from '../../src/client';
+import { BookingInputError, type BookRoomInput, type OrderState } from '../../src/client';
 import { scenarioOptionId } from '../../tools/simulator';
 import {
   bookingInput,
@@ -169,7 +169,7 @@ describe('bookRoom', { concurrency: true }, () => {
     const input = bookingInput('price-down');
     await s.bookings.startBooking(input);
     await phaseOf(input.orderId, 'AWAITING_APPROVAL');
-    await s.bookings.cancel(input.orderId, 'test over');
+    await s.bookings.cancelOrder(input.orderId, { reason: 'test over' });
     assert.equal((await s.bookings.result(input.orderId)).outcome, 'CANCELLED');
   });
 
@@ -177,7 +177,9 @@ describe('bookRoom', { concurrency: true }, () => {
     const input = bookingInput('price-up', { param: 40 });
     await s.bookings.startBooking(input);
     await phaseOf(input.orderId, 'AWAITING_APPROVAL');
-    const st = await s.bookings.cancel(input.orderId, 'customer changed their mind');
+    const { state: st } = (await s.bookings.cancelOrder(input.orderId, {
+      reason: 'customer changed their mind',
+    })) as { state: OrderState };
     assert.equal(st.cancelRequested, true);
     const r = await s.bookings.result(input.orderId);
     assert.equal(r.outcome, 'CANCELLED');
@@ -190,7 +192,7 @@ describe('bookRoom', { concurrency: true }, () => {
     const started = await s.bookings.startBooking(input);
     const waiting = await phaseOf(input.orderId, 'AWAITING_CONFIRMATION');
     assert.ok(waiting.bookingId);
-    await s.bookings.cancel(input.orderId);
+    await s.bookings.cancelOrder(input.orderId);
     const r = await s.bookings.result(input.orderId);
     await maybeRecordHistory(s, started.workflowId, 'pending-cancelled');
     assert.equal(r.outcome, 'CANCELLED');

@@ -26,6 +26,7 @@ import {
   bookingInput,
   eventually,
   newOrderId,
+  decisionOf,
   startBookingStack,
   type BookingStack,
 } from '../helpers/booking-stack';
@@ -80,7 +81,7 @@ describe('bookRoom input boundary', { concurrency: true }, () => {
       args: [input],
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     });
-    return (await handle.result()) as BookRoomResult;
+    return decisionOf(handle);
   }
 
   it('books an input with JSON null in every optional field, started by a plain Temporal client', async () => {

@@ -15,7 +15,13 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Runtime, type Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { createBookingWorker } from '../../src/build-worker';
-import { BookingClient } from '../../src/client';
+import {
+  BOOK_ROOM_WORKFLOW,
+  BookingClient,
+  bookingWorkflowId,
+  validateBookRoomInput,
+  type BookRoomResult,
+} from '../../src/client';
 import { HotelApiClient } from '../../src/hotel-api';
 import { buildSimulator, scenarioOptionId, type Simulator } from '../../tools/simulator';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/shared/search-attributes';
@@ -91,9 +97,7 @@ describe(
         shutdownGraceTime: '2s',
       });
       running = worker.run();
-      // bookRoom: the time-skipping server skips time while a client awaits a workflow's result,
-      // not an update's (bookRoomAndGuard's `outcome`). The booking's script is the same code.
-      bookings = new BookingClient({ client: env.client, taskQueue, workflow: 'bookRoom' });
+      bookings = new BookingClient({ client: env.client, taskQueue });
     });
 
     after(async () => {
@@ -104,6 +108,22 @@ describe(
       await sim?.close();
       await env?.teardown();
     });
+
+    /**
+     * The booking's decision, from the workflow's result: the time-skipping server skips time
+     * while a client awaits a workflow's result, not an update's (the `outcome` update that
+     * `BookingClient.result` asks first). Unguarded, the workflow closes at its decision.
+     */
+    const closedWith = async (orderId: string) =>
+      (await bookings.handle(orderId).result()) as BookRoomResult;
+
+    /** A plain start (no update-with-start: the time-skipping server is given no update). */
+    const startPlain = async (booking: { orderId: string }) =>
+      env.client.workflow.start(BOOK_ROOM_WORKFLOW, {
+        taskQueue: bookings.taskQueue,
+        workflowId: bookingWorkflowId(booking.orderId),
+        args: [validateBookRoomInput(booking)],
+      });
 
     const supplierBookings = (orderId: string) =>
       sim.bookings({ customFields: { custom_field_10: orderId } });
@@ -133,8 +153,8 @@ describe(
 
     it('a booking pending for 48 h: NOT_CONFIRMED at the deadline, exactly one cancel sent, a small history', async () => {
       const booking = input('pending-long');
-      const started = await bookings.startBooking(booking);
-      const r = await bookings.result(booking.orderId);
+      const started = await startPlain(booking);
+      const r = await closedWith(booking.orderId);
       assert.equal(r.outcome, 'NOT_CONFIRMED', `${r.outcome}: ${r.reason}`);
       assert.equal(r.cancellation?.outcome, 'CANCELLED');
       const [sb] = supplierBookings(booking.orderId);
@@ -155,8 +175,8 @@ describe(
 
     it('a 202 cancel that never resolves: STILL_ACTIVE at the 2 h cancellation deadline, re-sent with backoff', async () => {
       const booking = input('cancel-202-never');
-      await bookings.startBooking(booking);
-      const confirmed = await bookings.result(booking.orderId);
+      await startPlain(booking);
+      const confirmed = await closedWith(booking.orderId);
       assert.equal(confirmed.outcome, 'CONFIRMED');
       const handle = await bookings.startCancellation({ bookingId: confirmed.bookingId! });
       const r = (await handle.result()) as { outcome: string };
@@ -179,8 +199,8 @@ describe(
 
     it('nobody decides on a policy change: PRICE_REJECTED after the 15 m approvalTimeout, nothing booked', async () => {
       const booking = input('policy-change');
-      const started = await bookings.startBooking(booking);
-      const r = await bookings.result(booking.orderId);
+      const started = await startPlain(booking);
+      const r = await closedWith(booking.orderId);
       assert.equal(r.outcome, 'PRICE_REJECTED');
       const elapsed = await ranFor(started.workflowId);
       assert.ok(elapsed >= 15 * 60_000 && elapsed < 16 * 60_000, `ran ${elapsed / 60_000} min`);
@@ -194,14 +214,14 @@ describe(
       });
       const priceChecks = () => sim.requests().byEndpoint['price-check']?.total ?? 0;
       const before = priceChecks();
-      await bookings.startBooking(booking);
+      await startPlain(booking);
       await eventually(
         async () => (await bookings.state(booking.orderId)).phase === 'AWAITING_APPROVAL',
       );
       await env.sleep('35m');
       shiftMs += 35 * 60_000;
       await bookings.approvePriceChange(booking.orderId, true);
-      const r = await bookings.result(booking.orderId);
+      const r = await closedWith(booking.orderId);
       assert.equal(r.outcome, 'CONFIRMED', `${r.outcome}: ${r.reason}`);
       assert.equal(priceChecks() - before, 2, 'checked again after the approval');
       const stats = sim.requests().byEndpoint.booking?.byStatus ?? {};
@@ -223,8 +243,8 @@ describe(
         contentType: 'text/html',
       });
       try {
-        const started = await bookings.startBooking(booking);
-        const r = await bookings.result(booking.orderId);
+        const started = await startPlain(booking);
+        const r = await closedWith(booking.orderId);
         assert.equal(r.outcome, 'CONFIRMED', `${r.outcome}: ${r.reason}`);
         assert.equal(failing.answered(), 8);
         const phases = (await history(started.workflowId))

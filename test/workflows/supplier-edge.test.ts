@@ -295,7 +295,7 @@ describe('edge cases of cancelling and booking', { concurrency: true }, () => {
     try {
       const started = await s.bookings.startBooking(input);
       await phaseOf(s, input.orderId, 'BOOKING');
-      await s.bookings.cancel(input.orderId, 'customer changed their mind');
+      await s.bookings.cancelOrder(input.orderId, { reason: 'customer changed their mind' });
       const r = await s.bookings.result(input.orderId);
       await maybeRecordHistory(s, started.workflowId, 'cancel-during-booking-then-422');
       assert.equal(r.outcome, 'CANCELLED', `${r.outcome}: ${r.reason}`);
