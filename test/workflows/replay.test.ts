@@ -17,9 +17,18 @@ const dir = join(__dirname, '..', 'histories');
  * The shape every history of the folder was recorded with (its subfolder; the first, none);
  * `order-events`: bookRoomAndGuard with order events on (`RECORD_HISTORIES=1
  * RECORD_HISTORIES_INTO=order-events npm test -- test/events/order-events.test.ts`),
- * `before-direct-delivery-*` from when every event was queued in a delivery workflow.
+ * `before-direct-delivery-*` from when every event was queued in a delivery workflow;
+ * `one-order-one-workflow`: today's bookRoom (`RECORD_HISTORIES=1
+ * RECORD_HISTORIES_INTO=one-order-one-workflow npm test -- <the files of test/workflows/ that
+ * record>`). Which code replays each shape: docs/earlier-versions.md.
  */
-const SHAPES = ['', 'one-task-per-step', 'book-room-and-guard', 'order-events'] as const;
+const SHAPES = [
+  '',
+  'one-task-per-step',
+  'book-room-and-guard',
+  'order-events',
+  'one-order-one-workflow',
+] as const;
 const inShape = (shape: string) =>
   readdirSync(join(dir, shape))
     .filter((f) => f.endsWith('.json'))
@@ -72,6 +81,28 @@ describe('recorded histories replay against the current workflow code', () => {
       assert.ok(
         files.includes(`book-room-and-guard/${name}.json`),
         `no history book-room-and-guard/${name}.json`,
+      );
+    }
+    // One order, one workflow, in every phase: before the decision, pending, confirmed and
+    // guarded, cancelled (before and after the decision, by update and from Temporal), reconciled,
+    // checked out.
+    for (const name of [
+      'price-up-approved',
+      'temporal-cancel-awaiting-approval',
+      'confirm-after-polls',
+      'pending-cancelled',
+      'instant-confirmed-guarded',
+      'guard-cancelled-by-order',
+      'temporal-cancel-awaiting-confirmation',
+      'booking-lost-resolved',
+      'temporal-cancel-needs-reconciliation',
+      'guard-kept-checked-out',
+      'guard-supplier-cancels',
+      'guard-auto-cancelled',
+    ]) {
+      assert.ok(
+        files.includes(`one-order-one-workflow/${name}.json`),
+        `no history one-order-one-workflow/${name}.json`,
       );
     }
     // Order events: announced by the order's workflow, delivered at once or queued, recorded
