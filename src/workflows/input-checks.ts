@@ -7,6 +7,7 @@
  * `require`, so a workflow whose input is valid never builds zod or a schema; a doubtful input gets
  * zod's own verdict, field paths and messages.
  */
+import { ApplicationFailure } from '@temporalio/workflow';
 import type * as BookingContract from '../shared/booking-contract';
 import type { FieldIssue } from '../shared/booking-values';
 import type * as GuardContract from '../shared/guard-contract';
@@ -52,6 +53,16 @@ function check<T>(fast: T | undefined, schema: () => Schema<T>, v: unknown): Che
 /** `field: message; …` */
 export function issueText(issues: readonly FieldIssue[]): string {
   return issues.map((i) => `${i.field}: ${i.message}`).join('; ');
+}
+
+/** The checked input, or a failure of the workflow naming every bad field (`INVALID_INPUT`). */
+export function orFail<T>(checked: Checked<T>): T {
+  if (checked.success) return checked.data;
+  throw ApplicationFailure.create({
+    type: 'INVALID_INPUT',
+    message: issueText(checked.issues),
+    nonRetryable: true,
+  });
 }
 
 export const checkBookRoomInput = (v: unknown) =>

@@ -1,8 +1,4 @@
-import {
-  ApplicationFailure,
-  upsertSearchAttributes,
-  setCurrentDetails,
-} from '@temporalio/workflow';
+import { upsertSearchAttributes, setCurrentDetails } from '@temporalio/workflow';
 import type { CancelBookingInput, CancelBookingResult } from '../../shared/booking-contract';
 import {
   BookingOutcomeKey,
@@ -11,7 +7,7 @@ import {
 } from '../../shared/search-attributes';
 import { DEFAULT_POLLING } from '../../config/defaults';
 import { runCancellation } from './cancellation';
-import { checkCancelBookingInput, issueText } from '../input-checks';
+import { checkCancelBookingInput, orFail } from '../input-checks';
 
 /**
  * `cancelBooking`, id `cancel-<bookingId>`: cancels a supplier booking by its id. Outcome
@@ -19,15 +15,7 @@ import { checkCancelBookingInput, issueText } from '../input-checks';
  * by the deadline (an operator is needed). Running it twice is harmless.
  */
 export async function cancelBooking(input: CancelBookingInput): Promise<CancelBookingResult> {
-  const parsed = checkCancelBookingInput(input);
-  if (!parsed.success) {
-    throw ApplicationFailure.create({
-      type: 'INVALID_INPUT',
-      message: issueText(parsed.issues),
-      nonRetryable: true,
-    });
-  }
-  const { bookingId, orderId, deadline, polling } = parsed.data;
+  const { bookingId, orderId, deadline, polling } = orFail(checkCancelBookingInput(input));
   upsertSearchAttributes([
     { key: SupplierBookingIdKey, value: bookingId },
     ...(orderId ? [{ key: OrderIdKey, value: orderId }] : []),

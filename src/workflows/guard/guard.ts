@@ -17,12 +17,7 @@
  * `continueAsNew` when the server suggests it. State in guard-run.ts, handlers in
  * guard-messages.ts, steps in guard-steps.ts, decisions in guard-decisions.ts.
  */
-import {
-  ApplicationFailure,
-  CancellationScope,
-  allHandlersFinished,
-  condition,
-} from '@temporalio/workflow';
+import { CancellationScope, allHandlersFinished, condition } from '@temporalio/workflow';
 import type {
   GuardBookingInput,
   GuardBookingParams,
@@ -32,19 +27,11 @@ import { GuardPhase } from '../../shared/guard-values';
 import { watch } from './guard-steps';
 import type { GuardRun } from './guard-run';
 import { type Carried } from './guard-run';
-import { checkGuardBookingInput, issueText } from '../input-checks';
+import { checkGuardBookingInput, orFail } from '../input-checks';
 
 /** The guard's input, parsed (defaults applied); a bad one fails the workflow, named. */
 export function checkedGuardInput(input: GuardBookingInput): GuardBookingParams {
-  const parsed = checkGuardBookingInput(input);
-  if (!parsed.success) {
-    throw ApplicationFailure.create({
-      type: 'INVALID_INPUT',
-      message: issueText(parsed.issues),
-      nonRetryable: true,
-    });
-  }
-  return parsed.data;
+  return orFail(checkGuardBookingInput(input));
 }
 
 /** A cancellation from Temporal, taken as the `cancel` update's request. */
