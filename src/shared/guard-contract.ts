@@ -178,14 +178,14 @@ export const GuardBookingInputSchema = z.strictObject({
   cancellationPending: z.boolean().optional(),
   /**
    * Order events are on (docs/order-events.md): the guard announces its changes, with sequences
-   * after `lastSequence`, bookRoom's last. Set by bookRoom's hand-over.
+   * after `lastSequence`, the booking's last. Set by the hand-over.
    */
   orderEvents: z.strictObject({ lastSequence: z.number().int().min(0) }).optional(),
   /**
-   * Started by `bookRoom` in the workflow task that decided CONFIRMED (a local activity, not a
-   * child workflow): its search attributes were set at the start, so its first workflow task
-   * writes only what it learns, and it reads the booking's terms as a local activity when the
-   * worker's local budget allows (src/activities/local-supplier-budget.ts).
+   * A guard of an earlier version (its own workflow, `guard-<orderId>`) started by `bookRoom` in
+   * the workflow task that decided CONFIRMED: it writes only what it learns and reads the terms
+   * as a local activity (src/workflows/earlier-versions/guard-booking.ts). Unused in the order's
+   * own workflow.
    */
   startedInOneTask: z.boolean().optional(),
   /**

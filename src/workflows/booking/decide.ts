@@ -64,7 +64,7 @@ export async function finish(run: BookingRun, decision: Decision): Promise<BookR
  */
 export function guardTheOrder(run: BookingRun, p: BookRoomParams, decision: Decision): void {
   if (run.bookingId === undefined) return;
-  const held = guardInput(p, {
+  const input = guardInput(p, {
     bookingId: run.bookingId,
     price: run.price,
     cancellationPending: decision.cancellation?.outcome === CancellationOutcome.STILL_ACTIVE,
@@ -75,8 +75,7 @@ export function guardTheOrder(run: BookingRun, p: BookRoomParams, decision: Deci
         ? { status: run.supplierStatus, ...run.terms }
         : undefined,
   });
-  if (!held) return;
-  const input = { ...held, startedInOneTask: true };
+  if (!input) return;
   const guard = new GuardRun(checkedGuardInput(input), guardHome(run.searchAttributes, run.events));
   registerGuardHandlers(guard);
   run.guarding = { guard, input };
