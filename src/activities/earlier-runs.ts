@@ -41,7 +41,7 @@ export interface EarlierRun {
   readonly unreadable?: string;
 }
 
-/** The order's guard (`guard-<orderId>`), when one was ever started and is still on record. */
+/** An earlier version's guard of the order (`guard-<orderId>`), when one was started and is still on record. */
 export interface EarlierGuard {
   readonly status: string;
   readonly bookingId?: number;

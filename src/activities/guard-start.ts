@@ -1,5 +1,6 @@
 /**
- * Starts an order's guard (`guardBooking`, id `guard-<orderId>`) from the worker, as a local
+ * Earlier versions only (docs/earlier-versions.md): starts an order's guard (`guardBooking`, id
+ * `guard-<orderId>`) from the worker, as a local
  * activity of the `bookRoom` task that decided CONFIRMED: the hand-over takes no workflow task of
  * its own (a child workflow's start is recorded, then waited for in one more task). Idempotent: a
  * retried task starts nothing twice, and a guard that already exists for the order is reported,

@@ -1,6 +1,6 @@
 /**
- * The public contract of a booking's life after CONFIRMED: the `guardBooking` workflow (one per
- * order, id `guard-<orderId>`), its input policy (`guard` in the `bookRoom` input), its phases and
+ * The public contract of a booking's life after CONFIRMED: the order's guard (in its `bookRoom`
+ * workflow; earlier versions ran it as `guardBooking`, id `guard-<orderId>`), its input policy (`guard` in the `bookRoom` input), its phases and
  * the order's one current truth (`OrderState`). Pure (zod and types only).
  * Names are stable: add fields freely, never rename.
  */
@@ -126,7 +126,7 @@ export interface CancellationTerms {
 export interface OrderState extends Omit<BookingState, 'phase'> {
   readonly phase: BookingPhase | GuardPhase;
   readonly truth: OrderTruth;
-  /** The workflow that holds the order now. */
+  /** The part of the order's workflow that holds it: the booking, or (`guardBooking`) its guard. */
   readonly holder: 'bookRoom' | 'guardBooking';
   readonly workflowId: string;
   /** Whether that workflow is still running. */

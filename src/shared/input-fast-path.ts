@@ -346,7 +346,7 @@ export const fastCancelBookingInput = (v: unknown) =>
     return out as CancelBookingParams;
   }, v);
 
-// --- guardBooking --------------------------------------------------------------------------------
+// --- the guard's input ---------------------------------------------------------------------------
 
 const GUARD_CANCEL_KEYS = new Set(['reason', 'acceptPenalty']);
 /** `GuardCancelRequestSchema`. */

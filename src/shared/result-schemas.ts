@@ -1,7 +1,7 @@
 /**
- * zod schemas of what the workflows answer: `bookRoom`'s result, the `bookingState` query of
- * `bookRoom` and of `guardBooking` (which every update also returns), `guardBooking`'s and
- * `cancelBooking`'s results. They describe the TypeScript types of the contract (the compiler
+ * zod schemas of what the workflows answer: `bookRoom`'s decision (the `outcome` update) and
+ * result (with its guard's end), the `bookingState` query (which every update also returns), and
+ * `cancelBooking`'s result. They describe the TypeScript types of the contract (the compiler
  * checks that each schema and its type say the same), so that the JSON Schemas published under
  * contract/ (tools: `npm run contract`) cover answers as well as inputs. Workflows never import
  * them: they answer with the plain types.
@@ -87,7 +87,7 @@ const orderTruth = z.enum([
   'FAILED',
 ]);
 
-/** `guardBooking`'s `bookingState` query (the order after CONFIRMED), and its updates' answer. */
+/** The order's `bookingState` query in every phase, and every update's answer. */
 export const OrderStateSchema = z.object({
   ...bookingStateFields,
   phase: z.union([bookingPhase, guardPhase]),

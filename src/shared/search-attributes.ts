@@ -23,7 +23,7 @@ export const BookingOutcomeKey = defineSearchAttributeKey(
 export const OrderIdKey = defineSearchAttributeKey('OrderId', SearchAttributeType.KEYWORD);
 export const CheckInDateKey = defineSearchAttributeKey('CheckInDate', SearchAttributeType.DATETIME);
 /**
- * When the booking was decided (its outcome), by `bookRoomAndGuard`, which does not close then
+ * When the booking was decided (its outcome), by the order's workflow, which does not close then
  * when CONFIRMED: the daily views' "today" for it (a `bookRoom` run closes at its decision).
  */
 export const BookingDecidedAtKey = defineSearchAttributeKey(
@@ -31,7 +31,7 @@ export const BookingDecidedAtKey = defineSearchAttributeKey(
   SearchAttributeType.DATETIME,
 );
 
-// --- after CONFIRMED (guardBooking) --------------------------------------------------------------
+// --- after CONFIRMED (the guard) -----------------------------------------------------------------
 /** When free cancellation ends (absent when unknown). The "free cancellation ends within 48 h" view. */
 export const FreeCancellationUntilKey = defineSearchAttributeKey(
   'FreeCancellationUntil',

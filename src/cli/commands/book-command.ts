@@ -64,7 +64,7 @@ async function book(ctx: CliContext, flags: BookFlags & { wait?: boolean }): Pro
   const started = await bookings.startBooking(input);
   const { orderId, workflowId } = started;
 
-  // Decided already: a bookRoom has closed; a bookRoomAndGuard may still guard the booking.
+  // Decided already: the order's workflow has closed, or still guards the booking.
   if (started.status === 'ALREADY_FINISHED' || started.outcome !== undefined) {
     const result = await bookings.result(orderId);
     ctx.emit({ started, result }, () =>

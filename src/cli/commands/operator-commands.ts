@@ -64,7 +64,7 @@ async function status(ctx: CliContext, orderId: string): Promise<ExitCode> {
     );
   }
   let result: BookRoomResult | undefined;
-  // Decided: a bookRoom has closed, a bookRoomAndGuard answers its decision while it guards.
+  // Decided: the order's workflow has closed, or answers its decision while it guards.
   if (workflowStatus === 'COMPLETED' || (workflowStatus === 'RUNNING' && state.outcome))
     result = await ctx.withWorkerDeadline(() => bookings.result(orderId), 10_000);
   ctx.emit({ orderId, workflowId, workflowStatus, ...(result ? { result } : {}), state }, () => {
@@ -99,7 +99,7 @@ function guardHint(state: OrderState): string | undefined {
 
 /**
  * Sends an update to a running booking. An ended workflow answers "not found" to updates, which
- * would send a person looking for a typo, and a bookRoomAndGuard that decided (and now guards the
+ * would send a person looking for a typo, and an order that decided (and now guards the
  * booking) refuses it: say that the booking has ended, and how.
  */
 async function updateBooking<T>(
@@ -314,7 +314,7 @@ const BOOKING_PHASES: readonly string[] = [
   ...Object.values(BookingPhase),
   ...Object.values(BookingOutcome),
 ];
-/** Phases only a guard (a confirmed order until check-out) is in: listed from guardBooking. */
+/** Phases only a guard (a confirmed order until check-out) is in. */
 const GUARD_ONLY_PHASES: readonly string[] = Object.values(GuardPhase).filter(
   (p) => !BOOKING_PHASES.includes(p),
 );

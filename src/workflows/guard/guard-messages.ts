@@ -1,5 +1,5 @@
 /**
- * `guardBooking`'s query and updates: each handler is one line into the run's state; the
+ * The guard's query and updates: each handler is one line into the run's state; the
  * validators refuse, before anything is written to history, what cannot be done now.
  */
 import {

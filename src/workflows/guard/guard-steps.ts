@@ -1,5 +1,5 @@
 /**
- * The steps of `guardBooking` (guard-booking.ts is the script that runs them): module-level
+ * The steps of the order's guard (guard.ts is the script that runs them): module-level
  * functions over the run's state (guard-run.ts). The decisions they apply are pure functions in
  * guard-decisions.ts.
  */
