@@ -9,6 +9,7 @@
  * activity, one closing task) start → result: the engine's own floor on this server and machine,
  * which no change to bookRoom can go below.
  */
+import { outcomeUpdate } from '../src/shared/booking-messages';
 import { randomUUID } from 'node:crypto';
 import { Client, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/client';
 import { BookingClient } from '../src/client';
@@ -185,7 +186,7 @@ export async function runOverheadBench(
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         requestEagerStart: true,
       });
-      result = (await handle.result()) as BookRoomResult;
+      result = await handle.executeUpdate(outcomeUpdate);
     } else {
       await bookings.startBooking(input);
       result = await bookings.result(input.orderId);

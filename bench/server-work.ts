@@ -11,7 +11,7 @@
  * before the next run is timed.
  */
 import { randomUUID } from 'node:crypto';
-import { BOOK_ROOM_WORKFLOW, BookingClient } from '../src/client';
+import { BookingClient } from '../src/client';
 import type { BenchSettings } from './bench-config';
 import { benchBookingInput, NO_GUARD } from './bookings';
 import {
@@ -31,9 +31,6 @@ import { meanSteps, runSteps, type Step } from './timeline';
 import { measureWindow } from './windows';
 
 type Kind = 'booking' | 'control';
-
-/** A guard's history once its first task is done and it waits (started, task, read, timer…). */
-const GUARD_WAITING_EVENTS = 7;
 
 /** One measured window of the `work` part, per completed workflow where it says "each". */
 export interface WorkWindow {
@@ -83,9 +80,8 @@ export interface ServerWorkResult {
   /** The bookings' workflow (`BENCH_WORKFLOW`). */
   readonly workflow: string;
   readonly historyEvents: {
-    /** The booking's workflow (a bookRoomAndGuard's includes its guard's, so `guard` is 0). */
+    /** The order's workflow, its guard's part included. */
     readonly bookRoom: number;
-    readonly guard: number;
     readonly control: number;
   };
   /**
@@ -209,29 +205,22 @@ export async function runServerWorkBench(
       taskQueue,
       workflow: s.workflow,
     });
-    // A bookRoom's guard is a workflow of its own; a bookRoomAndGuard guards in its own history.
-    const guardApart = s.guard && s.workflow === BOOK_ROOM_WORKFLOW;
     const samples: string[] = [];
     let last: string | undefined;
     /**
-     * Waits (up to 2 s) until the order's guard has done its first task and waits: a bookRoom's
-     * guard-<orderId> has written it; a bookRoomAndGuard has no activity or workflow task pending
-     * (its guard's first read runs after the task that answered the caller).
+     * Waits (up to 2 s) until the order's guard has done its first task and waits: the order's
+     * workflow has no activity or workflow task pending (its guard's first read runs after the
+     * task that answered the caller).
      */
     const guardWaiting = async (orderId: string | undefined) => {
       if (!orderId || !s.guard) return;
       const until = Date.now() + 2_000;
       while (Date.now() < until) {
         const d = await temporal.client.workflow
-          .getHandle(guardApart ? `guard-${orderId}` : `booking-${orderId}`)
+          .getHandle(`booking-${orderId}`)
           .describe()
           .catch(() => undefined);
-        if (
-          guardApart
-            ? (d?.historyLength ?? 0) >= GUARD_WAITING_EVENTS
-            : d && !d.raw.pendingActivities?.length && !d.raw.pendingWorkflowTask
-        )
-          return;
+        if (d && !d.raw.pendingActivities?.length && !d.raw.pendingWorkflowTask) return;
         await new Promise((r) => setTimeout(r, 5));
       }
     };
@@ -370,9 +359,6 @@ export async function runServerWorkBench(
     const bookRoomEvents = summarize(
       await Promise.all(samples.map((o) => eventsOf(`booking-${o}`))),
     ).p50;
-    const guardEvents = guardApart
-      ? summarize(await Promise.all(samples.map((o) => eventsOf(`guard-${o}`)))).p50
-      : 0;
     const controlEvents = await eventsOf(control.workflowId);
     const b = perRound.booking;
     const c = perRound.control;
@@ -395,9 +381,9 @@ export async function runServerWorkBench(
       bookingsPerSecond: spread(b.perSecond),
       controlPerSecond: spread(c.perSecond),
       throughputRatio: spread(b.perSecond.map((v, i) => v / (c.perSecond[i] ?? v))),
-      historyEventsPerBooking: bookRoomEvents + guardEvents,
+      historyEventsPerBooking: bookRoomEvents,
       workflow: s.workflow,
-      historyEvents: { bookRoom: bookRoomEvents, guard: guardEvents, control: controlEvents },
+      historyEvents: { bookRoom: bookRoomEvents, control: controlEvents },
       requestsPerBooking: medianRequests(b.requests),
       requestsPerControl: medianRequests(c.requests),
       windows,
