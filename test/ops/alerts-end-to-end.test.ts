@@ -1,16 +1,22 @@
 /**
  * The alerts and the dashboard against the real thing: Prometheus (the Debian package's binary)
- * loads the production rule file unchanged and scrapes a real worker process and a Temporal dev
- * server's own metrics, once a second, while the simulator plays the conditions: a booking lost
- * in NEEDS_RECONCILIATION (the reconciliation rule's expression finds its age), a workflow type
- * the deploy lacks (HotelWorkflowTaskFailures goes pending), the supplier refusing our account
+ * loads the production rule file (rendered as `npm run cluster` renders it: runbook links made
+ * absolute, nothing else changed) and scrapes a real worker process and a Temporal dev server's
+ * own metrics, once a second, while the simulator plays the conditions: a booking lost in
+ * NEEDS_RECONCILIATION (the reconciliation rule's expression finds its age), a workflow type the
+ * deploy lacks (HotelWorkflowTaskFailures goes pending), the supplier refusing our account
  * (HotelSupplierCredentialsRefused fires on Prometheus's API, and is quiet before), then the
- * worker's death (HotelWorkersDown goes pending). Every metric a dashboard
- * panel or an alert reads must then be one the worker exported after its bookings, one its code
- * declares, or a listed server or Prometheus series.
+ * worker's death (HotelWorkersDown goes pending). Prometheus sends to a real Alertmanager (the
+ * Debian package's, with the production routes, its waits shortened to a second), which must
+ * deliver the firing alert — and its end — to the test's webhook receiver on the critical route,
+ * with its absolute runbook link. Every metric a dashboard panel or an alert reads must then be
+ * one the worker exported after its bookings, one its code declares, or a listed server or
+ * Prometheus series.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -19,10 +25,11 @@ import { BookingClient } from '../../src/client';
 import { createWorkerMetrics } from '../../src/observability/metrics';
 import { freeLoopbackPort } from '../../src/observability/ports';
 import { startDevServer, type DevServer } from '../../tools/temporal-server/dev-server';
-import { findPrometheus } from '../../tools/temporal-server/prometheus-binaries';
+import { startAlertingStack, type AlertingStack } from '../../tools/alerting/alerting-stack';
+import type { AlertmanagerNotification } from '../../tools/alerting/alert-receiver';
+import { findAlertmanager, findPrometheus } from '../../tools/temporal-server/prometheus-binaries';
 import {
   prometheusAlerts,
-  startPrometheus,
   type RunningPrometheus,
 } from '../../tools/temporal-server/prometheus-server';
 import { bookingInput, eventually } from '../helpers/booking-stack';
@@ -89,10 +96,36 @@ async function query(url: string, promql: string): Promise<number | undefined> {
 const stateOf = async (url: string, alertname: string) =>
   (await prometheusAlerts(url)).find((a) => a.labels.alertname === alertname)?.state;
 
+/** Where the rendered rules link their runbooks in this test. */
+const RUNBOOKS = 'https://runbooks.example/hotel-booking-orchestrator/docs/runbooks.md';
+
+/** A webhook receiver on port 0: every notification Alertmanager POSTs, with its path. */
+async function startWebhookSink() {
+  const received: { path: string; body: AlertmanagerNotification }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', body: JSON.parse(body) as AlertmanagerNotification });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    received,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
 describe('alerts end to end: Prometheus scraping a worker', async () => {
   const binaries = await findPrometheus();
   if (!binaries.found) console.log(`# skipping the end-to-end alert test: ${binaries.reason}`);
   const skip = binaries.found ? false : binaries.reason;
+  const alertmanagerBinaries = binaries.found ? await findAlertmanager() : binaries;
+  const skipDelivery = alertmanagerBinaries.found ? false : alertmanagerBinaries.reason;
+  if (skipDelivery) console.log(`# skipping the alert delivery test: ${skipDelivery}`);
 
   let server: DevServer;
   let stack: OpsStack;
@@ -101,8 +134,22 @@ describe('alerts end to end: Prometheus scraping a worker', async () => {
   let bookings: BookingClient;
   let worker: WorkerProcess;
   let prometheus: RunningPrometheus;
+  let alerting: AlertingStack;
+  let sink: Awaited<ReturnType<typeof startWebhookSink>>;
   let serverMetricsUrl: string;
   const dir = mkdtempSync(join(tmpdir(), 'hbo-prometheus-'));
+
+  /** HotelSupplierCredentialsRefused as the receiver got it, in that state, with its route. */
+  const credentialsAlerts = (status: 'firing' | 'resolved') =>
+    sink.received.flatMap(({ path, body }) =>
+      body.alerts
+        .filter(
+          (a) => a.labels.alertname === 'HotelSupplierCredentialsRefused' && a.status === status,
+        )
+        .map((alert) => ({ path, receiver: body.receiver, alert })),
+    );
+  const delivered = (status: 'firing' | 'resolved') => async () =>
+    credentialsAlerts(status).length > 0 ? credentialsAlerts(status) : undefined;
 
   before(async () => {
     if (!binaries.found) return;
@@ -122,19 +169,30 @@ describe('alerts end to end: Prometheus scraping a worker', async () => {
       env: { ...stack.workerEnv, METRICS_VISIBILITY_REFRESH_MS: '2000' },
     });
     await worker.waitReady();
-    prometheus = await startPrometheus({
-      binary: binaries.prometheus,
+    sink = await startWebhookSink();
+    // What `npm run cluster` starts, with the test's receiver and a second for every wait.
+    alerting = await startAlertingStack({
       dir,
       intervalSeconds: 1,
       jobs: {
         'hotel-worker': [new URL(worker.metricsUrl).host],
         'temporal-server': [`127.0.0.1:${serverMetricsPort}`],
       },
+      settings: {
+        criticalWebhookUrl: `${sink.origin}/critical`,
+        warningWebhookUrl: `${sink.origin}/warning`,
+        runbookBaseUrl: RUNBOOKS,
+      },
+      timings: { groupWait: '1s', groupInterval: '1s', repeatInterval: '1h' },
+      install: true,
     });
+    if ('skipped' in alerting.prometheus) throw new Error(alerting.prometheus.skipped);
+    prometheus = alerting.prometheus;
   });
 
   after(async () => {
-    await prometheus?.close();
+    await alerting?.close();
+    await sink?.close();
     worker?.kill();
     await worker?.exited;
     await connection?.close();
@@ -209,6 +267,12 @@ describe('alerts end to end: Prometheus scraping a worker', async () => {
         `  credentials alert firing ${((Date.now() - started) / 1000).toFixed(1)} s after the first booking started`,
       );
 
+      // The page goes out before the worker dies: its death ends the alert, and an alert that
+      // ended before Alertmanager's first notification is never sent.
+      if ('url' in alerting.alertmanager) {
+        await eventually(delivered('firing'), 20_000, 'HotelSupplierCredentialsRefused delivered');
+      }
+
       // The dashboard check below needs the worker's last exposition: taken before it dies.
       workerExposition = await (await fetch(worker.metricsUrl)).text();
       worker.child.kill('SIGTERM');
@@ -222,6 +286,37 @@ describe('alerts end to end: Prometheus scraping a worker', async () => {
   );
 
   let workerExposition = '';
+
+  it(
+    'the firing alert reaches a person: Alertmanager routes it by severity to its receiver, with its absolute runbook link, then says it ended',
+    { skip: skip || skipDelivery },
+    async () => {
+      assert.ok('url' in alerting.alertmanager, 'Alertmanager runs');
+      // Delivered in the test above, before the worker's death ended the alert.
+      const [firing] = credentialsAlerts('firing');
+      assert.equal(firing!.path, '/critical', 'on the critical route');
+      assert.equal(firing!.receiver, 'critical');
+      assert.equal(firing!.alert.labels.severity, 'critical');
+      assert.equal(
+        firing!.alert.annotations.summary,
+        'The supplier refused our credentials (401/403)',
+      );
+      const link = firing!.alert.annotations.runbook_url ?? '';
+      assert.equal(link, `${RUNBOOKS}#hotelsuppliercredentialsrefused`);
+      assert.equal(new URL(link).protocol, 'https:', 'an absolute link');
+      assert.ok(firing, 'HotelSupplierCredentialsRefused delivered while it fired');
+      const [resolved] = await eventually(
+        delivered('resolved'),
+        30_000,
+        'the end of HotelSupplierCredentialsRefused delivered',
+      );
+      assert.equal(resolved!.path, '/critical');
+      // Every notification went to the route of its severity.
+      for (const { path, body } of sink.received) {
+        assert.equal(path, `/${body.commonLabels.severity}`, JSON.stringify(body.commonLabels));
+      }
+    },
+  );
 
   it('every metric the dashboard and the alerts read exists', { skip }, async () => {
     assert.notEqual(workerExposition, '', 'the first test scraped the worker');

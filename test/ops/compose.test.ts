@@ -21,6 +21,12 @@ import {
   SHARED_FILES,
 } from '../../tools/temporal-server/cluster';
 import { shutdownGraceMsFor } from '../../src/workflows/activity-options';
+import {
+  ALERTING_TEMPLATES,
+  ALERTING_VARIABLES,
+  loadAlertingSettings,
+  localAlertingDefaults,
+} from '../../tools/alerting/alerting-config';
 import { MAX_SEMI_SPACE_MIB } from '../../src/build-worker';
 
 const ROOT = join(__dirname, '..', '..');
@@ -41,19 +47,25 @@ interface Service {
 
 /**
  * Compose interpolation with an empty environment (what `docker compose up` does when nothing is
- * set): `${VAR:-default}`, `${VAR-default}`, `${VAR}`, `$$`.
+ * set): `${VAR:-default}`, `${VAR-default}`, `${VAR}`, `$$`, and a default that is itself
+ * interpolated (`${A:-file://${PWD}/x}`, innermost first).
  */
 function interpolate(value: string, env: Record<string, string> = {}): string {
-  return value.replace(
-    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?-)([^}]*))?\}/g,
-    (match, name: string | undefined, op: string | undefined, fallback: string | undefined) => {
-      if (match === '$$') return '$';
-      const v = env[name!];
-      if (op === ':-') return v === undefined || v === '' ? (fallback ?? '') : v;
-      if (op === '-') return v === undefined ? (fallback ?? '') : v;
-      return v ?? '';
-    },
-  );
+  const DOLLAR = '\uE000'; // `$$` kept out of the way (a private-use character)
+  let text = value.split('$$').join(DOLLAR);
+  for (;;) {
+    const next = text.replace(
+      /\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?-)([^${}]*))?\}/g,
+      (_match, name: string, op: string | undefined, fallback: string | undefined) => {
+        const v = env[name];
+        if (op === ':-') return v === undefined || v === '' ? (fallback ?? '') : v;
+        if (op === '-') return v === undefined ? (fallback ?? '') : v;
+        return v ?? '';
+      },
+    );
+    if (next === text) return text.split(DOLLAR).join('$');
+    text = next;
+  }
 }
 
 const compose = parse(read('docker-compose.yml'), { merge: true }) as {
@@ -102,13 +114,27 @@ function portsOf(s: Service): { published?: number; target: number }[] {
   });
 }
 
-/** Host path of a path inside the container, through the service's bind mounts. */
+/**
+ * Named volumes that hold files rendered from templates of the repository: the volume, the
+ * service that renders into it, and each file's template.
+ */
+const RENDERED_VOLUMES: Record<string, { by: string; files: Record<string, string> }> = {
+  'alerting-config': { by: 'alerting-config', files: ALERTING_TEMPLATES },
+};
+
+/**
+ * Host path of a path inside the container, through the service's bind mounts; a file on a
+ * rendered volume is its template's path.
+ */
 function hostPathOf(s: Service, containerPath: string): string | undefined {
   for (const v of s.volumes ?? []) {
     const [source, target] = typeof v === 'string' ? v.split(':') : [v.source, v.target];
-    if (!source?.startsWith('.') || target === undefined) continue;
+    if (source === undefined || target === undefined) continue;
     const rel = posix.relative(target, containerPath);
-    if (!rel.startsWith('..')) return join(ROOT, source, rel);
+    if (rel.startsWith('..')) continue;
+    if (source.startsWith('.')) return join(ROOT, source, rel);
+    const template = RENDERED_VOLUMES[source]?.files[rel];
+    if (template) return join(ROOT, template);
   }
   return undefined;
 }
@@ -156,8 +182,9 @@ const serverTemplate = read(SHARED_FILES.serverConfig);
 const TEMPLATE_ENV = [...serverTemplate.matchAll(/env "([A-Z0-9_]+)"/g)].map((m) => m[1]!);
 
 const UPSTREAM_ENV: Record<string, readonly string[]> = {
-  // Configured by its mounted file only.
+  // Configured by their mounted files only.
   'prom/prometheus': [],
+  'prom/alertmanager': [],
   postgres: ['POSTGRES_USER', 'POSTGRES_PASSWORD', 'POSTGRES_DB', 'PGDATA'],
   // The server runs our config template (deploy/temporal/config/cluster.yaml), not the image's.
   'temporalio/server': TEMPLATE_ENV,
@@ -182,6 +209,20 @@ const UPSTREAM_ENV: Record<string, readonly string[]> = {
 
 const envKeys = new Set(Object.keys(EnvSchema.shape));
 
+/** Whether a service runs the alerting tool (its variables are the tool's, not the product's). */
+const rendersAlerting = (s: Service) => argv(s.command).includes('tools/alerting/main.ts');
+
+/** Services others wait for to exit 0 (set-up jobs: no healthcheck, they do not stay up). */
+const jobs = new Set(
+  Object.values(services).flatMap((s) =>
+    Array.isArray(s.depends_on)
+      ? []
+      : Object.entries(s.depends_on ?? {})
+          .filter(([, d]) => d.condition === 'service_completed_successfully')
+          .map(([dep]) => dep),
+  ),
+);
+
 describe('docker-compose.yml', () => {
   it('runs scripts and files that exist in the repository', () => {
     for (const [name, s] of Object.entries(services)) {
@@ -199,7 +240,14 @@ describe('docker-compose.yml', () => {
   it('gives our services only variables the configuration reads, and they load', () => {
     for (const [name, s] of Object.entries(services)) {
       const env = envOf(s);
-      if (isOurs(s)) {
+      if (isOurs(s) && rendersAlerting(s)) {
+        // A tool, not the product: the alerting variables, and they load.
+        const unknown = Object.keys(env).filter((k) => !(k in ALERTING_VARIABLES));
+        assert.deepEqual(unknown, [], `${name}: variables tools/alerting does not read`);
+        assert.doesNotThrow(() =>
+          loadAlertingSettings(env, localAlertingDefaults('http://127.0.0.1:9')),
+        );
+      } else if (isOurs(s)) {
         const unknown = Object.keys(env).filter((k) => !envKeys.has(k));
         assert.deepEqual(unknown, [], `${name}: variables not in EnvSchema`);
         assert.doesNotThrow(() => parseEnv(env), `${name}: its environment parses`);
@@ -304,8 +352,7 @@ describe('docker-compose.yml', () => {
           assert.ok(services[dep]!.healthcheck, `${dep} has a healthcheck (${name} waits for it)`);
         }
       }
-      const isJob = argv(s.entrypoint)[0] === '/bin/sh';
-      if (!isJob)
+      if (!jobs.has(name))
         assert.ok(
           s.healthcheck || s.image?.startsWith('temporalio/ui:'),
           `${name} has a healthcheck`,
@@ -332,6 +379,7 @@ describe('docker-compose.yml', () => {
       rule_files: string[];
       scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[];
     };
+    // The rules rendered from deploy/prometheus/alerts.yml (runbook links made absolute).
     const rules = config.rule_files.map((f) => hostPathOf(prometheus, f));
     assert.deepEqual(rules, [join(ROOT, 'deploy', 'prometheus', 'alerts.yml')]);
     const targets = (job: string) =>
@@ -348,6 +396,70 @@ describe('docker-compose.yml', () => {
     // The server's template listens where PROMETHEUS_ENDPOINT says.
     assert.match(read('deploy/temporal/config/cluster.yaml'), /env "PROMETHEUS_ENDPOINT"/);
     assert.ok(portsOf(prometheus).some((p) => p.target === 9090));
+  });
+
+  it('sends the alerts through Alertmanager, rendered from deploy/ with the variables, to the local receiver by default', () => {
+    const prometheus = service('prometheus');
+    const alertmanager = service('alertmanager');
+    const render = service('alerting-config');
+    const receiver = service('alert-receiver');
+    const [configFile] = filesRun(prometheus, argv(prometheus.command));
+    const config = parse(readFileSync(configFile!, 'utf8')) as {
+      alerting: { alertmanagers: { static_configs: { targets: string[] }[] }[] };
+    };
+    // Prometheus sends to Alertmanager where it listens (its default port: no listen flag).
+    const amArgs = argv(alertmanager.command);
+    assert.ok(!amArgs.some((a) => a.startsWith('--web.listen-address')));
+    assert.deepEqual(
+      config.alerting.alertmanagers.flatMap((a) => a.static_configs.flatMap((c) => c.targets)),
+      ['alertmanager:9093'],
+    );
+    assert.ok(portsOf(alertmanager).some((p) => p.target === 9093 && p.published));
+    assert.match(argv(alertmanager.healthcheck?.test).join(' '), /:9093\/-\/ready/);
+    assert.ok(amArgs.includes('--cluster.listen-address='), 'one instance: no gossip port');
+    assert.deepEqual(filesRun(alertmanager, amArgs), [
+      join(ROOT, 'deploy', 'alertmanager', 'alertmanager.yml'),
+    ]);
+
+    // The renderer writes into the volume both read, from the templates mounted where it looks
+    // for them (the tools image's /app), before either starts.
+    const args = argv(render.command);
+    const out = args[args.indexOf('--out') + 1];
+    const mountOf = (s: Service, source: string) =>
+      (s.volumes ?? [])
+        .map((v) => (typeof v === 'string' ? v.split(':') : [v.source, v.target]))
+        .find(([src]) => src === source)?.[1];
+    assert.equal(mountOf(render, 'alerting-config'), out, 'render --out is the volume');
+    assert.equal(mountOf(render, './deploy'), '/app/deploy');
+    for (const s of [prometheus, alertmanager]) {
+      assert.ok(mountOf(s, 'alerting-config'), 'reads the rendered volume');
+      const deps = s.depends_on as Record<string, { condition?: string }>;
+      assert.equal(deps['alerting-config']?.condition, 'service_completed_successfully');
+    }
+
+    // Nothing set: warnings and critical alerts reach the local receiver, on its routes.
+    const recArgs = argv(receiver.command);
+    const port = recArgs[recArgs.indexOf('--port') + 1];
+    assert.equal(recArgs[recArgs.indexOf('--host') + 1], '0.0.0.0');
+    const defaults = loadAlertingSettings(envOf(render), localAlertingDefaults('http://x:1'));
+    assert.equal(defaults.criticalWebhookUrl, `http://alert-receiver:${port}/critical`);
+    assert.equal(defaults.warningWebhookUrl, `http://alert-receiver:${port}/warning`);
+    // The runbook links default to this checkout's page, from the shell's working directory.
+    const raw = render.environment as Record<string, string>;
+    assert.equal(
+      interpolate(raw.RUNBOOK_BASE_URL!, { PWD: '/home/me/hotel-booking-orchestrator' }),
+      'file:///home/me/hotel-booking-orchestrator/docs/runbooks.md',
+    );
+    // Set: they go where the variables say.
+    const set = {
+      ALERTMANAGER_CRITICAL_WEBHOOK_URL: 'https://pager.example/hook',
+      RUNBOOK_BASE_URL: 'https://git.example/docs/runbooks.md',
+    };
+    const env = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, interpolate(v, set)]));
+    const chosen = loadAlertingSettings(env, localAlertingDefaults('http://x:1'));
+    assert.equal(chosen.criticalWebhookUrl, set.ALERTMANAGER_CRITICAL_WEBHOOK_URL);
+    assert.equal(chosen.warningWebhookUrl, `http://alert-receiver:${port}/warning`);
+    assert.equal(chosen.runbookBaseUrl, set.RUNBOOK_BASE_URL);
   });
 
   it('sets up Temporal with the dynamic config and search attributes the code relies on', () => {

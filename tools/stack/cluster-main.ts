@@ -13,7 +13,8 @@ import {
   MAX_CLUSTER_BASE_PORT,
 } from '../temporal-server/cluster';
 import { ClusterBuildError } from '../temporal-server/cluster-binaries';
-import { startClusterStack } from './cluster-stack';
+import { AlertingConfigError, webhookOrigin } from '../alerting/alerting-config';
+import { clusterAlertingSettings, startClusterStack } from './cluster-stack';
 import { runUntilStopped } from './run-until-stopped';
 
 function log(line: string): void {
@@ -53,11 +54,14 @@ async function main(): Promise<number> {
   for (const k of Object.keys(env))
     if (k.startsWith('TEMPORAL_TLS') || k === 'TEMPORAL_API_KEY') delete env[k];
   const config = loadConfig(env);
+  // Checked before anything starts: a bad webhook or runbook URL is one line, exit 2.
+  const alerting = clusterAlertingSettings(env, basePort);
   const stack = await startClusterStack({
     workers,
     basePort,
     config,
     codecServer: loadCodecServerConfig(parseEnv(env)),
+    alerting,
     log,
   });
   const { infra } = stack;
@@ -71,8 +75,12 @@ async function main(): Promise<number> {
     `  Workers:        ${workers} processes on task queue '${config.temporal.taskQueue}' (logs ${infra.dataDir}/logs/)`,
     `  Server metrics: http://127.0.0.1:${infra.ports.serverMetrics}/metrics`,
     'url' in stack.prometheus
-      ? `  Prometheus:     ${stack.prometheus.url}/alerts (deploy/prometheus/alerts.yml; runbooks docs/runbooks.md)`
+      ? `  Prometheus:     ${stack.prometheus.url}/alerts (deploy/prometheus/alerts.yml)`
       : `  Prometheus:     not started (${stack.prometheus.skipped})`,
+    'url' in stack.alertmanager
+      ? `  Alertmanager:   ${stack.alertmanager.url} (critical → ${webhookOrigin(alerting.criticalWebhookUrl)}, warning → ${webhookOrigin(alerting.warningWebhookUrl)}${stack.alertLog ? `; the local receiver logs to ${stack.alertLog}` : ''})`
+      : `  Alertmanager:   not started (${stack.alertmanager.skipped})`,
+    `  Runbook links:  ${alerting.runbookBaseUrl}#<alert> (RUNBOOK_BASE_URL)`,
     '',
     'To use it from another shell (or `. .data/cluster/env.sh`):',
     ...exports,
@@ -89,7 +97,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof AlertingConfigError) {
       log(err.message);
       process.exit(2);
     }

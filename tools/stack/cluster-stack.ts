@@ -5,7 +5,7 @@
  * separate processes configured by environment only, exactly as a fleet runs. `npm run cluster`
  * and the fleet drill both start it with this.
  */
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client, Connection } from '@temporalio/client';
 import { WorkerProcess } from '../chaos/worker-process';
@@ -16,9 +16,15 @@ import type { CodecServerConfig } from '../../src/codec/types';
 import { EncryptionCodec } from '../../src/codec/encryption-codec';
 import type { Config } from '../../src/config';
 import { buildSimulator, DEMO_COMPANY, type Simulator, type SimulatorOptions } from '../simulator';
-import { findPrometheus } from '../temporal-server/prometheus-binaries';
-import { startPrometheus } from '../temporal-server/prometheus-server';
 import {
+  loadAlertingSettings,
+  localAlertingDefaults,
+  type AlertingSettings,
+} from '../alerting/alerting-config';
+import { buildAlertReceiver } from '../alerting/alert-receiver';
+import { startAlertingStack } from '../alerting/alerting-stack';
+import {
+  clusterPorts,
   clusterScrapeJobs,
   startClusterInfrastructure,
   workerHealthPort,
@@ -27,6 +33,7 @@ import {
   type ClusterProcesses,
 } from '../temporal-server/cluster';
 import { bundleWorkflows } from '../../src/workflow-bundle';
+import { whenPortInUse } from '../../src/observability/ports';
 import { freshBookingIdBase } from './local-stack';
 
 export interface ClusterStackOptions extends ClusterOptions {
@@ -39,6 +46,26 @@ export interface ClusterStackOptions extends ClusterOptions {
   readonly simulator?: Omit<SimulatorOptions, 'companies' | 'inspection'>;
   /** Extra worker environment (e.g. SHUTDOWN_GRACE_MS). */
   readonly workerEnv?: Readonly<Record<string, string>>;
+  /**
+   * Where Alertmanager sends and where runbook links point (`clusterAlertingSettings`).
+   * @default the local alert receiver and this checkout's docs/runbooks.md
+   */
+  readonly alerting?: AlertingSettings;
+}
+
+/**
+ * The cluster's alerting settings from `env` (ALERTMANAGER_CRITICAL_WEBHOOK_URL,
+ * ALERTMANAGER_WARNING_WEBHOOK_URL, RUNBOOK_BASE_URL), defaulting to the local receiver on its
+ * port; throws AlertingConfigError (one line) when a variable is bad.
+ */
+export function clusterAlertingSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  basePort: number,
+): AlertingSettings {
+  return loadAlertingSettings(
+    env,
+    localAlertingDefaults(`http://127.0.0.1:${clusterPorts(basePort).alertReceiver}`),
+  );
 }
 
 export interface ClusterStack {
@@ -48,6 +75,12 @@ export interface ClusterStack {
   readonly codecUrl: string;
   /** Prometheus with the alert rules, or why it is not running. */
   readonly prometheus: { readonly url: string } | { readonly skipped: string };
+  /** Alertmanager (Prometheus sends it the alerts), or why it is not running. */
+  readonly alertmanager: { readonly url: string } | { readonly skipped: string };
+  /** Where alerts go and where their runbook links point. */
+  readonly alerting: AlertingSettings;
+  /** The local alert receiver's log file, when it runs (no webhook URL set elsewhere). */
+  readonly alertLog: string | undefined;
   readonly workers: WorkerProcess[];
   /** Environment of the i-th worker (to start more, or restart one). */
   workerEnv(i: number): Record<string, string>;
@@ -144,23 +177,47 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
     await Promise.all(workers.map((w) => w.waitReady(120_000)));
     log(`${n} worker(s) polling task queue '${config.temporal.taskQueue}'`);
 
-    // --- Prometheus with the alert rules, when this machine has it ---
-    const binaries = await findPrometheus({ install: false });
-    let prometheus: ClusterStack['prometheus'];
-    if (binaries.found) {
-      const running = await startPrometheus({
-        binary: binaries.prometheus,
-        dir: join(infra.dataDir, 'prometheus'),
-        jobs: clusterScrapeJobs(ports, n),
-        port: ports.prometheus,
-        portSetting: '--base-port',
+    // --- the on-call path: Prometheus with the alert rules, Alertmanager, the local receiver ---
+    const alerting = options.alerting ?? clusterAlertingSettings({}, ports.frontend);
+    const receiverOrigin = `http://127.0.0.1:${ports.alertReceiver}`;
+    let alertLog: string | undefined;
+    if (
+      [alerting.criticalWebhookUrl, alerting.warningWebhookUrl].some((u) =>
+        u.startsWith(`${receiverOrigin}/`),
+      )
+    ) {
+      const file = join(infra.dataDir, 'logs', 'alerts.log');
+      mkdirSync(join(infra.dataDir, 'logs'), { recursive: true });
+      const receiver = buildAlertReceiver({
+        onLine: (line) => {
+          log(line);
+          appendFileSync(file, `${new Date().toISOString()} ${line}\n`);
+        },
       });
-      cleanups.push(() => running.close());
-      prometheus = { url: running.url };
-    } else {
-      prometheus = { skipped: binaries.reason };
-      log(`Prometheus skipped: ${binaries.reason}`);
+      await receiver
+        .listen(ports.alertReceiver, '127.0.0.1')
+        .catch(whenPortInUse('--base-port', ports.alertReceiver, 'the local alert receiver'));
+      cleanups.push(() => receiver.close());
+      alertLog = file;
     }
+    const onCall = await startAlertingStack({
+      dir: infra.dataDir,
+      jobs: clusterScrapeJobs(ports, n),
+      settings: alerting,
+      ports: {
+        prometheus: ports.prometheus,
+        alertmanager: ports.alertmanager,
+        setting: '--base-port',
+      },
+      log,
+    });
+    cleanups.push(() => onCall.close());
+    const prometheus: ClusterStack['prometheus'] =
+      'url' in onCall.prometheus ? { url: onCall.prometheus.url } : onCall.prometheus;
+    const alertmanager: ClusterStack['alertmanager'] =
+      'url' in onCall.alertmanager ? { url: onCall.alertmanager.url } : onCall.alertmanager;
+    if ('skipped' in prometheus) log(`Prometheus skipped: ${prometheus.skipped}`);
+    if ('skipped' in alertmanager) log(`Alertmanager skipped: ${alertmanager.skipped}`);
 
     // --- a client, for the callers that drive bookings ---
     const { connection, client, bookings, close } = await connectBookingClient({
@@ -175,6 +232,9 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       supplierUrl,
       codecUrl,
       prometheus,
+      alertmanager,
+      alerting,
+      alertLog,
       workers,
       workerEnv,
       addWorker,

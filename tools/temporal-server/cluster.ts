@@ -77,6 +77,10 @@ export interface ClusterPorts {
   readonly simulator: number;
   /** Prometheus's web UI and API (when the binary is there). */
   readonly prometheus: number;
+  /** Alertmanager's web UI and API (when the binary is there). */
+  readonly alertmanager: number;
+  /** The local alert receiver, where Alertmanager sends unless told otherwise. */
+  readonly alertReceiver: number;
 }
 
 /**
@@ -85,7 +89,7 @@ export interface ClusterPorts {
  */
 export const MAX_CLUSTER_BASE_PORT = 32_700;
 
-/** The port layout (pure): base … base+13. */
+/** The port layout (pure): base … base+16. */
 export function clusterPorts(base: number): ClusterPorts {
   if (!Number.isInteger(base) || base < 1024 || base > MAX_CLUSTER_BASE_PORT) {
     throw new ClusterError(
@@ -108,6 +112,8 @@ export function clusterPorts(base: number): ClusterPorts {
     codec: base + 12,
     simulator: base + 13,
     prometheus: base + 14,
+    alertmanager: base + 15,
+    alertReceiver: base + 16,
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * A Prometheus server (the binary found by prometheus-binaries.ts) with our alert rules, scraping
- * the given targets: for `npm run cluster` and the end-to-end alert test. Its configuration is
- * generated (JSON is YAML) so that intervals and targets are the caller's.
+ * the given targets and sending its alerts to Alertmanager when given one: for `npm run cluster`
+ * and the end-to-end alert tests. Its configuration is generated (JSON is YAML) so that intervals,
+ * targets and rule files are the caller's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -25,8 +26,13 @@ export interface PrometheusOptions {
   readonly dir: string;
   /** Scrape jobs: job name → `host:port` targets (`/metrics`). */
   readonly jobs: Readonly<Record<string, readonly string[]>>;
-  /** Rule files to load. @default [ALERT_RULES_FILE] */
+  /**
+   * Rule files to load. @default [ALERT_RULES_FILE], as written: its runbook links are then the
+   * `${RUNBOOK_BASE_URL}` placeholder (tools/alerting renders them absolute).
+   */
   readonly ruleFiles?: readonly string[];
+  /** Alertmanagers (`host:port`) it sends its alerts to. @default none */
+  readonly alertmanagers?: readonly string[];
   /** Scrape and rule evaluation interval, seconds. @default 15 */
   readonly intervalSeconds?: number;
   /** Port of its web UI and API on 127.0.0.1. @default a free one */
@@ -55,6 +61,13 @@ export function prometheusConfig(options: PrometheusOptions): string {
         evaluation_interval: interval,
       },
       rule_files: [...(options.ruleFiles ?? [ALERT_RULES_FILE])],
+      ...(options.alertmanagers?.length
+        ? {
+            alerting: {
+              alertmanagers: [{ static_configs: [{ targets: [...options.alertmanagers] }] }],
+            },
+          }
+        : {}),
       scrape_configs: Object.entries(options.jobs).map(([job, targets]) => ({
         job_name: job,
         static_configs: [{ targets: [...targets] }],
@@ -65,12 +78,19 @@ export function prometheusConfig(options: PrometheusOptions): string {
   );
 }
 
-async function waitReady(url: string, child: ChildProcess, log: () => string, timeoutMs: number) {
+/** Resolves once `url/-/ready` answers 200 (Prometheus and Alertmanager alike). */
+export async function waitReady(
+  name: string,
+  url: string,
+  child: ChildProcess,
+  log: () => string,
+  timeoutMs: number,
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       throw new Error(
-        `prometheus exited ${child.exitCode}: ${log().split('\n').slice(-5).join('\n')}`,
+        `${name} exited ${child.exitCode}: ${log().split('\n').slice(-5).join('\n')}`,
       );
     }
     const ok = await fetch(`${url}/-/ready`).then(
@@ -80,7 +100,7 @@ async function waitReady(url: string, child: ChildProcess, log: () => string, ti
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`prometheus not ready within ${timeoutMs} ms: ${log().slice(-1000)}`);
+  throw new Error(`${name} not ready within ${timeoutMs} ms: ${log().slice(-1000)}`);
 }
 
 /** Starts Prometheus and resolves once it answers `/-/ready`. */
@@ -109,7 +129,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
     await exited;
   };
   try {
-    await waitReady(url, child, () => log, 30_000);
+    await waitReady('prometheus', url, child, () => log, 30_000);
   } catch (err) {
     await close();
     throw err;
