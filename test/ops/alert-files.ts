@@ -2,8 +2,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import type { AlertingSettings } from '../../tools/alerting/alerting-config';
 
 export const ALERT_RULES_PATH = join(__dirname, '..', '..', 'deploy', 'prometheus', 'alerts.yml');
+
+/** Alerting settings as a team that hosts its docs would set them. */
+export const TEST_ALERTING_SETTINGS: AlertingSettings = {
+  criticalWebhookUrl: 'https://pager.example/hooks/T0KEN',
+  warningWebhookUrl: 'https://tickets.example/alerts',
+  runbookBaseUrl: 'https://git.example/team/hotel-booking-orchestrator/blob/main/docs/runbooks.md',
+};
 
 export interface AlertRule {
   readonly alert: string;
