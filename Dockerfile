@@ -52,6 +52,9 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
 COPY bin ./bin
 COPY --from=build /app/dist ./dist
+# The command-line tool on PATH: `docker compose exec worker hotel-booking list` (it runs
+# dist/starter.js here: no sources, no tsx). The codec server is `node dist/codec/main.js`.
+RUN chmod 0755 bin/hotel-booking.js && ln -s /app/bin/hotel-booking.js /usr/local/bin/hotel-booking
 # The official image's unprivileged user (uid 1000).
 # The content catalogue (SQLite) lives in a volume the non-root user owns.
 RUN mkdir -p /data && chown node:node /data
