@@ -86,6 +86,17 @@ function declaredWorkerMetrics(): Set<string> {
   return names;
 }
 
+/** The text of docs/*.md and the README. */
+function docsAndReadme(): string[] {
+  const docs = join(ROOT, 'docs');
+  return [
+    readFileSync(join(ROOT, 'README.md'), 'utf8'),
+    ...readdirSync(docs)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => readFileSync(join(docs, f), 'utf8')),
+  ];
+}
+
 async function query(url: string, promql: string): Promise<number | undefined> {
   const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`);
   const body = (await res.json()) as { data: { result: { value: [number, string] }[] } };
@@ -336,6 +347,14 @@ describe('alerts end to end: Prometheus scraping a worker', async () => {
       [...promqlMetricNames(expr)].filter((n) => !known.has(n)).map((n) => `${panel}: ${n}`),
     );
     assert.deepEqual(unknown, [], 'metrics no worker or server exports');
+    // docs/ and the README name only series that exist (ours by their exported names).
+    const docNames = new Set(
+      docsAndReadme().flatMap((text) =>
+        [...text.matchAll(/\b(?:hotel|temporal)_[a-z_]+\b/g)].map((m) => m[0]),
+      ),
+    );
+    const undocumented = [...docNames].filter((n) => !known.has(n));
+    assert.deepEqual(undocumented, [], 'metrics the docs name that no worker or server exports');
     // The SDK's series were seen for real, not only accepted by prefix.
     for (const name of [
       'temporal_workflow_task_execution_failed',
