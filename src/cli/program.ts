@@ -36,7 +36,8 @@ Exit codes: 0 ok; 1 the operation failed (e.g. book --wait not CONFIRMED); 2 bad
 invalid input (nothing started); 3 Temporal, a worker or the supplier unreachable.
 Configuration comes from the environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE,
 TEMPORAL_TASK_QUEUE, HOTEL_API_BASE_URL, HOTEL_API_KEY, HOTEL_API_SECRET, CATALOGUE_DB_PATH
-(the local catalogue; see docs/operations.md).`;
+(the local catalogue; see docs/operations.md), and PAYLOAD_ENCRYPTION_KEYS: the workers' payload
+keys, without which the tool cannot read a booking's input or result (docs/payload-encryption.md).`;
 
 /**
  * Runs the tool on `args` (without `node` and the script) and resolves with the exit code; it
