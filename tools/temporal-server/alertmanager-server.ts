@@ -3,11 +3,10 @@
  * rendered (tools/alerting/alerting-config.ts): for `npm run cluster` and the end-to-end alert
  * test. One instance, no gossip: the cluster port it would open by default is switched off.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertPortFree, freeLoopbackPort } from '../../src/observability/ports';
-import { waitReady } from './prometheus-server';
+import { startLoopbackServer } from './prometheus-server';
 
 export interface AlertmanagerOptions {
   /** The `alertmanager` binary (Debian: `prometheus-alertmanager`). */
@@ -43,30 +42,11 @@ export async function startAlertmanager(
   const port = options.port?.number ?? (await freeLoopbackPort());
   // Alertmanager's own bind error is a log line among many: say which setting moves the port.
   if (options.port) await assertPortFree(port, '127.0.0.1', options.port.setting, 'Alertmanager');
-  const child = spawn(
-    options.binary,
-    [
-      `--config.file=${configFile}`,
-      `--storage.path=${join(options.dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      // A single instance: no gossip port (it would listen on 0.0.0.0:9094).
-      '--cluster.listen-address=',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let log = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (log = (log + d).slice(-50_000)));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  const url = `http://127.0.0.1:${port}`;
-  const close = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  try {
-    await waitReady('alertmanager', url, child, () => log, 30_000);
-  } catch (err) {
-    await close();
-    throw err;
-  }
-  return { url, target: `127.0.0.1:${port}`, output: () => log, close };
+  const { url, output, close } = await startLoopbackServer('alertmanager', options.binary, port, [
+    `--config.file=${configFile}`,
+    `--storage.path=${join(options.dir, 'data')}`,
+    // A single instance: no gossip port (it would listen on 0.0.0.0:9094).
+    '--cluster.listen-address=',
+  ]);
+  return { url, target: `127.0.0.1:${port}`, output, close };
 }

@@ -111,15 +111,25 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
   const port = options.port ?? (await freeLoopbackPort());
   // Prometheus's own bind error is a log line among many: say which setting moves the port.
   await assertPortFree(port, '127.0.0.1', options.portSetting ?? 'PROMETHEUS_PORT', 'Prometheus');
-  const child = spawn(
-    options.binary,
-    [
-      `--config.file=${configFile}`,
-      `--storage.tsdb.path=${join(options.dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  return startLoopbackServer('prometheus', options.binary, port, [
+    `--config.file=${configFile}`,
+    `--storage.tsdb.path=${join(options.dir, 'data')}`,
+  ]);
+}
+
+/**
+ * Starts a Prometheus-family server (Prometheus, Alertmanager) listening on loopback `port`, with
+ * `args` besides its listen address, and waits until it answers; stopped if it never does.
+ */
+export async function startLoopbackServer(
+  name: string,
+  binary: string,
+  port: number,
+  args: readonly string[],
+): Promise<{ url: string; child: ChildProcess; output: () => string; close(): Promise<void> }> {
+  const child = spawn(binary, [...args, `--web.listen-address=127.0.0.1:${port}`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let log = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (log = (log + d).slice(-50_000)));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -129,7 +139,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
     await exited;
   };
   try {
-    await waitReady('prometheus', url, child, () => log, 30_000);
+    await waitReady(name, url, child, () => log, 30_000);
   } catch (err) {
     await close();
     throw err;
