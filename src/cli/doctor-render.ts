@@ -1,13 +1,17 @@
 /**
- * The doctor's report for people: one row per check (verdict, what was seen, what breaks), the
- * checks that did not run, a summary with the exit code's meaning, and a loud line for a test
- * booking left behind. Plain text, no colours.
+ * The doctor's reports for people (the supplier's and `doctor namespace`): one row per check
+ * (verdict, what was seen, what breaks), the checks that did not run, a summary with the exit
+ * code's meaning, and a loud line for a test booking left behind. Plain text, no colours.
  */
 import Table from 'cli-table3';
+import type { CheckResult } from '../doctor/check-result';
 import type { DoctorReport } from '../doctor/run-doctor';
+import type { NamespaceDoctorReport } from '../doctor/run-namespace-doctor';
 
 /** Widths of the check, verdict, evidence and breaks columns (text wraps inside them). */
 const COLUMN_WIDTHS = [20, 9, 64, 44];
+/** `doctor namespace`'s: its check names are longer. */
+const NAMESPACE_COLUMN_WIDTHS = [22, 9, 62, 44];
 
 const EXIT_MEANING = {
   0: 'nothing found that would break bookings',
@@ -23,30 +27,64 @@ export function leftBehindLine(report: DoctorReport): string | undefined {
   return `!!! TEST BOOKING LEFT BEHIND at ${report.supplier}: ${which} (order ${l.orderId}, guest "Test Doctor-Do-Not-Honour"): ${l.reason}. Cancel it with the supplier.`;
 }
 
-export function renderDoctorReport(report: DoctorReport): string {
+/** The checks as a table: one row per check, the failures' and warnings' consequences. */
+function checksTable(checks: readonly CheckResult[], colWidths = COLUMN_WIDTHS): string {
   const t = new Table({
     head: ['check', 'verdict', 'what was seen', 'what breaks'],
-    colWidths: COLUMN_WIDTHS,
+    colWidths,
     wordWrap: true,
     style: { head: [], border: [], compact: true },
   });
-  for (const c of report.checks) {
+  for (const c of checks) {
     const evidence = [c.evidence, ...(c.info ?? []).map((i) => `(info) ${i}`)].join('\n');
     const breaks = c.verdict === 'ok' ? '' : (c.breaks ?? '');
     t.push([c.name, c.verdict.toUpperCase(), evidence, breaks]);
   }
+  return t.toString();
+}
+
+function counts(report: {
+  readonly checks: readonly CheckResult[];
+  readonly skipped: readonly unknown[];
+}): string {
   const count = (v: string) => report.checks.filter((c) => c.verdict === v).length;
-  const lines = [`Supplier ${report.supplier}`, t.toString()];
+  return `${count('ok')} ok, ${count('warn')} warn, ${count('fail')} fail, ${report.skipped.length} not run`;
+}
+
+export function renderDoctorReport(report: DoctorReport): string {
+  const lines = [`Supplier ${report.supplier}`, checksTable(report.checks)];
   if (report.skipped.length > 0) {
     lines.push('Not run:', ...report.skipped.map((s) => `  ${s.name}: ${s.reason}`));
   }
   if (report.stop !== undefined) {
     lines.push(`Stopped after ${report.stop.check}: the supplier is ${report.stop.kind}.`);
   }
-  lines.push(
-    `${count('ok')} ok, ${count('warn')} warn, ${count('fail')} fail, ${report.skipped.length} not run: exit ${report.exitCode}, ${EXIT_MEANING[report.exitCode]}.`,
-  );
+  lines.push(`${counts(report)}: exit ${report.exitCode}, ${EXIT_MEANING[report.exitCode]}.`);
   const loud = leftBehindLine(report);
   if (loud !== undefined) lines.push(loud);
+  return lines.join('\n');
+}
+
+const NAMESPACE_EXIT_MEANING = {
+  0: 'nothing found that would break bookings',
+  1: 'something would break bookings (see the fail rows)',
+  2: 'the namespace could not be checked (Temporal unreachable or refused this identity)',
+} as const;
+
+/** `doctor namespace`: the same table, headed by the namespace and task queue checked. */
+export function renderNamespaceReport(report: NamespaceDoctorReport): string {
+  const lines = [
+    `Namespace '${report.namespace}' at ${report.temporal}, task queue '${report.taskQueue}'`,
+    checksTable(report.checks, NAMESPACE_COLUMN_WIDTHS),
+  ];
+  if (report.skipped.length > 0) {
+    lines.push('Not run:', ...report.skipped.map((s) => `  ${s.name}: ${s.reason}`));
+  }
+  if (report.stop !== undefined) {
+    lines.push(`Stopped after ${report.stop.check}: Temporal is ${report.stop.kind} from here.`);
+  }
+  lines.push(
+    `${counts(report)}: exit ${report.exitCode}, ${NAMESPACE_EXIT_MEANING[report.exitCode]}.`,
+  );
   return lines.join('\n');
 }

@@ -12,6 +12,7 @@ import type { CommandRunner } from './commands/command-runner';
 import { registerDoctorCommand } from './commands/doctor-command';
 import { registerEventCommands } from './commands/event-commands';
 import { registerOperatorCommands } from './commands/operator-commands';
+import { registerSetupCommand } from './commands/setup-command';
 import { ExitCode } from './exit-codes';
 
 export interface RunCliOptions {
@@ -31,6 +32,7 @@ Examples:
   content sync --country IT        content search --country IT --city Rome --min-stars 4
   events list      events redeliver ord-42 (docs/order-events.md)
   doctor           doctor --book --property 1001 --checkin 2027-05-10 (docs/go-live.md)
+  setup            doctor namespace (prepare, then check the Temporal namespace; docs/go-live.md)
 
 Exit codes: 0 ok; 1 the operation failed (e.g. book --wait not CONFIRMED); 2 bad usage or
 invalid input (nothing started); 3 Temporal, a worker or the supplier unreachable.
@@ -73,6 +75,7 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
   registerOperatorCommands(program, run);
   registerEventCommands(program, run);
   registerDoctorCommand(program, run);
+  registerSetupCommand(program, run);
   // Subcommands inherit the output and exit behaviour, so their usage errors come back here too.
   for (const command of allCommands(program)) {
     command.exitOverride().configureOutput({

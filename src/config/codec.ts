@@ -222,3 +222,23 @@ function parseOrigin(value: string): string | undefined {
   if (value.replace(/\/$/, '').toLowerCase() !== url.origin.toLowerCase()) return undefined;
   return url.origin;
 }
+
+/**
+ * Where the codec server is, for a client of it (`hotel-booking doctor namespace`):
+ * `CODEC_SERVER_URL`, else the local one on `CODEC_SERVER_PORT`; and the token to present: the
+ * configured one, else the development token outside production.
+ */
+export function codecServerTarget(env: Env): {
+  readonly url: string;
+  /** CODEC_SERVER_URL was set (the default is only a guess). */
+  readonly configured: boolean;
+  readonly token: string | undefined;
+} {
+  const token =
+    env.CODEC_SERVER_TOKEN ?? (env.NODE_ENV === 'production' ? undefined : DEV_CODEC_TOKEN);
+  return {
+    url: (env.CODEC_SERVER_URL ?? `http://127.0.0.1:${env.CODEC_SERVER_PORT}`).replace(/\/+$/, ''),
+    configured: env.CODEC_SERVER_URL !== undefined,
+    token,
+  };
+}

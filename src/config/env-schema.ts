@@ -189,6 +189,18 @@ export const EnvSchema = z.object({
     '`dev-codec-token` (refused when `NODE_ENV=production`)',
   ),
   CODEC_SERVER_PORT: doc('CODEC_SERVER_PORT', port.default(8888), "the codec server's port"),
+  CODEC_SERVER_URL: doc(
+    'CODEC_SERVER_URL',
+    z
+      .string()
+      .optional()
+      .transform((v) => (v === '' ? undefined : v))
+      .pipe(
+        z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+      ),
+    "the codec server's base URL as the Temporal UI reaches it, for `hotel-booking doctor namespace`",
+    '`http://127.0.0.1:<CODEC_SERVER_PORT>`',
+  ),
   CODEC_CORS_ORIGIN: doc(
     'CODEC_CORS_ORIGIN',
     z.string().default('http://localhost:8233'),

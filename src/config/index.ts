@@ -3,7 +3,7 @@
  * passes the parts down; nothing else reads the environment.
  */
 import { readFileSync } from 'node:fs';
-import { loadEncryptionConfig } from './codec';
+import { codecServerTarget, loadEncryptionConfig } from './codec';
 import { EnvSchema, type Env } from './env-schema';
 import { ConfigError } from './errors';
 import { loadOrderEvents } from './order-events';
@@ -151,6 +151,8 @@ export function loadConfig(
     orderIdField: env.BOOKING_ORDER_ID_FIELD,
     /** Where order events go; undefined: none are sent. */
     orderEvents,
+    /** The codec server as a client reaches it (CODEC_SERVER_URL, CODEC_SERVER_TOKEN). */
+    codecServer: codecServerTarget(env),
     logLevel: env.LOG_LEVEL,
   };
 }

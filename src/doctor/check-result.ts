@@ -6,6 +6,18 @@
 /** `ok`: as the product expects. `warn`: works, but worth knowing. `fail`: would break bookings. */
 export type Verdict = 'ok' | 'warn' | 'fail';
 
+/** The checks of `doctor namespace` (namespace-verdicts.ts), in the order they run. */
+export const NAMESPACE_CHECKS = [
+  'temporal-connection',
+  'namespace',
+  'search-attributes',
+  'retention',
+  'booking-workers',
+  'order-events-workers',
+  'payload-keys',
+  'codec-server',
+] as const;
+
 /** The checks, by the names the report, the docs and scripts use. Add freely, never rename. */
 export const CHECK_NAMES = [
   'reachable',
@@ -30,6 +42,7 @@ export const CHECK_NAMES = [
   'book-custom-field',
   'book-stay-terms',
   'book-cancel',
+  ...NAMESPACE_CHECKS,
 ] as const;
 
 /** The checks of the opt-in test booking (`--book`), in the order they run. */

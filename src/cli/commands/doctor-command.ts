@@ -1,8 +1,8 @@
 /**
  * `doctor`: checks the configured supplier environment (HOTEL_API_*) against the product's model
- * and, with `--book`, makes and cancels one test booking (docs/go-live.md). Exit 0 nothing would
- * break bookings, 1 something would, 2 the supplier could not be reached or authenticated (or
- * the flags are wrong).
+ * and, with `--book`, makes and cancels one test booking; `doctor namespace` checks the configured
+ * Temporal namespace (docs/go-live.md). Exit 0 nothing would break bookings, 1 something would, 2
+ * the supplier or Temporal could not be reached or authenticated (or the flags are wrong).
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -10,11 +10,12 @@ import { assertSupplierCredentials } from '../../config';
 import type { DoctorFlags } from '../../doctor/doctor-input';
 import { doctorOptions } from '../../doctor/doctor-input';
 import { runDoctor } from '../../doctor/run-doctor';
+import { runNamespaceDoctor } from '../../doctor/run-namespace-doctor';
 import type { CustomFieldName } from '../../hotel-api/booking';
 import type { Credentials } from '../../hotel-api/signing';
 import type { CliContext } from '../cli-context';
 import { usageError } from '../cli-errors';
-import { leftBehindLine, renderDoctorReport } from '../doctor-render';
+import { leftBehindLine, renderDoctorReport, renderNamespaceReport } from '../doctor-render';
 import type { ExitCode } from '../exit-codes';
 import type { CommandRunner } from './command-runner';
 
@@ -74,10 +75,21 @@ async function doctor(ctx: CliContext, flags: Flags): Promise<ExitCode> {
   return report.exitCode as ExitCode;
 }
 
+async function doctorNamespace(ctx: CliContext): Promise<ExitCode> {
+  const config = ctx.config;
+  const { address, namespace, taskQueue } = config.temporal;
+  ctx.note(
+    `Checking namespace '${namespace}' at ${address}, task queue '${taskQueue}' (read-only)…`,
+  );
+  const report = await runNamespaceDoctor(config);
+  ctx.emit(report, () => renderNamespaceReport(report));
+  return report.exitCode as ExitCode;
+}
+
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function registerDoctorCommand(program: Command, run: CommandRunner): void {
-  program
+  const doctorCommand = program
     .command('doctor')
     .description(
       'Check the configured supplier environment (HOTEL_API_*) against the product; read-only unless --book',
@@ -101,4 +113,14 @@ export function registerDoctorCommand(program: Command, run: CommandRunner): voi
       '\nExit codes: 0 nothing would break bookings; 1 something would; 2 unreachable, not authenticated or bad flags.\nSee docs/go-live.md.',
     )
     .action((flags: Flags) => run((ctx) => doctor(ctx, flags)));
+  doctorCommand
+    .command('namespace')
+    .description(
+      'Check the configured Temporal namespace (TEMPORAL_*) before go-live: connection, search attributes, retention, workers polling, payload keys, codec server; read-only',
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 nothing would break bookings; 1 something would; 2 Temporal unreachable or refused this identity, or bad configuration.\nPrepare the namespace first with: setup. See docs/go-live.md.',
+    )
+    .action(() => run((ctx) => doctorNamespace(ctx)));
 }

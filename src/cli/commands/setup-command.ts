@@ -1,0 +1,151 @@
+/**
+ * `setup`: prepares the configured namespace (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, the
+ * TEMPORAL_TLS_* and TEMPORAL_API_KEY settings) for the product: registers the search attributes
+ * it lacks, with their types, says what it changed, and stops with one line on what it cannot do
+ * (src/namespace/prepare-namespace.ts). Idempotent. Exit 0 prepared; 1 not done (no permission: the
+ * commands to run; an attribute of another type; no such namespace); 2 configuration; 3 Temporal
+ * unreachable.
+ */
+import type { Command } from 'commander';
+import { describeTemporalSecurity } from '../../client/connection-options';
+import { MIN_RETENTION_DAYS } from '../../doctor/namespace-verdicts';
+import {
+  createNamespaceHint,
+  registerAttributeCommands,
+  type CommandTarget,
+} from '../../namespace/operator-commands';
+import { prepareNamespace, type PrepareOutcome } from '../../namespace/prepare-namespace';
+import type { SearchAttributeSpec } from '../../namespace/search-attribute-plan';
+import {
+  cliTypeName,
+  conflictLines,
+  PRODUCT_SEARCH_ATTRIBUTES,
+} from '../../namespace/search-attribute-plan';
+import type { CliContext } from '../cli-context';
+import { CliError } from '../cli-errors';
+import { ExitCode } from '../exit-codes';
+import { formatDuration, table } from '../render';
+import type { CommandRunner } from './command-runner';
+
+/** `setup --json`: what the namespace has now, and what this run changed. */
+export interface SetupReport {
+  readonly temporal: string;
+  readonly namespace: string;
+  readonly searchAttributes: readonly {
+    readonly name: string;
+    /** As the CLIs spell it: `Keyword`, `Int`, `Datetime`. */
+    readonly type: string;
+    readonly result: 'created' | 'already present';
+  }[];
+  readonly created: number;
+  readonly alreadyPresent: number;
+  /** How long until queries accepted the created attributes, ms (0 when none was created). */
+  readonly usableAfterMs: number;
+}
+
+/** Rows in the order of the one list (src/shared/search-attributes.ts). */
+const rank = (s: SearchAttributeSpec) =>
+  PRODUCT_SEARCH_ATTRIBUTES.findIndex((p) => p.name === s.name);
+
+const issuesOf = (specs: readonly SearchAttributeSpec[], message: string) =>
+  specs.map((s) => ({ field: s.name, message: `${cliTypeName(s.type)}: ${message}` }));
+
+/** The outcomes that are not done, as the one line (and the commands to copy) of a CliError. */
+export function setupFailure(
+  outcome: Exclude<PrepareOutcome, { kind: 'prepared' }>,
+  target: CommandTarget,
+): CliError {
+  const ns = `namespace '${target.namespace}' at ${target.address}`;
+  switch (outcome.kind) {
+    case 'no-namespace':
+      return new CliError(
+        `There is no ${ns} (${outcome.details}): ${createNamespaceHint(target, MIN_RETENTION_DAYS)}, or set TEMPORAL_NAMESPACE to the one the workers use.`,
+        ExitCode.FAILED,
+        'NAMESPACE_NOT_FOUND',
+      );
+    case 'conflict':
+      return new CliError(
+        `The ${ns} has search attributes of another type: ${conflictLines(outcome.conflicts).join('; ')}. Nothing was changed: bookings cannot write them; use another namespace (TEMPORAL_NAMESPACE) or have an admin remove them.`,
+        ExitCode.FAILED,
+        'SEARCH_ATTRIBUTE_TYPE_CONFLICT',
+        outcome.conflicts.map((c) => ({
+          field: c.name,
+          message: `registered as ${cliTypeName(c.registered)}; the product writes ${cliTypeName(c.wanted)}`,
+        })),
+      );
+    case 'refused': {
+      const what = outcome.step === 'list' ? 'list the search attributes of' : 'register';
+      const names = outcome.toRegister.map((s) => s.name).join(', ');
+      return new CliError(
+        [
+          `Temporal refused to ${what} the ${ns} (${outcome.refusal.code}: ${outcome.refusal.details}): ${names} must be registered by someone allowed to (on Temporal Cloud an account or namespace admin). Nothing was changed. The commands:`,
+          ...registerAttributeCommands(target, outcome.toRegister).map((c) => `  ${c}`),
+        ].join('\n'),
+        ExitCode.FAILED,
+        'SEARCH_ATTRIBUTES_NOT_PERMITTED',
+        issuesOf(outcome.toRegister, 'not registered'),
+      );
+    }
+    case 'not-usable':
+      return new CliError(
+        `Registered ${outcome.created.map((s) => s.name).join(', ')} on the ${ns}, but queries did not accept them within ${formatDuration(outcome.timeoutMs)}: run \`hotel-booking setup\` again before starting workers.`,
+        ExitCode.FAILED,
+        'SEARCH_ATTRIBUTES_NOT_USABLE',
+        issuesOf(outcome.created, 'registered, not yet usable'),
+      );
+  }
+}
+
+function render(report: SetupReport, security: string): string {
+  const summary =
+    report.created === 0
+      ? `${report.alreadyPresent} already present: nothing changed.`
+      : `${report.created} created, ${report.alreadyPresent} already present; queries accept them (after ${formatDuration(report.usableAfterMs)}).`;
+  return [
+    `Namespace '${report.namespace}' at ${report.temporal} (${security})`,
+    table(
+      ['Search attribute', 'Type', 'Result'],
+      report.searchAttributes.map((a) => [a.name, a.type, a.result]),
+    ),
+    `Search attributes: ${summary}`,
+  ].join('\n');
+}
+
+async function setup(ctx: CliContext): Promise<ExitCode> {
+  const { address, namespace } = ctx.config.temporal;
+  const target = { address, namespace };
+  const { connection } = await ctx.temporal();
+  ctx.note(`Preparing namespace '${namespace}' at ${address}…`);
+  const outcome = await prepareNamespace(connection, namespace);
+  if (outcome.kind !== 'prepared') throw setupFailure(outcome, target);
+  const created = new Set(outcome.created.map((s) => s.name));
+  const report: SetupReport = {
+    temporal: address,
+    namespace,
+    searchAttributes: [...outcome.created, ...outcome.present]
+      .sort((a, b) => rank(a) - rank(b))
+      .map((s) => ({
+        name: s.name,
+        type: cliTypeName(s.type),
+        result: created.has(s.name) ? 'created' : 'already present',
+      })),
+    created: outcome.created.length,
+    alreadyPresent: outcome.present.length,
+    usableAfterMs: outcome.usableAfterMs,
+  };
+  ctx.emit(report, () => render(report, describeTemporalSecurity(ctx.config.temporal)));
+  return ExitCode.OK;
+}
+
+export function registerSetupCommand(program: Command, run: CommandRunner): void {
+  program
+    .command('setup')
+    .description(
+      "Prepare the configured namespace (TEMPORAL_*): register the product's search attributes it lacks, with their types; idempotent",
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 prepared (or already); 1 not done: no permission (the commands to run are printed), an attribute of another type, no such namespace; 2 bad configuration; 3 Temporal unreachable.\nThen check it: doctor namespace. See docs/operations.md.',
+    )
+    .action(() => run((ctx) => setup(ctx)));
+}

@@ -1,0 +1,214 @@
+/**
+ * Verdicts of `doctor namespace` on the namespace itself: the connection with the configured
+ * security, the namespace, its search attributes with their types, its retention. Pure: the facts
+ * are gathered by namespace-facts.ts. Every deviation is one line that says what to change (the
+ * workers: poller-verdicts.ts; the payloads and the codec server: payload-verdicts.ts).
+ */
+import type { CommandTarget } from '../namespace/operator-commands';
+import { createNamespaceHint, retentionCommands } from '../namespace/operator-commands';
+import type { SearchAttributeSpec } from '../namespace/search-attribute-plan';
+import {
+  cliTypeName,
+  conflictLines,
+  planSearchAttributes,
+  PRODUCT_SEARCH_ATTRIBUTES,
+} from '../namespace/search-attribute-plan';
+import type { CheckResult, Stop } from './check-result';
+import { fail, ok, warn } from './check-result';
+
+/**
+ * The least retention the contract needs, days: a closed order's runs are what tells a second
+ * start of the same order id that it was booked (docs/contract.md, "After retention"), so an
+ * order system may retry a start up to this long after the order's last run closed.
+ */
+export const MIN_RETENTION_DAYS = 30;
+
+const DAY_S = 86_400;
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]|::1)$/;
+
+/** How the connection attempt ended. */
+export type ConnectionFacts =
+  | { readonly kind: 'connected' }
+  /** Nothing answered (TCP refused, no answer in time). */
+  | { readonly kind: 'unreachable'; readonly reason: string }
+  /** TLS or credentials refused: the line says which variable to change. */
+  | { readonly kind: 'refused'; readonly line: string };
+
+const NOTHING_RUNS = 'every booking: nothing can be started, run or looked after';
+
+/** `temporal-connection`: Temporal answered with the configured security. */
+export function temporalConnectionVerdict(input: {
+  readonly address: string;
+  /** describeTemporalSecurity of the configuration (never a key). */
+  readonly security: string;
+  readonly tls: boolean;
+  readonly facts: ConnectionFacts;
+}): { result: CheckResult; stop?: Stop } {
+  const at = `Temporal at ${input.address}`;
+  const f = input.facts;
+  if (f.kind === 'unreachable') {
+    return {
+      result: fail(
+        'temporal-connection',
+        `${at} did not answer (${f.reason})`,
+        `${NOTHING_RUNS}. Check TEMPORAL_ADDRESS, and that the server runs and this host may reach it`,
+      ),
+      stop: { kind: 'unreachable', check: 'temporal-connection' },
+    };
+  }
+  if (f.kind === 'refused') {
+    return {
+      result: fail('temporal-connection', f.line, NOTHING_RUNS),
+      stop: { kind: 'unauthenticated', check: 'temporal-connection' },
+    };
+  }
+  const host = input.address.slice(0, input.address.lastIndexOf(':'));
+  if (input.tls || LOOPBACK.test(host)) {
+    const where = input.tls ? '' : ' on loopback (a local server)';
+    return { result: ok('temporal-connection', `${at} answered${where}: ${input.security}`) };
+  }
+  return {
+    result: warn(
+      'temporal-connection',
+      `${at} answered in plaintext (${input.security})`,
+      'nothing yet; but workflow ids, search attributes and the encrypted payloads travel unprotected, and whoever reaches the port can act on the namespace: set TEMPORAL_TLS and its certificates, or TEMPORAL_API_KEY (docs/operations.md)',
+    ),
+  };
+}
+
+/** What describing the namespace came to. */
+export type NamespaceFacts =
+  | {
+      readonly kind: 'found';
+      /** `REGISTERED`, `DEPRECATED` or `DELETED`. */
+      readonly state: string;
+      readonly retentionSeconds: number | undefined;
+    }
+  | { readonly kind: 'not-found'; readonly details: string }
+  | { readonly kind: 'refused'; readonly code: string; readonly details: string };
+
+/** `namespace`: the configured namespace exists, is registered and this identity may use it. */
+export function namespaceVerdict(
+  target: CommandTarget,
+  facts: NamespaceFacts,
+): { result: CheckResult; stop?: Stop } {
+  const ns = `namespace '${target.namespace}'`;
+  if (facts.kind === 'not-found') {
+    return {
+      result: fail(
+        'namespace',
+        `there is no ${ns} at ${target.address} (${facts.details})`,
+        `${NOTHING_RUNS}: ${createNamespaceHint(target, MIN_RETENTION_DAYS)}, then \`hotel-booking setup\`; or set TEMPORAL_NAMESPACE to the one the workers use`,
+      ),
+    };
+  }
+  if (facts.kind === 'refused') {
+    return {
+      result: fail(
+        'namespace',
+        `${ns} refused this identity (${facts.code}: ${facts.details})`,
+        `${NOTHING_RUNS}: give the API key or client certificate access to ${ns} (TEMPORAL_API_KEY, TEMPORAL_TLS_CERT), or set TEMPORAL_NAMESPACE`,
+      ),
+      stop: { kind: 'unauthenticated', check: 'namespace' },
+    };
+  }
+  if (facts.state !== 'REGISTERED') {
+    return {
+      result: fail(
+        'namespace',
+        `${ns} is ${facts.state}`,
+        `${NOTHING_RUNS}: use a registered namespace (TEMPORAL_NAMESPACE)`,
+      ),
+    };
+  }
+  return { result: ok('namespace', `${ns} is registered`) };
+}
+
+/** The namespace's search attributes as read, or (when listing was refused) as queries took them. */
+export type SearchAttributeFacts =
+  | { readonly kind: 'listed'; readonly existing: Readonly<Record<string, string>> }
+  | {
+      readonly kind: 'queried';
+      /** Why listing was refused (`PERMISSION_DENIED: …`). */
+      readonly listRefusal: string;
+      /** The product's attributes a query naming them was refused for. */
+      readonly refused: readonly string[];
+    };
+
+const SETUP =
+  'Run `hotel-booking setup` (where this identity may not register them, it prints the commands for an admin)';
+
+const names = (specs: readonly SearchAttributeSpec[]) => specs.map((s) => s.name).join(', ');
+
+/** `search-attributes`: every one of the product's, with its type. */
+export function searchAttributesVerdict(
+  target: CommandTarget,
+  facts: SearchAttributeFacts,
+): CheckResult {
+  const all = PRODUCT_SEARCH_ATTRIBUTES;
+  const stall =
+    'bookings stall: a workflow task that writes a missing or wrongly typed attribute fails and is retried until it is fixed, and the views and `list` cannot query it';
+  if (facts.kind === 'queried') {
+    const refused = all.filter((s) => facts.refused.includes(s.name));
+    if (refused.length > 0) {
+      return fail(
+        'search-attributes',
+        `not accepted in queries: ${names(refused)} (listing was refused: ${facts.listRefusal})`,
+        `${stall}. ${SETUP}`,
+      );
+    }
+    return warn(
+      'search-attributes',
+      `all ${all.length} are accepted in queries; their types were not verified (listing was refused: ${facts.listRefusal})`,
+      `nothing if their types are right; check with \`temporal operator search-attribute list --namespace ${target.namespace}\``,
+    );
+  }
+  const plan = planSearchAttributes(facts.existing, all);
+  if (plan.missing.length === 0 && plan.conflicts.length === 0) {
+    return ok(
+      'search-attributes',
+      `all ${all.length} registered with their types (${all.map((s) => `${s.name} ${cliTypeName(s.type)}`).join(', ')})`,
+    );
+  }
+  const seen = [
+    ...(plan.missing.length > 0 ? [`missing: ${names(plan.missing)}`] : []),
+    ...(plan.conflicts.length > 0
+      ? [`of another type: ${conflictLines(plan.conflicts).join('; ')}`]
+      : []),
+  ].join('; ');
+  const fixes = [
+    ...(plan.missing.length > 0 ? [SETUP] : []),
+    ...(plan.conflicts.length > 0
+      ? [
+          'An attribute of another type cannot be changed in place: use another namespace (TEMPORAL_NAMESPACE), or have an admin remove it and run `hotel-booking setup`',
+        ]
+      : []),
+  ].join('. ');
+  return fail('search-attributes', seen, `${stall}. ${fixes}`);
+}
+
+/** `retention`: closed runs are kept long enough for the contract's one booking per order. */
+export function retentionVerdict(
+  target: CommandTarget,
+  retentionSeconds: number | undefined,
+): CheckResult {
+  const set = retentionCommands(target, MIN_RETENTION_DAYS);
+  if (retentionSeconds === undefined || retentionSeconds <= 0) {
+    return warn(
+      'retention',
+      'the namespace reports no retention period',
+      `check it is at least ${MIN_RETENTION_DAYS} days: ${set[0]}`,
+    );
+  }
+  const days = retentionSeconds / DAY_S;
+  const shown = Number.isInteger(days)
+    ? `${days} day${days === 1 ? '' : 's'}`
+    : `${(retentionSeconds / 3600).toFixed(1)} h`;
+  const what = `retention is ${shown}; the contract needs at least ${MIN_RETENTION_DAYS} days (a confirmed order is remembered until check-out plus retention, docs/contract.md)`;
+  if (days >= MIN_RETENTION_DAYS) return ok('retention', what);
+  return fail(
+    'retention',
+    what,
+    `a start of an order id whose runs closed more than ${shown} ago books again as a new order. Set it: ${set.join(' ; ')}`,
+  );
+}
