@@ -75,6 +75,7 @@ async function main(): Promise<number> {
     secrets: [config.hotelApi.secret, ...(config.orderEvents ? [config.orderEvents.secret] : [])],
   });
   const log = root.child({ source: 'worker' });
+  if (config.encryption.warning) log.warn(config.encryption.warning);
   process.on('uncaughtException', (err) => {
     log.fatal({ err }, 'uncaught exception');
     process.exit(1);

@@ -46,7 +46,12 @@ export class CliContext {
   }
 
   get config(): Config {
-    this.#config ??= this.#loadConfig();
+    if (!this.#config) {
+      this.#config = this.#loadConfig();
+      // The development payload key with a Temporal that is not local: said once, never silent.
+      const warning = this.#config.encryption.warning;
+      if (warning) this.io.stderr(`warning: ${warning}\n`);
+    }
     return this.#config;
   }
 
@@ -58,6 +63,10 @@ export class CliContext {
           temporalAddress: c.temporal.address,
           taskQueue: c.temporal.taskQueue,
           supplierUrl: c.hotelApi.baseUrl,
+          payloadKeys: {
+            ids: c.encryption.keys.map((k) => k.id),
+            development: c.encryption.development,
+          },
         }
       : {};
   }

@@ -16,6 +16,7 @@ import {
   TemporalConnectionRefusedError,
 } from '../client';
 import { cutAtDeadline, temporalNotAnswering } from '../client/temporal-not-answering';
+import { PayloadCodecError } from '../codec/encryption-codec';
 import { ConfigError } from '../config';
 import { HotelApiError } from '../hotel-api';
 import { ExitCode } from './exit-codes';
@@ -50,6 +51,8 @@ export interface FailureContext {
   readonly temporalAddress?: string;
   readonly taskQueue?: string;
   readonly supplierUrl?: string;
+  /** The payload keys this tool holds (ids only), and whether they are the development key. */
+  readonly payloadKeys?: { readonly ids: readonly string[]; readonly development: boolean };
 }
 
 /** The start-something hint for an unreachable Temporal server. */
@@ -109,9 +112,61 @@ function fromHotelApi(err: HotelApiError, where: FailureContext): CliError {
   );
 }
 
+/** The codec's refusal, thrown as is or as the cause of what the SDK threw. */
+function payloadCodecErrorIn(err: unknown): PayloadCodecError | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++) {
+    if (e instanceof PayloadCodecError) return e;
+    e = e.cause;
+  }
+  return undefined;
+}
+
+const PAYLOAD_DOC = '(docs/payload-encryption.md)';
+
+/**
+ * A payload this tool cannot decrypt, in one line: which key id it lacks (or holds wrongly) and
+ * what to set. A key the tool lacks is its configuration (exit 2), like any variable.
+ */
+function payloadKeyFailure(err: PayloadCodecError, where: FailureContext): CliError {
+  const cannot = "Cannot read the workflow's payloads";
+  const id = err.keyId;
+  const keys = where.payloadKeys;
+  if (err.code === 'CODEC_UNKNOWN_KEY_ID' && id !== undefined) {
+    const held = !keys
+      ? 'this tool does not hold it'
+      : keys.development
+        ? `PAYLOAD_ENCRYPTION_KEYS is unset (this tool has only the public development key "${keys.ids[0] ?? ''}")`
+        : `this tool's PAYLOAD_ENCRYPTION_KEYS holds ${keys.ids.map((k) => `"${k}"`).join(', ')}`;
+    const fix = keys?.development
+      ? `set PAYLOAD_ENCRYPTION_KEYS to the workers' keys, "${id}" among them`
+      : `add the workers' key "${id}" to PAYLOAD_ENCRYPTION_KEYS`;
+    return new CliError(
+      `${cannot}: they are encrypted with key id "${id}" and ${held}: ${fix} ${PAYLOAD_DOC}.`,
+      ExitCode.USAGE,
+      'PAYLOAD_KEY_MISSING',
+      [{ field: 'PAYLOAD_ENCRYPTION_KEYS', message: `no key with id "${id}"` }],
+    );
+  }
+  if (err.code === 'CODEC_DECRYPT_FAILED' && id !== undefined) {
+    return new CliError(
+      `${cannot}: the key under id "${id}" in PAYLOAD_ENCRYPTION_KEYS is not the one that encrypted them (or they were altered): set the workers' key "${id}" ${PAYLOAD_DOC}.`,
+      ExitCode.USAGE,
+      'PAYLOAD_KEY_WRONG',
+      [{ field: 'PAYLOAD_ENCRYPTION_KEYS', message: `the key "${id}" is not the workers'` }],
+    );
+  }
+  return new CliError(
+    `${cannot}: ${err.message}; PAYLOAD_ENCRYPTION_KEYS must hold the workers' keys ${PAYLOAD_DOC}.`,
+    ExitCode.FAILED,
+    'PAYLOAD_UNREADABLE',
+  );
+}
+
 /** Maps anything a command threw to an exit code and a message that says what to do. */
 export function toCliFailure(err: unknown, where: FailureContext = {}): CliError {
   if (err instanceof CliError) return err;
+  const codec = payloadCodecErrorIn(err);
+  if (codec) return payloadKeyFailure(codec, where);
   if (err instanceof CommanderError) {
     return new CliError(err.message.replace(/^error: /, ''), ExitCode.USAGE, 'USAGE');
   }
@@ -129,8 +184,12 @@ export function toCliFailure(err: unknown, where: FailureContext = {}): CliError
     return new CliError(err.message, ExitCode.USAGE, 'TEMPORAL_REFUSED');
   }
   if (err instanceof ConfigError) {
+    // One variable at fault: one line. Several: one line each, under the heading.
+    const [only, ...more] = err.problems;
     return new CliError(
-      `${err.message}\nFix the environment variables above (see docs/configuration.md).`,
+      only !== undefined && more.length === 0
+        ? `${only} (docs/configuration.md)`
+        : `${err.message}\nFix the environment variables above (see docs/configuration.md).`,
       ExitCode.USAGE,
       'CONFIG',
       err.problems.map((p) => ({ field: p.split(':')[0] ?? p, message: p })),

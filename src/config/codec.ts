@@ -8,6 +8,7 @@
  */
 import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { developmentKeyDecision } from './development-key-decision';
 import type { Env } from './env-schema';
 import { ConfigError } from './errors';
 
@@ -98,14 +99,18 @@ export function parseEncryptionKeys(
 
 /**
  * The payload encryption keys from `PAYLOAD_ENCRYPTION_KEYS` or `PAYLOAD_ENCRYPTION_KEYS_FILE`
- * (not both: which one wins would decide which key encrypts). Neither set: the development key,
- * refused when `NODE_ENV=production`, as is the development key's material under any id.
+ * (not both: which one wins would decide which key encrypts). Neither set: the development key
+ * where {@link developmentKeyDecision} allows it (a local Temporal, or `NODE_ENV=development`
+ * with a warning), else refused; the development key's material under any id is refused when
+ * `NODE_ENV=production`.
  *
  * @throws {ConfigError} naming the variable and the entry at fault, never the key.
  */
 export function loadEncryptionConfig(env: Env): {
   readonly keys: readonly [Key, ...Key[]];
   readonly development: boolean;
+  /** One line to show when the development key is used with a Temporal that is not local. */
+  readonly warning?: string;
 } {
   const problems: string[] = [];
   const production = env.NODE_ENV === 'production';
@@ -113,6 +118,7 @@ export function loadEncryptionConfig(env: Env): {
   const file = env.PAYLOAD_ENCRYPTION_KEYS_FILE;
   let keys: Key[] = [];
   let development = false;
+  let warning: string | undefined;
 
   if (inline !== undefined && file !== undefined) {
     problems.push(
@@ -131,14 +137,20 @@ export function loadEncryptionConfig(env: Env): {
       keys = parseEncryptionKeys(text, 'PAYLOAD_ENCRYPTION_KEYS_FILE', problems);
   } else if (inline !== undefined) {
     keys = parseEncryptionKeys(inline, 'PAYLOAD_ENCRYPTION_KEYS', problems);
-  } else if (production) {
-    problems.push(
-      'PAYLOAD_ENCRYPTION_KEYS: required when NODE_ENV=production (or PAYLOAD_ENCRYPTION_KEYS_FILE); ' +
-        `the development key "${DEV_KEY_ID}" is refused`,
-    );
   } else {
-    keys = [developmentKey()];
-    development = true;
+    const decision = developmentKeyDecision({
+      temporalAddress: env.TEMPORAL_ADDRESS,
+      apiKey: env.TEMPORAL_API_KEY !== undefined || env.TEMPORAL_API_KEY_FILE !== undefined,
+      nodeEnv: env.NODE_ENV,
+      keyId: DEV_KEY_ID,
+    });
+    if (decision.use) {
+      keys = [developmentKey()];
+      development = true;
+      warning = decision.warning;
+    } else {
+      problems.push(decision.problem);
+    }
   }
 
   if (production && !development) {
@@ -155,7 +167,7 @@ export function loadEncryptionConfig(env: Env): {
 
   const [first, ...rest] = keys;
   if (problems.length > 0 || first === undefined) throw new ConfigError(problems);
-  return { keys: [first, ...rest], development };
+  return { keys: [first, ...rest], development, ...(warning !== undefined ? { warning } : {}) };
 }
 
 /**

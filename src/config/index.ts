@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { codecServerTarget, loadEncryptionConfig } from './codec';
 import { EnvSchema, type Env } from './env-schema';
 import { ConfigError } from './errors';
+import { isLoopbackUrl } from './loopback';
 import { loadOrderEvents } from './order-events';
 import { loadTemporalSecurity } from './temporal-security';
 
@@ -84,9 +85,7 @@ export function loadConfig(
   const problems: string[] = [];
   let key = readSecret(env, 'HOTEL_API_KEY', problems);
   let secret = readSecret(env, 'HOTEL_API_SECRET', problems);
-  const loopback = /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/.test(
-    env.HOTEL_API_BASE_URL,
-  );
+  const loopback = isLoopbackUrl(env.HOTEL_API_BASE_URL);
   if (key === undefined && secret === undefined && loopback) {
     ({ key, secret } = DEV_CREDENTIALS);
   }

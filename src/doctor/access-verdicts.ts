@@ -2,6 +2,7 @@
  * Verdicts on getting in: reaching the supplier, TLS, redirects, credentials, refusals the
  * client must classify as fail-fast, and the clock the signatures depend on. Pure.
  */
+import { isLoopbackHost } from '../config/loopback';
 import type { HotelApiError } from '../hotel-api/errors';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../hotel-api/signing';
 import type { CheckName, CheckResult, Stop } from './check-result';
@@ -18,8 +19,6 @@ const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
   'SUPPLIER_UNAVAILABLE',
 ]);
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
-
 const NOTHING_WORKS = 'every supplier call: nothing can be searched, booked or cancelled';
 
 /** `reachable`: an answer arrived, over what transport. */
@@ -35,7 +34,7 @@ export function reachableVerdict(baseUrl: string, first: FirstCall): CheckResult
   if (url.protocol === 'https:') {
     return ok('reachable', `${url.origin} answered over HTTPS; its certificate chain verified`);
   }
-  if (LOOPBACK.test(url.hostname)) {
+  if (isLoopbackHost(url.hostname)) {
     return ok(
       'reachable',
       `${url.origin} answered over plain HTTP on loopback (a local simulator)`,

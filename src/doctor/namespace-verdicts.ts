@@ -4,6 +4,7 @@
  * are gathered by namespace-facts.ts. Every deviation is one line that says what to change (the
  * workers: poller-verdicts.ts; the payloads and the codec server: payload-verdicts.ts).
  */
+import { isLoopbackAddress } from '../config/loopback';
 import type { CommandTarget } from '../namespace/operator-commands';
 import { createNamespaceHint, retentionCommands } from '../namespace/operator-commands';
 import type { SearchAttributeSpec } from '../namespace/search-attribute-plan';
@@ -24,7 +25,6 @@ import { fail, ok, warn } from './check-result';
 export const MIN_RETENTION_DAYS = 30;
 
 const DAY_S = 86_400;
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]|::1)$/;
 
 /** How the connection attempt ended. */
 export type ConnectionFacts =
@@ -62,8 +62,7 @@ export function temporalConnectionVerdict(input: {
       stop: { kind: 'unauthenticated', check: 'temporal-connection' },
     };
   }
-  const host = input.address.slice(0, input.address.lastIndexOf(':'));
-  if (input.tls || LOOPBACK.test(host)) {
+  if (input.tls || isLoopbackAddress(input.address)) {
     const where = input.tls ? '' : ' on loopback (a local server)';
     return { result: ok('temporal-connection', `${at} answered${where}: ${input.security}`) };
   }
