@@ -1,15 +1,30 @@
 /**
- * The docs name only what exists: every command-line invocation in docs/ and the README
- * (`hotel-booking …`, `npm run starter -- …`) names commands and flags the CLI has (asked of the
- * CLI's own help, in-process), and every alert they name is a rule of deploy/prometheus/alerts.yml.
- * (Variables: docs.test.ts; metrics: test/ops/alerts-end-to-end.test.ts, against a real worker.)
+ * The docs name only what exists. In docs/ and the README:
+ *
+ * - every command-line invocation (`hotel-booking …`, `npm run starter -- …`) names commands and
+ *   flags the CLI has (asked of the CLI's own help, in-process);
+ * - every alert is a rule of deploy/prometheus/alerts.yml;
+ * - every metric series (`hotel_*`, `temporal_*`) is one of src/observability/metric-series.ts:
+ *   the worker's (what it registers), the workflows' counters, and the SDK's series the product
+ *   reads (which test/ops/alerts-end-to-end.test.ts sees on a real worker);
+ * - every environment variable (an UPPER_SNAKE name of a family our variables use) is one the
+ *   code reads: the product's schema (src/config/env-schema.ts), the alerting templates'
+ *   (tools/alerting), a knob the tools, the bench or the test harness read, or Node's own.
+ *
+ * Each check is a function of a text, run once on a made-up name to show it can fail.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
+import { PayloadFailureCode } from '../src/cli/cli-errors';
 import { runCli } from '../src/cli/program';
+import { PayloadCodecErrorCode } from '../src/codec/encryption-codec';
+import { EnvSchema } from '../src/config';
+import { HotelApiErrorCode } from '../src/hotel-api/errors';
+import { allMetricSeries, scrapedNames } from '../src/observability/metric-series';
+import { ALERTING_VARIABLES } from '../tools/alerting/alerting-config';
 
 const ROOT = join(__dirname, '..');
 const DOCS = [
@@ -64,6 +79,71 @@ function invocations(): { where: string; words: string[]; flags: string[] }[] {
   return found;
 }
 
+/** Every name a scrape shows for a listed series (a histogram's `_bucket`, `_sum`, `_count` too). */
+const KNOWN_METRICS = new Set(allMetricSeries().flatMap((m) => [m.name, ...scrapedNames(m)]));
+
+/** The `hotel_*` and `temporal_*` series `text` names that the list does not have. */
+function unknownMetrics(text: string): string[] {
+  const named = [...text.matchAll(/\b(?:hotel|temporal)_[a-z0-9_]*[a-z0-9]\b/g)].map((m) => m[0]);
+  return [...new Set(named)].filter((n) => !KNOWN_METRICS.has(n));
+}
+
+const PRODUCT_VARIABLES = Object.keys(EnvSchema.shape);
+const ALERTING = Object.keys(ALERTING_VARIABLES);
+/** Variables of others that the docs may name: what each belongs to. */
+const UPSTREAM_VARIABLES: Record<string, string> = {
+  NODE_OPTIONS: "Node.js's own (the image sets it)",
+};
+/**
+ * A name "looks like our variable" when its first word is one our variables use (`TEMPORAL_`,
+ * `HOTEL_`, `PAYLOAD_`, …, the alerting's), or a tool family's (`CHAOS_`, `TEST_`, `BENCH_`).
+ */
+const VARIABLE_FAMILIES = new Set([
+  ...[...PRODUCT_VARIABLES, ...ALERTING].map((v) => v.split('_')[0]!),
+  'CHAOS',
+  'TEST',
+  'BENCH',
+]);
+/** Names of those families that are not variables: the failure codes the product reports. */
+const NOT_VARIABLES = new Set<string>([
+  ...Object.values(HotelApiErrorCode),
+  ...Object.values(PayloadCodecErrorCode),
+  ...Object.values(PayloadFailureCode),
+]);
+
+/** The sources that read the tools' knobs: tools/, bench/, the test harness, deploy/'s templates. */
+function toolSources(): string {
+  const files: string[] = [join(ROOT, 'test', 'run.ts'), join(ROOT, 'docker-compose.yml')];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (name === 'node_modules' || name === 'results') continue;
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.(ts|ya?ml|sh)$/.test(name)) files.push(path);
+    }
+  };
+  for (const dir of ['tools', 'bench', 'deploy']) walk(join(ROOT, dir));
+  return files.map((f) => readFileSync(f, 'utf8')).join('\n');
+}
+const TOOL_SOURCES = toolSources();
+/** Read by code, not only mentioned: `env.NAME`, `'NAME'`, `"NAME"` or `${NAME}`. */
+const readByTools = (name: string) =>
+  new RegExp(`(?:\\benv\\.|['"\`]|\\$\\{)${name}\\b`).test(TOOL_SOURCES);
+
+/** The variables `text` names (of our families) that no code reads. */
+function unknownVariables(text: string): string[] {
+  const named = [...text.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g)]
+    .map((m) => m[0])
+    .filter((n) => VARIABLE_FAMILIES.has(n.split('_')[0]!) && !NOT_VARIABLES.has(n));
+  return [...new Set(named)].filter(
+    (n) =>
+      !PRODUCT_VARIABLES.includes(n) &&
+      !ALERTING.includes(n) &&
+      UPSTREAM_VARIABLES[n] === undefined &&
+      !readByTools(n),
+  );
+}
+
 describe('the docs name only what exists', () => {
   it('every CLI command and flag in docs/ and the README is one the CLI has', async () => {
     const all = invocations();
@@ -110,6 +190,47 @@ describe('the docs name only what exists', () => {
     assert.ok(named.size >= 10, `${named.size} alerts named`);
     assert.deepEqual(
       [...named].filter((n) => !alerts.has(n)),
+      [],
+    );
+  });
+  it('every metric the docs name is a series of src/observability/metric-series.ts', () => {
+    const unknown = DOCS.flatMap((f) => unknownMetrics(text(f)).map((n) => `${f}: ${n}`));
+    assert.deepEqual(unknown, []);
+    const named = new Set(DOCS.flatMap((f) => [...text(f).matchAll(/\bhotel_[a-z_]+/g)]));
+    assert.ok(named.size >= 10, `${named.size} metric names found`);
+  });
+
+  it('a made-up metric is told apart (the check above can fail)', () => {
+    assert.deepEqual(
+      unknownMetrics('alert on `hotel_bookings_lost_total` and `temporal_made_up`'),
+      ['hotel_bookings_lost_total', 'temporal_made_up'],
+    );
+    assert.deepEqual(
+      unknownMetrics(
+        'hotel_supplier_calls_total, hotel_poll_lateness_seconds_bucket, temporal_num_pollers, ' +
+          'temporal_hotel_reconfirmation_flags, temporal_workflow_task_execution_latency_bucket',
+      ),
+      [],
+    );
+  });
+
+  it('every environment variable the docs name is one the code reads', () => {
+    const unknown = DOCS.flatMap((f) => unknownVariables(text(f)).map((n) => `${f}: ${n}`));
+    assert.deepEqual(unknown, []);
+  });
+
+  it('a made-up variable is told apart (the check above can fail)', () => {
+    assert.deepEqual(
+      unknownVariables(
+        'Set `HOTEL_API_TIMEOUT_SECONDS=30`, `PAYLOAD_ENCRYPTION_KEY` and `CHAOS_FLEET_SPEED=2`.',
+      ),
+      ['HOTEL_API_TIMEOUT_SECONDS', 'PAYLOAD_ENCRYPTION_KEY', 'CHAOS_FLEET_SPEED'],
+    );
+    assert.deepEqual(
+      unknownVariables(
+        'PAYLOAD_ENCRYPTION_KEYS, RUNBOOK_BASE_URL, CHAOS_FLEET_BOOKINGS, TEST_ON_CLUSTER, ' +
+          'NODE_OPTIONS; codes and phases are not variables: SUPPLIER_UNAVAILABLE, NEEDS_RECONCILIATION',
+      ),
       [],
     );
   });

@@ -16,7 +16,7 @@ import {
   TemporalConnectionRefusedError,
 } from '../client';
 import { cutAtDeadline, temporalNotAnswering } from '../client/temporal-not-answering';
-import { PayloadCodecError } from '../codec/encryption-codec';
+import { PayloadCodecError, PayloadCodecErrorCode } from '../codec/encryption-codec';
 import { ConfigError } from '../config';
 import { HotelApiError } from '../hotel-api';
 import { ExitCode } from './exit-codes';
@@ -123,6 +123,16 @@ function payloadCodecErrorIn(err: unknown): PayloadCodecError | undefined {
 
 const PAYLOAD_DOC = '(docs/payload-encryption.md)';
 
+/** The `--json` codes of a payload the tool cannot decrypt. */
+export const PayloadFailureCode = {
+  /** The payloads' key id is not among the tool's keys. */
+  KEY_MISSING: 'PAYLOAD_KEY_MISSING',
+  /** The tool holds another key under that id. */
+  KEY_WRONG: 'PAYLOAD_KEY_WRONG',
+  /** The payload is not one the codec can read at all. */
+  UNREADABLE: 'PAYLOAD_UNREADABLE',
+} as const;
+
 /**
  * A payload this tool cannot decrypt, in one line: which key id it lacks (or holds wrongly) and
  * what to set. A key the tool lacks is its configuration (exit 2), like any variable.
@@ -131,7 +141,7 @@ function payloadKeyFailure(err: PayloadCodecError, where: FailureContext): CliEr
   const cannot = "Cannot read the workflow's payloads";
   const id = err.keyId;
   const keys = where.payloadKeys;
-  if (err.code === 'CODEC_UNKNOWN_KEY_ID' && id !== undefined) {
+  if (err.code === PayloadCodecErrorCode.CODEC_UNKNOWN_KEY_ID && id !== undefined) {
     const held = !keys
       ? 'this tool does not hold it'
       : keys.development
@@ -143,22 +153,22 @@ function payloadKeyFailure(err: PayloadCodecError, where: FailureContext): CliEr
     return new CliError(
       `${cannot}: they are encrypted with key id "${id}" and ${held}: ${fix} ${PAYLOAD_DOC}.`,
       ExitCode.USAGE,
-      'PAYLOAD_KEY_MISSING',
+      PayloadFailureCode.KEY_MISSING,
       [{ field: 'PAYLOAD_ENCRYPTION_KEYS', message: `no key with id "${id}"` }],
     );
   }
-  if (err.code === 'CODEC_DECRYPT_FAILED' && id !== undefined) {
+  if (err.code === PayloadCodecErrorCode.CODEC_DECRYPT_FAILED && id !== undefined) {
     return new CliError(
       `${cannot}: the key under id "${id}" in PAYLOAD_ENCRYPTION_KEYS is not the one that encrypted them (or they were altered): set the workers' key "${id}" ${PAYLOAD_DOC}.`,
       ExitCode.USAGE,
-      'PAYLOAD_KEY_WRONG',
+      PayloadFailureCode.KEY_WRONG,
       [{ field: 'PAYLOAD_ENCRYPTION_KEYS', message: `the key "${id}" is not the workers'` }],
     );
   }
   return new CliError(
     `${cannot}: ${err.message}; PAYLOAD_ENCRYPTION_KEYS must hold the workers' keys ${PAYLOAD_DOC}.`,
     ExitCode.FAILED,
-    'PAYLOAD_UNREADABLE',
+    PayloadFailureCode.UNREADABLE,
   );
 }
 

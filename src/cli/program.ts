@@ -31,14 +31,14 @@ Examples:
   list --phase NEEDS_RECONCILIATION        resolve ord-42 --booking-id 100123
   content sync --country IT        content search --country IT --city Rome --min-stars 4
   events list      events redeliver ord-42 (docs/order-events.md)
-  doctor           doctor --book --property 1001 --checkin 2027-05-10 (docs/go-live.md)
+  doctor           doctor --book --property 1001 --checkin 2027-05-10 (docs/doctor.md)
   setup            doctor namespace (prepare, then check the Temporal namespace; docs/go-live.md)
 
-Exit codes: 0 ok; 1 the operation failed (e.g. book --wait not CONFIRMED); 2 bad usage or
-invalid input (nothing started); 3 Temporal, a worker or the supplier unreachable.
+Exit codes: 0 ok; 1 the operation failed (e.g. book --wait not CONFIRMED); 2 bad usage,
+invalid input or configuration (nothing started); 3 Temporal, a worker or the supplier unreachable.
 Configuration comes from the environment: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE,
 TEMPORAL_TASK_QUEUE, HOTEL_API_BASE_URL, HOTEL_API_KEY, HOTEL_API_SECRET, CATALOGUE_DB_PATH
-(the local catalogue; see docs/operations.md), and PAYLOAD_ENCRYPTION_KEYS: the workers' payload
+(the local catalogue; see docs/operating.md), and PAYLOAD_ENCRYPTION_KEYS: the workers' payload
 keys, without which the tool cannot read a booking's input or result (docs/payload-encryption.md).`;
 
 /**

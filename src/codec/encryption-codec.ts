@@ -28,15 +28,18 @@ const decoder = new TextDecoder();
 const ENCODING_ENCRYPTED_BYTES = encoder.encode(ENCODING_ENCRYPTED);
 
 /** Stable codes, for callers that match on them rather than on messages. */
-export type PayloadCodecErrorCode =
+export const PayloadCodecErrorCode = {
   /** The payload names a key id that is not configured (a key was removed too early). */
-  | 'CODEC_UNKNOWN_KEY_ID'
+  CODEC_UNKNOWN_KEY_ID: 'CODEC_UNKNOWN_KEY_ID',
   /** An encrypted payload without `encryption-key-id` metadata. */
-  | 'CODEC_MISSING_KEY_ID'
+  CODEC_MISSING_KEY_ID: 'CODEC_MISSING_KEY_ID',
   /** Authentication failed: the ciphertext was altered, or the key under that id changed. */
-  | 'CODEC_DECRYPT_FAILED'
+  CODEC_DECRYPT_FAILED: 'CODEC_DECRYPT_FAILED',
   /** Too short to hold an IV and a tag, or the decrypted bytes are not a payload. */
-  | 'CODEC_MALFORMED_PAYLOAD';
+  CODEC_MALFORMED_PAYLOAD: 'CODEC_MALFORMED_PAYLOAD',
+} as const;
+export type PayloadCodecErrorCode =
+  (typeof PayloadCodecErrorCode)[keyof typeof PayloadCodecErrorCode];
 
 /** A payload that cannot be decrypted. Its message names the key id, never key material. */
 export class PayloadCodecError extends Error {

@@ -14,7 +14,7 @@ export {
   isEncrypted,
   METADATA_KEY_ID,
   PayloadCodecError,
-  type PayloadCodecErrorCode,
+  PayloadCodecErrorCode,
 } from './encryption-codec';
 export {
   createDataConverter,

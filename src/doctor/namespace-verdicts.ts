@@ -70,7 +70,7 @@ export function temporalConnectionVerdict(input: {
     result: warn(
       'temporal-connection',
       `${at} answered in plaintext (${input.security})`,
-      'nothing yet; but workflow ids, search attributes and the encrypted payloads travel unprotected, and whoever reaches the port can act on the namespace: set TEMPORAL_TLS and its certificates, or TEMPORAL_API_KEY (docs/operations.md)',
+      'nothing yet; but workflow ids, search attributes and the encrypted payloads travel unprotected, and whoever reaches the port can act on the namespace: set TEMPORAL_TLS and its certificates, or TEMPORAL_API_KEY (docs/deploying.md)',
     ),
   };
 }

@@ -105,7 +105,7 @@ export function codecServerVerdict(input: {
   if (u.kind === 'unreachable') {
     const evidence = `no answer from ${at} (${u.reason})`;
     const breaks =
-      'operators see encrypted payloads in the Temporal UI and CLI (no input, result or failure message readable): run the codec server (docs/operations.md) and set CODEC_SERVER_URL to the address the UI uses';
+      'operators see encrypted payloads in the Temporal UI and CLI (no input, result or failure message readable): run the codec server (docs/deploying.md) and set CODEC_SERVER_URL to the address the UI uses';
     return input.configured
       ? fail('codec-server', evidence, breaks)
       : warn(

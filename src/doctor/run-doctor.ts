@@ -1,6 +1,6 @@
 /**
  * `hotel-booking doctor`: a read-only probe of the configured supplier environment against the
- * product's model (docs/go-live.md), and the opt-in test booking. Runs the checks of this folder
+ * product's model (docs/doctor.md), and the opt-in test booking. Runs the checks of this folder
  * in order and returns one report; the CLI renders it (src/cli/commands/doctor-command.ts).
  */
 import type { HotelApiConfig } from '../hotel-api/client';

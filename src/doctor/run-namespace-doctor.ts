@@ -1,6 +1,6 @@
 /**
  * `hotel-booking doctor namespace`: a read-only check of the configured Temporal namespace before
- * go-live (docs/go-live.md), with the configuration the workers run with: the connection with
+ * go-live (docs/doctor.md), with the configuration the workers run with: the connection with
  * its security, the namespace, its search attributes and retention, workers polling the booking
  * and order-events task queues, the payload keys against the most recent booking's input, the
  * codec server. Runs the checks in order and returns one report (the same shape and exit codes

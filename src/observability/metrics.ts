@@ -13,31 +13,21 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { CallEvent } from '../hotel-api/client';
 import type { BookingCounter, WaitingPhase } from './booking-counts';
 import { closeServer, listenOn } from './http-server';
+import { WORKER_SERIES, type WorkerSeries } from './metric-series';
 
-/** Histogram buckets of supplier call durations, seconds: fast reads to the 120 s booking timeout. */
-export const SUPPLIER_DURATION_BUCKETS = [
-  0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120,
-] as const;
-/** Histogram buckets of poll lateness, seconds: dispatch delays up to a backlog of minutes. */
-export const POLL_LATENESS_BUCKETS = [
-  0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300,
-] as const;
+/** The names of our series (the SDK's start with `temporal_`), from metric-series.ts. */
+export const METRIC_NAMES = Object.fromEntries(
+  Object.entries(WORKER_SERIES).map(([key, series]) => [key, series.name]),
+) as { readonly [K in keyof typeof WORKER_SERIES]: (typeof WORKER_SERIES)[K]['name'] };
 
-/** The names of our series (the SDK's start with `temporal_`). */
-export const METRIC_NAMES = {
-  supplierCalls: 'hotel_supplier_calls_total',
-  supplierCallDuration: 'hotel_supplier_call_duration_seconds',
-  pollLateness: 'hotel_poll_lateness_seconds',
-  bookingsWaiting: 'hotel_bookings_waiting',
-  bookingsWaitingOldest: 'hotel_bookings_waiting_oldest_seconds',
-  bookingsByOutcome: 'hotel_bookings_by_outcome',
-  cancellationsByOutcome: 'hotel_cancellations_by_outcome',
-  bookingCountErrors: 'hotel_booking_count_errors_total',
-  sdkMetricsUp: 'hotel_sdk_metrics_up',
-  reconfirmationFlags: 'hotel_reconfirmation_flags',
-  cancellationsUnconfirmed: 'hotel_cancellations_unconfirmed',
-  orderEventsFailing: 'hotel_order_events_failing',
-} as const;
+/** prom-client's options for one of our series: its name, HELP text and label names. */
+function seriesOptions<S extends WorkerSeries>(series: S) {
+  return {
+    name: series.name,
+    help: series.meaning,
+    labelNames: [...series.labels] as S['labels'][number][],
+  };
+}
 
 export interface WorkerMetricsOptions {
   /** Source of the fleet-wide booking gauges; without it they are not exported. */
@@ -68,30 +58,24 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
 
   const calls = new Counter({
-    name: METRIC_NAMES.supplierCalls,
-    help: 'Supplier API calls that reached the HTTP layer, by endpoint template, method, HTTP status ("none" when no answer came) and error code ("OK" on success).',
-    labelNames: ['endpoint', 'method', 'status', 'code'] as const,
+    ...seriesOptions(WORKER_SERIES.supplierCalls),
     registers: [registry],
   });
   const duration = new Histogram({
-    name: METRIC_NAMES.supplierCallDuration,
-    help: 'Wall time of supplier API calls, seconds, by endpoint template, method and result (ok or error).',
-    labelNames: ['endpoint', 'method', 'result'] as const,
-    buckets: [...SUPPLIER_DURATION_BUCKETS],
+    ...seriesOptions(WORKER_SERIES.supplierCallDuration),
+    buckets: [...WORKER_SERIES.supplierCallDuration.buckets],
     registers: [registry],
   });
   const lateness = new Histogram({
-    name: METRIC_NAMES.pollLateness,
-    help: 'How late confirmation and cancellation polls started after they were scheduled, seconds (worker or rate-limit backlog).',
-    buckets: [...POLL_LATENESS_BUCKETS],
+    ...seriesOptions(WORKER_SERIES.pollLateness),
+    buckets: [...WORKER_SERIES.pollLateness.buckets],
     registers: [registry],
   });
 
   const counter = options.bookingCounter;
   if (counter) {
     const countErrors = new Counter({
-      name: METRIC_NAMES.bookingCountErrors,
-      help: 'Failed attempts to count bookings in Temporal visibility (the booking gauges are absent from that scrape).',
+      ...seriesOptions(WORKER_SERIES.bookingCountErrors),
       registers: [registry],
       // Collected after the round like the gauges, so a scrape reports its own failure.
       collect: () => refresh(),
@@ -141,47 +125,20 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
           round = undefined;
         }));
     // The gauges of one round: collected together, so they share the round `refresh` starts.
-    const roundGauge = (name: string, help: string, label: 'phase' | 'outcome') =>
-      new Gauge({ name, help, labelNames: [label], registers: [registry], collect: refresh });
-    const waiting = roundGauge(
-      METRIC_NAMES.bookingsWaiting,
-      'Running bookings waiting for an operator, by phase (fleet-wide, from visibility: aggregate with max, not sum).',
-      'phase',
-    );
-    const oldestWaiting = roundGauge(
-      METRIC_NAMES.bookingsWaitingOldest,
-      'Age of the oldest running booking waiting for an operator, by phase, seconds since that booking started (0 when none waits; fleet-wide: aggregate with max).',
-      'phase',
-    );
-    const outcomes = roundGauge(
-      METRIC_NAMES.bookingsByOutcome,
-      'Finished bookRoom workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
-      'outcome',
-    );
-    const cancellations = roundGauge(
-      METRIC_NAMES.cancellationsByOutcome,
-      'Finished cancelBooking workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
-      'outcome',
-    );
-    const flags = new Gauge({
-      name: METRIC_NAMES.reconfirmationFlags,
-      help: 'Confirmed bookings whose reconfirmation read something other than CONFIRMED (running guards flagged; fleet-wide: aggregate with max).',
-      registers: [registry],
-      collect: refresh,
-    });
-    const unconfirmed = new Gauge({
-      name: METRIC_NAMES.cancellationsUnconfirmed,
-      help: 'Cancellations the supplier never confirmed: guards in CANCELLATION_PENDING, and cancelBooking runs ended STILL_ACTIVE in the last 24 h (fleet-wide: aggregate with max).',
-      registers: [registry],
-      collect: refresh,
-    });
+    const roundGauge = <S extends WorkerSeries>(series: S) =>
+      new Gauge({ ...seriesOptions(series), registers: [registry], collect: refresh });
+    const waiting = roundGauge(WORKER_SERIES.bookingsWaiting);
+    const oldestWaiting = roundGauge(WORKER_SERIES.bookingsWaitingOldest);
+    const outcomes = roundGauge(WORKER_SERIES.bookingsByOutcome);
+    const cancellations = roundGauge(WORKER_SERIES.cancellationsByOutcome);
+    const flags = roundGauge(WORKER_SERIES.reconfirmationFlags);
+    const unconfirmed = roundGauge(WORKER_SERIES.cancellationsUnconfirmed);
   }
 
   const failingOrders = options.orderEventsFailing;
   if (failingOrders) {
     new Gauge({
-      name: METRIC_NAMES.orderEventsFailing,
-      help: 'Orders whose order events are failing delivery (undelivered after retries began).',
+      ...seriesOptions(WORKER_SERIES.orderEventsFailing),
       registers: [registry],
       async collect() {
         try {
@@ -244,8 +201,7 @@ export function buildMetricsServer(options: MetricsServerOptions): MetricsServer
   const sdkTimeoutMs = options.sdkTimeoutMs ?? 2_000;
   const sdkUp = options.sdkMetricsUrl
     ? new Gauge({
-        name: METRIC_NAMES.sdkMetricsUp,
-        help: "1 when the Temporal SDK's metrics endpoint answered this scrape, else 0.",
+        ...seriesOptions(WORKER_SERIES.sdkMetricsUp),
         registers: [registry],
       })
     : undefined;

@@ -121,7 +121,7 @@ export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
   return views.map((v) => ({ ...v, query: inEveryDivision(v.query) }));
 }
 
-/** The views as a Markdown table (for docs/operations.md). */
+/** The views as a Markdown table (docs/operating.md is generated from it). */
 export function savedQueriesMarkdown(options: SavedQueryOptions = {}): string {
   const cell = (t: string) => t.replaceAll('|', '\\|');
   return [

@@ -185,7 +185,7 @@ describe('Alertmanager configuration', () => {
     for (const doc of [
       'docs/runbooks.md',
       'docs/configuration.md',
-      'docs/operations.md',
+      'docs/operating.md',
       'docker-compose.yml',
     ]) {
       const text = readFileSync(join(ROOT, doc), 'utf8');

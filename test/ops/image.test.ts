@@ -129,6 +129,6 @@ describe('the image is the whole product', () => {
       );
     }
     assert.match(read('.gitignore'), /^hotel-booking\.env$/m, 'never committed');
-    assert.match(read('docs/operations.md'), /hotel-booking\.env/, 'the docs say how');
+    assert.match(read('docs/deploying.md'), /hotel-booking\.env/, 'the docs say how');
   });
 });

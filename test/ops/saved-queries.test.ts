@@ -78,8 +78,8 @@ describe('saved queries', () => {
     assert.ok(md.includes("CheckInDate >= '2026-03-02T00:00:00Z'"));
     assert.ok(md.includes("StartTime < '2026-03-01T07:50:00Z'"));
     assert.equal(md.split('\n').length, 2 + savedQueries().length);
-    // docs/operations.md shows the views of that moment as operators paste them.
-    const docs = readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
+    // docs/operating.md shows the views of that moment as operators paste them.
+    const docs = readFileSync(join(__dirname, '..', '..', 'docs', 'operating.md'), 'utf8');
     for (const v of savedQueries({ now: new Date('2026-03-01T08:00:00Z') })) {
       const row = `| ${v.name} `;
       assert.ok(docs.includes(`\`${v.query.replaceAll('|', '\\|')}\``), `docs: ${v.name}'s query`);

@@ -1,13 +1,22 @@
 /**
  * Sections of docs/ generated from the code that decides them, so the docs cannot drift: the
- * failure classification (src/hotel-api/errors.ts) in docs/hard-rules.md and the simulator
- * scenarios and deviations in docs/simulator.md, the environment variables (src/config/env-schema.ts) in
- * docs/configuration.md. `npm run docs` rewrites them; a test fails when one is stale.
+ * failure classification (src/hotel-api/errors.ts) in docs/hard-rules.md, the simulator
+ * scenarios and deviations in docs/simulator.md, the environment variables
+ * (src/config/env-schema.ts) in docs/configuration.md, the metric series
+ * (src/observability/metric-series.ts) and the saved views (src/observability/saved-queries.ts)
+ * in docs/operating.md. `npm run docs` rewrites them; a test fails when one is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { documentedVariables } from '../../src/config/env-schema';
 import { classificationTableMarkdown } from '../../src/hotel-api/errors';
+import {
+  SDK_SERIES,
+  WORKER_SERIES,
+  WORKFLOW_SERIES,
+  type MetricSeries,
+} from '../../src/observability/metric-series';
+import { savedQueriesMarkdown } from '../../src/observability/saved-queries';
 import { DEVIATIONS } from '../simulator/deviations';
 import { SCENARIOS } from '../simulator/scenarios';
 
@@ -46,6 +55,23 @@ function deviationTable(): string {
   ].join('\n');
 }
 
+function metricTable(): string {
+  const cell = (t: string) => t.replaceAll('|', '\\|');
+  const row = (s: MetricSeries, from: string) =>
+    `| \`${s.name}\` | ${s.type} | ${s.labels.join(', ')} | ${from} | ${cell(s.meaning)} |`;
+  return [
+    '| series | type | labels | exported by | meaning |',
+    '|---|---|---|---|---|',
+    ...Object.values(WORKER_SERIES).map((s) => row(s, 'the worker')),
+    ...Object.values(WORKFLOW_SERIES).map((s) => row(s, "workflows, through the SDK's meter")),
+    ...SDK_SERIES.map((s) => row(s, 'the SDK')),
+    "| `process_*`, `nodejs_*`, the SDK's other `temporal_*` |  |  | Node.js, the SDK | their own |",
+  ].join('\n');
+}
+
+/** The moment the saved views in docs/operating.md are rendered for. */
+const SAVED_VIEWS_AT = new Date('2026-03-01T08:00:00Z');
+
 export const ROOT = join(__dirname, '..', '..');
 
 /** File (from the repository's root) → section name → generated markdown. */
@@ -54,6 +80,10 @@ export function generatedSections(): Record<string, Record<string, string>> {
     'docs/hard-rules.md': { classification: classificationTableMarkdown() },
     'docs/simulator.md': { scenarios: scenarioTable(), deviations: deviationTable() },
     'docs/configuration.md': { variables: variableTable() },
+    'docs/operating.md': {
+      metrics: metricTable(),
+      'saved-views': savedQueriesMarkdown({ now: SAVED_VIEWS_AT }),
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Deviations: ways a real supplier environment can differ from the documented contract, played
- * on request so that `hotel-booking doctor` can be tested against each (docs/go-live.md). Off by
+ * on request so that `hotel-booking doctor` can be tested against each (docs/doctor.md). Off by
  * default; each is named, and some take a parameter. Pure functions over the answer or request;
  * server.ts applies them.
  */

@@ -1,7 +1,7 @@
 /**
  * `doctor`: checks the configured supplier environment (HOTEL_API_*) against the product's model
  * and, with `--book`, makes and cancels one test booking; `doctor namespace` checks the configured
- * Temporal namespace (docs/go-live.md). Exit 0 nothing would break bookings, 1 something would, 2
+ * Temporal namespace (docs/doctor.md). Exit 0 nothing would break bookings, 1 something would, 2
  * the supplier or Temporal could not be reached or authenticated (or the flags are wrong).
  */
 import { readFileSync } from 'node:fs';
@@ -110,7 +110,7 @@ export function registerDoctorCommand(program: Command, run: CommandRunner): voi
     .option('--order-id <id>', 'order id written into the test booking (default doctor-<time>)')
     .addHelpText(
       'after',
-      '\nExit codes: 0 nothing would break bookings; 1 something would; 2 unreachable, not authenticated or bad flags.\nSee docs/go-live.md.',
+      '\nExit codes: 0 nothing would break bookings; 1 something would; 2 unreachable, not authenticated or bad flags.\nSee docs/doctor.md.',
     )
     .action((flags: Flags) => run((ctx) => doctor(ctx, flags)));
   doctorCommand
@@ -120,7 +120,7 @@ export function registerDoctorCommand(program: Command, run: CommandRunner): voi
     )
     .addHelpText(
       'after',
-      '\nExit codes: 0 nothing would break bookings; 1 something would; 2 Temporal unreachable or refused this identity, or bad configuration.\nPrepare the namespace first with: setup. See docs/go-live.md.',
+      '\nExit codes: 0 nothing would break bookings; 1 something would; 2 Temporal unreachable or refused this identity, or bad configuration.\nPrepare the namespace first with: setup. See docs/doctor.md.',
     )
     .action(() => run((ctx) => doctorNamespace(ctx)));
 }

@@ -145,7 +145,7 @@ export function registerSetupCommand(program: Command, run: CommandRunner): void
     )
     .addHelpText(
       'after',
-      '\nExit codes: 0 prepared (or already); 1 not done: no permission (the commands to run are printed), an attribute of another type, no such namespace; 2 bad configuration; 3 Temporal unreachable.\nThen check it: doctor namespace. See docs/operations.md.',
+      '\nExit codes: 0 prepared (or already); 1 not done: no permission (the commands to run are printed), an attribute of another type, no such namespace; 2 bad configuration; 3 Temporal unreachable.\nThen check it: doctor namespace. See docs/deploying.md.',
     )
     .action(() => run((ctx) => setup(ctx)));
 }
