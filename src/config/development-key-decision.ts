@@ -9,8 +9,9 @@
  * - Temporal on this machine (a loopback `TEMPORAL_ADDRESS`) and no API key: yes, silently. Every
  *   local stack of this repository is there. An API key means Temporal Cloud, whatever the
  *   address (a tunnel can make it look local).
- * - `NODE_ENV=development` (docker compose's default, where Temporal is the `temporal` service):
- *   yes, with a warning line, because the person said so.
+ * - `NODE_ENV=development` or `test` (docker compose's default, where Temporal is the `temporal`
+ *   service; `npm test` against a `TEMPORAL_ADDRESS` of another machine): yes, with a warning
+ *   line, because the environment says it is not production.
  * - Anything else (a Temporal elsewhere, the environment silent): refused, in one line that says
  *   what to set. A tool that quietly used the development key there would write guest data that
  *   anyone can decrypt, and could read none of the workers' payloads.
@@ -31,6 +32,9 @@ export interface DevelopmentKeyFacts {
   readonly keyId: string;
 }
 
+/** `NODE_ENV` values that say "not production" (the public key may then meet any Temporal). */
+const DECLARED_NOT_PRODUCTION: readonly string[] = ['development', 'test'];
+
 export type DevelopmentKeyDecision =
   | { readonly use: true; readonly warning?: string }
   | { readonly use: false; readonly problem: string };
@@ -46,10 +50,10 @@ export function developmentKeyDecision(facts: DevelopmentKeyFacts): DevelopmentK
   }
   if (isLoopbackAddress(facts.temporalAddress) && !facts.apiKey) return { use: true };
   const where = `Temporal at ${facts.temporalAddress} ${facts.apiKey ? 'with an API key' : '(not this machine)'}`;
-  if (facts.nodeEnv === 'development') {
+  if (facts.nodeEnv !== undefined && DECLARED_NOT_PRODUCTION.includes(facts.nodeEnv)) {
     return {
       use: true,
-      warning: `PAYLOAD_ENCRYPTION_KEYS is unset: payloads to ${where} are encrypted with ${devKey} because NODE_ENV=development; set the workers' keys before real guests`,
+      warning: `PAYLOAD_ENCRYPTION_KEYS is unset: payloads to ${where} are encrypted with ${devKey} because NODE_ENV=${facts.nodeEnv}; set the workers' keys before real guests`,
     };
   }
   return {

@@ -175,7 +175,7 @@ export const EnvSchema = z.object({
     'PAYLOAD_ENCRYPTION_KEYS',
     optionalString,
     '`keyId:base64(32 bytes)`, comma-separated; the first encrypts, all decrypt (docs/payload-encryption.md)',
-    'a public development key, only with a local Temporal (loopback `TEMPORAL_ADDRESS`, no API key) or `NODE_ENV=development` (with a warning); refused otherwise',
+    'a public development key, only with a local Temporal (loopback `TEMPORAL_ADDRESS`, no API key) or `NODE_ENV=development` or `test` (with a warning); refused otherwise',
   ),
   PAYLOAD_ENCRYPTION_KEYS_FILE: doc(
     'PAYLOAD_ENCRYPTION_KEYS_FILE',
@@ -209,7 +209,7 @@ export const EnvSchema = z.object({
   NODE_ENV: doc(
     'NODE_ENV',
     optionalString,
-    '`production` refuses the development keys and tokens; `development` allows the development payload key with a Temporal that is not local, with a warning',
+    '`production` refuses the development keys and tokens; `development` or `test` allows the development payload key with a Temporal that is not local, with a warning',
   ),
 
   ORDER_EVENTS_URL: doc(

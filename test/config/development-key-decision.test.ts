@@ -63,15 +63,23 @@ describe('the development key decision', () => {
     }
   });
 
-  it('NODE_ENV=development (docker compose) allows it with any Temporal, with a one-line warning', () => {
-    const d = developmentKeyDecision(
-      facts({ temporalAddress: 'temporal:7233', nodeEnv: 'development' }),
-    );
-    assert.equal(d.use, true);
-    const warning = d.use ? (d.warning ?? '') : '';
-    assert.match(warning, /PAYLOAD_ENCRYPTION_KEYS is unset/);
-    assert.match(warning, /temporal:7233/);
-    assert.doesNotMatch(warning, /\n/);
+  it('NODE_ENV=development (docker compose) or test (npm test on a remote server) allows it with any Temporal, with a one-line warning', () => {
+    for (const nodeEnv of ['development', 'test']) {
+      const d = developmentKeyDecision(facts({ temporalAddress: 'temporal:7233', nodeEnv }));
+      assert.equal(d.use, true);
+      const warning = d.use ? (d.warning ?? '') : '';
+      assert.match(warning, /PAYLOAD_ENCRYPTION_KEYS is unset/);
+      assert.match(warning, /temporal:7233/);
+      assert.ok(warning.includes(`NODE_ENV=${nodeEnv}`), warning);
+      assert.doesNotMatch(warning, /\n/);
+    }
+  });
+
+  it('another NODE_ENV (staging, a typo) says nothing about production: refused', () => {
+    for (const nodeEnv of ['staging', 'developement', '']) {
+      const d = developmentKeyDecision(facts({ temporalAddress: 'temporal:7233', nodeEnv }));
+      assert.equal(d.use, false, nodeEnv);
+    }
   });
 
   it('loopback is localhost, 127.0.0.0/8 and ::1, nothing else', () => {

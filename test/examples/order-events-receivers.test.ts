@@ -1,7 +1,7 @@
 /**
- * The README's receivers (examples/order-events-receiver), each verifying with its language's
- * `standardwebhooks` library: a real booking's events reach them verified, and a request signed
- * with another secret is refused.
+ * The order-event receivers of examples/order-events-receiver (docs/order-events.md), each
+ * verifying with its language's `standardwebhooks` library: a real booking's events reach them
+ * verified, and a request signed with another secret is refused.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,7 +32,7 @@ const RECEIVERS: { name: string; command: () => [string, string[]]; skip?: strin
   },
 ];
 
-describe('the README receivers of order events', () => {
+describe('the example receivers of order events', () => {
   const children: ChildProcess[] = [];
   after(() => {
     for (const c of children) c.kill('SIGKILL');
