@@ -7,7 +7,38 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { CONTRACT_DIR, contractFiles } from '../tools/scripts/contract-schemas';
+import { OrderEventType } from '../src/shared/order-events';
+import { CONTRACT_DIR, asciiDigits, contractFiles } from '../tools/scripts/contract-schemas';
+
+type Json = Record<string, unknown>;
+
+/**
+ * The properties of `node` and everything under it that have no description, as paths. The
+ * conditions of `if`, `then`, `else` and `not` name fields without defining them: not walked.
+ */
+function undescribed(node: unknown, path: string): string[] {
+  if (Array.isArray(node)) return node.flatMap((n, i) => undescribed(n, `${path}[${i}]`));
+  if (typeof node !== 'object' || node === null) return [];
+  return Object.entries(node as Json).flatMap(([key, value]) => {
+    if (['if', 'then', 'else', 'not'].includes(key)) return [];
+    if (key !== 'properties') return undescribed(value, `${path}/${key}`);
+    return Object.entries(value as Record<string, Json>).flatMap(([name, sub]) => [
+      ...(typeof sub.description === 'string' && sub.description.length > 0
+        ? []
+        : [`${path}.${name}`]),
+      ...undescribed(sub, `${path}.${name}`),
+    ]);
+  });
+}
+
+/** Every `pattern` under `node`. */
+function patterns(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(patterns);
+  if (typeof node !== 'object' || node === null) return [];
+  return Object.entries(node as Json).flatMap(([key, value]) =>
+    key === 'pattern' && typeof value === 'string' ? [value] : patterns(value),
+  );
+}
 
 describe('the published contract (contract/)', () => {
   it('holds exactly the files the zod contracts generate (run `npm run contract` after a change)', () => {
@@ -40,8 +71,10 @@ describe('the published contract (contract/)', () => {
         'bookRoom.keep.update-argument.schema.json',
         'bookRoom.keep.update-result.schema.json',
         'bookRoom.result.schema.json',
+        'bookRoom.continue-as-new-input.schema.json',
         'cancelBooking.input.schema.json',
         'cancelBooking.result.schema.json',
+        ...Object.values(OrderEventType).map((type) => `orderEvent.${type}.schema.json`),
       ],
     );
     const input = JSON.parse(contractFiles()['bookRoom.input.schema.json']!) as {
@@ -57,5 +90,30 @@ describe('the published contract (contract/)', () => {
         `bookRoom input: optional field ${field} must accept null`,
       );
     }
+  });
+
+  it('describes every property of every schema, and each file says what it is and what it cannot state', () => {
+    for (const [name, text] of Object.entries(contractFiles())) {
+      if (name === 'index.json') continue;
+      const schema = JSON.parse(text) as Json;
+      assert.equal(typeof schema.description, 'string', `contract/${name}: no description`);
+      assert.deepEqual(
+        undescribed(schema, ''),
+        [],
+        `contract/${name}: properties without a description`,
+      );
+    }
+  });
+
+  it('writes patterns that Python reads as JavaScript does: ASCII digits, no line break before the end', () => {
+    assert.equal(asciiDigits(String.raw`^\d{2}[\d.]\\d$`), String.raw`^[0-9]{2}[0-9.]\\d$`);
+    for (const [name, text] of Object.entries(contractFiles())) {
+      for (const p of patterns(JSON.parse(text)))
+        assert.ok(!/(^|[^\\])(\\\\)*\\d/.test(p), `contract/${name}: \\d in ${p}`);
+    }
+    const input = JSON.parse(contractFiles()['bookRoom.input.schema.json']!) as {
+      properties: Record<string, Json>;
+    };
+    assert.deepEqual(input.properties.orderId!.not, { pattern: '[\\n\\r]' });
   });
 });

@@ -13,6 +13,7 @@ import { request } from 'undici';
 import {
   DELIVER_ORDER_EVENTS_WORKFLOW,
   DeliveryMark,
+  orderEventBody,
   orderEventSignal,
   orderEventsTaskQueue,
   orderEventsWorkflowId,
@@ -141,7 +142,7 @@ type PostAnswer =
 function signedPoster(endpoint: OrderEventsEndpoint) {
   const webhook = new Webhook(endpoint.secret);
   return async (event: OrderEvent, timeoutMs: number): Promise<PostAnswer> => {
-    const body = JSON.stringify({ type: event.type, timestamp: event.timestamp, data: event.data });
+    const body = JSON.stringify(orderEventBody(event));
     const at = new Date();
     let status: number;
     try {

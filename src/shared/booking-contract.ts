@@ -8,9 +8,11 @@ import {
   DEFAULT_APPROVAL_TIMEOUT,
   DEFAULT_CANCELLATION_DEADLINE,
   DEFAULT_CONFIRMATION_DEADLINE,
+  DEFAULT_ORDER_ID_FIELD,
   DEFAULT_POLLING,
 } from '../config/defaults';
-import { absent, matching, NULL_IS_ABSENT } from './absent';
+import { absent, matching, NULL_IS_ABSENT, text } from './absent';
+import { nonBlankPattern } from './contract-patterns';
 import {
   GuardCancelRequestSchema,
   GuardPolicySchema,
@@ -20,10 +22,14 @@ import {
 } from './guard-contract';
 import {
   CURRENCY_RE,
+  CUSTOM_FIELD_NAMES,
   CUSTOM_FIELD_RE,
   DECIMAL_RE,
   ORDER_ID_RE,
+  PHONE_LENGTH,
   PHONE_PREFIX_RE,
+  PHONE_RE,
+  characterCount,
   isPhone,
   type BookingOutcome,
   type BookingPhase,
@@ -44,39 +50,93 @@ function withoutNulls<T>(v: unknown): T {
 
 const CustomFieldsSchema = z.record(
   matching(CUSTOM_FIELD_RE, 'custom field names are custom_field_1 .. custom_field_10'),
-  z.string().max(255, 'at most 255 characters'),
+  text(255).describe('the value printed on the booking, at most 255 characters'),
 );
 
+/**
+ * Text that is not blank, trimmed, then at most `max` characters. The JSON Schema states the same
+ * with a pattern (a length bound there would count the spaces the trim removes).
+ */
 const nonBlank = (max: number) =>
-  z.string().trim().min(1, 'required').max(max, `at most ${max} characters`);
+  z
+    .string()
+    .trim()
+    .min(1, 'required')
+    .refine((v) => characterCount(v) <= max, `at most ${max} characters`)
+    .meta({ pattern: nonBlankPattern(max) });
 
 export const GuestRoomSchema = z.strictObject({
-  firstName: nonBlank(100),
-  lastName: nonBlank(100),
-  notes: absent(z.string().max(1000, 'at most 1000 characters').optional()),
+  firstName: nonBlank(100).describe(
+    "the guest's first name: not blank, at most 100 characters once leading and trailing white space is removed (it is sent trimmed)",
+  ),
+  lastName: nonBlank(100).describe(
+    "the guest's last name: not blank, at most 100 characters once leading and trailing white space is removed (it is sent trimmed)",
+  ),
+  notes: absent(
+    text(1000).optional().describe('notes for the hotel about this room, at most 1000 characters'),
+  ),
 });
 
 export const ContactSchema = z.strictObject({
-  phonePrefix: matching(PHONE_PREFIX_RE, "a phone prefix such as '+39' or '39'"),
+  phonePrefix: matching(PHONE_PREFIX_RE, "a phone prefix such as '+39' or '39'").describe(
+    "the contact phone's country prefix: 1 to 4 digits, optionally after '+' (e.g. '+39')",
+  ),
   phone: z
     .string()
-    .refine(isPhone, '4 to 20 digits, spaces, dashes or brackets, at least 4 of them digits'),
+    .refine(isPhone, '4 to 20 digits, spaces, dashes or brackets, at least 4 of them digits')
+    .meta({
+      minLength: PHONE_LENGTH.min,
+      maxLength: PHONE_LENGTH.max,
+      pattern: PHONE_RE.source,
+    })
+    .describe(
+      'the contact phone without its prefix: 4 to 20 characters of digits, spaces, dashes or brackets, at least 4 of them digits',
+    ),
   // RFC 5321 caps a path at 254 characters; the supplier rejects longer addresses.
-  email: absent(z.email('an e-mail address').max(254, 'at most 254 characters').optional()),
+  email: absent(
+    z
+      .email('an e-mail address')
+      .max(254, 'at most 254 characters')
+      .optional()
+      .describe('the contact e-mail address, at most 254 characters'),
+  ),
 });
 
 export const PriceSchema = z.strictObject({
-  net: matching(DECIMAL_RE, "a decimal amount as a string, e.g. '120.50'"),
-  currency: matching(CURRENCY_RE, "an ISO 4217 code such as 'EUR'"),
+  net: matching(DECIMAL_RE, "a decimal amount as a string, e.g. '120.50'").describe(
+    "the net amount as a decimal string, e.g. '120.50'",
+  ),
+  currency: matching(CURRENCY_RE, "an ISO 4217 code such as 'EUR'").describe(
+    "the ISO 4217 currency code, e.g. 'EUR'",
+  ),
 });
 
 export const PriceChangePolicySchema = z.strictObject({
-  /** A price increase up to this percentage is accepted without asking. @default 0 */
-  maxIncreasePercent: absent(z.number().min(0).max(100).default(0)),
-  /** Accept a `POLICY CHANGE` (e.g. new cancellation terms) without asking. @default false */
-  acceptPolicyChange: absent(z.boolean().default(false)),
-  /** How long to wait for `approvePriceChange` before ending `PRICE_REJECTED`. @default DEFAULT_APPROVAL_TIMEOUT ('15m') */
-  approvalTimeout: absent(duration('approvalTimeout').default(DEFAULT_APPROVAL_TIMEOUT)),
+  maxIncreasePercent: absent(
+    z
+      .number()
+      .min(0)
+      .max(100)
+      .default(0)
+      .describe(
+        'a price increase up to this percentage (0 to 100) is accepted without asking; above 0 it needs expectedPrice (the increase is measured against it); 0 asks a person about any increase',
+      ),
+  ),
+  acceptPolicyChange: absent(
+    z
+      .boolean()
+      .default(false)
+      .describe(
+        'accept a POLICY CHANGE (e.g. new cancellation terms) without asking; false: it waits for approvePriceChange',
+      ),
+  ),
+  approvalTimeout: absent(
+    duration('approvalTimeout')
+      .default(DEFAULT_APPROVAL_TIMEOUT)
+      .describe(
+        'how long a price or policy change waits for approvePriceChange before the booking ends PRICE_REJECTED (a duration)',
+      ),
+  ),
 });
 
 /**
@@ -85,55 +145,155 @@ export const PriceChangePolicySchema = z.strictObject({
  * from when it ran (activities/poll-delay.ts).
  */
 export const PollingSchema = z.strictObject({
-  /** @default DEFAULT_POLLING.initialInterval ('5s') */
-  initialInterval: absent(duration('initialInterval').default(DEFAULT_POLLING.initialInterval)),
-  /** @default DEFAULT_POLLING.maximumInterval ('5m') */
-  maximumInterval: absent(duration('maximumInterval').default(DEFAULT_POLLING.maximumInterval)),
-  /** @default DEFAULT_POLLING.backoffCoefficient (1.5) */
-  backoffCoefficient: absent(z.number().min(1).max(10).default(DEFAULT_POLLING.backoffCoefficient)),
+  initialInterval: absent(
+    duration('initialInterval')
+      .default(DEFAULT_POLLING.initialInterval)
+      .describe('the first wait between two polls (a duration)'),
+  ),
+  maximumInterval: absent(
+    duration('maximumInterval')
+      .default(DEFAULT_POLLING.maximumInterval)
+      .describe('the longest wait between two polls (a duration)'),
+  ),
+  backoffCoefficient: absent(
+    z
+      .number()
+      .min(1)
+      .max(10)
+      .default(DEFAULT_POLLING.backoffCoefficient)
+      .describe('each wait is the one before times this (1 to 10), up to maximumInterval'),
+  ),
 });
 
-export const BookRoomInputSchema = z.strictObject({
-  orderId: matching(ORDER_ID_RE, '1 to 64 characters of letters, digits, dot, underscore or dash'),
-  optionId: nonBlank(512),
-  rooms: z.array(GuestRoomSchema).min(1, 'at least one room'),
-  contact: ContactSchema,
-  /** A field whose value is null is absent (a Java or Python map may hold nulls). */
-  customFields: absent(
-    z
-      .preprocess<Record<string, string>, typeof CustomFieldsSchema, Record<string, string | null>>(
-        withoutNulls,
-        CustomFieldsSchema,
-      )
-      .meta({ [NULL_IS_ABSENT]: 'values' })
-      .optional(),
-  ),
-  expectedPrice: absent(PriceSchema.optional()),
-  priceChangePolicy: absent(PriceChangePolicySchema.optional()),
-  /** How long to wait for the supplier to confirm. @default '48h' */
-  confirmationDeadline: absent(
-    duration('confirmationDeadline').default(DEFAULT_CONFIRMATION_DEADLINE),
-  ),
-  /** When the confirmation deadline passes with the booking still pending, cancel it. @default true */
-  cancelOnConfirmationTimeout: absent(z.boolean().default(true)),
-  /** How long a cancellation may wait for the supplier before ending `STILL_ACTIVE`. @default '2h' */
-  cancellationDeadline: absent(
-    duration('cancellationDeadline').default(DEFAULT_CANCELLATION_DEADLINE),
-  ),
-  /** Check-in date (YYYY-MM-DD), for the operator's `CheckInDate` search attribute. */
-  checkIn: absent(z.iso.date('a date YYYY-MM-DD').optional()),
-  polling: absent(PollingSchema.optional()),
-  /**
-   * The custom field the order id travels in, as the starter validated it (`BookingClient` sets
-   * its `BOOKING_ORDER_ID_FIELD`), so client and worker cannot disagree. Unset (inputs recorded
-   * before it existed, or a caller that does not know it): the worker's `BOOKING_ORDER_ID_FIELD`.
-   */
-  orderIdField: absent(
-    matching(CUSTOM_FIELD_RE, 'one of custom_field_1 .. custom_field_10').optional(),
-  ),
-  // --- after CONFIRMED: how the order's guard looks after it until check-out -----------------------
-  guard: absent(GuardPolicySchema.optional()),
-});
+const pollingDescription =
+  'how the supplier is polled while the booking (or its cancellation) is pending; each wait is then shortened by up to 20 % at random';
+
+export const BookRoomInputSchema = z
+  .strictObject({
+    orderId: matching(
+      ORDER_ID_RE,
+      '1 to 64 characters of letters, digits, dot, underscore or dash',
+    ).describe(
+      "the order's id, 1 to 64 of A-Z a-z 0-9 . _ -; the workflow id must be booking-<orderId>",
+    ),
+    optionId: nonBlank(512).describe(
+      "the room option to book: a room's id from availability; not blank, at most 512 characters once trimmed",
+    ),
+    rooms: z
+      .array(GuestRoomSchema.describe('one room and its guest'))
+      .min(1, 'at least one room')
+      .describe('the rooms of the option, one guest each: at least one'),
+    contact: ContactSchema.describe("the booking's contact"),
+    customFields: absent(
+      z
+        .preprocess<
+          Record<string, string>,
+          typeof CustomFieldsSchema,
+          Record<string, string | null>
+        >(withoutNulls, CustomFieldsSchema)
+        .meta({ [NULL_IS_ABSENT]: 'values' })
+        .optional()
+        .describe(
+          `values the supplier keeps with the booking and prints on the invoice, by name (custom_field_1 .. custom_field_10; a null value is absent); the field the order id travels in (orderIdField, default ${DEFAULT_ORDER_ID_FIELD}) is reserved`,
+        ),
+    ),
+    expectedPrice: absent(
+      PriceSchema.optional().describe(
+        'the price the order system expects (from availability): a change is measured against it',
+      ),
+    ),
+    priceChangePolicy: absent(
+      PriceChangePolicySchema.optional().describe(
+        'what to do when the price check reports a PRICE CHANGE or POLICY CHANGE',
+      ),
+    ),
+    confirmationDeadline: absent(
+      duration('confirmationDeadline')
+        .default(DEFAULT_CONFIRMATION_DEADLINE)
+        .describe(
+          'how long to wait for the supplier to confirm a pending booking before it ends NOT_CONFIRMED (a duration)',
+        ),
+    ),
+    cancelOnConfirmationTimeout: absent(
+      z
+        .boolean()
+        .default(true)
+        .describe(
+          'when the confirmation deadline passes with the booking still pending, cancel it so it cannot confirm later',
+        ),
+    ),
+    cancellationDeadline: absent(
+      duration('cancellationDeadline')
+        .default(DEFAULT_CANCELLATION_DEADLINE)
+        .describe(
+          'how long a cancellation waits for the supplier to confirm it before it ends STILL_ACTIVE (a duration)',
+        ),
+    ),
+    checkIn: absent(
+      z.iso
+        .date('a date YYYY-MM-DD')
+        .optional()
+        .describe(
+          "the check-in date (YYYY-MM-DD), for the operator's CheckInDate search attribute",
+        ),
+    ),
+    polling: absent(PollingSchema.optional().describe(pollingDescription)),
+    /**
+     * `BookingClient` sets its `BOOKING_ORDER_ID_FIELD`, so client and worker cannot disagree.
+     * Unset (inputs recorded before it existed, or a caller that does not know it): the worker's.
+     */
+    orderIdField: absent(
+      matching(CUSTOM_FIELD_RE, 'one of custom_field_1 .. custom_field_10')
+        .optional()
+        .describe(
+          `the custom field the order id travels to the supplier in (reserved: customFields may not set it); unset: ${DEFAULT_ORDER_ID_FIELD}, the default of the workers' BOOKING_ORDER_ID_FIELD`,
+        ),
+    ),
+    // --- after CONFIRMED: how the order's guard looks after it until check-out ---------------------
+    guard: absent(
+      GuardPolicySchema.optional().describe(
+        'how the order is guarded after CONFIRMED until check-out',
+      ),
+    ),
+  })
+  .meta({ allOf: bookRoomInputRulesAsJsonSchema() });
+
+/**
+ * The rules across fields of {@link bookRoomInputRuleIssues}, as JSON Schema: `maxIncreasePercent`
+ * above 0 needs `expectedPrice`; `customFields` may not set the field the order id travels in
+ * (`orderIdField`, unset: the default field).
+ */
+function bookRoomInputRulesAsJsonSchema(): Record<string, unknown>[] {
+  const reserving = (field: string) => ({
+    properties: { customFields: { properties: { [field]: { type: 'null' } } } },
+  });
+  return [
+    {
+      if: {
+        properties: {
+          priceChangePolicy: {
+            type: 'object',
+            properties: { maxIncreasePercent: { type: 'number', exclusiveMinimum: 0 } },
+            required: ['maxIncreasePercent'],
+          },
+        },
+        required: ['priceChangePolicy'],
+      },
+      then: { properties: { expectedPrice: { type: 'object' } }, required: ['expectedPrice'] },
+    },
+    {
+      if: {
+        properties: { orderIdField: { type: 'string' } },
+        required: ['orderIdField'],
+      },
+      else: reserving(DEFAULT_ORDER_ID_FIELD),
+    },
+    ...CUSTOM_FIELD_NAMES.map((field) => ({
+      if: { properties: { orderIdField: { const: field } }, required: ['orderIdField'] },
+      then: reserving(field),
+    })),
+  ];
+}
 
 /** What a caller passes (defaults optional). */
 export type BookRoomInput = z.input<typeof BookRoomInputSchema>;
@@ -210,7 +370,11 @@ export interface BookingState {
   readonly outcome?: BookingOutcome;
 }
 
-export const ApprovePriceChangeSchema = z.strictObject({ approve: z.boolean() });
+export const ApprovePriceChangeSchema = z.strictObject({
+  approve: z
+    .boolean()
+    .describe('true: book at the changed price or terms; false: the booking ends PRICE_REJECTED'),
+});
 export type ApprovePriceChange = z.infer<typeof ApprovePriceChangeSchema>;
 
 /** The `cancel` update's argument, in every phase of the order (guard-contract.ts). */
@@ -218,8 +382,20 @@ export const CancelRequestSchema = GuardCancelRequestSchema;
 export type CancelRequest = z.infer<typeof CancelRequestSchema>;
 
 const ResolveReconciliationVariants = z.union([
-  z.strictObject({ bookingId: z.number().int().positive('a positive supplier booking id') }),
-  z.strictObject({ noBooking: z.literal(true) }),
+  z.strictObject({
+    bookingId: z
+      .number()
+      .int()
+      .positive('a positive supplier booking id')
+      .describe(
+        "the supplier booking the ambiguous call made: the workflow reads it and checks that its custom field carries this order's id, then follows it",
+      ),
+  }),
+  z.strictObject({
+    noBooking: z
+      .literal(true)
+      .describe('the supplier holds no booking of this order: the booking ends FAILED'),
+  }),
 ]);
 /** `{ bookingId }` or `{ noBooking: true }`; a null field is absent (`{ bookingId, noBooking: null }`). */
 export const ResolveReconciliationSchema = z
@@ -236,13 +412,31 @@ export const ResolveReconciliationSchema = z
 export type ResolveReconciliation = z.output<typeof ResolveReconciliationVariants>;
 
 export const CancelBookingInputSchema = z.strictObject({
-  bookingId: z.number().int().positive('a positive supplier booking id'),
-  /** The order the booking belongs to, when known: makes the cancellation searchable by order. */
-  orderId: absent(matching(ORDER_ID_RE, 'an order id').optional()),
-  reason: absent(z.string().max(500).optional()),
-  /** Give up (outcome `STILL_ACTIVE`) when the supplier has not confirmed by then. @default '2h' */
-  deadline: absent(duration('deadline').default(DEFAULT_CANCELLATION_DEADLINE)),
-  polling: absent(PollingSchema.optional()),
+  bookingId: z
+    .number()
+    .int()
+    .positive('a positive supplier booking id')
+    .describe('the supplier booking to cancel; the workflow id must be cancel-<bookingId>'),
+  orderId: absent(
+    matching(ORDER_ID_RE, 'an order id')
+      .optional()
+      .describe('the order the booking belongs to, when known: makes the cancellation searchable'),
+  ),
+  reason: absent(
+    text(500).optional().describe('why it is cancelled, for people, at most 500 characters'),
+  ),
+  deadline: absent(
+    duration('deadline')
+      .default(DEFAULT_CANCELLATION_DEADLINE)
+      .describe(
+        'give up (outcome STILL_ACTIVE) when the supplier has not confirmed the cancellation by then (a duration)',
+      ),
+  ),
+  polling: absent(
+    PollingSchema.optional().describe(
+      'how the supplier is polled while the cancellation is pending; each wait is then shortened by up to 20 % at random',
+    ),
+  ),
 });
 export type CancelBookingInput = z.input<typeof CancelBookingInputSchema>;
 export type CancelBookingParams = z.output<typeof CancelBookingInputSchema>;

@@ -64,15 +64,36 @@ export const PENDING_SUPPLIER_STATUSES: readonly string[] = [
   'PENDING',
 ];
 
+// Digits are written [0-9]: the published JSON Schemas carry these patterns, and Python's `\d`
+// also matches other scripts' digits.
 export const ORDER_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
 export const CUSTOM_FIELD_RE = /^custom_field_(10|[1-9])$/;
-export const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+/** The names of the custom fields, `custom_field_1` .. `custom_field_10`. */
+export const CUSTOM_FIELD_NAMES: readonly string[] = Array.from(
+  { length: 10 },
+  (_, i) => `custom_field_${i + 1}`,
+);
+export const DECIMAL_RE = /^-?[0-9]+(\.[0-9]+)?$/;
 
-export const PHONE_PREFIX_RE = /^\+?\d{1,4}$/;
+export const PHONE_PREFIX_RE = /^\+?[0-9]{1,4}$/;
 export const CURRENCY_RE = /^[A-Z]{3}$/;
+/** A contact phone's length, in characters. */
+export const PHONE_LENGTH = { min: 4, max: 20 } as const;
+/** A contact phone's characters: digits, spaces, dashes or brackets, at least 4 of them digits. */
+export const PHONE_RE = /^[ ()-]*(?:[0-9][ ()-]*){4,}$/;
 /** A contact phone: 4 to 20 digits, spaces, dashes or brackets, at least 4 of them digits. */
 export function isPhone(v: string): boolean {
-  return /^[0-9 ()-]{4,20}$/.test(v) && (v.match(/\d/g)?.length ?? 0) >= 4;
+  return v.length >= PHONE_LENGTH.min && v.length <= PHONE_LENGTH.max && PHONE_RE.test(v);
+}
+
+/**
+ * The length of a text in characters (Unicode code points), as JSON Schema's `maxLength` and the
+ * supplier count it: an emoji is one character, though two UTF-16 code units in `.length`.
+ */
+export function characterCount(v: string): number {
+  let n = 0;
+  for (const _ of v) n++;
+  return n;
 }
 
 /** A field-level problem in an input. */

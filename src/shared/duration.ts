@@ -1,7 +1,8 @@
 /** Durations as the contract writes them: `'500ms'`, `'30s'`, `'15m'`, `'48h'`, `'7d'`, or ms. */
 export type DurationInput = string | number;
 
-const UNIT_MS: Readonly<Record<string, number>> = {
+/** Milliseconds per unit of the duration syntax. */
+export const UNIT_MS: Readonly<Record<string, number>> = {
   ms: 1,
   s: 1_000,
   m: 60_000,

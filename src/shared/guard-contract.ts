@@ -19,19 +19,29 @@ import {
   DEFAULT_POLLING,
   DEFAULT_RECONFIRM_BEFORE,
 } from '../config/defaults';
-import { absent, matching } from './absent';
+import { absent, matching, text } from './absent';
+import { durationPattern } from './contract-patterns';
 import { durationToMs } from './duration';
 import { ORDER_ID_RE } from './booking-values';
 import type { GuardPhase } from './guard-values';
 
 export * from './guard-values';
 
-/** A positive duration (`'30s'`, `'15m'`, `'48h'`, or ms), named `what` in the message. */
+/**
+ * A positive duration (`'30s'`, `'15m'`, `'48h'`, or ms), named `what` in the message. Decided by
+ * `durationToMs`; the JSON Schema says the same with a pattern (contract-patterns.ts): a string
+ * that rounds to 0 ms is refused.
+ */
 export const positiveDuration = (what: string) =>
-  z.union([z.string(), z.number()]).refine((v) => {
-    const ms = durationToMs(v);
-    return ms !== undefined && ms > 0;
-  }, `${what} must be a positive duration such as '30s', '15m', '48h' or a number of ms`);
+  z
+    .union([
+      z.string().meta({ pattern: durationPattern() }),
+      z.number().meta({ exclusiveMinimum: 0 }),
+    ])
+    .refine((v) => {
+      const ms = durationToMs(v);
+      return ms !== undefined && ms > 0;
+    }, `${what} must be a positive duration such as '30s', '15m', '48h' or a number of ms`);
 
 const instant = (what: string) =>
   z.iso.datetime({
@@ -45,44 +55,70 @@ const instant = (what: string) =>
  * rest.
  */
 export const GuardPolicySchema = z.strictObject({
+  /** For callers that guard bookings themselves. */
+  enabled: absent(
+    z
+      .boolean()
+      .default(true)
+      .describe(
+        'false: the order is not guarded after CONFIRMED (the workflow ends at the decision; its result is the last word)',
+      ),
+  ),
   /**
-   * `false`: the order is not guarded after CONFIRMED (no guard is started; bookRoom's result is
-   * the last word). For callers that guard bookings themselves. @default true
+   * The guard uses the EARLIEST of this and the supplier's `penalty_date`: a deadline read late
+   * never makes a cancellation cost money.
    */
-  enabled: absent(z.boolean().default(true)),
-  /**
-   * The room's `cancel_penalties` from availability (the price check does not return it). The
-   * guard uses the EARLIEST of this and the supplier's `penalty_date`: a deadline read late never
-   * makes a cancellation cost money.
-   */
-  freeCancellationUntil: absent(instant('freeCancellationUntil').optional()),
-  /** When the guest may check in, as an instant (the hotel's local time). @default check-in date 00:00 UTC */
-  checkInAt: absent(instant('checkInAt').optional()),
-  /** When the stay ends, as an instant. @default the day after the check-out date, 00:00 UTC */
-  checkOutAt: absent(instant('checkOutAt').optional()),
-  /** Reconfirm the booking with the supplier this long before check-in. @default ['72h', '24h'] */
+  freeCancellationUntil: absent(
+    instant('freeCancellationUntil')
+      .optional()
+      .describe(
+        "when free cancellation ends (ISO 8601 instant with offset): the room's cancel_penalties from availability; the guard uses the earliest of this and the supplier's penalty_date",
+      ),
+  ),
+  checkInAt: absent(
+    instant('checkInAt')
+      .optional()
+      .describe(
+        'when the guest may check in (ISO 8601 instant with offset, the hotel local time); unset: the check-in date at 00:00 UTC',
+      ),
+  ),
+  checkOutAt: absent(
+    instant('checkOutAt')
+      .optional()
+      .describe(
+        'when the stay ends (ISO 8601 instant with offset); unset: the day after the check-out date, 00:00 UTC',
+      ),
+  ),
   reconfirmBefore: absent(
     z
-      .array(positiveDuration('reconfirmBefore'))
+      .array(positiveDuration('reconfirmBefore').describe('a duration before check-in'))
       .max(6, 'at most 6 reconfirmation points')
-      .default([...DEFAULT_RECONFIRM_BEFORE]),
+      .default([...DEFAULT_RECONFIRM_BEFORE])
+      .describe(
+        'reconfirm the booking with the supplier this long before check-in: at most 6 durations',
+      ),
   ),
-  /**
-   * A provisional order: cancel it automatically `autoCancelMargin` before free cancellation ends,
-   * unless the order system sends the `keep` update first. @default false
-   */
-  autoCancelBeforePenalty: absent(z.boolean().default(false)),
-  /** How long before the free-cancellation deadline the automatic cancellation runs. @default '6h' */
+  autoCancelBeforePenalty: absent(
+    z
+      .boolean()
+      .default(false)
+      .describe(
+        'a provisional order: cancel it automatically autoCancelMargin before free cancellation ends, unless the order system sends the keep update first',
+      ),
+  ),
   autoCancelMargin: absent(
-    positiveDuration('autoCancelMargin').default(DEFAULT_AUTO_CANCEL_MARGIN),
+    positiveDuration('autoCancelMargin')
+      .default(DEFAULT_AUTO_CANCEL_MARGIN)
+      .describe(
+        'how long before the free-cancellation deadline the automatic cancellation runs (a duration)',
+      ),
   ),
-  /**
-   * With order events on: the automatic cancellation runs no sooner than this after it was
-   * announced (`order.free_cancellation_ending`), so the order system can send `keep` (but before
-   * free cancellation ends, a minute's margin, when the deadline allows). @default '15m'
-   */
   autoCancelNotice: absent(
-    positiveDuration('autoCancelNotice').default(DEFAULT_AUTO_CANCEL_NOTICE),
+    positiveDuration('autoCancelNotice')
+      .default(DEFAULT_AUTO_CANCEL_NOTICE)
+      .describe(
+        'with order events on: the automatic cancellation runs no sooner than this after order.free_cancellation_ending announced it, so the order system can send keep (a duration)',
+      ),
   ),
 });
 export type GuardPolicyInput = z.input<typeof GuardPolicySchema>;
@@ -154,57 +190,98 @@ export interface OrderState extends Omit<BookingState, 'phase'> {
 
 /** What `bookRoom` hands over, and what `continueAsNew` carries. */
 export const GuardBookingInputSchema = z.strictObject({
-  orderId: matching(ORDER_ID_RE, 'an order id'),
-  bookingId: z.number().int().positive('a positive supplier booking id'),
-  /** The check-in date of the `bookRoom` input (YYYY-MM-DD), until the supplier's is read. */
-  checkIn: z.iso.date('a date YYYY-MM-DD').optional(),
-  guard: GuardPolicySchema.optional(),
-  /** How long a cancellation may wait for the supplier (rule 4). @default '2h' */
-  cancellationDeadline: positiveDuration('cancellationDeadline').default(
-    DEFAULT_CANCELLATION_DEADLINE,
-  ),
+  orderId: matching(ORDER_ID_RE, 'an order id').describe("the order's id"),
+  bookingId: z
+    .number()
+    .int()
+    .positive('a positive supplier booking id')
+    .describe('the confirmed supplier booking the guard looks after'),
+  checkIn: z.iso
+    .date('a date YYYY-MM-DD')
+    .optional()
+    .describe("the bookRoom input's check-in date (YYYY-MM-DD), until the supplier's is read"),
+  guard: GuardPolicySchema.optional().describe("the bookRoom input's guard policy"),
+  cancellationDeadline: positiveDuration('cancellationDeadline')
+    .default(DEFAULT_CANCELLATION_DEADLINE)
+    .describe(
+      'how long a cancellation waits for the supplier to confirm it before it is flagged (a duration)',
+    ),
   polling: z
     .strictObject({
-      initialInterval: positiveDuration('initialInterval').default(DEFAULT_POLLING.initialInterval),
-      maximumInterval: positiveDuration('maximumInterval').default(DEFAULT_POLLING.maximumInterval),
-      backoffCoefficient: z.number().min(1).max(10).default(DEFAULT_POLLING.backoffCoefficient),
+      initialInterval: positiveDuration('initialInterval')
+        .default(DEFAULT_POLLING.initialInterval)
+        .describe('the first wait between two polls (a duration)'),
+      maximumInterval: positiveDuration('maximumInterval')
+        .default(DEFAULT_POLLING.maximumInterval)
+        .describe('the longest wait between two polls (a duration)'),
+      backoffCoefficient: z
+        .number()
+        .min(1)
+        .max(10)
+        .default(DEFAULT_POLLING.backoffCoefficient)
+        .describe('each wait is the one before times this (1 to 10), up to maximumInterval'),
     })
-    .optional(),
-  /**
-   * `bookRoom` asked the supplier to cancel and the supplier had not confirmed it when bookRoom
-   * ended CONFIRMED: the guard starts in `CANCELLATION_PENDING`, and a later read of CANCELLED is
-   * ours, not the supplier's.
-   */
-  cancellationPending: z.boolean().optional(),
-  /**
-   * Order events are on (docs/order-events.md): the guard announces its changes, with sequences
-   * after `lastSequence`, the booking's last. Set by the hand-over.
-   */
-  orderEvents: z.strictObject({ lastSequence: z.number().int().min(0) }).optional(),
+    .optional()
+    .describe("the bookRoom input's polling, for the guard's cancellations"),
+  cancellationPending: z
+    .boolean()
+    .optional()
+    .describe(
+      "bookRoom asked the supplier to cancel and the supplier had not confirmed it when bookRoom ended CONFIRMED: the guard starts in CANCELLATION_PENDING, and a later read of CANCELLED is the order's own cancellation",
+    ),
+  orderEvents: z
+    .strictObject({
+      lastSequence: z
+        .number()
+        .int()
+        .min(0)
+        .describe("the sequence of the order's last event so far"),
+    })
+    .optional()
+    .describe(
+      "order events are on (docs/order-events.md): the guard's events have sequences after lastSequence",
+    ),
   /**
    * A guard of an earlier version (its own workflow, `guard-<orderId>`) started by `bookRoom` in
-   * the workflow task that decided CONFIRMED: it writes only what it learns and reads the terms
-   * as a local activity (src/workflows/earlier-versions/guard-booking.ts). Unused in the order's
-   * own workflow.
+   * the workflow task that decided CONFIRMED (src/workflows/earlier-versions/guard-booking.ts).
    */
-  startedInOneTask: z.boolean().optional(),
-  /**
-   * The booking's status and terms as bookRoom's last supplier read held them (the poll that read
-   * it CONFIRMED): the guard starts from them instead of reading the booking again.
-   */
+  startedInOneTask: z
+    .boolean()
+    .optional()
+    .describe(
+      'set only for guards of earlier versions (their own workflow, guard-<orderId>); unused in the order workflow',
+    ),
   terms: z
     .strictObject({
-      status: z.string(),
-      checkIn: z.string().nullable(),
-      checkOut: z.string().nullable(),
-      refundable: z.boolean().nullable(),
-      penaltyDate: z.string().nullable(),
+      status: z.string().describe("the supplier's booking status"),
+      checkIn: z.string().nullable().describe("the supplier's check-in date"),
+      checkOut: z.string().nullable().describe("the supplier's check-out date"),
+      refundable: z
+        .boolean()
+        .nullable()
+        .describe("the supplier's cancel_policy: false for a non-refundable rate"),
+      penaltyDate: z
+        .string()
+        .nullable()
+        .describe("the supplier's penalty_date: when free cancellation ends"),
     })
-    .optional(),
-  /** The price `bookRoom` booked at, for the state. */
-  price: z.looseObject({ net: z.string(), currency: z.string().optional() }).optional(),
-  /** Carried across `continueAsNew`; never set by callers. */
-  carried: z.record(z.string(), z.unknown()).optional(),
+    .optional()
+    .describe(
+      "the booking's status and terms as bookRoom's last supplier read held them: the guard starts from them instead of reading the booking again",
+    ),
+  price: z
+    .looseObject({
+      net: z.string().describe('the net amount as a decimal string'),
+      currency: z.string().optional().describe('the ISO 4217 currency code'),
+    })
+    .optional()
+    .describe("the price bookRoom booked at (the supplier's price record), for the state"),
+  carried: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "the guard's own state, carried across continue-as-new (what it knows: phase, terms, reconfirmations, flag, cancellation); its shape is the guard's, not part of the contract",
+    ),
 });
 export type GuardBookingInput = z.input<typeof GuardBookingInputSchema>;
 export type GuardBookingParams = z.output<typeof GuardBookingInputSchema>;
@@ -225,14 +302,23 @@ export interface GuardBookingResult {
  * `CancelRequestSchema`; defined here, where the contract modules' imports point).
  */
 export const GuardCancelRequestSchema = z.strictObject({
-  reason: absent(z.string().max(500).optional()),
-  /**
-   * Cancel even though free cancellation has ended (or is unknown): the penalty is accepted.
-   * Before the decision nothing is at stake and it is ignored. @default false
-   */
-  acceptPenalty: absent(z.boolean().optional()),
+  reason: absent(
+    text(500).optional().describe('why the order is cancelled, for people, at most 500 characters'),
+  ),
+  acceptPenalty: absent(
+    z
+      .boolean()
+      .optional()
+      .describe(
+        'cancel even though free cancellation has ended (or is unknown): the penalty is accepted; before the decision nothing is at stake and it is ignored; unset: false',
+      ),
+  ),
 });
 export type GuardCancelRequest = z.infer<typeof GuardCancelRequestSchema>;
 
-export const KeepRequestSchema = z.strictObject({ reason: absent(z.string().max(500).optional()) });
+export const KeepRequestSchema = z.strictObject({
+  reason: absent(
+    text(500).optional().describe('why the order is kept, for people, at most 500 characters'),
+  ),
+});
 export type KeepRequest = z.infer<typeof KeepRequestSchema>;

@@ -103,6 +103,18 @@ export interface OrderEvent {
   readonly data: OrderEventData;
 }
 
+/** The JSON body of an event's POST (Standard Webhooks: `{ type, timestamp, data }`). */
+export interface OrderEventBody {
+  readonly type: OrderEventType;
+  readonly timestamp: string;
+  readonly data: OrderEventData;
+}
+
+/** The body an event is POSTed with; contract/orderEvent.*.schema.json describe it. */
+export function orderEventBody(event: OrderEvent): OrderEventBody {
+  return { type: event.type, timestamp: event.timestamp, data: event.data };
+}
+
 /** `webhook-id` of an order's event. */
 export const orderEventId = (orderId: string, sequence: number): string =>
   `evt_${orderId}_${sequence}`;

@@ -3,11 +3,16 @@
  * order systems in any language: `npm run contract` writes contract/*.schema.json and
  * contract/index.json; a test fails when the committed files differ from what this generates.
  * Inputs and update arguments are described as callers may send them (defaults optional, JSON
- * `null` accepted wherever the workflows read it as absent); answers as the workflows send them.
+ * `null` accepted wherever the workflows read it as absent); answers as the workflows send them;
+ * order events' bodies as `orderEventBody` POSTs them. Every field's description comes from its
+ * zod schema (`.describe()`); each file's own description, here, says what the file is and the
+ * rules of the contract its schema cannot state. Patterns are made to mean in Python's `re` and
+ * Java's regex what they mean in ECMA 262 ({@link portablePatterns}).
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_ORDER_ID_FIELD } from '../../src/config/defaults';
 import { NULL_IS_ABSENT } from '../../src/shared/absent';
 import {
   ApprovePriceChangeSchema,
@@ -19,9 +24,12 @@ import {
   ResolveReconciliationSchema,
 } from '../../src/shared/booking-contract';
 import { KeepRequestSchema } from '../../src/shared/guard-contract';
+import { OrderEventType } from '../../src/shared/order-events';
+import { orderEventBodySchema, orderEventWhen } from '../../src/shared/order-event-schemas';
 import {
   BookRoomResultSchema,
   CancelBookingResultSchema,
+  GuardingInputSchema,
   OrderResultSchema,
   OrderStateSchema,
 } from '../../src/shared/result-schemas';
@@ -30,14 +38,29 @@ export const CONTRACT_DIR = join(__dirname, '..', '..', 'contract');
 
 interface Entry {
   readonly workflow: string;
-  /** `input`, `result`, `query`, `update-argument`, `update-result`. */
+  /**
+   * `input`, `result`, `query`, `update-argument`, `update-result`, `continue-as-new-input`,
+   * `order-event`.
+   */
   readonly kind: string;
-  /** The query's or update's name, for messages. */
+  /** The query's or update's name, for messages; an order event's type. */
   readonly name?: string;
   readonly schema: z.ZodType;
   readonly io: 'input' | 'output';
   readonly title: string;
+  /** What the file describes, and the rules of the contract its schema cannot state. */
+  readonly description: string;
 }
+
+const NULL_MEANS_ABSENT = 'JSON null in an optional field means the field is absent.';
+const CHARACTERS = 'Lengths count characters (Unicode code points), as maxLength does.';
+const DURATIONS =
+  'A duration string is converted to milliseconds in double precision and rounded, and must not round to 0: the pattern draws that line exactly at half a millisecond, so a string of 16 or more significant digits within about 1e-16 of it may be decided the other way.';
+const PHASE_CHECKED =
+  "Checked in code beyond this schema: the update's validator refuses a request that does not fit the order's phase and says why (the SDK raises its update-failed error)";
+const UPDATE_ANSWER =
+  "The update's answer: the order's state once the request is taken, as in bookRoom.bookingState.query.schema.json.";
+const SENT = 'As the workflow sends it.';
 
 const ENTRIES: readonly Entry[] = [
   {
@@ -47,6 +70,7 @@ const ENTRIES: readonly Entry[] = [
     io: 'input',
     title:
       'bookRoom input (workflow id booking-<orderId>): the order, held by this one workflow from the first call to check-out',
+    description: `The input a caller starts bookRoom with. ${NULL_MEANS_ABSENT} ${CHARACTERS} Checked in code beyond this schema: the workflow id must be booking-<orderId> (any other ends FAILED with INVALID_INPUT); customFields may not set the field the order id travels in, which this schema takes to be orderIdField, else ${DEFAULT_ORDER_ID_FIELD} (where the workers' BOOKING_ORDER_ID_FIELD is another field, send orderIdField, as BookingClient does). ${DURATIONS}`,
   },
   {
     workflow: BOOK_ROOM_WORKFLOW,
@@ -56,6 +80,7 @@ const ENTRIES: readonly Entry[] = [
     io: 'output',
     title:
       "bookRoom update outcome (no argument): the booking's decision, once there is one (send it with the start: update-with-start)",
+    description: `The booking's decision, the answer of the outcome update (it takes no argument). ${SENT}`,
   },
   {
     workflow: BOOK_ROOM_WORKFLOW,
@@ -64,6 +89,7 @@ const ENTRIES: readonly Entry[] = [
     schema: OrderStateSchema,
     io: 'output',
     title: "bookRoom's bookingState query: the order's one current truth, in every phase",
+    description: `The order's state in every phase: the answer of the bookingState query (no argument) and of every update. ${SENT}`,
   },
   {
     workflow: BOOK_ROOM_WORKFLOW,
@@ -72,6 +98,7 @@ const ENTRIES: readonly Entry[] = [
     schema: ApprovePriceChangeSchema,
     io: 'input',
     title: 'bookRoom update approvePriceChange: argument',
+    description: `The approvePriceChange update's argument. ${PHASE_CHECKED}: it is refused unless a price or policy change awaits approval (AWAITING_APPROVAL).`,
   },
   {
     workflow: BOOK_ROOM_WORKFLOW,
@@ -80,6 +107,7 @@ const ENTRIES: readonly Entry[] = [
     schema: OrderStateSchema,
     io: 'output',
     title: 'bookRoom update approvePriceChange: result (the order state)',
+    description: UPDATE_ANSWER,
   },
   {
     workflow: BOOK_ROOM_WORKFLOW,
@@ -88,6 +116,7 @@ const ENTRIES: readonly Entry[] = [
     schema: ResolveReconciliationSchema,
     io: 'input',
     title: 'bookRoom update resolveReconciliation: argument',
+    description: `The resolveReconciliation update's argument: { bookingId } or { noBooking: true }. ${NULL_MEANS_ABSENT} ${PHASE_CHECKED}: it is refused unless the order is NEEDS_RECONCILIATION; a bookingId is then read from the supplier, and its custom field must carry this order's id.`,
   },
   {
     workflow: BOOK_ROOM_WORKFLOW,
@@ -96,6 +125,7 @@ const ENTRIES: readonly Entry[] = [
     schema: OrderStateSchema,
     io: 'output',
     title: 'bookRoom update resolveReconciliation: result (the order state)',
+    description: UPDATE_ANSWER,
   },
   {
     workflow: BOOK_ROOM_WORKFLOW,
@@ -104,6 +134,7 @@ const ENTRIES: readonly Entry[] = [
     schema: CancelRequestSchema,
     io: 'input',
     title: 'bookRoom update cancel: argument (cancels the order by its id, in every phase)',
+    description: `The cancel update's argument: cancels the order by its id, in every phase. ${NULL_MEANS_ABSENT} ${CHARACTERS} ${PHASE_CHECKED}: once the order is guarded, a cancellation after free cancellation ended (or when its end is unknown) needs acceptPenalty: true, and none is taken after check-in.`,
   },
   {
     workflow: BOOK_ROOM_WORKFLOW,
@@ -112,6 +143,7 @@ const ENTRIES: readonly Entry[] = [
     schema: OrderStateSchema,
     io: 'output',
     title: 'bookRoom update cancel: result (the order state once the request is taken)',
+    description: UPDATE_ANSWER,
   },
   {
     workflow: BOOK_ROOM_WORKFLOW,
@@ -120,6 +152,7 @@ const ENTRIES: readonly Entry[] = [
     schema: KeepRequestSchema,
     io: 'input',
     title: 'bookRoom update keep (once CONFIRMED): argument',
+    description: `The keep update's argument: the automatic cancellation of a provisional order (guard.autoCancelBeforePenalty) will not run. ${NULL_MEANS_ABSENT} ${CHARACTERS} ${PHASE_CHECKED}: it is taken once the order is guarded.`,
   },
   {
     workflow: BOOK_ROOM_WORKFLOW,
@@ -128,6 +161,7 @@ const ENTRIES: readonly Entry[] = [
     schema: OrderStateSchema,
     io: 'output',
     title: 'bookRoom update keep: result (the order state)',
+    description: UPDATE_ANSWER,
   },
   {
     workflow: BOOK_ROOM_WORKFLOW,
@@ -136,6 +170,17 @@ const ENTRIES: readonly Entry[] = [
     io: 'output',
     title:
       'bookRoom result: at its decision when not guarded, else at check-out or once the order is cancelled (guard)',
+    description: `The workflow's result: the decision and, for a guarded order, how its guard ended. ${SENT}`,
+  },
+  {
+    workflow: BOOK_ROOM_WORKFLOW,
+    kind: 'continue-as-new-input',
+    schema: GuardingInputSchema,
+    io: 'input',
+    title:
+      "bookRoom's own input when its guard continues as new (never sent by callers; seen in the run's history)",
+    description:
+      "What the order workflow hands to its next run when, guarding a CONFIRMED order, it continues as new (a long stay's history is kept small this way): the guard's input and the decision. Callers never send it; they see it as the input of such a run (the UI, `temporal workflow describe`). Checked by the workflow as it starts that run.",
   },
   {
     workflow: CANCEL_BOOKING_WORKFLOW,
@@ -143,6 +188,7 @@ const ENTRIES: readonly Entry[] = [
     schema: CancelBookingInputSchema,
     io: 'input',
     title: 'cancelBooking input (workflow id cancel-<bookingId>)',
+    description: `The input cancelBooking is started with, workflow id cancel-<bookingId>. ${NULL_MEANS_ABSENT} ${CHARACTERS} ${DURATIONS}`,
   },
   {
     workflow: CANCEL_BOOKING_WORKFLOW,
@@ -150,7 +196,17 @@ const ENTRIES: readonly Entry[] = [
     schema: CancelBookingResultSchema,
     io: 'output',
     title: 'cancelBooking result',
+    description: `The cancelBooking workflow's result. ${SENT}`,
   },
+  ...Object.values(OrderEventType).map((type): Entry => ({
+    workflow: BOOK_ROOM_WORKFLOW,
+    kind: 'order-event',
+    name: type,
+    schema: orderEventBodySchema(type),
+    io: 'output',
+    title: `order event ${type}: the body POSTed when ${orderEventWhen(type)}`,
+    description: `The JSON body of the Standard Webhooks POST of an order event of type ${type} (headers webhook-id, webhook-timestamp, webhook-signature: docs/order-events.md). Sent by the order's workflow (bookRoom) at least once, in sequence order per order.`,
+  })),
 ];
 
 type Json = Record<string, unknown>;
@@ -183,13 +239,69 @@ function nullIsAbsent(ctx: { jsonSchema: Json }): void {
     const names = variants.flatMap((v) => Object.keys((v.properties as Json | undefined) ?? {}));
     for (const variant of variants) {
       const properties = (variant.properties ?? {}) as Json;
-      for (const name of names) properties[name] ??= NULL;
+      for (const name of names)
+        properties[name] ??= {
+          ...NULL,
+          description: `null: absent (${name} belongs to the other form)`,
+        };
       variant.properties = properties;
     }
   }
 }
 
+/**
+ * `\d` written `[0-9]`: ECMA 262's `\d` is ASCII, Python's also matches other scripts' digits.
+ * Escapes and character classes are followed, so `\\d` stays as it is.
+ */
+export function asciiDigits(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      const next = pattern[i + 1] ?? '';
+      out += next === 'd' ? (inClass ? '0-9' : '[0-9]') : `\\${next}`;
+      i++;
+    } else {
+      if (c === '[') inClass = true;
+      else if (c === ']') inClass = false;
+      out += c;
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether a pattern may match a line break: one that names a line break, white space or a negated
+ * class. The others cannot, in ECMA 262; but Python's and Java's `$` also match before a final
+ * line break, so a schema with such a pattern also refuses line breaks outright ({@link
+ * portablePatterns}).
+ */
+function mayMatchLineBreak(pattern: string): boolean {
+  return /\\[nrsSWD]|\[\^|\\u2028|\\u2029/.test(pattern);
+}
+
+/**
+ * Makes every `pattern` mean, in Python's `re` and Java's regex, what it means in ECMA 262:
+ * digits are ASCII, and a pattern that cannot match a line break is joined by
+ * `not: { pattern: '[\n\r]' }`, since their `$` also matches before a final line break.
+ */
+function portablePatterns(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const n of node) portablePatterns(n);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const js = node as Json;
+  for (const value of Object.values(js)) portablePatterns(value);
+  if (typeof js.pattern !== 'string') return;
+  const pattern = asciiDigits(js.pattern);
+  js.pattern = pattern;
+  if (!mayMatchLineBreak(pattern) && js.not === undefined) js.not = { pattern: '[\\n\\r]' };
+}
+
 export function fileNameOf(e: Pick<Entry, 'workflow' | 'kind' | 'name'>): string {
+  if (e.kind === 'order-event') return `orderEvent.${e.name}.schema.json`;
   return `${e.workflow}.${e.name ? `${e.name}.` : ''}${e.kind}.schema.json`;
 }
 
@@ -202,8 +314,15 @@ export function contractFiles(): Record<string, string> {
       target: 'draft-2020-12',
       unrepresentable: 'any',
       override: nullIsAbsent,
-    });
-    const doc = { $schema: schema.$schema, $id: fileNameOf(e), title: e.title, ...schema };
+    }) as Json;
+    portablePatterns(schema);
+    const doc = {
+      $schema: schema.$schema,
+      $id: fileNameOf(e),
+      title: e.title,
+      ...schema,
+      description: e.description,
+    };
     files[fileNameOf(e)] = `${JSON.stringify(doc, null, 2)}\n`;
   }
   const index = ENTRIES.map((e) => ({

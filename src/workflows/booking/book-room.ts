@@ -15,12 +15,13 @@ import type {
   OrderInput,
   OrderResult,
 } from '../../shared/booking-contract';
-import { BookingOutcome, bookRoomInputRuleIssues } from '../../shared/booking-values';
+import { BookingOutcome } from '../../shared/booking-values';
 import type { GuardBookingInput } from '../../shared/guard-contract';
 import { outcomeUpdate } from '../../shared/booking-messages';
 import { CheckInDateKey, OrderIdKey } from '../../shared/search-attributes';
 import { bookRoomOfEarlierVersions } from '../earlier-versions/book-room';
-import { checkBookRoomInput, issueText } from '../input-checks';
+import { issueText } from '../input-checks';
+import { bookRoomInputVerdict, CONTRACT_RULES_PATCH } from '../input-verdicts';
 import { SearchAttributeWriter } from '../search-attribute-writer';
 import { cancelledFromTemporal, checkedGuardInput, guardToTheEnd } from '../guard/guard';
 import { registerGuardHandlers } from '../guard/guard-messages';
@@ -93,13 +94,15 @@ async function book(run: BookingRun, input: BookRoomInput): Promise<BookRoomResu
   return settle(run, p, supplierDecision(run));
 }
 
-/** Rule 7: the client validated already; this guards every other caller. */
+/**
+ * Rule 7: the client validated already; this guards every other caller, with the published
+ * contract's rules (a run recorded before them replays with its own: input-verdicts.ts).
+ */
 function checkedInput(input: BookRoomInput): BookRoomParams | Decision {
-  const parsed = checkBookRoomInput(input);
-  if (!parsed.success) return Decisions.invalidInput(issueText(parsed.issues));
-  const ruleIssues = bookRoomInputRuleIssues(parsed.data);
-  if (ruleIssues.length > 0) return Decisions.invalidInput(issueText(ruleIssues));
-  return parsed.data;
+  const verdict = bookRoomInputVerdict(input);
+  const checked = verdict.earlier && !patched(CONTRACT_RULES_PATCH) ? verdict.earlier : verdict.now;
+  if (!checked.success) return Decisions.invalidInput(issueText(checked.issues));
+  return checked.data;
 }
 
 /** The confirmation deadline passed (rule 3): NOT_CONFIRMED, cancelled first when asked to. */

@@ -1,4 +1,4 @@
-import { upsertSearchAttributes, setCurrentDetails } from '@temporalio/workflow';
+import { patched, upsertSearchAttributes, setCurrentDetails } from '@temporalio/workflow';
 import type { CancelBookingInput, CancelBookingResult } from '../../shared/booking-contract';
 import {
   BookingOutcomeKey,
@@ -7,7 +7,8 @@ import {
 } from '../../shared/search-attributes';
 import { DEFAULT_POLLING } from '../../config/defaults';
 import { runCancellation } from './cancellation';
-import { checkCancelBookingInput, orFail } from '../input-checks';
+import { orFail } from '../input-checks';
+import { cancelBookingInputVerdict, CONTRACT_RULES_PATCH } from '../input-verdicts';
 
 /**
  * `cancelBooking`, id `cancel-<bookingId>`: cancels a supplier booking by its id. Outcome
@@ -15,7 +16,11 @@ import { checkCancelBookingInput, orFail } from '../input-checks';
  * by the deadline (an operator is needed). Running it twice is harmless.
  */
 export async function cancelBooking(input: CancelBookingInput): Promise<CancelBookingResult> {
-  const { bookingId, orderId, deadline, polling } = orFail(checkCancelBookingInput(input));
+  // A run recorded before the contract's rules replays with its own (input-verdicts.ts).
+  const verdict = cancelBookingInputVerdict(input);
+  const { bookingId, orderId, deadline, polling } = orFail(
+    verdict.earlier && !patched(CONTRACT_RULES_PATCH) ? verdict.earlier : verdict.now,
+  );
   upsertSearchAttributes([
     { key: SupplierBookingIdKey, value: bookingId },
     ...(orderId ? [{ key: OrderIdKey, value: orderId }] : []),
