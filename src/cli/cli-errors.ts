@@ -113,7 +113,7 @@ function fromHotelApi(err: HotelApiError, where: FailureContext): CliError {
 }
 
 /** The codec's refusal, thrown as is or as the cause of what the SDK threw. */
-function payloadCodecErrorIn(err: unknown): PayloadCodecError | undefined {
+export function payloadCodecErrorIn(err: unknown): PayloadCodecError | undefined {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; depth++) {
     if (e instanceof PayloadCodecError) return e;
     e = e.cause;
@@ -131,6 +131,8 @@ export const PayloadFailureCode = {
   KEY_WRONG: 'PAYLOAD_KEY_WRONG',
   /** The payload is not one the codec can read at all. */
   UNREADABLE: 'PAYLOAD_UNREADABLE',
+  /** The tool would encrypt with a key id its workers do not write with (write-key-decision.ts). */
+  WRITE_KEY: 'PAYLOAD_WRITE_KEY',
 } as const;
 
 /**

@@ -4,6 +4,7 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { createDataConverter } from '../codec/data-converter';
+import { EncryptionCodec } from '../codec/encryption-codec';
 import type { Config } from '../config';
 import { temporalConnectionFailure, temporalConnectionOptions } from './connection-options';
 import { BookingClient } from './booking-client';
@@ -20,6 +21,8 @@ export interface ConnectedClient {
   readonly connection: Connection;
   readonly client: Client;
   readonly bookings: BookingClient;
+  /** The client's payload codec (which key ids it decrypted: see `takeDecryptedKeyIds`). */
+  readonly codec: EncryptionCodec;
   close(): Promise<void>;
 }
 
@@ -36,15 +39,16 @@ export async function connectBookingClient(
     if (explained) throw new TemporalConnectionRefusedError(explained, { cause: err });
     throw err;
   }
+  const codec = new EncryptionCodec(config.encryption);
   const client = new Client({
     connection,
     namespace: config.temporal.namespace,
-    dataConverter: createDataConverter(config.encryption),
+    dataConverter: createDataConverter(config.encryption, codec),
   });
   const bookings = new BookingClient({
     client,
     taskQueue: config.temporal.taskQueue,
     orderIdField: config.orderIdField,
   });
-  return { connection, client, bookings, close: () => connection.close() };
+  return { connection, client, bookings, codec, close: () => connection.close() };
 }

@@ -47,9 +47,13 @@ export const workflowBundleConverterOptions: Readonly<
  * `config.keys` and decrypted with any, failure messages and stack traces encoded (and so
  * encrypted). Cheap to create; every call builds its own codec over the same keys.
  */
-export function createDataConverter(config: Pick<EncryptionConfig, 'keys'>): DataConverter {
+export function createDataConverter(
+  config: Pick<EncryptionConfig, 'keys'>,
+  /** The codec over those keys, when the caller keeps a hold of it. @default a new one */
+  codec: EncryptionCodec = new EncryptionCodec(config),
+): DataConverter {
   return {
-    payloadCodecs: [new EncryptionCodec(config)],
+    payloadCodecs: [codec],
     failureConverterPath: FAILURE_CONVERTER_PATH,
   };
 }

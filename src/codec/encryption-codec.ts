@@ -57,6 +57,8 @@ export class PayloadCodecError extends Error {
 export class EncryptionCodec implements PayloadCodec {
   readonly #encryptWith: EncryptionKey;
   readonly #keys: ReadonlyMap<string, EncryptionKey>;
+  /** Key ids of the payloads decrypted since the last {@link takeDecryptedKeyIds}. */
+  readonly #decryptedWith = new Set<string>();
 
   constructor(config: Pick<EncryptionConfig, 'keys'>) {
     const [first] = config.keys;
@@ -72,6 +74,16 @@ export class EncryptionCodec implements PayloadCodec {
   /** Every key id this codec can decrypt, the encrypting one first. */
   get keyIds(): readonly string[] {
     return [...this.#keys.keys()];
+  }
+
+  /**
+   * The key ids of the payloads this codec decrypted since the last call (and forgets them): what
+   * the writers of those payloads encrypt with, for a caller about to write to the same readers.
+   */
+  takeDecryptedKeyIds(): string[] {
+    const ids = [...this.#decryptedWith];
+    this.#decryptedWith.clear();
+    return ids;
   }
 
   async encode(payloads: Payload[]): Promise<Payload[]> {
@@ -143,7 +155,9 @@ export class EncryptionCodec implements PayloadCodec {
       );
     }
     try {
-      return temporal.api.common.v1.Payload.decode(plaintext);
+      const decoded = temporal.api.common.v1.Payload.decode(plaintext);
+      this.#decryptedWith.add(keyId);
+      return decoded;
     } catch {
       throw new PayloadCodecError(
         'CODEC_MALFORMED_PAYLOAD',

@@ -2,8 +2,9 @@
  * The tool and the payload keys, as a child process: on the run's Temporal server, bookings made
  * by a worker whose payloads are encrypted under a key the tool does not hold are refused in one
  * line that names PAYLOAD_ENCRYPTION_KEYS and the key id it lacks (never a stack trace or
- * ciphertext); and with a Temporal that is not on this machine, the tool refuses to fall back to
- * the public development key.
+ * ciphertext); an update the workers could not decrypt is never sent (it would leave the booking
+ * answering nothing); and with a Temporal that is not on this machine, the tool refuses to fall
+ * back to the public development key.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -135,6 +136,43 @@ describe('the tool and the payload keys (PAYLOAD_ENCRYPTION_KEYS)', () => {
     const { error } = json<{ error: { code: string; message: string } }>(run);
     assert.equal(error.code, 'PAYLOAD_KEY_MISSING');
     assert.ok(error.message.includes(`"${WORKERS_KEY_ID}"`), error.message);
+  });
+
+  /** The waiting booking still answers, with the workers' key: nothing jammed it. */
+  const stillWaiting = async () =>
+    assert.equal((await client.bookings.state(waiting.orderId)).phase, 'AWAITING_APPROVAL');
+
+  it('approve with another key: refused in one line naming the key id, before anything is sent', async () => {
+    const run = await cli({ ...env, PAYLOAD_ENCRYPTION_KEYS: key('other-2027') })(
+      'approve',
+      waiting.orderId,
+    );
+    assert.equal(run.code, 2, explain(run));
+    assertOneLine(run, WORKERS_KEY_ID);
+    assert.ok(run.ms < 15_000, `answered in ${run.ms} ms`);
+    await stillWaiting();
+  });
+
+  it("approve holding the workers' key but encrypting with another: refused, naming both ids", async () => {
+    const run = await cli({
+      ...env,
+      PAYLOAD_ENCRYPTION_KEYS: `${key('new-2028')},${WORKERS_KEYS}`,
+    })('--json', 'approve', waiting.orderId);
+    assert.equal(run.code, 2, explain(run));
+    const { error } = json<{ error: { code: string; message: string } }>(run);
+    assert.equal(error.code, 'PAYLOAD_WRITE_KEY');
+    assert.ok(error.message.includes(`"${WORKERS_KEY_ID}"`), error.message);
+    assert.ok(error.message.includes('"new-2028"'), error.message);
+    await stillWaiting();
+  });
+
+  it("approve with the workers' keys: the booking goes on to CONFIRMED", async () => {
+    const run = await cli({ ...env, PAYLOAD_ENCRYPTION_KEYS: WORKERS_KEYS })(
+      'approve',
+      waiting.orderId,
+    );
+    assert.equal(run.code, 0, explain(run));
+    assert.equal((await client.bookings.result(waiting.orderId)).outcome, 'CONFIRMED');
   });
 
   it('a Temporal not on this machine without PAYLOAD_ENCRYPTION_KEYS: refused in one line before connecting (exit 2)', async () => {

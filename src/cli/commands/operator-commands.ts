@@ -20,9 +20,16 @@ import {
 import { cutAtDeadline } from '../../client/temporal-not-answering';
 import { BookingOutcomeKey, BookingPhaseKey } from '../../shared/search-attributes';
 import type { CliContext } from '../cli-context';
-import { CliError, toCliFailure, usageError } from '../cli-errors';
+import {
+  CliError,
+  PayloadFailureCode,
+  payloadCodecErrorIn,
+  toCliFailure,
+  usageError,
+} from '../cli-errors';
 import { ExitCode } from '../exit-codes';
 import { keyValueTable, renderOrderState, renderResult, renderState, table } from '../render';
+import { writeKeyProblem } from '../write-key-decision';
 import { phaseHint } from './book-command';
 import type { CommandRunner } from './command-runner';
 
@@ -98,6 +105,28 @@ function guardHint(state: OrderState): string | undefined {
 }
 
 /**
+ * Reads the booking before sending it anything (write-key-decision.ts): a key the tool lacks
+ * stops the command here in one line, and so does a tool that would encrypt with a key id its
+ * workers do not write with; no worker answering stops it as the update would. Anything else the
+ * read meets (no such booking, a run that failed) is left to the command, which says it.
+ */
+async function readBeforeWriting(ctx: CliContext, orderId: string): Promise<void> {
+  const { bookings, codec } = await ctx.temporal();
+  codec.takeDecryptedKeyIds();
+  try {
+    await ctx.withWorkerDeadline(() => bookings.state(orderId), 10_000);
+  } catch (err) {
+    if (payloadCodecErrorIn(err) || cutAtDeadline(err)) throw err;
+    return;
+  }
+  const problem = writeKeyProblem({
+    encryptsWith: codec.encryptionKeyId,
+    workersWrite: codec.takeDecryptedKeyIds(),
+  });
+  if (problem) throw new CliError(problem, ExitCode.USAGE, PayloadFailureCode.WRITE_KEY);
+}
+
+/**
  * Sends an update to a running booking. An ended workflow answers "not found" to updates, which
  * would send a person looking for a typo, and an order that decided (and now guards the
  * booking) refuses it: say that the booking has ended, and how.
@@ -108,6 +137,7 @@ async function updateBooking<T>(
   what: string,
   send: () => Promise<T>,
 ): Promise<T> {
+  await readBeforeWriting(ctx, orderId);
   try {
     return await ctx.withWorkerDeadline(send);
   } catch (err) {
@@ -195,6 +225,7 @@ async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFla
   const id = orderId!;
   const bookings = await ctx.bookings();
   const polling = cancellationPolling(o);
+  await readBeforeWriting(ctx, id);
   const c = await ctx.withWorkerDeadline(() =>
     bookings.cancelOrder(id, {
       ...(o.reason !== undefined ? { reason: o.reason } : {}),
@@ -271,6 +302,7 @@ async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFla
 
 async function keep(ctx: CliContext, orderId: string, o: { reason?: string }) {
   const bookings = await ctx.bookings();
+  await readBeforeWriting(ctx, orderId);
   const state = await ctx.withWorkerDeadline(() => bookings.keep(orderId, o.reason));
   ctx.emit({ orderId, action: 'keep', state }, () =>
     [
