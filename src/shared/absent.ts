@@ -4,7 +4,6 @@
  * so that every contract file can use them without importing another contract.
  */
 import { z } from 'zod';
-import { characterCount } from './booking-values';
 
 /**
  * JSON `null` in an optional field means "absent" (rule 7): order systems in Java or Python send
@@ -36,15 +35,4 @@ export const NULL_IS_ABSENT = 'x-null-is-absent';
  */
 export function matching(re: RegExp, message: string) {
   return z.string().regex(new RegExp(re), message);
-}
-
-/**
- * A text of at most `max` characters (Unicode code points, as JSON Schema's `maxLength` counts
- * them; an emoji is one): zod's `.max()` would count UTF-16 code units.
- */
-export function text(max: number) {
-  return z
-    .string()
-    .refine((v) => characterCount(v) <= max, `at most ${max} characters`)
-    .meta({ maxLength: max });
 }

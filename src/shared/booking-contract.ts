@@ -11,7 +11,7 @@ import {
   DEFAULT_ORDER_ID_FIELD,
   DEFAULT_POLLING,
 } from '../config/defaults';
-import { absent, matching, NULL_IS_ABSENT, text } from './absent';
+import { absent, matching, NULL_IS_ABSENT } from './absent';
 import { nonBlankPattern } from './contract-patterns';
 import {
   GuardCancelRequestSchema,
@@ -29,7 +29,6 @@ import {
   PHONE_LENGTH,
   PHONE_PREFIX_RE,
   PHONE_RE,
-  characterCount,
   isPhone,
   type BookingOutcome,
   type BookingPhase,
@@ -50,20 +49,24 @@ function withoutNulls<T>(v: unknown): T {
 
 const CustomFieldsSchema = z.record(
   matching(CUSTOM_FIELD_RE, 'custom field names are custom_field_1 .. custom_field_10'),
-  text(255).describe('the value printed on the booking, at most 255 characters'),
+  z
+    .string()
+    .max(255, 'at most 255 characters')
+    .describe('the value printed on the booking, at most 255 characters'),
 );
 
 /**
- * Text that is not blank, trimmed, then at most `max` characters. The JSON Schema states the same
- * with a pattern (a length bound there would count the spaces the trim removes).
+ * Text that is not blank, trimmed, then at most `max` characters (zod counts code points, as
+ * JSON Schema does). The JSON Schema states it with a pattern instead of zod's `maxLength`, which
+ * would count the white space the trim removes.
  */
 const nonBlank = (max: number) =>
   z
     .string()
     .trim()
     .min(1, 'required')
-    .refine((v) => characterCount(v) <= max, `at most ${max} characters`)
-    .meta({ pattern: nonBlankPattern(max) });
+    .max(max, `at most ${max} characters`)
+    .meta({ pattern: nonBlankPattern(max), maxLength: undefined });
 
 export const GuestRoomSchema = z.strictObject({
   firstName: nonBlank(100).describe(
@@ -73,7 +76,11 @@ export const GuestRoomSchema = z.strictObject({
     "the guest's last name: not blank, at most 100 characters once leading and trailing white space is removed (it is sent trimmed)",
   ),
   notes: absent(
-    text(1000).optional().describe('notes for the hotel about this room, at most 1000 characters'),
+    z
+      .string()
+      .max(1000, 'at most 1000 characters')
+      .optional()
+      .describe('notes for the hotel about this room, at most 1000 characters'),
   ),
 });
 
@@ -423,7 +430,11 @@ export const CancelBookingInputSchema = z.strictObject({
       .describe('the order the booking belongs to, when known: makes the cancellation searchable'),
   ),
   reason: absent(
-    text(500).optional().describe('why it is cancelled, for people, at most 500 characters'),
+    z
+      .string()
+      .max(500, 'at most 500 characters')
+      .optional()
+      .describe('why it is cancelled, for people, at most 500 characters'),
   ),
   deadline: absent(
     duration('deadline')

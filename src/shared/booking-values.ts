@@ -86,16 +86,6 @@ export function isPhone(v: string): boolean {
   return v.length >= PHONE_LENGTH.min && v.length <= PHONE_LENGTH.max && PHONE_RE.test(v);
 }
 
-/**
- * The length of a text in characters (Unicode code points), as JSON Schema's `maxLength` and the
- * supplier count it: an emoji is one character, though two UTF-16 code units in `.length`.
- */
-export function characterCount(v: string): number {
-  let n = 0;
-  for (const _ of v) n++;
-  return n;
-}
-
 /** A field-level problem in an input. */
 export interface FieldIssue {
   readonly field: string;

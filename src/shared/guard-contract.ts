@@ -19,7 +19,7 @@ import {
   DEFAULT_POLLING,
   DEFAULT_RECONFIRM_BEFORE,
 } from '../config/defaults';
-import { absent, matching, text } from './absent';
+import { absent, matching } from './absent';
 import { durationPattern } from './contract-patterns';
 import { durationToMs } from './duration';
 import { ORDER_ID_RE } from './booking-values';
@@ -303,7 +303,11 @@ export interface GuardBookingResult {
  */
 export const GuardCancelRequestSchema = z.strictObject({
   reason: absent(
-    text(500).optional().describe('why the order is cancelled, for people, at most 500 characters'),
+    z
+      .string()
+      .max(500, 'at most 500 characters')
+      .optional()
+      .describe('why the order is cancelled, for people, at most 500 characters'),
   ),
   acceptPenalty: absent(
     z
@@ -318,7 +322,11 @@ export type GuardCancelRequest = z.infer<typeof GuardCancelRequestSchema>;
 
 export const KeepRequestSchema = z.strictObject({
   reason: absent(
-    text(500).optional().describe('why the order is kept, for people, at most 500 characters'),
+    z
+      .string()
+      .max(500, 'at most 500 characters')
+      .optional()
+      .describe('why the order is kept, for people, at most 500 characters'),
   ),
 });
 export type KeepRequest = z.infer<typeof KeepRequestSchema>;

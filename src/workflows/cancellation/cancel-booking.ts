@@ -1,4 +1,4 @@
-import { patched, upsertSearchAttributes, setCurrentDetails } from '@temporalio/workflow';
+import { upsertSearchAttributes, setCurrentDetails } from '@temporalio/workflow';
 import type { CancelBookingInput, CancelBookingResult } from '../../shared/booking-contract';
 import {
   BookingOutcomeKey,
@@ -7,8 +7,7 @@ import {
 } from '../../shared/search-attributes';
 import { DEFAULT_POLLING } from '../../config/defaults';
 import { runCancellation } from './cancellation';
-import { orFail } from '../input-checks';
-import { cancelBookingInputVerdict, CONTRACT_RULES_PATCH } from '../input-verdicts';
+import { checkCancelBookingInput, orFail } from '../input-checks';
 
 /**
  * `cancelBooking`, id `cancel-<bookingId>`: cancels a supplier booking by its id. Outcome
@@ -16,11 +15,7 @@ import { cancelBookingInputVerdict, CONTRACT_RULES_PATCH } from '../input-verdic
  * by the deadline (an operator is needed). Running it twice is harmless.
  */
 export async function cancelBooking(input: CancelBookingInput): Promise<CancelBookingResult> {
-  // A run recorded before the contract's rules replays with its own (input-verdicts.ts).
-  const verdict = cancelBookingInputVerdict(input);
-  const { bookingId, orderId, deadline, polling } = orFail(
-    verdict.earlier && !patched(CONTRACT_RULES_PATCH) ? verdict.earlier : verdict.now,
-  );
+  const { bookingId, orderId, deadline, polling } = orFail(checkCancelBookingInput(input));
   upsertSearchAttributes([
     { key: SupplierBookingIdKey, value: bookingId },
     ...(orderId ? [{ key: OrderIdKey, value: orderId }] : []),

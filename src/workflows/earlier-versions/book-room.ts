@@ -17,7 +17,6 @@ import { runCancellation } from '../cancellation/cancellation';
 import { failureFacts } from '../failure-facts';
 import { guardInput } from '../guard/guard-input';
 import { checkBookRoomInput, issueText } from '../input-checks';
-import { overlongInUtf16 } from './input-rules';
 import { SearchAttributeWriter } from '../search-attribute-writer';
 import { registerBookingHandlers } from '../booking/booking-messages';
 import { BookingRun } from '../booking/booking-run';
@@ -66,8 +65,6 @@ async function script(run: BookingRun, input: BookRoomInput, oneTask: boolean) {
   const parsed = checkBookRoomInput(input);
   if (!parsed.success) return finish(run, Decisions.invalidInput(issueText(parsed.issues)));
   const p = parsed.data;
-  const overlong = overlongInUtf16(p);
-  if (overlong.length > 0) return finish(run, Decisions.invalidInput(issueText(overlong)));
   const ruleIssues = bookRoomInputRuleIssues(p);
   if (ruleIssues.length > 0 && patched(INPUT_RULES_PATCH))
     return finish(run, Decisions.invalidInput(issueText(ruleIssues)));
