@@ -1,6 +1,6 @@
 /**
  * The cluster part of `npm run bench`: the production topology of `npm run cluster`
- * (PostgreSQL, Temporal server 1.29.1 with 4 history shards and mTLS; tools/temporal-server/cluster.ts)
+ * (PostgreSQL, Temporal server 1.29.1 with 16 history shards and mTLS; tools/temporal-server/cluster.ts)
  * started for the part on a fresh PostgreSQL data directory in a temp dir and free ports, then:
  *
  * - throughput (bench/throughput.ts, the same measurement as the `throughput` part) with 1, 2 and
@@ -27,11 +27,11 @@ import {
   busyPorts,
   CLUSTER_HISTORY_SHARDS,
   ClusterError,
-  clusterPorts,
   MAX_CLUSTER_BASE_PORT,
   startClusterInfrastructure,
   type ClusterProcesses,
 } from '../tools/temporal-server/cluster';
+import { clusterPorts } from '../tools/temporal-server/cluster-ports';
 import {
   ClusterBuildError,
   TEMPORAL_SERVER_VERSION,
@@ -145,8 +145,7 @@ export async function runClusterBench(
       client: new Client({ connection, dataConverter: benchDataConverter() }),
       temporalEnv: cluster.clientEnv,
       get serverPids(): Record<string, number> {
-        const p = cluster.pids();
-        return p.temporal !== undefined ? { server: p.temporal } : {};
+        return serverNodePids(cluster.pids().nodes);
       },
       get serverProcessTrees(): Record<string, number> {
         const p = cluster.pids();
@@ -269,6 +268,15 @@ export function clusterFigures(r: ClusterBenchResult): Record<string, string> {
     out[`Cluster: no-op control p50 ms vs dev server (${v.latencyMs} ms)`] =
       `${v.clusterControlP50Ms} vs ${v.devServerControlP50Ms}`;
   }
+  return out;
+}
+
+/** Each running node's pid, by the name its CPU is reported under: `server`, `server-2`, … */
+export function serverNodePids(nodes: readonly (number | undefined)[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  nodes.forEach((pid, i) => {
+    if (pid !== undefined) out[i === 0 ? 'server' : `server-${i + 1}`] = pid;
+  });
   return out;
 }
 

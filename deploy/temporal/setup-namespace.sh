@@ -25,7 +25,8 @@ else
   echo "Namespace $NAMESPACE created (retention $RETENTION)"
 fi
 
-# A new namespace reaches the frontend's namespace cache some seconds after it is created.
+# A new namespace reaches each frontend's namespace cache some seconds after it is created (with
+# several server nodes behind a balancer, each call may meet another frontend): retried.
 attempt=0
 until existing="$(temporal operator search-attribute list --namespace "$NAMESPACE" 2>&1)"; do
   attempt=$((attempt + 1))
@@ -37,10 +38,17 @@ for pair in $SEARCH_ATTRIBUTES; do
   type="${pair#*=}"
   if printf '%s\n' "$existing" | grep -qw "$name"; then
     echo "Search attribute $name exists"
-  else
-    temporal operator search-attribute create --namespace "$NAMESPACE" --name "$name" --type "$type"
-    echo "Search attribute $name ($type) registered"
+    continue
   fi
+  attempt=0
+  until out="$(temporal operator search-attribute create --namespace "$NAMESPACE" --name "$name" --type "$type" 2>&1)"; do
+    # Registered by an earlier attempt whose answer was lost: done.
+    if temporal operator search-attribute list --namespace "$NAMESPACE" 2>/dev/null | grep -qw "$name"; then break; fi
+    attempt=$((attempt + 1))
+    if [ "$attempt" -ge 60 ]; then echo "Search attribute $name not registered: $out" >&2; exit 1; fi
+    sleep 1
+  done
+  echo "Search attribute $name ($type) registered"
 done
 
 # Usable once the server's search attribute cache has them (this setup does not force a refresh

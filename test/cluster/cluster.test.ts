@@ -16,11 +16,8 @@ import { connectBookingClient, TemporalConnectionRefusedError } from '../../src/
 import { temporalConnectionOptions } from '../../src/client/connection-options';
 import { loadConfig } from '../../src/config';
 import { TemporalNamespaceDivisionKey } from '../../src/shared/search-attributes';
-import {
-  busyPorts,
-  clusterPorts,
-  startClusterInfrastructure,
-} from '../../tools/temporal-server/cluster';
+import { busyPorts, startClusterInfrastructure } from '../../tools/temporal-server/cluster';
+import { clusterPorts } from '../../tools/temporal-server/cluster-ports';
 import {
   CLUSTER_BINARIES,
   findClusterBinaries,

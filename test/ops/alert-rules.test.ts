@@ -13,7 +13,7 @@ import { before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { renderAlertRules } from '../../tools/alerting/alerting-config';
-import { clusterPorts, clusterScrapeJobs } from '../../tools/temporal-server/cluster';
+import { clusterPorts, clusterScrapeJobs } from '../../tools/temporal-server/cluster-ports';
 import { prometheusConfig } from '../../tools/temporal-server/prometheus-server';
 import {
   findAlertmanager,

@@ -22,7 +22,7 @@ import {
   type AlertingSettings,
 } from '../../tools/alerting/alerting-config';
 import { clusterAlertingSettings } from '../../tools/stack/cluster-stack';
-import { clusterPorts } from '../../tools/temporal-server/cluster';
+import { clusterPorts } from '../../tools/temporal-server/cluster-ports';
 import {
   findAlertmanager,
   type AlertmanagerLookup,

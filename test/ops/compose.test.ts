@@ -15,11 +15,11 @@ import { loadCodecServerConfig } from '../../src/config/codec';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/shared/search-attributes';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../../tools/temporal-server/dev-server';
 import {
-  clusterPorts,
   clusterServerEnv,
   SERVER_CONFIG_ENV,
   SHARED_FILES,
 } from '../../tools/temporal-server/cluster';
+import { clusterPorts } from '../../tools/temporal-server/cluster-ports';
 import { shutdownGraceMsFor } from '../../src/workflows/activity-options';
 import {
   ALERTING_TEMPLATES,
@@ -634,7 +634,7 @@ describe('docker-compose.yml and `npm run cluster` share their files', () => {
   });
 
   it('both give the template every variable it needs, and only variables it reads', () => {
-    const native = clusterServerEnv(clusterPorts(17233), {
+    const native = clusterServerEnv(clusterPorts(17233), 0, {
       serverCert: 's.pem',
       serverKey: 's.key',
       caCert: 'ca.pem',

@@ -17,7 +17,7 @@ import { loadCodecServerConfig } from '../../src/config/codec';
 import { loadConfig, parseEnv } from '../../src/config';
 import { bookingWorkflowId } from '../../src/shared/booking-contract';
 import { BookingPhaseKey } from '../../src/shared/search-attributes';
-import { startClusterStack } from '../stack/cluster-stack';
+import { simulatorOf, startClusterStack } from '../stack/cluster-stack';
 import { audit, formatCounts, startWithRetry, waitForSettled, type AuditReport } from './audit';
 import { mixInput, orderIdFor } from './booking-mix';
 import { REPO_ROOT, WorkerProcess } from './worker-process';
@@ -153,7 +153,7 @@ export async function runDeployDrill(options: DeployDrillOptions): Promise<Deplo
       timeoutMs: options.settleTimeoutMs ?? 900_000,
       log,
     });
-    const report = audit(statuses, ids, stack.simulator);
+    const report = audit(statuses, ids, simulatorOf(stack));
     let workflowTaskFailures = 0;
     for (const id of ids) {
       const history = await stack.client.workflow.getHandle(bookingWorkflowId(id)).fetchHistory();

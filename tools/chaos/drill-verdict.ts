@@ -5,6 +5,7 @@
  * asked, the operator's answers and the outcomes they led to.
  */
 import type { Client } from '@temporalio/client';
+import { tsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import type { BookingClient } from '../../src/client';
 import { bookingWorkflowId } from '../../src/shared/booking-contract';
@@ -12,6 +13,7 @@ import type { Simulator } from '../simulator';
 import { audit, reconcileAll, waitForSettled, type AuditReport, type OrderStatus } from './audit';
 import type { MixEntry } from './booking-mix';
 import type { KillRecord } from './crash-drill';
+import type { TaskTimeout } from './node-drill-figures';
 
 /** Why an order waits for reconciliation, or undefined when nothing explains it. */
 export interface Explained {
@@ -81,6 +83,27 @@ export async function activityTimeouts(
       const key = `${type}/${t !== undefined && t !== null ? (temporal.api.enums.v1.TimeoutType[t] ?? t) : '?'}`;
       out[key] = (out[key] ?? 0) + 1;
     }
+  }
+  return out;
+}
+
+/** The workflow task timeouts in an order's history, with their event times. */
+export async function workflowTaskTimeouts(
+  client: Client,
+  orderId: string,
+): Promise<TaskTimeout[]> {
+  const history = await client.workflow.getHandle(bookingWorkflowId(orderId)).fetchHistory();
+  const out: TaskTimeout[] = [];
+  for (const e of history.events ?? []) {
+    const attrs = e.workflowTaskTimedOutEventAttributes;
+    if (!attrs) continue;
+    const t = attrs.timeoutType;
+    out.push({
+      orderId,
+      at: e.eventTime ? tsToMs(e.eventTime) : 0,
+      timeoutType:
+        t !== undefined && t !== null ? (temporal.api.enums.v1.TimeoutType[t] ?? String(t)) : '?',
+    });
   }
   return out;
 }

@@ -1,6 +1,6 @@
 /**
  * The fleet drill (`npm run chaos -- fleet`): the production topology of `npm run cluster`
- * (PostgreSQL, Temporal server 1.29.1 with mTLS and 4 shards, N worker processes on one task
+ * (PostgreSQL, Temporal server 1.29.1 with mTLS and 16 shards, N worker processes on one task
  * queue), bookings across the scenarios, and while they run: a rolling restart (SIGTERM each
  * worker in turn, a new one started once it has drained), one SIGKILL of a worker, a restart of
  * the Temporal server process and one of PostgreSQL. Then the audit of crash-drill: no order
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { WorkerProcess } from './worker-process';
 import { loadCodecServerConfig } from '../../src/config/codec';
 import { loadConfig, parseEnv } from '../../src/config';
-import { startClusterStack } from '../stack/cluster-stack';
+import { simulatorOf, startClusterStack } from '../stack/cluster-stack';
 import { formatCounts, startWithRetry, waitForSettled } from './audit';
 import { SCENARIO_MIX, mixInput, orderIdFor, pick, prng } from './booking-mix';
 import type { KillRecord } from './crash-drill';
@@ -170,7 +170,7 @@ export async function runFleetDrill(options: FleetDrillOptions): Promise<FleetDr
     const { clean, ...verdict } = await judgeDrill({
       client: stack.client,
       bookings: stack.bookings,
-      simulator: stack.simulator,
+      simulator: simulatorOf(stack),
       ids,
       statuses,
       entryOf,

@@ -1,6 +1,7 @@
 /**
- * `npm run chaos -- [crash] [faults] [personal-data] [load] [fleet]` (default: the first four;
- * `fleet` runs on the production topology of `npm run cluster`, see tools/chaos/fleet-drill.ts): the long
+ * `npm run chaos -- [crash] [faults] [personal-data] [load] [fleet] [nodes] [deploy]` (default: the
+ * first four; `fleet`, `nodes` and `deploy` run on the production topology of `npm run cluster`, see
+ * tools/chaos/fleet-drill.ts and node-drill.ts): the long
  * variants of the reliability drills, each against its own Temporal dev server, the
  * simulator and the worker as a subprocess. Prints each drill's figures; exits 1 when one fails.
  *
@@ -25,6 +26,8 @@
  * | CHAOS_FLEET_BOOKINGS | 300 | fleet: bookings |
  * | CHAOS_FLEET_WORKERS | 3 | fleet: worker processes on one task queue |
  * | CHAOS_FLEET_WINDOW_MS | 120000 | fleet: starts and disruptions spread over this |
+ * | CHAOS_NODE_BOOKINGS | 300 | nodes: bookings, through 3 workers on 3 server nodes |
+ * | CHAOS_NODE_DOWN_MS | 60000 | nodes: how long each SIGKILLed node stays down |
  * | CHAOS_DEPLOY_FROM | main | deploy: the old release (git revision) |
  * | CHAOS_DEPLOY_TO | this checkout | deploy: the new release (git revision) |
  * | CHAOS_DEPLOY_TLS | false | deploy: mTLS on (both releases must support it) |
@@ -42,9 +45,10 @@ import { formatFaultBurstReport, runFaultBurst } from './fault-burst';
 import { formatDeployReport, runDeployDrill } from './deploy-drill';
 import { fleetDataDir, formatFleetReport, runFleetDrill } from './fleet-drill';
 import { formatLoadReport, runLoad, writeLoadDrillSummary } from './load-run';
+import { formatNodeReport, runNodeDrill } from './node-drill';
 import { formatPersonalDataReport, runPersonalDataDrill } from './personal-data';
 
-const DRILLS = ['crash', 'faults', 'personal-data', 'load', 'fleet', 'deploy'] as const;
+const DRILLS = ['crash', 'faults', 'personal-data', 'load', 'fleet', 'nodes', 'deploy'] as const;
 type Drill = (typeof DRILLS)[number];
 /** Without arguments: the drills that need only the dev server. */
 const DEFAULT_DRILLS: readonly Drill[] = ['crash', 'faults', 'personal-data', 'load'];
@@ -160,6 +164,16 @@ async function main(): Promise<number> {
         log: log(drill),
       });
       lines = formatDeployReport(r);
+      passed = r.passed;
+    } else if (drill === 'nodes') {
+      const r = await runNodeDrill({
+        bookings: num('CHAOS_NODE_BOOKINGS', 300),
+        downMs: num('CHAOS_NODE_DOWN_MS', 60_000),
+        dataDir: fleetDataDir(workDir),
+        seed,
+        log: log(drill),
+      });
+      lines = formatNodeReport(r);
       passed = r.passed;
     } else if (drill === 'fleet') {
       const r = await runFleetDrill({

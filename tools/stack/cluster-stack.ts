@@ -24,14 +24,16 @@ import {
 import { buildAlertReceiver } from '../alerting/alert-receiver';
 import { startAlertingStack } from '../alerting/alerting-stack';
 import {
-  clusterPorts,
-  clusterScrapeJobs,
   startClusterInfrastructure,
-  workerHealthPort,
-  workerMetricsPort,
   type ClusterOptions,
   type ClusterProcesses,
 } from '../temporal-server/cluster';
+import {
+  clusterPorts,
+  clusterScrapeJobs,
+  workerHealthPort,
+  workerMetricsPort,
+} from '../temporal-server/cluster-ports';
 import { bundleWorkflows } from '../../src/workflow-bundle';
 import { whenPortInUse } from '../../src/observability/ports';
 import { freshBookingIdBase } from './local-stack';
@@ -44,6 +46,11 @@ export interface ClusterStackOptions extends ClusterOptions {
   readonly codecServer: CodecServerConfig;
   /** Simulator behaviour (latency, faults) on top of the cluster's defaults. */
   readonly simulator?: Omit<SimulatorOptions, 'companies' | 'inspection'>;
+  /**
+   * An external supplier (its origin, e.g. `http://127.0.0.1:9000`) instead of the simulator: the
+   * workers call it with the configuration's HOTEL_API_KEY and HOTEL_API_SECRET.
+   */
+  readonly supplierUrl?: string;
   /** Extra worker environment (e.g. SHUTDOWN_GRACE_MS). */
   readonly workerEnv?: Readonly<Record<string, string>>;
   /**
@@ -70,7 +77,8 @@ export function clusterAlertingSettings(
 
 export interface ClusterStack {
   readonly infra: ClusterProcesses;
-  readonly simulator: Simulator;
+  /** The in-process simulator, unless an external supplier was given. */
+  readonly simulator: Simulator | undefined;
   readonly supplierUrl: string;
   readonly codecUrl: string;
   /** Prometheus with the alert rules, or why it is not running. */
@@ -122,19 +130,26 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
       `${codecUrl.replace(/\/$/, '')}/t/${encodeURIComponent(options.codecServer.token)}`,
     );
 
-    // --- simulator ---
+    // --- the supplier: the simulator, or the external one given ---
     const company = { key: config.hotelApi.key, secret: config.hotelApi.secret };
-    const simulator = buildSimulator({
-      companies:
-        company.key && company.key !== DEMO_COMPANY.key
-          ? [DEMO_COMPANY, { ...company, active: true }]
-          : [DEMO_COMPANY],
-      inspection: true,
-      firstBookingId: freshBookingIdBase(),
-      ...options.simulator,
-    });
-    const { origin: supplierUrl } = await simulator.listen(ports.simulator, '127.0.0.1');
-    cleanups.push(() => simulator.close());
+    let simulator: Simulator | undefined;
+    let supplierUrl: string;
+    if (options.supplierUrl) {
+      supplierUrl = options.supplierUrl.replace(/\/+$/, '');
+    } else {
+      const sim = buildSimulator({
+        companies:
+          company.key && company.key !== DEMO_COMPANY.key
+            ? [DEMO_COMPANY, { ...company, active: true }]
+            : [DEMO_COMPANY],
+        inspection: true,
+        firstBookingId: freshBookingIdBase(),
+        ...options.simulator,
+      });
+      simulator = sim;
+      supplierUrl = (await sim.listen(ports.simulator, '127.0.0.1')).origin;
+      cleanups.push(() => sim.close());
+    }
 
     // --- workers ---
     const bundle = await writeBundle(infra.dataDir);
@@ -252,3 +267,9 @@ export async function startClusterStack(options: ClusterStackOptions): Promise<C
 /** Whether the cluster binaries are built (tests that need them skip otherwise). */
 export { findClusterBinaries } from '../temporal-server/cluster-binaries';
 export const clusterDataExists = (dataDir: string) => existsSync(join(dataDir, 'postgres'));
+
+/** The stack's simulator, for drills that audit the supplier's side (they start it). */
+export function simulatorOf(stack: Pick<ClusterStack, 'simulator'>): Simulator {
+  if (!stack.simulator) throw new Error('this drill needs the simulator, not an external supplier');
+  return stack.simulator;
+}

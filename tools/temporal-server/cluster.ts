@@ -1,27 +1,21 @@
 /**
- * The production topology on one machine, natively (no Docker): PostgreSQL, the Temporal server
- * 1.29.1 (4 history shards, frontend with mTLS) configured from deploy/temporal/ — the same files
- * docker-compose mounts — the Temporal UI server, the codec server, the simulator and N workers
- * as separate processes. Everything lives under one data directory (`.data/cluster/`): a second
- * start reuses the database, so every workflow is kept.
+ * The production topology on one machine, natively (no Docker): PostgreSQL, one Temporal server
+ * 1.29.1 node or several (frontend with mTLS) configured from deploy/temporal/ — the same files
+ * docker-compose mounts — a balancer in front of several nodes' frontends, and the Temporal UI
+ * server. The application side (codec server, simulator, workers) is tools/stack/cluster-stack.ts.
+ * Everything lives under one data directory (`.data/cluster/`): a second start reuses the
+ * database, so every workflow is kept.
  *
- * Ports are derived from one base port (default 17233) so the cluster coexists with a dev server
- * on 7233/8233; a busy port stops the start with one line naming it.
+ * Every node runs every service (frontend, history, matching, worker), as on the machines of a
+ * small deployment: a node that dies takes one copy of each away, and the others take over its
+ * history shards and task queue partitions. Ports come from one base port (cluster-ports.ts); a
+ * busy port stops the start with one line naming it.
  */
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import {
-  appendFileSync,
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { type ChildProcess } from 'node:child_process';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { spawnSync } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import {
   temporalConnectionOptions,
@@ -30,10 +24,28 @@ import {
 import { loadTemporalSecurity } from '../../src/config/temporal-security';
 import { makeCertificates, type CertificateSet } from './certificates';
 import { resolveTemporalCli } from './cli-binary';
+import { balancerCommand, ensureNginx } from './cluster-balancer';
 import { ensureClusterBinaries, type ClusterBinaryPaths } from './cluster-binaries';
+import { ClusterError } from './cluster-error';
+import {
+  DB_PASSWORD,
+  DB_USER,
+  ensurePostgresBinaries,
+  setUpSchemas,
+  startLocalPostgres,
+  type LocalPostgres,
+} from './cluster-postgres';
+import {
+  clusterPorts,
+  maxBasePort,
+  namedPorts,
+  type ClusterPorts,
+  type NodePorts,
+} from './cluster-ports';
+import { ProcessGroup, stopProcess } from './cluster-processes';
 import { ensureSearchAttributes, waitForTemporal } from './dev-server';
 
-const execFileAsync = promisify(execFile);
+export { ClusterError } from './cluster-error';
 
 /** The repository root: deploy/ is read from here. */
 export const REPO_ROOT = join(__dirname, '..', '..');
@@ -47,91 +59,13 @@ export const SHARED_FILES = {
 } as const;
 
 export const DEFAULT_CLUSTER_BASE_PORT = 17233;
-export const CLUSTER_HISTORY_SHARDS = 4;
-/** The database role and password of the local PostgreSQL (local only, like compose's). */
-const DB_USER = 'temporal';
-const DB_PASSWORD = 'temporal';
-
-export class ClusterError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ClusterError';
-  }
-}
-
-/** Every port of the cluster, from one base. */
-export interface ClusterPorts {
-  readonly frontend: number;
-  readonly frontendHttp: number;
-  readonly frontendMembership: number;
-  readonly history: number;
-  readonly historyMembership: number;
-  readonly matching: number;
-  readonly matchingMembership: number;
-  readonly worker: number;
-  readonly workerMembership: number;
-  readonly serverMetrics: number;
-  readonly postgres: number;
-  readonly ui: number;
-  readonly codec: number;
-  readonly simulator: number;
-  /** Prometheus's web UI and API (when the binary is there). */
-  readonly prometheus: number;
-  /** Alertmanager's web UI and API (when the binary is there). */
-  readonly alertmanager: number;
-  /** The local alert receiver, where Alertmanager sends unless told otherwise. */
-  readonly alertReceiver: number;
-}
-
 /**
- * Highest base port: the server stores membership ports in a PostgreSQL `smallint` (found the hard
- * way: a base of 37233 made the server exit with "value 37238 is out of range for type smallint").
+ * History shards of a new database (the count is fixed when the database is created: the stored
+ * value wins over the config). 16 spread evenly enough over one to five nodes.
  */
-export const MAX_CLUSTER_BASE_PORT = 32_700;
-
-/** The port layout (pure): base … base+16. */
-export function clusterPorts(base: number): ClusterPorts {
-  if (!Number.isInteger(base) || base < 1024 || base > MAX_CLUSTER_BASE_PORT) {
-    throw new ClusterError(
-      `base port ${base}: choose one from 1024 to ${MAX_CLUSTER_BASE_PORT} (membership ports are stored as a PostgreSQL smallint)`,
-    );
-  }
-  return {
-    frontend: base,
-    frontendHttp: base + 1,
-    history: base + 2,
-    historyMembership: base + 3,
-    matching: base + 4,
-    matchingMembership: base + 5,
-    worker: base + 6,
-    workerMembership: base + 7,
-    frontendMembership: base + 8,
-    serverMetrics: base + 9,
-    postgres: base + 10,
-    ui: base + 11,
-    codec: base + 12,
-    simulator: base + 13,
-    prometheus: base + 14,
-    alertmanager: base + 15,
-    alertReceiver: base + 16,
-  };
-}
-
-/** Health port of the i-th worker. */
-export const workerHealthPort = (base: number, i: number) => base + 20 + i;
-/** Metrics port of the i-th worker (Prometheus scrapes each; the SDK's exporter is behind it). */
-export const workerMetricsPort = (base: number, i: number) => base + 40 + i;
-
-/** What the cluster's Prometheus scrapes: each of `workers` workers, and the server itself. */
-export function clusterScrapeJobs(ports: ClusterPorts, workers: number) {
-  return {
-    'hotel-worker': Array.from(
-      { length: workers },
-      (_, i) => `127.0.0.1:${workerMetricsPort(ports.frontend, i)}`,
-    ),
-    'temporal-server': [`127.0.0.1:${ports.serverMetrics}`],
-  };
-}
+export const CLUSTER_HISTORY_SHARDS = 16;
+/** Highest base port of a one-node cluster. */
+export const MAX_CLUSTER_BASE_PORT = maxBasePort(1);
 
 async function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -144,7 +78,7 @@ async function portFree(port: number): Promise<boolean> {
 /** One line per busy port, naming who needs it and how to move. */
 export async function busyPorts(ports: ClusterPorts): Promise<string[]> {
   const problems: string[] = [];
-  for (const [name, port] of Object.entries(ports)) {
+  for (const [name, port] of namedPorts(ports)) {
     if (!(await portFree(port))) {
       problems.push(
         `port ${port} (${name}) is in use: stop what listens there (a cluster already running?) or pass --base-port`,
@@ -159,13 +93,18 @@ export const SERVER_CONFIG_ENV = 'cluster';
 
 /**
  * The environment the shared server config template (deploy/temporal/config/cluster.yaml) is
- * rendered from, natively (pure; docker-compose sets the same variables for its container).
+ * rendered from for node `node`, natively (pure; docker-compose sets the same variables for its
+ * container). Every node names the same cluster address (the one clients use), since a node with
+ * another value rewrites the stored one at its start.
  */
 export function clusterServerEnv(
   ports: ClusterPorts,
+  node: number,
   certs: Pick<CertificateSet, 'serverCert' | 'serverKey' | 'caCert' | 'clientCert' | 'clientKey'>,
   options: { logLevel?: string | undefined } = {},
 ): Record<string, string> {
+  const n = ports.nodes[node];
+  if (!n) throw new ClusterError(`no node ${node + 1} in a cluster of ${ports.nodes.length}`);
   return {
     LOG_LEVEL: options.logLevel ?? 'warn',
     NUM_HISTORY_SHARDS: String(CLUSTER_HISTORY_SHARDS),
@@ -175,16 +114,17 @@ export function clusterServerEnv(
     POSTGRES_PWD: DB_PASSWORD,
     BIND_ON_IP: '127.0.0.1',
     TEMPORAL_BROADCAST_ADDRESS: '127.0.0.1',
-    PROMETHEUS_ENDPOINT: `127.0.0.1:${ports.serverMetrics}`,
-    FRONTEND_GRPC_PORT: String(ports.frontend),
-    FRONTEND_HTTP_PORT: String(ports.frontendHttp),
-    FRONTEND_MEMBERSHIP_PORT: String(ports.frontendMembership),
-    HISTORY_GRPC_PORT: String(ports.history),
-    HISTORY_MEMBERSHIP_PORT: String(ports.historyMembership),
-    MATCHING_GRPC_PORT: String(ports.matching),
-    MATCHING_MEMBERSHIP_PORT: String(ports.matchingMembership),
-    WORKER_GRPC_PORT: String(ports.worker),
-    WORKER_MEMBERSHIP_PORT: String(ports.workerMembership),
+    TEMPORAL_CLUSTER_RPC_ADDRESS: `127.0.0.1:${ports.frontend}`,
+    PROMETHEUS_ENDPOINT: `127.0.0.1:${n.metrics}`,
+    FRONTEND_GRPC_PORT: String(n.frontend),
+    FRONTEND_HTTP_PORT: String(n.frontendHttp),
+    FRONTEND_MEMBERSHIP_PORT: String(n.frontendMembership),
+    HISTORY_GRPC_PORT: String(n.history),
+    HISTORY_MEMBERSHIP_PORT: String(n.historyMembership),
+    MATCHING_GRPC_PORT: String(n.matching),
+    MATCHING_MEMBERSHIP_PORT: String(n.matchingMembership),
+    WORKER_GRPC_PORT: String(n.worker),
+    WORKER_MEMBERSHIP_PORT: String(n.workerMembership),
     DYNAMIC_CONFIG_FILE_PATH: join(REPO_ROOT, SHARED_FILES.dynamicConfig),
     TEMPORAL_TLS_SERVER_CERT: certs.serverCert,
     TEMPORAL_TLS_SERVER_KEY: certs.serverKey,
@@ -195,72 +135,49 @@ export function clusterServerEnv(
   };
 }
 
-// --- PostgreSQL ---------------------------------------------------------------------------------
-
-/** The directory of PostgreSQL's server binaries (Debian's layout), installing it as root if missing. */
-export async function ensurePostgresBinaries(log: (l: string) => void): Promise<string> {
-  const find = () => {
-    const base = '/usr/lib/postgresql';
-    if (!existsSync(base)) return undefined;
-    const versions = readdirSync(base)
-      .filter((v) => existsSync(join(base, v, 'bin', 'postgres')))
-      .sort((a, b) => Number(b) - Number(a));
-    return versions[0] ? join(base, versions[0], 'bin') : undefined;
-  };
-  const found = find();
-  if (found) return found;
-  if (process.getuid?.() !== 0) {
-    throw new ClusterError(
-      'PostgreSQL is not installed: run `sudo apt-get install -y postgresql` (Debian/Ubuntu) once',
-    );
-  }
-  log('PostgreSQL is not installed: apt-get install -y postgresql (one time) ...');
-  const started = Date.now();
-  await execFileAsync('apt-get', ['update'], { maxBuffer: 64 * 1024 * 1024 });
-  await execFileAsync('apt-get', ['install', '-y', 'postgresql'], {
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  log(`Installed PostgreSQL in ${Math.round((Date.now() - started) / 1000)} s`);
-  const after = find();
-  if (!after) throw new ClusterError('apt-get installed postgresql but no server binary was found');
-  return after;
+/** The history shards a node's metrics say it owns (`numshards_gauge`), if it reports them. */
+export function ownedShards(metricsText: string): number | undefined {
+  const m = /^numshards_gauge\{[^}]*service_name="history"[^}]*\} (\d+(?:\.\d+)?)$/m.exec(
+    metricsText,
+  );
+  return m ? Number(m[1]) : undefined;
 }
 
-/** PostgreSQL refuses to run as root: the unprivileged account it runs as (created if needed). */
-function postgresAccount(): { uid: number; gid: number; name: string } | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  const lookup = (name: string) => {
-    const r = spawnSync('id', ['-u', name], { encoding: 'utf8' });
-    if (r.status !== 0) return undefined;
-    const g = spawnSync('id', ['-g', name], { encoding: 'utf8' });
-    return { uid: Number(r.stdout.trim()), gid: Number(g.stdout.trim()), name };
-  };
-  const existing = lookup('postgres') ?? lookup('hbo-postgres');
-  if (existing) return existing;
-  spawnSync('useradd', [
-    '--system',
-    '--no-create-home',
-    '--shell',
-    '/usr/sbin/nologin',
-    'hbo-postgres',
-  ]);
-  const created = lookup('hbo-postgres');
-  if (!created)
-    throw new ClusterError('could not create the hbo-postgres account to run PostgreSQL as');
-  return created;
-}
+/** The server's service roles as `cluster_membership.role` stores them. */
+export const MEMBERSHIP_ROLES: Readonly<Record<number, string>> = {
+  1: 'frontend',
+  2: 'history',
+  3: 'matching',
+  4: 'worker',
+};
 
 /**
- * PostgreSQL's account must reach its data directory: give "others" the execute (traverse, not
- * read) bit on the ancestors that lack it (e.g. a private mkdtemp directory).
+ * Which nodes (by index) each role's live members are, from `cluster_membership` rows heartbeated
+ * in the last `withinSeconds` (pure: the rows are `role|rpc_port` lines).
  */
-function allowTraversal(dir: string): void {
-  for (let d = dir; ; d = dirname(d)) {
-    const mode = statSync(d).mode;
-    if ((mode & 0o001) === 0) chmodSync(d, (mode & 0o7777) | 0o001);
-    if (dirname(d) === d) break;
+export function membershipByRole(rows: string, ports: ClusterPorts): Record<string, number[]> {
+  const byPort = new Map<number, number>();
+  ports.nodes.forEach((n, i) => {
+    for (const p of [
+      n.frontendMembership,
+      n.historyMembership,
+      n.matchingMembership,
+      n.workerMembership,
+    ]) {
+      byPort.set(p, i);
+    }
+  });
+  const out: Record<string, number[]> = Object.fromEntries(
+    Object.values(MEMBERSHIP_ROLES).map((r) => [r, [] as number[]]),
+  );
+  for (const line of rows.split('\n')) {
+    const [role, port] = line.split('|').map(Number);
+    const name = MEMBERSHIP_ROLES[role!];
+    const node = byPort.get(port!);
+    if (name && node !== undefined && !out[name]!.includes(node)) out[name]!.push(node);
   }
+  for (const list of Object.values(out)) list.sort((a, b) => a - b);
+  return out;
 }
 
 // --- the cluster --------------------------------------------------------------------------------
@@ -270,18 +187,33 @@ export interface ClusterOptions {
   readonly dataDir?: string;
   /** @default 17233 */
   readonly basePort?: number;
+  /** Server nodes; several get a balancer in front of their frontends. @default 1 */
+  readonly nodes?: number;
   readonly log?: (line: string) => void;
   /**
    * mTLS on the frontend. Off only to run releases of the product that predate TLS support (the
    * deploy drill from an old revision). @default true
    */
   readonly tls?: boolean;
-  /** Server log level (the server's own logs go to `<dataDir>/logs/temporal.log`). @default 'warn' */
+  /** Server log level (each node's own logs go to `<dataDir>/logs/`). @default 'warn' */
   readonly serverLogLevel?: string;
+}
+
+/** One server node as the caller sees it. */
+export interface ClusterNode {
+  /** 1, 2, 3 … */
+  readonly number: number;
+  readonly ports: NodePorts;
+  /** Its own frontend (the balancer's upstream). */
+  readonly address: string;
+  readonly pid: number | undefined;
+  readonly running: boolean;
+  readonly logFile: string;
 }
 
 export interface ClusterProcesses {
   readonly ports: ClusterPorts;
+  /** The address clients and workers use (the one node's frontend, or the balancer). */
   readonly address: string;
   readonly certs: CertificateSet;
   /** The variables a client needs (also written to `<dataDir>/env.sh`). */
@@ -290,36 +222,44 @@ export interface ClusterProcesses {
   readonly uiUrl: string;
   readonly dataDir: string;
   readonly binaries: ClusterBinaryPaths;
+  /** The database's history shard count (fixed when it was created). */
+  readonly shards: number;
+  readonly nodes: readonly ClusterNode[];
   /** Starts the UI (after the codec server, whose endpoint it needs); once. */
   startUi(codecEndpoint?: string): void;
-  /** Stops and starts the Temporal server process (SIGTERM, then a fresh start). */
+  /** Sends node `number` a signal (SIGKILL by default) and waits until it has exited. */
+  killNode(number: number, signal?: NodeJS.Signals): Promise<void>;
+  /** Starts node `number` again and waits until its frontend answers. */
+  startNode(number: number): Promise<void>;
+  /** Stops and starts every node (SIGTERM, or SIGKILL with `kill`), one after the other. */
   restartTemporal(kill?: boolean): Promise<void>;
   /** Stops PostgreSQL (fast shutdown) and starts it again on the same data. */
   restartPostgres(): Promise<void>;
-  /** The pids of the running Temporal server and PostgreSQL (its postmaster), for CPU figures. */
-  pids(): { temporal?: number; postgres?: number };
+  /** Each role's live members, by node number, from the servers' own membership table. */
+  membership(withinSeconds?: number): Record<string, number[]>;
+  /**
+   * History shards each running node owns now, by node number, from its own metrics
+   * (`numshards_gauge`); a node that is down or does not answer is absent.
+   */
+  shardsByNode(): Promise<Record<number, number>>;
+  /** The pids of the running nodes, the balancer and PostgreSQL (its postmaster), for CPU figures. */
+  pids(): { nodes: (number | undefined)[]; balancer?: number; postgres?: number };
   stop(): Promise<void>;
 }
 
-interface Child {
-  proc: ChildProcess;
-  name: string;
-}
-
 /**
- * Starts PostgreSQL, sets up the schemas, starts the Temporal server and the UI server, registers
- * the namespace and search attributes. The application side (codec server, simulator, workers)
- * is started by the caller (tools/temporal-server/cluster-main.ts), which owns the product's config.
+ * Starts PostgreSQL, sets up the schemas, starts the Temporal server nodes (and the balancer in
+ * front of several), registers the namespace and search attributes. The UI starts when the
+ * caller has its codec server (`startUi`).
  */
 export async function startClusterInfrastructure(
   options: ClusterOptions = {},
 ): Promise<ClusterProcesses> {
   const log = options.log ?? ((l: string) => console.error(l));
   const dataDir = options.dataDir ?? join(REPO_ROOT, '.data', 'cluster');
-  const base = options.basePort ?? DEFAULT_CLUSTER_BASE_PORT;
-  const ports = clusterPorts(base);
-  const logsDir = join(dataDir, 'logs');
-  mkdirSync(logsDir, { recursive: true });
+  const nodeCount = options.nodes ?? 1;
+  const ports = clusterPorts(options.basePort ?? DEFAULT_CLUSTER_BASE_PORT, nodeCount);
+  const processes = new ProcessGroup(join(dataDir, 'logs'));
 
   const busy = await busyPorts(ports);
   if (busy.length > 0) throw new ClusterError(busy.join('\n'));
@@ -328,266 +268,96 @@ export async function startClusterInfrastructure(
   const cli = await resolveTemporalCli({ log, allowDownload: false });
   if (cli.kind !== 'binary') throw new ClusterError('the Temporal CLI is needed for the setup');
   const pgBin = await ensurePostgresBinaries(log);
+  const nginx = nodeCount > 1 ? await ensureNginx(log) : undefined;
   const certs = await makeCertificates(join(dataDir, 'certs'));
 
-  const children: Child[] = [];
-  const spawnLogged = (
-    name: string,
-    cmd: string,
-    args: string[],
-    env: NodeJS.ProcessEnv,
-    extra: { uid?: number; gid?: number; cwd?: string } = {},
-  ): ChildProcess => {
-    const logFile = join(logsDir, `${name}.log`);
-    appendFileSync(logFile, `--- ${new Date().toISOString()} start ${name}\n`);
-    const proc = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...extra });
-    proc.stdout?.on('data', (c: Buffer) => appendFileSync(logFile, c));
-    proc.stderr?.on('data', (c: Buffer) => appendFileSync(logFile, c));
-    proc.on('error', (err) => appendFileSync(logFile, `spawn error: ${err.message}\n`));
-    const child = { proc, name };
-    children.push(child);
-    proc.once('exit', () => {
-      const i = children.indexOf(child);
-      if (i >= 0) children.splice(i, 1);
-    });
-    return proc;
-  };
-  const stopChild = async (
-    proc: ChildProcess,
-    signal: NodeJS.Signals = 'SIGTERM',
-    graceMs = 20_000,
-  ) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-    proc.kill(signal);
-    const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
-    await exited;
-    clearTimeout(timer);
-  };
-
-  // --- PostgreSQL ---
-  const pgData = join(dataDir, 'postgres');
-  const account = postgresAccount();
-  const asPg = account ? { uid: account.uid, gid: account.gid } : {};
-  if (!existsSync(join(pgData, 'PG_VERSION'))) {
-    mkdirSync(pgData, { recursive: true, mode: 0o700 });
-    if (account) {
-      chownSync(pgData, account.uid, account.gid);
-      allowTraversal(dirname(pgData));
-    }
-    log(`Creating the PostgreSQL database in ${pgData} (first start) ...`);
-    const r = spawnSync(
-      join(pgBin, 'initdb'),
-      [
-        '-D',
-        pgData,
-        '-U',
-        'postgres',
-        '--auth-local=trust',
-        '--auth-host=scram-sha-256',
-        '-E',
-        'UTF8',
-      ],
-      { ...asPg, encoding: 'utf8', env: { PATH: process.env.PATH, LANG: 'C.UTF-8' } },
-    );
-    if (r.status !== 0) throw new ClusterError(`initdb failed: ${(r.stderr || r.stdout).trim()}`);
-  }
-  let postgres: ChildProcess | undefined;
-  const startPostgres = async () => {
-    postgres = spawnLogged(
-      'postgres',
-      join(pgBin, 'postgres'),
-      [
-        '-D',
-        pgData,
-        '-p',
-        String(ports.postgres),
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        `unix_socket_directories=${pgData}`,
-      ],
-      { PATH: process.env.PATH, LANG: 'C.UTF-8' },
-      asPg,
-    );
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const r = spawnSync(join(pgBin, 'pg_isready'), [
-        '-q',
-        '-h',
-        '127.0.0.1',
-        '-p',
-        String(ports.postgres),
-      ]);
-      if (r.status === 0) break;
-      if (postgres.exitCode !== null) {
-        throw new ClusterError(`PostgreSQL exited at start; see ${join(logsDir, 'postgres.log')}`);
-      }
-      if (Date.now() > deadline)
-        throw new ClusterError('PostgreSQL did not accept connections in 60 s');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const postgres = await startLocalPostgres({
+    pgBin,
+    dataDir,
+    port: ports.postgres,
+    processes,
+    log,
+  });
   try {
-    await startPostgres();
-    const psql = (sql: string) =>
-      spawnSync(
-        'psql',
-        [
-          '-h',
-          pgData,
-          '-p',
-          String(ports.postgres),
-          '-U',
-          'postgres',
-          '-d',
-          'postgres',
-          '-tAc',
-          sql,
-        ],
-        { encoding: 'utf8', env: { PATH: process.env.PATH } },
-      );
-    const role = psql(`SELECT 1 FROM pg_roles WHERE rolname = '${DB_USER}'`);
-    if (role.status !== 0) throw new ClusterError(`psql failed: ${role.stderr.trim()}`);
-    if (role.stdout.trim() !== '1') {
-      const r = psql(`CREATE ROLE ${DB_USER} LOGIN SUPERUSER PASSWORD '${DB_PASSWORD}'`);
-      if (r.status !== 0)
-        throw new ClusterError(`creating the ${DB_USER} role failed: ${r.stderr.trim()}`);
-    }
-
-    // --- schemas, with the script docker-compose runs ---
     const setupStarted = Date.now();
-    const schema = spawnSync('sh', [join(REPO_ROOT, SHARED_FILES.setupPostgres)], {
-      encoding: 'utf8',
-      env: {
-        PATH: `${pgBin}:${process.env.PATH}`,
-        POSTGRES_SEEDS: '127.0.0.1',
-        DB_PORT: String(ports.postgres),
-        POSTGRES_USER: DB_USER,
-        SQL_PASSWORD: DB_PASSWORD,
-        TEMPORAL_SQL_TOOL: binaries['temporal-sql-tool'],
-      },
+    setUpSchemas({
+      script: join(REPO_ROOT, SHARED_FILES.setupPostgres),
+      pgBin,
+      port: ports.postgres,
+      sqlTool: binaries['temporal-sql-tool'],
+      logFile: processes.logFile('setup'),
     });
-    appendFileSync(join(logsDir, 'setup.log'), schema.stdout + schema.stderr);
-    if (schema.status !== 0) {
-      throw new ClusterError(
-        `schema setup failed: ${(schema.stderr || schema.stdout).trim().split('\n').slice(-3).join(' | ')}`,
-      );
-    }
     log(
       `PostgreSQL ready on 127.0.0.1:${ports.postgres}, schemas up to date (${Date.now() - setupStarted} ms)`,
     );
   } catch (err) {
     // Nothing left running when the start fails before the server (the caller may remove dataDir).
-    if (postgres) await stopChild(postgres, 'SIGINT', 30_000);
+    await postgres.stop();
     throw err;
   }
 
-  // --- Temporal server ---
   const address = `localhost:${ports.frontend}`;
   const tlsOn = options.tls ?? true;
-  const clientEnv: Record<string, string> = tlsOn
-    ? {
-        TEMPORAL_ADDRESS: address,
-        TEMPORAL_TLS_CERT: certs.clientCert,
-        TEMPORAL_TLS_KEY: certs.clientKey,
-        TEMPORAL_TLS_CA: certs.caCert,
-        TEMPORAL_TLS_SERVER_NAME: 'localhost',
-      }
-    : { TEMPORAL_ADDRESS: address };
+  const clientEnvFor = (addr: string): Record<string, string> =>
+    tlsOn
+      ? {
+          TEMPORAL_ADDRESS: addr,
+          TEMPORAL_TLS_CERT: certs.clientCert,
+          TEMPORAL_TLS_KEY: certs.clientKey,
+          TEMPORAL_TLS_CA: certs.caCert,
+          TEMPORAL_TLS_SERVER_NAME: 'localhost',
+        }
+      : { TEMPORAL_ADDRESS: addr };
+  const clientEnv = clientEnvFor(address);
   const security = loadTemporalSecurity(clientEnv);
-  const serverEnv: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    ...clusterServerEnv(ports, certs, { logLevel: options.serverLogLevel }),
-  };
-  if (!tlsOn) {
-    for (const k of Object.keys(serverEnv)) if (k.startsWith('TEMPORAL_TLS_')) delete serverEnv[k];
-  }
-  let server: ChildProcess | undefined;
-  const startTemporal = async () => {
-    const started = Date.now();
-    server = spawnLogged(
-      'temporal',
-      binaries['temporal-server'],
-      [
-        '--root',
-        REPO_ROOT,
-        '--config',
-        SHARED_FILES.serverConfigDir,
-        '--env',
-        'cluster',
-        '--allow-no-auth',
-        'start',
-      ],
-      serverEnv,
-    );
-    const s = server;
-    await Promise.race([
-      waitForTemporal(address, 120_000, 'temporal-system', security),
-      new Promise<never>((_, reject) =>
-        s.once('exit', (code, signal) =>
-          reject(
-            new ClusterError(
-              `the Temporal server exited (${signal ?? code}) before it was ready; see ${join(logsDir, 'temporal.log')}`,
-            ),
-          ),
-        ),
-      ),
-    ]);
-    log(
-      `Temporal server ${address} ready in ${Date.now() - started} ms (${tlsOn ? 'mTLS' : 'no TLS'}, ${CLUSTER_HISTORY_SHARDS} history shards)`,
-    );
-  };
-
-  // --- UI server ---
-  const uiDir = join(dataDir, 'ui');
-  const startUi = (codecEndpoint: string | undefined) => {
-    mkdirSync(join(uiDir, 'config'), { recursive: true });
-    writeFileSync(
-      join(uiDir, 'config', 'cluster.yaml'),
-      [
-        '# Written by npm run cluster (tools/temporal-server/cluster.ts) at every start.',
-        `temporalGrpcAddress: ${address}`,
-        'host: 127.0.0.1',
-        `port: ${ports.ui}`,
-        'enableUi: true',
-        'defaultNamespace: default',
-        'cors:',
-        '  allowOrigins:',
-        `    - http://localhost:${ports.ui}`,
-        ...(tlsOn
-          ? [
-              'tls:',
-              `  caFile: ${certs.caCert}`,
-              `  certFile: ${certs.clientCert}`,
-              `  keyFile: ${certs.clientKey}`,
-              '  serverName: localhost',
-              '  enableHostVerification: true',
-            ]
-          : []),
-        ...(codecEndpoint ? ['codec:', `  endpoint: ${codecEndpoint}`] : []),
-        '',
-      ].join('\n'),
-    );
-    spawnLogged(
-      'ui',
-      binaries['temporal-ui-server'],
-      ['--root', uiDir, '--config', 'config', '--env', 'cluster', 'start'],
-      { PATH: process.env.PATH },
-    );
-  };
-
+  const nodes = new ServerNodes({
+    ports,
+    processes,
+    serverBinary: binaries['temporal-server'],
+    env: (i) => {
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        ...clusterServerEnv(ports, i, certs, { logLevel: options.serverLogLevel }),
+      };
+      if (!tlsOn)
+        for (const k of Object.keys(env)) if (k.startsWith('TEMPORAL_TLS_')) delete env[k];
+      return env;
+    },
+    security,
+    postgres,
+    log,
+  });
+  let balancer: ChildProcess | undefined;
   const stopAll = async () => {
-    for (const c of [...children].reverse()) {
+    for (const c of processes.running().reverse()) {
       if (c.name === 'postgres') continue;
-      await stopChild(c.proc);
+      await stopProcess(c.proc);
     }
     // PostgreSQL last: SIGINT = fast shutdown (clean, no recovery at the next start).
-    if (postgres) await stopChild(postgres, 'SIGINT', 30_000);
+    await postgres.stop();
   };
 
+  let shards: number;
   try {
-    await startTemporal();
+    await nodes.startAll();
+    if (nginx) {
+      const { command, args } = balancerCommand(nginx, {
+        listenPort: ports.frontend,
+        upstreamPorts: ports.nodes.map((n) => n.frontend),
+        dir: join(dataDir, 'balancer'),
+      });
+      balancer = processes.spawn('balancer', command, args, { PATH: process.env.PATH });
+      await waitForTemporal(address, 30_000, 'temporal-system', security);
+      log(
+        `Balancer ${address} → ${ports.nodes.map((n) => n.frontend).join(', ')} (nginx stream, mTLS passed through)`,
+      );
+    }
+    shards = Number(postgres.query('SELECT count(*) FROM shards', 'temporal'));
+    if (shards !== CLUSTER_HISTORY_SHARDS) {
+      log(
+        `This database has ${shards} history shards (fixed when it was created; a new data directory gets ${CLUSTER_HISTORY_SHARDS})`,
+      );
+    }
     // --- namespace and search attributes, with the script docker-compose runs ---
     const ns = spawnSync('sh', [join(REPO_ROOT, SHARED_FILES.setupNamespace)], {
       encoding: 'utf8',
@@ -599,7 +369,7 @@ export async function startClusterInfrastructure(
         NAMESPACE_RETENTION: '72h',
       },
     });
-    appendFileSync(join(logsDir, 'setup.log'), ns.stdout + ns.stderr);
+    appendFileSync(processes.logFile('setup'), ns.stdout + ns.stderr);
     if (ns.status !== 0) {
       throw new ClusterError(
         `namespace setup failed: ${(ns.stderr || ns.stdout).trim().split('\n').slice(-3).join(' | ')}`,
@@ -638,25 +408,215 @@ export async function startClusterInfrastructure(
     uiUrl: `http://localhost:${ports.ui}`,
     dataDir,
     binaries,
+    shards,
+    nodes: nodes.view,
     startUi(codecEndpoint?: string) {
       if (uiStarted) return;
       uiStarted = true;
-      startUi(codecEndpoint);
+      startUiServer({
+        dataDir,
+        address,
+        port: ports.ui,
+        certs: tlsOn ? certs : undefined,
+        codecEndpoint,
+        processes,
+        binary: binaries['temporal-ui-server'],
+      });
     },
+    killNode: (number, signal = 'SIGKILL') => nodes.kill(number - 1, signal),
+    startNode: (number) => nodes.start(number - 1),
     async restartTemporal(kill = false) {
-      if (server) await stopChild(server, kill ? 'SIGKILL' : 'SIGTERM');
-      await startTemporal();
+      for (let i = 0; i < ports.nodes.length; i++) {
+        await nodes.kill(i, kill ? 'SIGKILL' : 'SIGTERM');
+        await nodes.start(i);
+      }
     },
-    async restartPostgres() {
-      if (postgres) await stopChild(postgres, 'SIGINT', 30_000);
-      await startPostgres();
+    restartPostgres: () => postgres.restart(),
+    membership: (withinSeconds = 20) => nodes.membership(withinSeconds),
+    async shardsByNode() {
+      const out: Record<number, number> = {};
+      for (const n of nodes.view.filter((x) => x.running)) {
+        const text = await fetch(`http://127.0.0.1:${n.ports.metrics}/metrics`, {
+          signal: AbortSignal.timeout(2_000),
+        })
+          .then((r) => r.text())
+          .catch(() => '');
+        const owned = ownedShards(text);
+        if (owned !== undefined) out[n.number] = owned;
+      }
+      return out;
     },
     pids() {
       return {
-        ...(server?.pid !== undefined ? { temporal: server.pid } : {}),
-        ...(postgres?.pid !== undefined ? { postgres: postgres.pid } : {}),
+        nodes: nodes.view.map((n) => n.pid),
+        ...(balancer?.pid !== undefined ? { balancer: balancer.pid } : {}),
+        ...(postgres.pid !== undefined ? { postgres: postgres.pid } : {}),
       };
     },
     stop: stopAll,
   };
+}
+
+/** The server node processes: start, kill, and their view for the caller. */
+class ServerNodes {
+  private readonly procs: (ChildProcess | undefined)[];
+  readonly view: readonly ClusterNode[];
+
+  constructor(
+    private readonly o: {
+      readonly ports: ClusterPorts;
+      readonly processes: ProcessGroup;
+      readonly serverBinary: string;
+      readonly env: (i: number) => NodeJS.ProcessEnv;
+      readonly security: TemporalSecurity;
+      readonly postgres: LocalPostgres;
+      readonly log: (l: string) => void;
+    },
+  ) {
+    this.procs = o.ports.nodes.map(() => undefined);
+    this.view = o.ports.nodes.map((ports, i) => {
+      const procs = this.procs;
+      const name = this.name(i);
+      return {
+        number: i + 1,
+        ports,
+        address: `localhost:${ports.frontend}`,
+        get pid() {
+          return procs[i]?.pid;
+        },
+        get running() {
+          const p = procs[i];
+          return p !== undefined && p.exitCode === null && p.signalCode === null;
+        },
+        logFile: o.processes.logFile(name),
+      };
+    });
+  }
+
+  private name(i: number): string {
+    return this.o.ports.nodes.length > 1 ? `temporal-node${i + 1}` : 'temporal';
+  }
+
+  /** Node 1 first (on a new database it creates the shards), then the others side by side. */
+  async startAll(): Promise<void> {
+    await this.start(0);
+    await Promise.all(this.o.ports.nodes.slice(1).map((_, i) => this.start(i + 1)));
+    if (this.o.ports.nodes.length > 1) await this.waitForMembership();
+  }
+
+  async start(i: number): Promise<void> {
+    const started = Date.now();
+    const node = this.view[i]!;
+    const proc = this.o.processes.spawn(
+      this.name(i),
+      this.o.serverBinary,
+      [
+        '--root',
+        REPO_ROOT,
+        '--config',
+        SHARED_FILES.serverConfigDir,
+        '--env',
+        SERVER_CONFIG_ENV,
+        '--allow-no-auth',
+        'start',
+      ],
+      this.o.env(i),
+    );
+    this.procs[i] = proc;
+    await Promise.race([
+      waitForTemporal(node.address, 120_000, 'temporal-system', this.o.security),
+      new Promise<never>((_, reject) =>
+        proc.once('exit', (code, signal) =>
+          reject(
+            new ClusterError(
+              `Temporal server node ${i + 1} exited (${signal ?? code}) before it was ready; see ${node.logFile}`,
+            ),
+          ),
+        ),
+      ),
+    ]);
+    const several = this.o.ports.nodes.length > 1;
+    this.o.log(
+      `Temporal server ${several ? `node ${i + 1} ` : ''}${node.address} ready in ${Date.now() - started} ms (pid ${proc.pid})`,
+    );
+  }
+
+  async kill(i: number, signal: NodeJS.Signals): Promise<void> {
+    const proc = this.procs[i];
+    if (!proc) throw new ClusterError(`no node ${i + 1} was started`);
+    await stopProcess(proc, signal);
+  }
+
+  membership(withinSeconds: number): Record<string, number[]> {
+    const rows = this.o.postgres.query(
+      `SELECT role || '|' || rpc_port FROM cluster_membership WHERE last_heartbeat > (now() AT TIME ZONE 'UTC') - interval '${withinSeconds} seconds'`,
+      'temporal',
+    );
+    const byRole = membershipByRole(rows, this.o.ports);
+    return Object.fromEntries(
+      Object.entries(byRole).map(([role, nodes]) => [role, nodes.map((n) => n + 1)]),
+    );
+  }
+
+  /** Until every role has a live member on every node (Temporal's own multi-node test waits so). */
+  private async waitForMembership(): Promise<void> {
+    const want = this.o.ports.nodes.length;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const seen = this.membership(20);
+      if (Object.values(seen).every((nodes) => nodes.length === want)) return;
+      if (Date.now() > deadline) {
+        throw new ClusterError(
+          `the nodes did not all join in 60 s (members by role: ${JSON.stringify(seen)}); see ${this.o.processes.logsDir}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+/** The Temporal UI server, configured for the cluster's address, TLS and codec server. */
+function startUiServer(o: {
+  readonly dataDir: string;
+  readonly address: string;
+  readonly port: number;
+  readonly certs: CertificateSet | undefined;
+  readonly codecEndpoint: string | undefined;
+  readonly processes: ProcessGroup;
+  readonly binary: string;
+}): void {
+  const uiDir = join(o.dataDir, 'ui');
+  mkdirSync(join(uiDir, 'config'), { recursive: true });
+  writeFileSync(
+    join(uiDir, 'config', 'cluster.yaml'),
+    [
+      '# Written by npm run cluster (tools/temporal-server/cluster.ts) at every start.',
+      `temporalGrpcAddress: ${o.address}`,
+      'host: 127.0.0.1',
+      `port: ${o.port}`,
+      'enableUi: true',
+      'defaultNamespace: default',
+      'cors:',
+      '  allowOrigins:',
+      `    - http://localhost:${o.port}`,
+      ...(o.certs
+        ? [
+            'tls:',
+            `  caFile: ${o.certs.caCert}`,
+            `  certFile: ${o.certs.clientCert}`,
+            `  keyFile: ${o.certs.clientKey}`,
+            '  serverName: localhost',
+            '  enableHostVerification: true',
+          ]
+        : []),
+      ...(o.codecEndpoint ? ['codec:', `  endpoint: ${o.codecEndpoint}`] : []),
+      '',
+    ].join('\n'),
+  );
+  o.processes.spawn(
+    'ui',
+    o.binary,
+    ['--root', uiDir, '--config', 'config', '--env', 'cluster', 'start'],
+    { PATH: process.env.PATH },
+  );
 }
