@@ -5,7 +5,7 @@
  * are `[0-9]` (Python's `\d` also matches other scripts' digits) and the white space is spelled out
  * (the engines' `\s` differ). The product does not match with them: it decides with
  * `durationToMs` and `String.prototype.trim` (shared/duration.ts, the zod contracts), and
- * test/contract/contract-agreement.test.ts holds the patterns to those verdicts.
+ * test/contract-agreement.test.ts holds the patterns to those verdicts.
  */
 import { UNIT_MS } from './duration';
 
