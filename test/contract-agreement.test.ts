@@ -24,7 +24,8 @@ import {
   ResolveReconciliationSchema,
   bookRoomInputRuleIssues,
 } from '../src/shared/booking-contract';
-import { WHITE_SPACE } from '../src/shared/contract-patterns';
+import { durationPattern, WHITE_SPACE } from '../src/shared/contract-patterns';
+import { durationToMs, UNIT_MS } from '../src/shared/duration';
 import { KeepRequestSchema } from '../src/shared/guard-contract';
 import {
   fastApprovePriceChange,
@@ -538,6 +539,43 @@ const MESSAGE_VERDICTS: Record<string, (v: unknown) => Verdicts> = {
 };
 
 describe('the patterns of the published JSON Schemas', () => {
+  it('draw the smallest duration at half a millisecond exactly, as durationToMs rounds', () => {
+    const pattern = new RegExp(durationPattern());
+    const decimal = fc
+      .tuple(fc.nat({ max: 3 }), fc.nat({ max: 14 }), fc.bigInt({ min: 0n, max: 10n ** 20n }))
+      .map(([whole, zeros, digits]) => `${whole}.${'0'.repeat(zeros)}${digits}`);
+    /** The first `k` digits of the unit's half millisecond, then nothing, 1 more, or a digit. */
+    const nearHalfMs = (unit: string) =>
+      fc
+        .tuple(fc.integer({ min: 1, max: 25 }), fc.constantFrom('', '+1', '0', '9'))
+        .map(([k, tail]) => {
+          const expansion = (10n ** 25n / (2n * BigInt(UNIT_MS[unit]!)))
+            .toString()
+            .padStart(25, '0');
+          let digits = expansion.slice(0, k);
+          if (tail === '+1') digits = (BigInt(digits) + 1n).toString().padStart(k, '0');
+          else digits += tail;
+          return `0.${digits}`;
+        });
+    const units = fc.constantFrom(...Object.keys(UNIT_MS));
+    fc.assert(
+      fc.property(
+        units.chain((unit) => fc.tuple(fc.oneof(decimal, nearHalfMs(unit)), fc.constant(unit))),
+        ([n, unit]) => {
+          const [whole, fraction] = n.split('.') as [string, string];
+          // n × unit ≥ 0.5 ms, in integers: 2 × (whole.fraction × 10^|fraction|) × unit ≥ 10^|fraction|
+          const scaled = BigInt(whole + fraction) * 2n * BigInt(UNIT_MS[unit]!);
+          const exact = scaled >= 10n ** BigInt(fraction.length);
+          assert.equal(pattern.test(`${n}${unit}`), exact, `${n}${unit}`);
+          const significant = (whole + fraction).replace(/^0+/, '').length;
+          if (significant <= 12)
+            assert.equal(durationToMs(`${n}${unit}`)! > 0, exact, `${n}${unit}`);
+        },
+      ),
+      { numRuns: RUNS * 10, seed: SEED },
+    );
+  });
+
   it('spell out exactly the white space JavaScript trims and matches with \\s', () => {
     for (let c = 0; c < 0x10000; c++) {
       const ch = String.fromCharCode(c);
