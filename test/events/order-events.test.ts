@@ -9,9 +9,9 @@ import { after, before, describe, it } from 'node:test';
 import { bookingWorkflowId } from '../../src/shared/booking-values';
 import { OrderEventsDeliveryKey } from '../../src/shared/search-attributes';
 import {
+  OrderEventType,
   orderEventsStateQuery,
   orderEventsWorkflowId,
-  type OrderEventType,
   type OrderEventsState,
 } from '../../src/shared/order-events';
 import { createBookingCounter } from '../../src/observability/booking-counts';
@@ -25,6 +25,7 @@ import {
   type BookingStack,
 } from '../helpers/booking-stack';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
+import { jsonSchemaPython, startPythonSchemaValidator } from '../helpers/json-schema';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
@@ -363,5 +364,23 @@ describe('order events when the endpoint fails', () => {
     const bodies = receiver.bodies();
     assert.ok(bodies.length > 20, `${bodies.length} bodies`);
     for (const body of bodies) for (const p of PERSONAL) assert.ok(!body.includes(p), p);
+  });
+
+  it("every event body is valid against its type's published JSON Schema, read by Python's jsonschema", async (t) => {
+    const python = jsonSchemaPython();
+    if (!('python' in python)) return t.skip(python.skip);
+    const schemas = await startPythonSchemaValidator(python.python);
+    try {
+      const types = new Set<string>();
+      for (const text of receiver.bodies()) {
+        const body = JSON.parse(text) as { type: string };
+        types.add(body.type);
+        const verdict = await schemas.validate(`orderEvent.${body.type}.schema.json`, body);
+        assert.ok(verdict.valid, `${text}: ${verdict.errors.join('; ')}`);
+      }
+      assert.deepEqual([...types].sort(), Object.values(OrderEventType).sort(), 'every type sent');
+    } finally {
+      await schemas.close();
+    }
   });
 });
