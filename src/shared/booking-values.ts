@@ -93,9 +93,10 @@ export interface FieldIssue {
 }
 
 /**
- * Rules across fields of a parsed `bookRoom` input, which the schema alone does not state. The
- * client refuses an input that breaks one before anything starts; the workflow re-checks direct
- * starts (behind a patch, so workflows started before the rule replay as they ran).
+ * Rules across fields of a parsed `bookRoom` input, which the zod schema alone does not state (the
+ * published JSON Schema does: booking-contract.ts). The client refuses an input that breaks one
+ * before anything starts, with its own `BOOKING_ORDER_ID_FIELD`; the workflow re-checks direct
+ * starts with the default field when the input names none (src/workflows/input-verdicts.ts).
  */
 export function bookRoomInputRuleIssues(
   p: BookRoomParams,

@@ -1,17 +1,17 @@
 /**
- * The workflows' verdicts on their inputs: what today's rules decide (the fields through
+ * `bookRoom`'s verdict on its input: what today's rules decide (the fields through
  * input-checks.ts, then the rules across fields) and, when the rules of runs recorded before them
  * decide otherwise, theirs too. The workflow asks `patched(CONTRACT_RULES_PATCH)` only then, so a
  * new run takes today's verdict and a recorded run replays with the verdict it ran with. Pure.
  *
  * Today's rules are the published contract's (contract/, docs/contract.md): with no
  * `orderIdField` in the input, the order id's field is reserved all the same, as the default
- * `custom_field_10`. Earlier runs reserved only a named `orderIdField` (an unnamed one was refused
- * later, by the booking call: `INVALID_REQUEST`).
+ * `custom_field_10`. Earlier runs' rules: earlier-versions/input-rules.ts.
  */
 import { DEFAULT_ORDER_ID_FIELD } from '../config/defaults';
 import type { BookRoomParams } from '../shared/booking-contract';
 import { bookRoomInputRuleIssues, type FieldIssue } from '../shared/booking-values';
+import { earlierRuleIssues } from './earlier-versions/input-rules';
 import { checkBookRoomInput, type Checked } from './input-checks';
 
 /** The `patched()` id of the rules as the contract publishes them. */
@@ -47,6 +47,6 @@ export function bookRoomInputVerdict(input: unknown): InputVerdict<BookRoomParam
   const p = parsed.data;
   return withEarlier(
     verdict(p, bookRoomInputRuleIssues(p, DEFAULT_ORDER_ID_FIELD)),
-    verdict(p, bookRoomInputRuleIssues(p)),
+    verdict(p, earlierRuleIssues(p)),
   );
 }
