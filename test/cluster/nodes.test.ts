@@ -23,7 +23,6 @@ import {
   CLUSTER_BINARIES,
   findClusterBinaries,
 } from '../../tools/temporal-server/cluster-binaries';
-import { freePort } from '../../tools/temporal-server/dev-server';
 import { bookingInput } from '../helpers/booking-stack';
 
 const ROOT = join(__dirname, '..', '..');
@@ -37,16 +36,18 @@ const skip =
       : false;
 
 /** 24,000–24,899: apart from the other cluster tests' blocks (fleet 28,000+, cluster 30,000+). */
-const nodesBase = async () => 24_000 + ((await freePort()) % 900);
+const nodesBase = () => 24_000 + Math.floor(Math.random() * 900);
 
 describe('three server nodes behind the balancer', { skip }, () => {
   it('npm run cluster -- --nodes 3 with an external supplier: a node killed by its printed pid, bookings go on', async () => {
+    const step = (what: string) => console.log(`[nodes] ${new Date().toISOString()} ${what}`);
     const dir = mkdtempSync(join(tmpdir(), 'hbo-nodes-'));
     const simulator = buildSimulator({ companies: [DEMO_COMPANY], inspection: true });
     const { origin } = await simulator.listen(0, '127.0.0.1');
     const child = spawn(
-      'npx',
+      process.execPath,
       [
+        '--import',
         'tsx',
         'tools/stack/cluster-main.ts',
         '--nodes',
@@ -54,7 +55,7 @@ describe('three server nodes behind the balancer', { skip }, () => {
         '--workers',
         '1',
         '--base-port',
-        String(await nodesBase()),
+        String(nodesBase()),
         '--supplier-url',
         origin,
         '--data-dir',
@@ -67,17 +68,14 @@ describe('three server nodes behind the balancer', { skip }, () => {
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     try {
+      let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`not ready in 240 s:\n${out}`)), 240_000);
-        const check = () => {
-          if (out.includes('Cluster ready')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        };
-        child.stdout.on('data', check);
+        timer = setTimeout(() => reject(new Error(`not ready in 240 s:\n${out}`)), 240_000);
+        child.stdout.on('data', () => {
+          if (out.includes('Cluster ready')) resolve();
+        });
         void exited.then((code) => reject(new Error(`exited ${code}:\n${out}`)));
-      });
+      }).finally(() => clearTimeout(timer));
       const pids = [...out.matchAll(/Server node (\d):\s+pid (\d+), frontend (\d+)/g)].map((m) => ({
         node: Number(m[1]),
         pid: Number(m[2]),
@@ -97,7 +95,6 @@ describe('three server nodes behind the balancer', { skip }, () => {
       // A client configured only from the printed environment, as an order system would be.
       const stack = await connectBookingClient(loadConfig({ ...facts.clientEnv }));
       try {
-        const step = (what: string) => console.log(`[nodes] ${new Date().toISOString()} ${what}`);
         const first = bookingInput('instant');
         step('booking the first order');
         await stack.bookings.startBooking(first);
@@ -109,6 +106,7 @@ describe('three server nodes behind the balancer', { skip }, () => {
         await stack.bookings.startBooking(second);
         step('started; waiting for its decision');
         assert.equal((await stack.bookings.result(second.orderId)).outcome, 'CONFIRMED');
+        step('decided');
         const atSupplier = simulator
           .bookings()
           .map((b) => (b.customFields as Record<string, string> | null)?.custom_field_10);
@@ -119,9 +117,12 @@ describe('three server nodes behind the balancer', { skip }, () => {
         );
       } finally {
         await stack.close();
+        step('client closed');
       }
+      step('Ctrl-C');
       child.kill('SIGINT');
       assert.equal(await exited, 0, out);
+      step('stopped');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       await simulator.close();

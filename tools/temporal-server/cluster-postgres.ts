@@ -23,6 +23,8 @@ const execFileAsync = promisify(execFile);
 /** The database role and password of the local PostgreSQL (local only, like compose's). */
 export const DB_USER = 'temporal';
 export const DB_PASSWORD = 'temporal';
+/** Room for five nodes' pools, the schema tool and psql. */
+const MAX_CONNECTIONS = 600;
 
 /** The directory of PostgreSQL's server binaries (Debian's layout), installing it as root if missing. */
 export async function ensurePostgresBinaries(log: (l: string) => void): Promise<string> {
@@ -150,6 +152,10 @@ export async function startLocalPostgres(input: {
         String(port),
         '-c',
         'listen_addresses=127.0.0.1',
+        // Every service of every node keeps its own pools (up to 30 connections each by the
+        // server config): 100, PostgreSQL's default, is too few for three nodes.
+        '-c',
+        `max_connections=${MAX_CONNECTIONS}`,
         '-c',
         `unix_socket_directories=${pgData}`,
       ],
