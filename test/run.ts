@@ -1,8 +1,9 @@
 /**
  * `npm test`: one Temporal dev server for the whole run (or `TEMPORAL_ADDRESS` when set, with the
  * `TEMPORAL_TLS_*` variables it needs; or, with `TEST_ON_CLUSTER=1`, the production topology of
- * `npm run cluster` — PostgreSQL, Temporal server 1.29.1 with mTLS — started for the run on
- * `.data/cluster-test/`, base port TEST_CLUSTER_BASE_PORT, default 27233), the
+ * `npm run cluster` — PostgreSQL, Temporal server 1.29.1 with mTLS, on TEST_CLUSTER_NODES nodes
+ * (default 1; several behind the balancer) — started for the run on `.data/cluster-test/` (or
+ * `.data/cluster-test-<N>-nodes/`), base port TEST_CLUSTER_BASE_PORT, default 27233), the
  * workflows bundled once, then node's test runner over every `test/**\/*.test.ts` (or the files
  * given as arguments). Everything started here is stopped here, also when a test fails or hangs.
  */
@@ -58,15 +59,18 @@ async function main(): Promise<number> {
   try {
     let address = process.env.TEMPORAL_ADDRESS;
     if (process.env.TEST_ON_CLUSTER === '1') {
+      const nodes = Number(process.env.TEST_CLUSTER_NODES ?? 1);
       cluster = await startClusterInfrastructure({
-        dataDir: join(root, '.data', 'cluster-test'),
+        // A database per node count: the shard count and the nodes' ports stay its own.
+        dataDir: join(root, '.data', nodes > 1 ? `cluster-test-${nodes}-nodes` : 'cluster-test'),
         basePort: Number(process.env.TEST_CLUSTER_BASE_PORT ?? 27233),
+        nodes,
         log,
       });
       address = cluster.address;
       clientEnv = { ...cluster.clientEnv };
       log(
-        `Cluster (PostgreSQL, Temporal 1.29.1, mTLS) on ${address}, ready in ${Date.now() - started} ms`,
+        `Cluster (PostgreSQL, Temporal 1.29.1 on ${nodes} node(s), ${cluster.shards} shards, mTLS) on ${address}, ready in ${Date.now() - started} ms`,
       );
     } else if (!address) {
       server = await startDevServer({ headless: true, log });
