@@ -141,8 +141,10 @@ export interface BenchSettings {
     readonly overhead: BenchSettings['overhead'];
     /** Alternating rounds of the one-worker throughput pass (more workers: one ABBA pair). */
     readonly rounds: number;
-    /** The cluster's base port (14 ports from it); a free block by default. */
+    /** The cluster's base port; a free block by default. */
     readonly basePort: number | undefined;
+    /** Server nodes of the pass set beside one node's (1: none). @default 3 */
+    readonly nodes: number;
   };
   /** Extra `WorkerOptions` for experiments, JSON (`BENCH_WORKER_OVERRIDES`). */
   readonly workerOverrides: Record<string, unknown>;
@@ -213,7 +215,8 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_CLUSTER_ROUNDS` | rounds of the one-worker cluster pass (a window of each kind) | 5 | 5 |
  * | `BENCH_CLUSTER_OVERHEAD_RUNS` | cluster overhead paired runs per latency | `BENCH_OVERHEAD_RUNS` | same |
  * | `BENCH_CLUSTER_LATENCIES_MS` | cluster overhead supplier latencies | 20 | 20 |
- * | `BENCH_CLUSTER_BASE_PORT` | cluster base port (14 ports) | a free block | same |
+ * | `BENCH_CLUSTER_BASE_PORT` | cluster base port | a free block | same |
+ * | `BENCH_CLUSTER_NODES` | server nodes of the one-worker pass set beside one node's (1: none) | 3 | 3 |
  * | `BENCH_OUTPUT` | results file | bench/results/latest.json | bench/results/quick.tmp.json |
  */
 /** The bench's results directory: the full run's `latest.json`, the load drills' files. */
@@ -276,6 +279,10 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
   const clusterWorkers = list('BENCH_CLUSTER_WORKERS', '1,2,3');
   if (clusterWorkers.some((w) => !Number.isInteger(w) || w < 1 || w > 16)) {
     throw new Error('BENCH_CLUSTER_WORKERS must be a comma list of whole numbers from 1 to 16');
+  }
+  const clusterNodes = Number(env.BENCH_CLUSTER_NODES || 3);
+  if (!Number.isInteger(clusterNodes) || clusterNodes < 1 || clusterNodes > 5) {
+    throw new Error('BENCH_CLUSTER_NODES must be a whole number from 1 to 5 (1: no comparison)');
   }
   const clusterBase = env.BENCH_CLUSTER_BASE_PORT
     ? num(env, 'BENCH_CLUSTER_BASE_PORT', 0)
@@ -354,6 +361,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
       },
       rounds: count(env, 'BENCH_CLUSTER_ROUNDS', 5),
       basePort: clusterBase,
+      nodes: clusterNodes,
     },
     workerOverrides,
     serverArgs: (env.BENCH_SERVER_ARGS ?? '').split(' ').filter((a) => a !== ''),

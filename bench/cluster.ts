@@ -27,11 +27,10 @@ import {
   busyPorts,
   CLUSTER_HISTORY_SHARDS,
   ClusterError,
-  MAX_CLUSTER_BASE_PORT,
   startClusterInfrastructure,
   type ClusterProcesses,
 } from '../tools/temporal-server/cluster';
-import { clusterPorts } from '../tools/temporal-server/cluster-ports';
+import { clusterPorts, maxBasePort } from '../tools/temporal-server/cluster-ports';
 import {
   ClusterBuildError,
   TEMPORAL_SERVER_VERSION,
@@ -48,6 +47,22 @@ export interface ClusterThroughput extends ThroughputResult {
   readonly ratioToControl: number;
   /** Server CPU (Temporal + PostgreSQL) per booking ÷ per control: each round's, over rounds. */
   readonly serverCpuRatioOfRounds: Spread;
+}
+
+/** The one-worker throughput pass on several server nodes, beside the same pass on one. */
+export interface ClusterNodesComparison {
+  readonly nodes: number;
+  readonly shards: number;
+  readonly bookingsPerSecond: number;
+  readonly controlWorkflowsPerSecond: number;
+  readonly ratioToControl: number;
+  /** Temporal (every node) + PostgreSQL + the balancer, CPU ms per confirmed booking. */
+  readonly serverCpuMsPerBooking: number;
+  /** Bookings/s on these nodes ÷ on one node, same run, one worker. */
+  readonly bookingsPerSecondRatioToOneNode?: number;
+  readonly oneNodeServerCpuMsPerBooking?: number | undefined;
+  /** Server CPU per booking on these nodes ÷ on one node. */
+  readonly serverCpuRatioToOneNode?: number;
 }
 
 /** One latency: the cluster's overhead figures beside the dev server's. */
@@ -83,19 +98,22 @@ export type ClusterBenchResult =
         bookingsPerSecond: number;
         controlWorkflowsPerSecond: number;
       };
+      /** Several server nodes beside one, when asked (`BENCH_CLUSTER_NODES`). */
+      readonly nodes?: ClusterNodesComparison;
       /** The figures under the README table's names ({@link clusterFigures}). */
       readonly figures?: Record<string, string>;
     };
 
-/** A base port whose whole block (base … base+13) is free now, or the one asked for. */
-async function freeBasePort(asked: number | undefined): Promise<number> {
+/** A base port whose whole block is free now for `nodes` nodes, or the one asked for. */
+async function freeBasePort(asked: number | undefined, nodes = 1): Promise<number> {
   if (asked !== undefined) return asked;
+  const max = maxBasePort(nodes);
   for (let i = 0; i < 40; i++) {
-    const base = 20_000 + Math.floor(Math.random() * (MAX_CLUSTER_BASE_PORT - 20_100));
-    if ((await busyPorts(clusterPorts(base))).length === 0) return base;
+    const base = 20_000 + Math.floor(Math.random() * (max - 20_100));
+    if ((await busyPorts(clusterPorts(base, nodes))).length === 0) return base;
   }
   throw new ClusterError(
-    'no free block of 14 ports found for the cluster: set BENCH_CLUSTER_BASE_PORT',
+    'no free block of ports found for the cluster: set BENCH_CLUSTER_BASE_PORT',
   );
 }
 
@@ -112,16 +130,11 @@ export async function runClusterBench(
 ): Promise<ClusterBenchResult> {
   const devServerOverhead = devServer.overhead;
   const dataDir = mkdtempSync(join(tmpdir(), 'hbo-bench-cluster-'));
-  let infra: ClusterProcesses | undefined;
-  let connection: Connection | undefined;
+  let open: BenchCluster | undefined;
   try {
     const started = performance.now();
     try {
-      infra = await startClusterInfrastructure({
-        dataDir,
-        basePort: await freeBasePort(s.basePort),
-        log: (l) => ctx.log(`cluster: ${l}`),
-      });
+      open = await openBenchCluster(s, ctx, 1, dataDir);
     } catch (err) {
       // Only what a machine lacks is a skip (no Go to build the binaries, no PostgreSQL); a
       // cluster that fails to start is a failure of the part.
@@ -136,22 +149,7 @@ export async function runClusterBench(
       throw err;
     }
     const startSeconds = round((performance.now() - started) / 1000, 1);
-    connection = await Connection.connect(
-      temporalConnectionOptions({ ...infra.security, address: infra.address }),
-    );
-    const cluster = infra;
-    const target: BenchTarget = {
-      address: cluster.address,
-      client: new Client({ connection, dataConverter: benchDataConverter() }),
-      temporalEnv: cluster.clientEnv,
-      get serverPids(): Record<string, number> {
-        return serverNodePids(cluster.pids().nodes);
-      },
-      get serverProcessTrees(): Record<string, number> {
-        const p = cluster.pids();
-        return p.postgres !== undefined ? { postgres: p.postgres } : {};
-      },
-    };
+    const { target } = open;
 
     const throughput: Record<string, ClusterThroughput> = {};
     const bookingsPerSecond: Record<string, number> = {};
@@ -212,13 +210,126 @@ export async function runClusterBench(
           }
         : {}),
     };
-    return { ...result, figures: clusterFigures(result) };
+    await open.close();
+    open = undefined;
+    const nodes =
+      s.nodes > 1 ? await compareNodes(s, ctx, dataDir, throughput.workers1) : undefined;
+    const withNodes = { ...result, ...(nodes ? { nodes } : {}) };
+    return { ...withNodes, figures: clusterFigures(withNodes) };
   } finally {
-    await connection?.close().catch(() => undefined);
-    await infra?.stop();
+    await open?.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+interface BenchCluster {
+  readonly infra: ClusterProcesses;
+  readonly target: BenchTarget;
+  close(): Promise<void>;
+}
+
+/** A cluster of `nodes` server nodes on free ports and a fresh database under `parentDir`. */
+async function openBenchCluster(
+  s: BenchSettings['cluster'],
+  ctx: OverheadContext,
+  nodes: number,
+  parentDir: string,
+): Promise<BenchCluster> {
+  const infra = await startClusterInfrastructure({
+    dataDir: join(parentDir, `nodes-${nodes}`),
+    basePort: await freeBasePort(s.basePort, nodes),
+    nodes,
+    log: (l) => ctx.log(`cluster: ${l}`),
+  });
+  try {
+    const connection = await Connection.connect(
+      temporalConnectionOptions({ ...infra.security, address: infra.address }),
+    );
+    const target: BenchTarget = {
+      address: infra.address,
+      client: new Client({ connection, dataConverter: benchDataConverter() }),
+      temporalEnv: infra.clientEnv,
+      get serverPids(): Record<string, number> {
+        return serverNodePids(infra.pids().nodes);
+      },
+      get serverProcessTrees(): Record<string, number> {
+        const p = infra.pids();
+        return {
+          ...(p.postgres !== undefined ? { postgres: p.postgres } : {}),
+          ...(p.balancer !== undefined ? { balancer: p.balancer } : {}),
+        };
+      },
+    };
+    return {
+      infra,
+      target,
+      close: async () => {
+        await connection.close().catch(() => undefined);
+        await infra.stop();
+      },
+    };
+  } catch (err) {
+    await infra.stop();
+    throw err;
+  }
+}
+
+/** Several server nodes beside one: the one-worker throughput pass again, on `s.nodes` nodes. */
+async function compareNodes(
+  s: BenchSettings['cluster'],
+  ctx: OverheadContext,
+  dataDir: string,
+  oneNode: ClusterThroughput | undefined,
+): Promise<ClusterNodesComparison> {
+  const cluster = await openBenchCluster(s, ctx, s.nodes, dataDir);
+  try {
+    ctx.log(`cluster: throughput on ${s.nodes} nodes, 1 worker process`);
+    const r = await runThroughputBench(s.throughput, ctx, {
+      temporal: cluster.target,
+      workers: 1,
+      control: 'controlTwoStep',
+      rounds: s.rounds,
+    });
+    const processes = serverProcessesOf(r);
+    const serverCpuMsPerBooking = round(sumCpu(r.cpuMsPerWorkflow.booking, processes), 1);
+    const oneNodeServerCpuMsPerBooking = oneNode
+      ? round(sumCpu(oneNode.cpuMsPerWorkflow.booking, SERVER_PROCESSES), 1)
+      : undefined;
+    return {
+      nodes: s.nodes,
+      shards: cluster.infra.shards,
+      bookingsPerSecond: r.bookingsPerSecond,
+      controlWorkflowsPerSecond: r.controlWorkflowsPerSecond,
+      ratioToControl: round(r.bookingsPerSecond / r.controlWorkflowsPerSecond, 3),
+      serverCpuMsPerBooking,
+      ...(oneNode
+        ? {
+            bookingsPerSecondRatioToOneNode: round(
+              r.bookingsPerSecond / oneNode.bookingsPerSecond,
+              3,
+            ),
+            oneNodeServerCpuMsPerBooking,
+            serverCpuRatioToOneNode: round(
+              serverCpuMsPerBooking / oneNodeServerCpuMsPerBooking!,
+              3,
+            ),
+          }
+        : {}),
+    };
+  } finally {
+    await cluster.close();
+  }
+}
+
+/** Each node's server process, PostgreSQL and the balancer: the server side of several nodes. */
+function serverProcessesOf(r: Pick<ThroughputResult, 'cpuMsPerWorkflow'>): string[] {
+  return Object.keys(r.cpuMsPerWorkflow.booking).filter(
+    (p) => p === 'postgres' || p === 'balancer' || p === 'server' || p.startsWith('server-'),
+  );
+}
+
+const sumCpu = (per: Readonly<Record<string, number>>, processes: readonly string[]) =>
+  processes.reduce((total, p) => total + (per[p] ?? NaN), 0);
 
 /**
  * The part's figures under the names the README's table uses (also written into the results as
@@ -259,6 +370,15 @@ export function clusterFigures(r: ClusterBenchResult): Record<string, string> {
     const d = r.devServerThroughput;
     out['Cluster: bookings/s and control/s, 1 worker, vs dev server'] =
       `${one.bookingsPerSecond} / ${one.controlWorkflowsPerSecond} vs ${d.bookingsPerSecond} / ${d.controlWorkflowsPerSecond}`;
+  }
+  if (r.nodes?.bookingsPerSecondRatioToOneNode !== undefined) {
+    const n = r.nodes;
+    out[`Cluster: ${n.nodes} nodes ÷ 1 node, confirmed bookings/s (1 worker)`] =
+      `${n.bookingsPerSecondRatioToOneNode} (${n.bookingsPerSecond} vs ${one?.bookingsPerSecond})`;
+    out[
+      `Cluster: server CPU ms per booking (Temporal + PostgreSQL + balancer), ${n.nodes} nodes vs 1 node`
+    ] =
+      `${n.serverCpuMsPerBooking} vs ${n.oneNodeServerCpuMsPerBooking} (${n.serverCpuRatioToOneNode}×)`;
   }
   for (const v of Object.values(r.vsDevServer)) {
     out[`Cluster: bookRoom p50 ms vs dev server (${v.latencyMs} ms)`] =

@@ -41,8 +41,11 @@ describe('bench settings: the cluster part', () => {
       BENCH_CLUSTER_LATENCIES_MS: '20,100',
       BENCH_CLUSTER_BASE_PORT: '22233',
       BENCH_CLUSTER_ROUNDS: '7',
+      BENCH_CLUSTER_NODES: '2',
     });
     assert.equal(s.cluster.rounds, 7);
+    assert.equal(s.cluster.nodes, 2);
+    assert.equal(settingsFrom([], {}).cluster.nodes, 3);
     assert.deepEqual(s.cluster.workers, [2, 4]);
     assert.equal(s.cluster.throughput.durationMs, 20_000);
     assert.equal(s.cluster.overhead.runs, 30);
@@ -58,6 +61,10 @@ describe('bench settings: the cluster part', () => {
     assert.throws(
       () => settingsFrom([], { BENCH_CLUSTER_WORKERS: '0' }),
       /^Error: BENCH_CLUSTER_WORKERS must be a comma list of whole numbers from 1 to 16$/,
+    );
+    assert.throws(
+      () => settingsFrom([], { BENCH_CLUSTER_NODES: '6' }),
+      /^Error: BENCH_CLUSTER_NODES must be a whole number from 1 to 5 \(1: no comparison\)$/,
     );
     assert.throws(
       () => settingsFrom([], { BENCH_CLUSTER_LATENCIES_MS: '20,-1' }),
