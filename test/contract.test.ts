@@ -105,6 +105,26 @@ describe('the published contract (contract/)', () => {
     }
   });
 
+  it('keeps answers and events open to added fields, and inputs closed to unknown ones', () => {
+    const closed = (node: unknown): boolean =>
+      typeof node === 'object' &&
+      node !== null &&
+      ((node as Json).additionalProperties === false || Object.values(node).some(closed));
+    const index = JSON.parse(contractFiles()['index.json']!) as { kind: string; file: string }[];
+    const sent = new Set(['result', 'query', 'update-result', 'order-event']);
+    for (const { kind, file } of index) {
+      const schema = JSON.parse(contractFiles()[file]!) as Json;
+      if (sent.has(kind))
+        assert.ok(!closed(schema), `contract/${file}: a field added later would fail it`);
+    }
+    const input = JSON.parse(contractFiles()['bookRoom.input.schema.json']!) as Json;
+    assert.equal(
+      input.additionalProperties,
+      false,
+      'an unknown input field is refused, as the workflow refuses it',
+    );
+  });
+
   it('writes patterns that Python reads as JavaScript does: ASCII digits, no line break before the end', () => {
     assert.equal(asciiDigits(String.raw`^\d{2}[\d.]\\d$`), String.raw`^[0-9]{2}[0-9.]\\d$`);
     for (const [name, text] of Object.entries(contractFiles())) {

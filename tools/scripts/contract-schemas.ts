@@ -300,6 +300,17 @@ function portablePatterns(node: unknown): void {
   if (!mayMatchLineBreak(pattern) && js.not === undefined) js.not = { pattern: '[\\n\\r]' };
 }
 
+/**
+ * An answer or an event may gain fields ("fields are added, never renamed"): its objects stay open,
+ * so a caller validating strictly keeps accepting what a later release sends.
+ */
+function openToAddedFields(node: unknown): void {
+  if (typeof node !== 'object' || node === null) return;
+  const js = node as Json;
+  if (js.additionalProperties === false) delete js.additionalProperties;
+  for (const value of Object.values(js)) openToAddedFields(value);
+}
+
 export function fileNameOf(e: Pick<Entry, 'workflow' | 'kind' | 'name'>): string {
   if (e.kind === 'order-event') return `orderEvent.${e.name}.schema.json`;
   return `${e.workflow}.${e.name ? `${e.name}.` : ''}${e.kind}.schema.json`;
@@ -316,6 +327,7 @@ export function contractFiles(): Record<string, string> {
       override: nullIsAbsent,
     }) as Json;
     portablePatterns(schema);
+    if (e.io === 'output') openToAddedFields(schema);
     const doc = {
       $schema: schema.$schema,
       $id: fileNameOf(e),
