@@ -10,7 +10,10 @@ again with the SDK's defaults, cancels a pending order and the confirmed one by 
     python order_system.py --instant-option OPT --pending-option OPT [--order-prefix P]
 
 Environment: TEMPORAL_ADDRESS (localhost:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_TASK_QUEUE
-(hotel-booking), PAYLOAD_ENCRYPTION_KEYS (keyId:base64,...; unset: the public development key).
+(hotel-booking), PAYLOAD_ENCRYPTION_KEYS (keyId:base64,...; unset: the public development key), and
+the product's connection settings, read the same way: TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY,
+TEMPORAL_TLS_CA (each a PEM path or the PEM text, or the *_FILE variant with a path),
+TEMPORAL_TLS_SERVER_NAME, TEMPORAL_TLS, TEMPORAL_API_KEY (or TEMPORAL_API_KEY_FILE).
 """
 
 import argparse
@@ -28,6 +31,7 @@ import jsonschema
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from temporalio.api.common.v1 import Payload
 from temporalio.client import Client, WithStartWorkflowOperation, WorkflowUpdateFailedError
+from temporalio.service import TLSConfig
 from temporalio.common import WorkflowIDConflictPolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.converter import (
@@ -140,6 +144,41 @@ async def wait_for_phase(handle: Any, phase: str, seconds: float = 30) -> Dict[s
         await asyncio.sleep(0.1)
 
 
+def setting(name: str) -> bytes | None:
+    """A PEM or key setting: NAME (a path, or the text itself) or NAME_FILE (a path)."""
+    path = os.environ.get(f"{name}_FILE")
+    if path:
+        return pathlib.Path(path).read_bytes()
+    value = os.environ.get(name)
+    if not value:
+        return None
+    if "-----BEGIN" not in value and pathlib.Path(value).is_file():
+        return pathlib.Path(value).read_bytes()
+    return value.encode()
+
+
+def connection_settings() -> Dict[str, Any]:
+    """TLS and API key from the product's variables, as its own processes read them."""
+    cert = setting("TEMPORAL_TLS_CERT")
+    key = setting("TEMPORAL_TLS_KEY")
+    ca = setting("TEMPORAL_TLS_CA")
+    api_key = setting("TEMPORAL_API_KEY")
+    server_name = os.environ.get("TEMPORAL_TLS_SERVER_NAME")
+    asked = os.environ.get("TEMPORAL_TLS")
+    tls_on = asked == "true" or (asked != "false" and any([cert, key, ca, server_name, api_key]))
+    out: Dict[str, Any] = {}
+    if tls_on:
+        out["tls"] = TLSConfig(
+            server_root_ca_cert=ca,
+            client_cert=cert,
+            client_private_key=key,
+            domain=server_name,
+        )
+    if api_key:
+        out["api_key"] = api_key.decode().strip()
+    return out
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--instant-option", required=True)
@@ -154,6 +193,7 @@ async def main() -> None:
             payload_codec=EncryptionCodec(keys_from_env()),
             failure_converter_class=DefaultFailureConverterWithEncodedAttributes,
         ),
+        **connection_settings(),
     )
     queue = os.environ.get("TEMPORAL_TASK_QUEUE", "hotel-booking")
     report: Dict[str, Any] = {}

@@ -1,12 +1,14 @@
 /**
  * Prepares a namespace for the product through the operator service of the connection every
- * process already opens (the configured address, TLS and API key): registers the search
- * attributes the namespace lacks, with their types, and waits until queries accept them.
+ * process already opens (the configured address, TLS and API key): creates the namespace when
+ * asked and it does not exist, registers the search attributes the namespace lacks, with their
+ * types, and waits until queries accept them.
  * Idempotent: a prepared namespace is read and left as it is. It never changes an attribute that
  * exists with another type, and reports a refusal (no permission) for the caller to say what a
  * person with the right runs instead (operator-commands.ts).
  */
 import { isGrpcServiceError, type Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import type { SearchAttributeConflict, SearchAttributeSpec } from './search-attribute-plan';
 import {
@@ -144,11 +146,13 @@ export type PrepareOutcome =
       readonly present: readonly SearchAttributeSpec[];
       /** How long until queries accepted the created ones (0 when none was created). */
       readonly usableAfterMs: number;
+      /** The namespace was created by this run, with this retention. */
+      readonly namespaceCreated?: { readonly retentionDays: number };
     }
   /** Attributes registered under another type: nothing was changed. */
   | { readonly kind: 'conflict'; readonly conflicts: readonly SearchAttributeConflict[] }
-  /** The namespace does not exist. */
-  | { readonly kind: 'no-namespace'; readonly details: string }
+  /** The namespace does not exist (and was not to be created, or creating it was refused). */
+  | { readonly kind: 'no-namespace'; readonly details: string; readonly refusal?: Refusal }
   /** The server refused to list or register them: `toRegister` is what a person must add. */
   | {
       readonly kind: 'refused';
@@ -168,6 +172,45 @@ export interface PrepareOptions {
   readonly wanted?: readonly SearchAttributeSpec[];
   /** @default USABLE_TIMEOUT_MS */
   readonly usableTimeoutMs?: number;
+  /** Create the namespace with this retention when it does not exist. @default do not create */
+  readonly createWithRetentionDays?: number;
+}
+
+/**
+ * Registers the namespace with `retentionDays` of retention, then waits until this connection's
+ * frontend knows it (its namespace cache refreshes on an interval). The refusal, if refused.
+ */
+async function createNamespace(
+  connection: Connection,
+  namespace: string,
+  retentionDays: number,
+  timeoutMs: number,
+): Promise<Refusal | undefined> {
+  try {
+    await timed(connection, () =>
+      connection.workflowService.registerNamespace({
+        namespace,
+        workflowExecutionRetentionPeriod: msToTs(retentionDays * 86_400_000),
+      }),
+    );
+  } catch (err) {
+    // Created by someone else in between: as good.
+    if (!(isGrpcServiceError(err) && err.code === 6)) {
+      const refusal = refusalOf(err);
+      if (refusal === undefined) throw err;
+      return refusal;
+    }
+  }
+  const started = Date.now();
+  for (;;) {
+    try {
+      await readSearchAttributes(connection, namespace);
+      return undefined;
+    } catch (err) {
+      if (refusalOf(err)?.code !== 'NOT_FOUND' || Date.now() - started > timeoutMs) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
 }
 
 /** Registers the product's search attributes the namespace lacks; see the file's comment. */
@@ -178,18 +221,27 @@ export async function prepareNamespace(
 ): Promise<PrepareOutcome> {
   const wanted = options.wanted ?? PRODUCT_SEARCH_ATTRIBUTES;
   let existing: Record<string, string>;
+  let namespaceCreated: { retentionDays: number } | undefined;
   try {
     existing = await readSearchAttributes(connection, namespace);
   } catch (err) {
     const refusal = refusalOf(err);
     if (refusal === undefined) throw err;
-    if (refusal.code === 'NOT_FOUND') return { kind: 'no-namespace', details: refusal.details };
-    return { kind: 'refused', step: 'list', refusal, toRegister: wanted };
+    if (refusal.code !== 'NOT_FOUND') {
+      return { kind: 'refused', step: 'list', refusal, toRegister: wanted };
+    }
+    const days = options.createWithRetentionDays;
+    if (days === undefined) return { kind: 'no-namespace', details: refusal.details };
+    const refused = await createNamespace(connection, namespace, days, 60_000);
+    if (refused) return { kind: 'no-namespace', details: refusal.details, refusal: refused };
+    namespaceCreated = { retentionDays: days };
+    existing = await readSearchAttributes(connection, namespace);
   }
+  const made = namespaceCreated ? { namespaceCreated } : {};
   const plan = planSearchAttributes(existing, wanted);
   if (plan.conflicts.length > 0) return { kind: 'conflict', conflicts: plan.conflicts };
   if (plan.missing.length === 0) {
-    return { kind: 'prepared', created: [], present: plan.present, usableAfterMs: 0 };
+    return { kind: 'prepared', created: [], present: plan.present, usableAfterMs: 0, ...made };
   }
   try {
     await registerSearchAttributes(connection, namespace, plan.missing);
@@ -207,5 +259,5 @@ export async function prepareNamespace(
   const names = plan.missing.map((s) => s.name);
   const usableAfterMs = await waitUntilQueryable(connection, namespace, names, timeoutMs);
   if (usableAfterMs === undefined) return { kind: 'not-usable', created: plan.missing, timeoutMs };
-  return { kind: 'prepared', created: plan.missing, present: plan.present, usableAfterMs };
+  return { kind: 'prepared', created: plan.missing, present: plan.present, usableAfterMs, ...made };
 }

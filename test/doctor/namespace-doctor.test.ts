@@ -323,9 +323,29 @@ describe('hotel-booking setup and doctor namespace, run as commands', () => {
     assert.match(
       r.stderr,
       new RegExp(
-        `There is no namespace '${missing}'.*temporal operator namespace create .*--namespace ${missing} --retention 30d`,
+        `There is no namespace '${missing}'.*hotel-booking setup --create-namespace.*temporal operator namespace create .*--namespace ${missing} --retention 30d`,
       ),
     );
+  });
+
+  it('setup --create-namespace creates a missing namespace with 30 days of retention and prepares it; again, it changes nothing', async () => {
+    const made = unique('created');
+    const r = await cli(env(made))('--json', 'setup', '--create-namespace');
+    assert.equal(r.code, 0, explain(r));
+    const report = json<SetupReport>(r);
+    assert.deepEqual(report.namespaceCreated, { retentionDays: 30 });
+    assert.equal(report.created, PRODUCT_SEARCH_ATTRIBUTES.length);
+    const described = await temporal.connection.workflowService.describeNamespace({
+      namespace: made,
+    });
+    assert.equal(
+      Number(described.config?.workflowExecutionRetentionTtl?.seconds ?? 0),
+      30 * 86_400,
+    );
+    const again = await cli(env(made))('setup', '--create-namespace');
+    assert.equal(again.code, 0, explain(again));
+    assert.doesNotMatch(again.stdout, /created, retention/);
+    assert.match(again.stdout, /already present: nothing changed/);
   });
 
   it('an unreachable Temporal is one line: setup exits 3, doctor namespace 2 (not checked)', async () => {

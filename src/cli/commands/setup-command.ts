@@ -1,7 +1,8 @@
 /**
  * `setup`: prepares the configured namespace (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, the
  * TEMPORAL_TLS_* and TEMPORAL_API_KEY settings) for the product: registers the search attributes
- * it lacks, with their types, says what it changed, and stops with one line on what it cannot do
+ * it lacks, with their types (and, with `--create-namespace`, the namespace itself when it does not
+ * exist), says what it changed, and stops with one line on what it cannot do
  * (src/namespace/prepare-namespace.ts). Idempotent. Exit 0 prepared; 1 not done (no permission: the
  * commands to run; an attribute of another type; no such namespace); 2 configuration; 3 Temporal
  * unreachable.
@@ -31,6 +32,8 @@ import type { CommandRunner } from './command-runner';
 export interface SetupReport {
   readonly temporal: string;
   readonly namespace: string;
+  /** Set when this run created the namespace (`--create-namespace`). */
+  readonly namespaceCreated?: { readonly retentionDays: number };
   readonly searchAttributes: readonly {
     readonly name: string;
     /** As the CLIs spell it: `Keyword`, `Int`, `Datetime`. */
@@ -59,9 +62,11 @@ export function setupFailure(
   switch (outcome.kind) {
     case 'no-namespace':
       return new CliError(
-        `There is no ${ns} (${outcome.details}): ${createNamespaceHint(target, MIN_RETENTION_DAYS)}, or set TEMPORAL_NAMESPACE to the one the workers use.`,
+        outcome.refusal
+          ? `There is no ${ns}, and Temporal refused to create it (${outcome.refusal.code}: ${outcome.refusal.details}): ${createNamespaceHint(target, MIN_RETENTION_DAYS)} (someone allowed to), then run \`hotel-booking setup\` again.`
+          : `There is no ${ns} (${outcome.details}): \`hotel-booking setup --create-namespace\` creates it with ${MIN_RETENTION_DAYS} days of retention (or ${createNamespaceHint(target, MIN_RETENTION_DAYS)}), or set TEMPORAL_NAMESPACE to the one the workers use.`,
         ExitCode.FAILED,
-        'NAMESPACE_NOT_FOUND',
+        outcome.refusal ? 'NAMESPACE_NOT_PERMITTED' : 'NAMESPACE_NOT_FOUND',
       );
     case 'conflict':
       return new CliError(
@@ -102,7 +107,7 @@ function render(report: SetupReport, security: string): string {
       ? `${report.alreadyPresent} already present: nothing changed.`
       : `${report.created} created, ${report.alreadyPresent} already present; queries accept them (after ${formatDuration(report.usableAfterMs)}).`;
   return [
-    `Namespace '${report.namespace}' at ${report.temporal} (${security})`,
+    `Namespace '${report.namespace}' at ${report.temporal} (${security})${report.namespaceCreated ? `: created, retention ${report.namespaceCreated.retentionDays} days` : ''}`,
     table(
       ['Search attribute', 'Type', 'Result'],
       report.searchAttributes.map((a) => [a.name, a.type, a.result]),
@@ -111,17 +116,22 @@ function render(report: SetupReport, security: string): string {
   ].join('\n');
 }
 
-async function setup(ctx: CliContext): Promise<ExitCode> {
+async function setup(ctx: CliContext, createNamespace: boolean): Promise<ExitCode> {
   const { address, namespace } = ctx.config.temporal;
   const target = { address, namespace };
   const { connection } = await ctx.temporal();
   ctx.note(`Preparing namespace '${namespace}' at ${address}…`);
-  const outcome = await prepareNamespace(connection, namespace);
+  const outcome = await prepareNamespace(
+    connection,
+    namespace,
+    createNamespace ? { createWithRetentionDays: MIN_RETENTION_DAYS } : {},
+  );
   if (outcome.kind !== 'prepared') throw setupFailure(outcome, target);
   const created = new Set(outcome.created.map((s) => s.name));
   const report: SetupReport = {
     temporal: address,
     namespace,
+    ...(outcome.namespaceCreated ? { namespaceCreated: outcome.namespaceCreated } : {}),
     searchAttributes: [...outcome.created, ...outcome.present]
       .sort((a, b) => rank(a) - rank(b))
       .map((s) => ({
@@ -143,9 +153,15 @@ export function registerSetupCommand(program: Command, run: CommandRunner): void
     .description(
       "Prepare the configured namespace (TEMPORAL_*): register the product's search attributes it lacks, with their types; idempotent",
     )
+    .option(
+      '--create-namespace',
+      `create the namespace when it does not exist, with ${MIN_RETENTION_DAYS} days of retention (self-hosted; on Temporal Cloud the command to run is printed)`,
+    )
     .addHelpText(
       'after',
       '\nExit codes: 0 prepared (or already); 1 not done: no permission (the commands to run are printed), an attribute of another type, no such namespace; 2 bad configuration; 3 Temporal unreachable.\nThen check it: doctor namespace. See docs/deploying.md.',
     )
-    .action(() => run((ctx) => setup(ctx)));
+    .action((opts: { createNamespace?: boolean }) =>
+      run((ctx) => setup(ctx, opts.createNamespace === true)),
+    );
 }
