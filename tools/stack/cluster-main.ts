@@ -5,7 +5,7 @@
  * reaches it, then "Cluster ready". A second start reuses the data directory (`.data/cluster/`: the
  * database, the certificates): every workflow is kept.
  */
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCodecServerConfig } from '../../src/config/codec';
@@ -16,6 +16,12 @@ import { ClusterBuildError } from '../temporal-server/cluster-binaries';
 import { AlertingConfigError, webhookOrigin } from '../alerting/alerting-config';
 import { clusterAlertingSettings, startClusterStack } from './cluster-stack';
 import { runUntilStopped } from './run-until-stopped';
+
+/** A path relative to here when it is under here, else absolute. */
+function shownPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel.startsWith('..') ? path : rel;
+}
 
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -109,7 +115,7 @@ async function main(): Promise<number> {
     stack.simulator
       ? `  Supplier:       ${stack.supplierUrl}/api/v1 (simulator, in-process; inspection at /__sim/bookings)`
       : `  Supplier:       ${stack.supplierUrl}/api/v1 (external, --supplier-url)`,
-    `  Workers:        ${workers} processes on task queue '${config.temporal.taskQueue}' (logs ${infra.dataDir}/logs/)`,
+    `  Workers:        ${workers} process${workers === 1 ? '' : 'es'} on task queue '${config.temporal.taskQueue}' (logs ${infra.dataDir}/logs/)`,
     'url' in stack.prometheus
       ? `  Prometheus:     ${stack.prometheus.url}/alerts (deploy/prometheus/alerts.yml)`
       : `  Prometheus:     not started (${stack.prometheus.skipped})`,
@@ -118,13 +124,19 @@ async function main(): Promise<number> {
       : `  Alertmanager:   not started (${stack.alertmanager.skipped})`,
     `  Runbook links:  ${alerting.runbookBaseUrl}#<alert> (RUNBOOK_BASE_URL)`,
     '',
-    `To use it from another shell (or \`. ${relative(process.cwd(), infra.dataDir) || '.'}/env.sh\`):`,
+    `To use it from another shell (or \`. ${shownPath(join(infra.dataDir, 'env.sh'))}\`):`,
     ...exports,
     `  export HOTEL_API_BASE_URL=${stack.supplierUrl}`,
     '  npm run starter -- list',
     '',
     'Cluster ready. Press Ctrl-C to stop.',
   ];
+  // env.sh (written with the Temporal settings) gains the supplier and the codec server, so one
+  // `. env.sh` is enough for a worker, the CLI and the doctors.
+  appendFileSync(
+    join(infra.dataDir, 'env.sh'),
+    `export HOTEL_API_BASE_URL=${stack.supplierUrl}\nexport CODEC_SERVER_URL=${stack.codecUrl}\n`,
+  );
   // The same facts for a program (a check written apart from this repository kills a node by pid).
   writeFileSync(
     join(infra.dataDir, 'cluster.json'),

@@ -10,6 +10,7 @@ export interface Stoppable {
 /**
  * Resolves with 0 after Ctrl-C or SIGTERM, with 1 when `ended` settles first (a worker that
  * stopped) or when stopping fails. `what` names what is stopped, e.g. "what this stack started".
+ * Signals after the first are noted, not obeyed: the stop finishes (SIGKILL ends it if it must).
  */
 export function runUntilStopped(
   stack: Stoppable,
@@ -26,8 +27,15 @@ export function runUntilStopped(
   const { log } = options;
   return new Promise<number>((done) => {
     let stopping = false;
+    let told = false;
     const stop = (why: string, code: number) => {
-      if (stopping) return;
+      if (stopping) {
+        // Ctrl-C reaches npm, tsx and this process alike, and tsx relays it once more: a second
+        // signal must not end the process halfway, leaving what it started running.
+        if (!told) log('Still stopping: the processes this started are being stopped.');
+        told = true;
+        return;
+      }
       stopping = true;
       log(`\n${why}: stopping ${options.what} ...`);
       stack.stop().then(
@@ -41,8 +49,8 @@ export function runUntilStopped(
         },
       );
     };
-    process.once('SIGINT', () => stop('Ctrl-C', 0));
-    process.once('SIGTERM', () => stop('SIGTERM', 0));
+    process.on('SIGINT', () => stop('Ctrl-C', 0));
+    process.on('SIGTERM', () => stop('SIGTERM', 0));
     const endedWhy = options.endedWhy ?? 'It stopped';
     options.ended?.then(
       () => stop(endedWhy, 1),
