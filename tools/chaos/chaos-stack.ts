@@ -102,11 +102,20 @@ export interface ChaosStack {
 }
 
 /** Stacks not closed yet, so an interrupted run can stop its servers and workers. */
-const openStacks = new Set<ChaosStack>();
+const openStacks = new Set<{ close(): Promise<void> }>();
 
 /** Closes every stack still open (for signal handlers of long runs). */
 export async function closeOpenStacks(): Promise<void> {
   await Promise.allSettled([...openStacks].map((s) => s.close()));
+}
+
+/**
+ * Counts `stack` among the open ones until the returned function is called: a drill on the cluster
+ * stops it on Ctrl-C too, or its PostgreSQL, nodes and balancer outlive the run.
+ */
+export function trackOpenStack(stack: { close(): Promise<void> }): () => void {
+  openStacks.add(stack);
+  return () => openStacks.delete(stack);
 }
 
 /** A fresh `id:base64` key for PAYLOAD_ENCRYPTION_KEYS. */

@@ -14,6 +14,7 @@ import { loadCodecServerConfig } from '../../src/config/codec';
 import { loadConfig, parseEnv } from '../../src/config';
 import { simulatorOf, startClusterStack } from '../stack/cluster-stack';
 import { formatCounts, startWithRetry, waitForSettled } from './audit';
+import { trackOpenStack } from './chaos-stack';
 import { SCENARIO_MIX, mixInput, orderIdFor, pick, prng } from './booking-mix';
 import type { KillRecord } from './crash-drill';
 import { judgeDrill, type DrillVerdict } from './drill-verdict';
@@ -73,6 +74,7 @@ export async function runFleetDrill(options: FleetDrillOptions): Promise<FleetDr
     workerEnv: { SHUTDOWN_GRACE_MS: String(options.shutdownGraceMs ?? 10_000) },
     log,
   });
+  const untrack = trackOpenStack({ close: () => stack.stop() });
   const t0 = Date.now();
   try {
     log(
@@ -188,6 +190,7 @@ export async function runFleetDrill(options: FleetDrillOptions): Promise<FleetDr
       passed: startFailures === 0 && clean,
     };
   } finally {
+    untrack();
     await stack.stop();
   }
 }

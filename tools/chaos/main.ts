@@ -221,8 +221,13 @@ async function main(): Promise<number> {
   return results.every((r) => r.passed) ? 0 : 1;
 }
 
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
+  // Every signal handled: Ctrl-C reaches npm, tsx and this process, and a second one must not end
+  // the stop halfway.
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
     console.error(`chaos: ${signal}, stopping servers and workers`);
     void closeOpenStacks().finally(() => process.exit(130));
   });

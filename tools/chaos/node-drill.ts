@@ -15,6 +15,7 @@ import { loadConfig, parseEnv } from '../../src/config';
 import { bookingWorkflowId } from '../../src/shared/booking-contract';
 import { simulatorOf, startClusterStack, type ClusterStack } from '../stack/cluster-stack';
 import { formatCounts, startWithRetry, waitForSettled } from './audit';
+import { trackOpenStack } from './chaos-stack';
 import { SCENARIO_MIX, mixInput, orderIdFor, pick, prng } from './booking-mix';
 import type { KillRecord } from './crash-drill';
 import { judgeDrill, workflowTaskTimeouts, type DrillVerdict } from './drill-verdict';
@@ -148,6 +149,7 @@ export async function runNodeDrill(options: NodeDrillOptions): Promise<NodeDrill
     simulator: { latency: { minMs: 50, maxMs: 200 }, seed: options.seed ?? 7 },
     log,
   });
+  const untrack = trackOpenStack({ close: () => stack.stop() });
   const t0 = Date.now();
   const { infra } = stack;
   try {
@@ -329,6 +331,7 @@ export async function runNodeDrill(options: NodeDrillOptions): Promise<NodeDrill
         taskTimeouts.every((t) => t.cause !== undefined),
     };
   } finally {
+    untrack();
     await stack.stop();
   }
 }
