@@ -18,10 +18,7 @@ import { loadConfig } from '../../src/config';
 import { TemporalNamespaceDivisionKey } from '../../src/shared/search-attributes';
 import { busyPorts, startClusterInfrastructure } from '../../tools/temporal-server/cluster';
 import { clusterPorts } from '../../tools/temporal-server/cluster-ports';
-import {
-  CLUSTER_BINARIES,
-  findClusterBinaries,
-} from '../../tools/temporal-server/cluster-binaries';
+import { clusterSkip } from '../helpers/cluster-skip';
 import { freePort } from '../../tools/temporal-server/dev-server';
 import { eventually } from '../helpers/booking-stack';
 
@@ -31,12 +28,7 @@ import { eventually } from '../helpers/booking-stack';
  */
 const clusterBase = (random: number) => 30_000 + (random % 2_000);
 
-const found = findClusterBinaries();
-const missing = CLUSTER_BINARIES.filter((b) => !found[b.name]).map((b) => b.name);
-const skip =
-  missing.length > 0
-    ? `cluster binaries not built (${missing.join(', ')}): run \`npm run cluster\` once to build them`
-    : false;
+const skip = clusterSkip();
 
 describe('the cluster (PostgreSQL, Temporal 1.29.1 with mTLS)', { skip }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'hbo-cluster-'));

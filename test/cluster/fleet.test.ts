@@ -11,18 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { formatFleetReport, runFleetDrill } from '../../tools/chaos/fleet-drill';
-import {
-  CLUSTER_BINARIES,
-  findClusterBinaries,
-} from '../../tools/temporal-server/cluster-binaries';
+import { clusterSkip } from '../helpers/cluster-skip';
 import { freePort } from '../../tools/temporal-server/dev-server';
 
-const found = findClusterBinaries();
-const missing = CLUSTER_BINARIES.filter((b) => !found[b.name]).map((b) => b.name);
-const skip =
-  missing.length > 0
-    ? `cluster binaries not built (${missing.join(', ')}): run \`npm run cluster\` once to build them`
-    : false;
+const skip = clusterSkip();
 
 describe('fleet drill on the cluster (short)', { skip }, () => {
   it('3 workers, rolling restart, a SIGKILL, server and PostgreSQL restarts: 0 lost, 0 duplicates, every reconciliation explained', async () => {

@@ -11,21 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { formatNodeReport, runNodeDrill } from '../../tools/chaos/node-drill';
-import { findNginx } from '../../tools/temporal-server/cluster-balancer';
-import {
-  CLUSTER_BINARIES,
-  findClusterBinaries,
-} from '../../tools/temporal-server/cluster-binaries';
+import { clusterSkip } from '../helpers/cluster-skip';
 import { freePort } from '../../tools/temporal-server/dev-server';
 
-const found = findClusterBinaries();
-const missing = CLUSTER_BINARIES.filter((b) => !found[b.name]).map((b) => b.name);
-const skip =
-  missing.length > 0
-    ? `cluster binaries not built (${missing.join(', ')}): run \`npm run cluster\` once to build them`
-    : !findNginx() && process.getuid?.() !== 0
-      ? 'nginx with its stream module is not installed (apt-get install nginx libnginx-mod-stream)'
-      : false;
+const skip = clusterSkip({ nodes: 3 });
 
 describe('the node drill (short)', { skip }, () => {
   it('node drill (short): two nodes SIGKILLed in turn and PostgreSQL restarted, 0 lost, 0 duplicated, shards moved', async () => {

@@ -18,22 +18,11 @@ import { describe, it } from 'node:test';
 import { connectBookingClient } from '../../src/client';
 import { loadConfig } from '../../src/config';
 import { buildSimulator, DEMO_COMPANY } from '../../tools/simulator';
-import { findNginx } from '../../tools/temporal-server/cluster-balancer';
-import {
-  CLUSTER_BINARIES,
-  findClusterBinaries,
-} from '../../tools/temporal-server/cluster-binaries';
+import { clusterSkip } from '../helpers/cluster-skip';
 import { bookingInput } from '../helpers/booking-stack';
 
 const ROOT = join(__dirname, '..', '..');
-const found = findClusterBinaries();
-const missing = CLUSTER_BINARIES.filter((b) => !found[b.name]).map((b) => b.name);
-const skip =
-  missing.length > 0
-    ? `cluster binaries not built (${missing.join(', ')}): run \`npm run cluster\` once to build them`
-    : !findNginx() && process.getuid?.() !== 0
-      ? 'nginx with its stream module is not installed (apt-get install nginx libnginx-mod-stream)'
-      : false;
+const skip = clusterSkip({ nodes: 3 });
 
 /** 24,000–24,899: apart from the other cluster tests' blocks (fleet 28,000+, cluster 30,000+). */
 const nodesBase = () => 24_000 + Math.floor(Math.random() * 900);

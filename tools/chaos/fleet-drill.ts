@@ -7,16 +7,13 @@
  * lost, none booked twice at the supplier, every NEEDS_RECONCILIATION explained by a disruption,
  * and the time from the last disruption until every order had settled.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { WorkerProcess } from './worker-process';
-import { loadCodecServerConfig } from '../../src/config/codec';
-import { loadConfig, parseEnv } from '../../src/config';
-import { simulatorOf, startClusterStack } from '../stack/cluster-stack';
+import { simulatorOf } from '../stack/cluster-stack';
 import { formatCounts, startWithRetry, waitForSettled } from './audit';
-import { trackOpenStack } from './chaos-stack';
 import { SCENARIO_MIX, mixInput, orderIdFor, pick, prng } from './booking-mix';
 import type { KillRecord } from './crash-drill';
+import { startDrillCluster } from './drill-cluster';
 import { judgeDrill, type DrillVerdict } from './drill-verdict';
 
 export interface FleetDrillOptions {
@@ -57,24 +54,16 @@ export async function runFleetDrill(options: FleetDrillOptions): Promise<FleetDr
   const workerCount = options.workers ?? 3;
   const window = options.startWindowMs ?? 120_000;
   const random = prng(options.seed ?? Date.now());
-  const run = `fleet-${randomUUID().slice(0, 6)}`;
-  const env = {
-    TEMPORAL_TASK_QUEUE: run,
-    PAYLOAD_ENCRYPTION_KEYS: `fleet:${randomBytes(32).toString('base64')}`,
-  };
-  const config = loadConfig(env);
-  const stack = await startClusterStack({
+  const drill = await startDrillCluster({
+    kind: 'fleet',
     workers: workerCount,
     basePort: options.basePort ?? 27433,
     dataDir: options.dataDir,
-    config,
-    codecServer: loadCodecServerConfig(parseEnv(env)),
-    // Latency on every call, so restarts land while calls are in flight.
-    simulator: { latency: { minMs: 50, maxMs: 200 }, seed: options.seed ?? 7 },
+    seed: options.seed,
     workerEnv: { SHUTDOWN_GRACE_MS: String(options.shutdownGraceMs ?? 10_000) },
     log,
   });
-  const untrack = trackOpenStack({ close: () => stack.stop() });
+  const { stack, run } = drill;
   const t0 = Date.now();
   try {
     log(
@@ -190,8 +179,7 @@ export async function runFleetDrill(options: FleetDrillOptions): Promise<FleetDr
       passed: startFailures === 0 && clean,
     };
   } finally {
-    untrack();
-    await stack.stop();
+    await drill.stop();
   }
 }
 

@@ -9,15 +9,12 @@
  * matching partitions and the workers), that the dead node's shards moved (each node's own
  * `numshards_gauge`), and every workflow task timeout with the disruption that caused it.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { loadCodecServerConfig } from '../../src/config/codec';
-import { loadConfig, parseEnv } from '../../src/config';
 import { bookingWorkflowId } from '../../src/shared/booking-contract';
-import { simulatorOf, startClusterStack, type ClusterStack } from '../stack/cluster-stack';
+import { simulatorOf, type ClusterStack } from '../stack/cluster-stack';
 import { formatCounts, startWithRetry, waitForSettled } from './audit';
-import { trackOpenStack } from './chaos-stack';
 import { SCENARIO_MIX, mixInput, orderIdFor, pick, prng } from './booking-mix';
 import type { KillRecord } from './crash-drill';
+import { startDrillCluster } from './drill-cluster';
 import { judgeDrill, workflowTaskTimeouts, type DrillVerdict } from './drill-verdict';
 import {
   explainTaskTimeouts,
@@ -133,23 +130,16 @@ export async function runNodeDrill(options: NodeDrillOptions): Promise<NodeDrill
   // Two kills with their downtime, the PostgreSQL restart, and room around them.
   const window = Math.max(options.startWindowMs ?? 0, 2 * downMs + 90_000);
   const random = prng(options.seed ?? Date.now());
-  const run = `nodes-${randomUUID().slice(0, 6)}`;
-  const env = {
-    TEMPORAL_TASK_QUEUE: run,
-    PAYLOAD_ENCRYPTION_KEYS: `nodes:${randomBytes(32).toString('base64')}`,
-  };
-  const config = loadConfig(env);
-  const stack = await startClusterStack({
+  const drill = await startDrillCluster({
+    kind: 'nodes',
     workers: workerCount,
     nodes: nodeCount,
     basePort: options.basePort ?? 27_633,
     dataDir: options.dataDir,
-    config,
-    codecServer: loadCodecServerConfig(parseEnv(env)),
-    simulator: { latency: { minMs: 50, maxMs: 200 }, seed: options.seed ?? 7 },
+    seed: options.seed,
     log,
   });
-  const untrack = trackOpenStack({ close: () => stack.stop() });
+  const { stack, run } = drill;
   const t0 = Date.now();
   const { infra } = stack;
   try {
@@ -331,8 +321,7 @@ export async function runNodeDrill(options: NodeDrillOptions): Promise<NodeDrill
         taskTimeouts.every((t) => t.cause !== undefined),
     };
   } finally {
-    untrack();
-    await stack.stop();
+    await drill.stop();
   }
 }
 
