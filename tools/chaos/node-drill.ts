@@ -12,7 +12,7 @@
 import { bookingWorkflowId } from '../../src/shared/booking-contract';
 import { simulatorOf, type ClusterStack } from '../stack/cluster-stack';
 import { formatCounts, startWithRetry, waitForSettled } from './audit';
-import { SCENARIO_MIX, mixInput, orderIdFor, pick, prng } from './booking-mix';
+import { SCENARIO_MIX, mixInput, orderIdFor, pick, prng, type MixEntry } from './booking-mix';
 import type { KillRecord } from './crash-drill';
 import { startDrillCluster } from './drill-cluster';
 import { judgeDrill, workflowTaskTimeouts, type DrillVerdict } from './drill-verdict';
@@ -154,98 +154,25 @@ export async function runNodeDrill(options: NodeDrillOptions): Promise<NodeDrill
     const startedIds: string[] = [];
     const probes = startProbes(stack, () => startedIds);
 
-    // --- disruptions ------------------------------------------------------------------------------
+    // --- disruptions, beside the starts ------------------------------------------------------------
     const disruptions: KillRecord[] = [];
     const kills: NodeKill[] = [];
     let postgres: NodeDrillReport['postgres'] | undefined;
-    const killNode = async (node: number) => {
-      const shardsBefore = await infra.shardsByNode();
-      const pid = infra.nodes[node - 1]!.pid;
-      const at = Date.now();
-      await infra.killNode(node, 'SIGKILL');
-      disruptions.push({
-        target: 'server',
-        how: `node ${node} SIGKILLed`,
-        at,
-        atMs: at - t0,
-        inFlight: { total: 0, booking: 0 },
-        restartMs: downMs,
-        ...(pid !== undefined ? { pid } : {}),
-      });
-      log(
-        `SIGKILL node ${node} (pid ${pid}) at +${at - t0} ms; shards before ${JSON.stringify(shardsBefore)}`,
-      );
-      let shardsMovedMs: number | undefined;
-      let shardsAfter: Record<number, number> = {};
-      while (Date.now() - at < downMs) {
-        await sleep(1_000);
-        shardsAfter = await infra.shardsByNode();
-        if (
-          shardsMovedMs === undefined &&
-          sum(shardsAfter) === infra.shards &&
-          !(node in shardsAfter)
-        ) {
-          shardsMovedMs = Date.now() - at;
-          log(`node ${node}'s shards moved in ${shardsMovedMs} ms: ${JSON.stringify(shardsAfter)}`);
-        }
-      }
-      const back = Date.now();
-      await infra.startNode(node);
-      const restartMs = Date.now() - back;
-      await sleep(20_000);
-      const shardsAfterReturn = await infra.shardsByNode();
-      log(
-        `node ${node} back (pid ${infra.nodes[node - 1]!.pid}) in ${restartMs} ms; shards 20 s later ${JSON.stringify(shardsAfterReturn)}`,
-      );
-      kills.push({
-        node,
-        pid,
-        atMs: at - t0,
-        shardsBefore,
-        shardsMovedMs,
-        shardsAfter,
-        flowAgainMs: undefined,
-        failedProbes: 0,
-        restartMs,
-        shardsAfterReturn,
-      });
-    };
     const disrupter = (async () => {
       const first = 1 + Math.floor(random() * nodeCount);
       const second = 1 + ((first - 1 + 1 + Math.floor(random() * (nodeCount - 1))) % nodeCount);
       await sleep(20_000);
-      await killNode(first);
-      await sleep(5_000);
-      await killNode(second);
-      await sleep(5_000);
-      const at = Date.now();
-      await infra.restartPostgres();
-      const restartMs = Date.now() - at;
-      disruptions.push({
-        target: 'postgres',
-        how: 'restarted',
-        at,
-        atMs: at - t0,
-        inFlight: { total: 0, booking: 0 },
-        restartMs,
-      });
-      postgres = { atMs: at - t0, restartMs, flowAgainMs: undefined };
-      log(`restarted PostgreSQL at +${at - t0} ms; accepting again after ${restartMs} ms`);
+      for (const node of [first, second]) {
+        const outage = await nodeOutage(infra, node, { downMs, t0, log });
+        disruptions.push(outage.record);
+        kills.push(outage.kill);
+        await sleep(5_000);
+      }
+      const restart = await postgresRestart(infra, t0, log);
+      disruptions.push(restart.record);
+      postgres = restart.postgres;
     })();
-
-    // --- starts ---------------------------------------------------------------------------------
-    let startAttempts = 0;
-    const gap = window / Math.max(1, n);
-    const starts = orders.map(async (o, i) => {
-      await sleep(Math.round(i * gap));
-      const r = await startWithRetry(stack.bookings, mixInput(o.entry, o.orderId), {
-        timeoutMs: 180_000,
-      });
-      startedIds.push(o.orderId);
-      startAttempts += r.attempts;
-    });
-    const startResults = await Promise.allSettled(starts);
-    const startFailures = startResults.filter((r) => r.status === 'rejected').length;
+    const { startAttempts, startFailures } = await startOrders(stack, orders, window, startedIds);
     if (startFailures > 0) log(`${startFailures} starts failed for good`);
     await disrupter;
     const lastDisruptionEnd = Date.now();
@@ -261,20 +188,7 @@ export async function runNodeDrill(options: NodeDrillOptions): Promise<NodeDrill
     await sleep(5_000);
     await probes.stop();
     const rounds = probes.rounds;
-    const measured = kills.map((k) => {
-      const at = t0 + k.atMs;
-      return {
-        ...k,
-        flowAgainMs: flowAgainMs(rounds, at, at + downMs),
-        failedProbes: failedProbes(rounds, at, at + downMs),
-      };
-    });
-    const pg = postgres
-      ? {
-          ...postgres,
-          flowAgainMs: flowAgainMs(rounds, t0 + postgres.atMs, t0 + postgres.atMs + 60_000),
-        }
-      : { atMs: -1, restartMs: -1, flowAgainMs: undefined };
+    const { measured, pg } = recovery(rounds, kills, postgres, { t0, downMs });
     const { clean, ...verdict } = await judgeDrill({
       client: stack.client,
       bookings: stack.bookings,
@@ -285,17 +199,7 @@ export async function runNodeDrill(options: NodeDrillOptions): Promise<NodeDrill
       disruptions,
       reconcile: true,
     });
-    const timeouts: TaskTimeout[] = [];
-    for (const id of ids) {
-      timeouts.push(...(await workflowTaskTimeouts(stack.client, id).catch(() => [])));
-    }
-    const taskTimeouts = explainTaskTimeouts(
-      timeouts,
-      disruptions.map((d) => ({
-        what: `${d.target} ${d.how ?? 'SIGKILL'} at +${(d.atMs / 1000).toFixed(0)} s`,
-        at: d.at,
-      })),
-    );
+    const taskTimeouts = await explainedTaskTimeouts(stack, ids, disruptions);
     const everyKillRecovered = measured.every(
       (k) => k.shardsMovedMs !== undefined && k.flowAgainMs !== undefined,
     );
@@ -323,6 +227,152 @@ export async function runNodeDrill(options: NodeDrillOptions): Promise<NodeDrill
   } finally {
     await drill.stop();
   }
+}
+
+/**
+ * SIGKILLs node `node`, watches its shards move to the others (each node's `numshards_gauge`)
+ * while it stays down `downMs`, starts it again and reads the shards 20 s later.
+ */
+async function nodeOutage(
+  infra: ClusterStack['infra'],
+  node: number,
+  o: { downMs: number; t0: number; log: (line: string) => void },
+): Promise<{ kill: NodeKill; record: KillRecord }> {
+  const shardsBefore = await infra.shardsByNode();
+  const pid = infra.nodes[node - 1]!.pid;
+  const at = Date.now();
+  await infra.killNode(node, 'SIGKILL');
+  o.log(
+    `SIGKILL node ${node} (pid ${pid}) at +${at - o.t0} ms; shards before ${JSON.stringify(shardsBefore)}`,
+  );
+  let shardsMovedMs: number | undefined;
+  let shardsAfter: Record<number, number> = {};
+  while (Date.now() - at < o.downMs) {
+    await sleep(1_000);
+    shardsAfter = await infra.shardsByNode();
+    const moved = sum(shardsAfter) === infra.shards && !(node in shardsAfter);
+    if (shardsMovedMs === undefined && moved) {
+      shardsMovedMs = Date.now() - at;
+      o.log(`node ${node}'s shards moved in ${shardsMovedMs} ms: ${JSON.stringify(shardsAfter)}`);
+    }
+  }
+  const back = Date.now();
+  await infra.startNode(node);
+  const restartMs = Date.now() - back;
+  await sleep(20_000);
+  const shardsAfterReturn = await infra.shardsByNode();
+  o.log(
+    `node ${node} back (pid ${infra.nodes[node - 1]!.pid}) in ${restartMs} ms; shards 20 s later ${JSON.stringify(shardsAfterReturn)}`,
+  );
+  return {
+    kill: {
+      node,
+      pid,
+      atMs: at - o.t0,
+      shardsBefore,
+      shardsMovedMs,
+      shardsAfter,
+      flowAgainMs: undefined,
+      failedProbes: 0,
+      restartMs,
+      shardsAfterReturn,
+    },
+    record: {
+      target: 'server',
+      how: `node ${node} SIGKILLed`,
+      at,
+      atMs: at - o.t0,
+      inFlight: { total: 0, booking: 0 },
+      restartMs: o.downMs,
+      ...(pid !== undefined ? { pid } : {}),
+    },
+  };
+}
+
+/** Restarts PostgreSQL (fast shutdown, start on the same data). */
+async function postgresRestart(
+  infra: ClusterStack['infra'],
+  t0: number,
+  log: (line: string) => void,
+): Promise<{ record: KillRecord; postgres: NodeDrillReport['postgres'] }> {
+  const at = Date.now();
+  await infra.restartPostgres();
+  const restartMs = Date.now() - at;
+  log(`restarted PostgreSQL at +${at - t0} ms; accepting again after ${restartMs} ms`);
+  return {
+    record: {
+      target: 'postgres',
+      how: 'restarted',
+      at,
+      atMs: at - t0,
+      inFlight: { total: 0, booking: 0 },
+      restartMs,
+    },
+    postgres: { atMs: at - t0, restartMs, flowAgainMs: undefined },
+  };
+}
+
+/** Starts the orders spread over `window`, retrying as an order system would. */
+async function startOrders(
+  stack: ClusterStack,
+  orders: readonly { orderId: string; entry: MixEntry }[],
+  window: number,
+  startedIds: string[],
+): Promise<{ startAttempts: number; startFailures: number }> {
+  let startAttempts = 0;
+  const gap = window / Math.max(1, orders.length);
+  const results = await Promise.allSettled(
+    orders.map(async (o, i) => {
+      await sleep(Math.round(i * gap));
+      const r = await startWithRetry(stack.bookings, mixInput(o.entry, o.orderId), {
+        timeoutMs: 180_000,
+      });
+      startedIds.push(o.orderId);
+      startAttempts += r.attempts;
+    }),
+  );
+  return { startAttempts, startFailures: results.filter((r) => r.status === 'rejected').length };
+}
+
+/** Every workflow task timeout of the orders, each with the disruption that explains it. */
+async function explainedTaskTimeouts(
+  stack: ClusterStack,
+  ids: readonly string[],
+  disruptions: readonly KillRecord[],
+) {
+  const timeouts: TaskTimeout[] = [];
+  for (const id of ids) {
+    timeouts.push(...(await workflowTaskTimeouts(stack.client, id).catch(() => [])));
+  }
+  return explainTaskTimeouts(
+    timeouts,
+    disruptions.map((d) => ({
+      what: `${d.target} ${d.how ?? 'SIGKILL'} at +${(d.atMs / 1000).toFixed(0)} s`,
+      at: d.at,
+    })),
+  );
+}
+
+/** When the flow came back after each disruption, from the probe rounds (pure). */
+function recovery(
+  rounds: readonly ProbeRound[],
+  kills: readonly NodeKill[],
+  postgres: NodeDrillReport['postgres'] | undefined,
+  o: { t0: number; downMs: number },
+): { measured: NodeKill[]; pg: NodeDrillReport['postgres'] } {
+  const measured = kills.map((k) => {
+    const at = o.t0 + k.atMs;
+    return {
+      ...k,
+      flowAgainMs: flowAgainMs(rounds, at, at + o.downMs),
+      failedProbes: failedProbes(rounds, at, at + o.downMs),
+    };
+  });
+  const pgAt = postgres ? o.t0 + postgres.atMs : 0;
+  const pg = postgres
+    ? { ...postgres, flowAgainMs: flowAgainMs(rounds, pgAt, pgAt + 60_000) }
+    : { atMs: -1, restartMs: -1, flowAgainMs: undefined };
+  return { measured, pg };
 }
 
 /** The drill's figures as lines for people. */
