@@ -27,6 +27,7 @@ export function benchHotelApiConfig(baseUrl: string): HotelApiConfig {
 }
 
 export const PARTS = [
+  'promises',
   'overhead',
   'throughput',
   'events',

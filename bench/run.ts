@@ -1,5 +1,6 @@
 /**
- * `npm run bench` (full, ~15–20 min) and `npm run bench -- --quick` (~5 min): orchestration
+ * `npm run bench` (full, ~15–20 min) and `npm run bench -- --quick` (~5 min): promises and
+ * activations per step of a booking (counted in a replay, bench/promise-count.ts), orchestration
  * overhead, throughput beside a no-op control workflow, scale of waiting bookings, the hotel API
  * client and the simulator. Each part starts what it needs (its own dev server on a fresh SQLite
  * file, the simulator and the worker in child processes) and stops it. Every figure is a ratio
@@ -27,7 +28,11 @@ import { runThroughputBench, type ThroughputResult } from './throughput';
 import { runEventsBench } from './events';
 import { runServerWorkBench } from './server-work';
 import { round } from './stats';
-import { targets, targetsRecord, type BenchResults } from './targets';
+import { runPromiseCountBench } from './promise-count';
+import { reported, targets, targetsRecord, type BenchResults } from './targets';
+
+/** Parts that start no worker: a run of only these compiles none. */
+const WITHOUT_WORKER: readonly Part[] = ['promises', 'client', 'simulator'];
 
 function machine() {
   let cpuModel = cpus()[0]?.model ?? 'unknown';
@@ -52,6 +57,8 @@ function printTable(r: BenchResults): void {
     if (t.value === undefined) continue;
     rows.push([t.label, String(t.value), t.target, t.holds(t.value) ? 'holds' : 'MISSES']);
   }
+  for (const [label, value] of Object.entries(reported(r)))
+    rows.push([label, String(value), '', '']);
   const o = r.overhead ?? {};
   for (const [k, v] of Object.entries(o)) rows.push([`overhead R p99 ${k}`, String(v.p99), '', '']);
   if (r.throughput) {
@@ -116,7 +123,9 @@ async function main(): Promise<number> {
     const bundlePath = settings.bundlePath ?? (await bundleOnce(work));
     const compiledWorker = settings.workerFromSources
       ? (log('worker from the sources through tsx (BENCH_WORKER_FROM_SOURCES)'), SOURCES_WORKER)
-      : await compiledBenchWorker(log);
+      : settings.parts.every((p) => WITHOUT_WORKER.includes(p))
+        ? SOURCES_WORKER // never started: no part of this run starts a worker
+        : await compiledBenchWorker(log);
     const ctx = {
       compiledWorker,
       bundlePath,
@@ -137,6 +146,7 @@ async function main(): Promise<number> {
       }
       log(`${name}: done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     };
+    await part('promises', () => runPromiseCountBench(ctx));
     await part('overhead', () => runOverheadBench(settings.overhead, ctx));
     await part('throughput', () => runThroughputBench(settings.throughput, ctx));
     await part('events', () => runEventsBench(settings.throughput, ctx));
@@ -164,6 +174,8 @@ async function main(): Promise<number> {
     if (drills) results.loadDrills = drills;
   }
   results.targets = targetsRecord(results);
+  const figures = reported(results);
+  if (Object.keys(figures).length > 0) results.reported = figures;
   if (Object.keys(errors).length > 0) results.errors = errors;
   mkdirSync(dirname(output), { recursive: true });
   writeFileSync(output, `${JSON.stringify(results, null, 2)}\n`);

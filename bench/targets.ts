@@ -12,6 +12,7 @@ import type { EventsResult } from './events';
 import type { ServerWorkResult } from './server-work';
 import type { ClusterBenchResult } from './cluster';
 import type { OverheadAtLatency } from './overhead';
+import { promiseCountFigures, type PromiseCount } from './promise-steps';
 import { round } from './stats';
 
 export type BenchResults = Record<string, unknown> & {
@@ -33,6 +34,7 @@ export type BenchResults = Record<string, unknown> & {
   events?: EventsResult;
   work?: ServerWorkResult;
   loadDrills?: Partial<Record<'30min' | '60min', LoadDrillSummary>>;
+  promises?: PromiseCount;
 };
 
 export interface Target {
@@ -239,4 +241,12 @@ export function targetsRecord(
       .filter((t) => t.value !== undefined)
       .map((t) => [t.label, { value: t.value!, target: t.target, holds: t.holds(t.value!) }]),
   );
+}
+
+/**
+ * The `reported` entry of the results: figures the README's table lists without a target (yet),
+ * under its names; a figure given a target moves to {@link targets}.
+ */
+export function reported(r: BenchResults): Record<string, number> {
+  return promiseCountFigures(r.promises);
 }
