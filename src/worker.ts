@@ -38,7 +38,11 @@ import { createDataConverter } from './codec/data-converter';
 import { ConfigError } from './config';
 import { loadWorkerConfig, type WorkerConfig } from './worker-config';
 import { HotelApiClient } from './hotel-api';
-import { createBookingCounter, oldestStartTime } from './observability/booking-counts';
+import {
+  createBookingCounter,
+  failingOrderCount,
+  oldestStartTime,
+} from './observability/booking-counts';
 import {
   buildHealthServer,
   createReadinessProbe,
@@ -263,7 +267,12 @@ async function startMetrics(
   proc: WorkerProcess,
   log: Logger,
 ) {
-  const visibility = new Client({ connection: conn, namespace: config.temporal.namespace });
+  const visibility = new Client({
+    connection: conn,
+    namespace: config.temporal.namespace,
+    // The endpoint's delivery counts its failing orders in its memo, encrypted like any payload.
+    dataConverter: createDataConverter(config.encryption),
+  });
   const withDeadline = <T>(fn: () => Promise<T>) =>
     conn.withDeadline(Date.now() + VISIBILITY_TIMEOUT_MS, fn);
   const bookingCounter = createBookingCounter({
@@ -271,6 +280,8 @@ async function startMetrics(
     count: async (query) => (await withDeadline(() => visibility.workflow.count(query))).count,
     oldestStart: (query) =>
       withDeadline(() => oldestStartTime(visibility.workflow.list({ query }))),
+    failingOrders: (query) =>
+      withDeadline(() => failingOrderCount(visibility.workflow.list({ query }))),
   });
   const metrics = createWorkerMetrics({
     bookingCounter,

@@ -1,46 +1,68 @@
 /**
  * Whether a worker POSTs an order event to the order system at once, from the local activity
- * that announces it, or hands it to the order's delivery workflow: pure decisions, unit-tested
- * (test/activities/direct-delivery.test.ts).
+ * that announces it in the workflow task that changed the order's truth, or hands it to the
+ * endpoint's delivery workflow: pure decisions, unit-tested (test/activities/direct-delivery.test.ts).
  *
- * An endpoint that answers is sent each event at once, and no delivery workflow starts. One that
- * failed a direct attempt (an answer other than 2xx, or none within
- * {@link DIRECT_DELIVERY_TIMEOUT_MS}) is left to the delivery workflows (their retries, their
- * `FAILING` mark) for {@link DIRECT_DELIVERY_PAUSE_MS}; then one event tries it again while the
- * others still go to their workflows, so a hanging endpoint holds at most one workflow task of
- * this worker per pause, for at most the direct timeout.
+ * An endpoint that answers is sent each event at once: no workflow, task or state change of the
+ * event's own. One that failed a direct attempt (an answer other than 2xx, or none within
+ * {@link DIRECT_DELIVERY_TIMEOUT_MS}) is left to the endpoint's delivery for
+ * {@link DIRECT_DELIVERY_PAUSE_MS}; then one announcement asks that delivery's breaker
+ * (workflows/order-events/endpoint-breaker.ts, published in its memo) before this worker tries
+ * the endpoint again: open, the pause starts over and no booking waits on the endpoint; closed,
+ * that announcement tries it. So a hanging endpoint holds a booking's task for the direct timeout
+ * at most once per worker until the breaker has opened, then not at all until it closes.
  */
 
 /** How long a direct attempt waits for the order system: the booking's workflow task waits too. */
 export const DIRECT_DELIVERY_TIMEOUT_MS = 1_000;
 
-/** How long after a failed direct attempt every event of this worker goes to its workflow. */
+/** How long after a failed direct attempt (or an open breaker) this worker hands every event over. */
 export const DIRECT_DELIVERY_PAUSE_MS = 30_000;
 
 /** This worker's view of the endpoint, for direct attempts. */
 export type DirectDeliveryState =
   | { readonly kind: 'answering' }
   | { readonly kind: 'paused'; readonly until: number }
-  /** One direct attempt after a pause is in flight; the others wait for its answer. */
+  /** One announcement asks the endpoint's breaker; the others hand over meanwhile. */
+  | { readonly kind: 'asking' }
+  /** The breaker was closed: one direct attempt is in flight, the others wait for its answer. */
   | { readonly kind: 'probing' };
 
 export const ANSWERING: DirectDeliveryState = { kind: 'answering' };
 
-/** Whether an event announced at `now` is tried directly, and the state after that choice. */
+/** What an announcement does: POST at once, ask the breaker first, or hand the event over. */
+export type DirectChoice = 'post' | 'ask' | 'hand-over';
+
+/** What an event announced at `now` does, and the state after that choice. */
 export function chooseDirect(
   state: DirectDeliveryState,
   now: number,
-): { readonly direct: boolean; readonly next: DirectDeliveryState } {
+): { readonly choice: DirectChoice; readonly next: DirectDeliveryState } {
   switch (state.kind) {
     case 'answering':
-      return { direct: true, next: state };
+      return { choice: 'post', next: state };
     case 'paused':
       return now >= state.until
-        ? { direct: true, next: { kind: 'probing' } }
-        : { direct: false, next: state };
+        ? { choice: 'ask', next: { kind: 'asking' } }
+        : { choice: 'hand-over', next: state };
+    case 'asking':
     case 'probing':
-      return { direct: false, next: state };
+      return { choice: 'hand-over', next: state };
   }
+}
+
+/**
+ * After the breaker was asked at `now`: open, the pause starts over; closed, the asking event
+ * tries the endpoint while the others still hand over, until its answer.
+ */
+export function afterAsk(
+  breakerOpen: boolean,
+  now: number,
+  pauseMs = DIRECT_DELIVERY_PAUSE_MS,
+): { readonly post: boolean; readonly next: DirectDeliveryState } {
+  return breakerOpen
+    ? { post: false, next: { kind: 'paused', until: now + pauseMs } }
+    : { post: true, next: { kind: 'probing' } };
 }
 
 /** The state after a direct attempt that ended at `now`, delivered or not. */

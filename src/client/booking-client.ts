@@ -62,11 +62,16 @@ import { keepUpdate } from '../shared/booking-messages';
 import { truthOf } from '../shared/order-truth';
 import { guardOfEarlierVersion, handedToGuardOfItsOwn } from './earlier-versions';
 import {
+  DELIVER_TO_ENDPOINT_WORKFLOW,
+  DeliveryMark,
+  endpointDeliveryWorkflowId,
+  endpointEventsStateQuery,
   ORDER_EVENTS_FAILING_QUERY,
   orderEventsStateQuery,
   orderEventsTaskQueue,
   orderEventsWorkflowId,
   redeliverOrderEventsUpdate,
+  redeliverOrderUpdate,
   type OrderEventsState,
 } from '../shared/order-events';
 
@@ -519,20 +524,50 @@ export class BookingClient {
     return this.handle(orderId).executeUpdate(resolveReconciliationUpdate, { args: [parsed.data] });
   }
 
-  /** Orders whose events the order system has not taken (failing, or parked undelivered). */
+  /**
+   * Orders whose events the order system has not taken (failing, or parked undelivered): those
+   * the endpoint's delivery holds, and those in delivery workflows of their own.
+   */
   async *failingOrderEvents(): AsyncIterable<OrderEventsState> {
     // This deployment's orders: the task queue separates deployments sharing one namespace.
     const query = `${ORDER_EVENTS_FAILING_QUERY} AND TaskQueue = '${orderEventsTaskQueue(this.taskQueue).replaceAll("'", "\\'")}'`;
     for await (const wf of this.client.workflow.list({ query: inEveryDivision(query) })) {
-      yield await this.client.workflow.getHandle(wf.workflowId).query(orderEventsStateQuery);
+      const handle = this.client.workflow.getHandle(wf.workflowId);
+      if (wf.type !== DELIVER_TO_ENDPOINT_WORKFLOW) {
+        yield await handle.query(orderEventsStateQuery);
+        continue;
+      }
+      const { orders } = await handle.query(endpointEventsStateQuery);
+      yield* orders.filter((o) => o.mark !== DeliveryMark.DELIVERED);
     }
   }
 
-  /** Retries the order's undelivered events now (after the order system's endpoint recovered). */
+  /**
+   * Retries the order's undelivered events now (after the order system's endpoint recovered), in
+   * the delivery that holds them. None does: `WorkflowNotFoundError`.
+   */
   async redeliverOrderEvents(orderId: string): Promise<OrderEventsState> {
-    return this.client.workflow
-      .getHandle(orderEventsWorkflowId(orderId))
-      .executeUpdate(redeliverOrderEventsUpdate);
+    try {
+      return await this.client.workflow
+        .getHandle(orderEventsWorkflowId(orderId))
+        .executeUpdate(redeliverOrderEventsUpdate);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+    const endpointId = endpointDeliveryWorkflowId(this.taskQueue);
+    try {
+      return await this.client.workflow
+        .getHandle(endpointId)
+        .executeUpdate(redeliverOrderUpdate, { args: [orderId] });
+    } catch (err) {
+      // Refused by its validator: the endpoint's delivery does not hold the order.
+      if (!(err instanceof WorkflowUpdateFailedError)) throw err;
+      throw new WorkflowNotFoundError(
+        `order ${orderId} has no events waiting in a delivery`,
+        endpointId,
+        undefined,
+      );
+    }
   }
 
   /**

@@ -16,7 +16,11 @@ import {
   CancellationOutcome,
 } from '../shared/booking-contract';
 import { GUARDING_WORKFLOWS, GuardPhase, ReconfirmationMark } from '../shared/guard-values';
-import { ORDER_EVENTS_FAILING_QUERY } from '../shared/order-events';
+import {
+  DELIVER_TO_ENDPOINT_WORKFLOW,
+  ORDER_EVENTS_FAILING_QUERY,
+  type EndpointDeliveryMemo,
+} from '../shared/order-events';
 import { inEveryDivision } from '../shared/search-attributes';
 
 /** The phases in which a booking waits for an operator. */
@@ -48,7 +52,10 @@ export interface BookingCounts {
    * `CANCELLATION_PENDING`, and `cancelBooking` runs that ended `STILL_ACTIVE` in the last 24 h.
    */
   readonly cancellationsUnconfirmed: number;
-  /** Orders whose events the order system has not taken: delivery FAILING or UNDELIVERED. */
+  /**
+   * Orders whose events the order system has not taken: FAILING or UNDELIVERED, in the
+   * endpoint's delivery or in a delivery of their own.
+   */
   readonly orderEventsFailing: number;
   /** When these counts were taken, epoch ms. */
   readonly at: number;
@@ -95,6 +102,12 @@ export interface BookingCounterOptions {
    */
   readonly oldestStart?: (query: string) => Promise<number | undefined>;
   /**
+   * The failing orders of the delivery workflows matching a visibility query (e.g.
+   * {@link failingOrderCount} of `client.workflow.list({ query })`): the endpoint's delivery holds
+   * many. Absent: each workflow counts one.
+   */
+  readonly failingOrders?: (query: string) => Promise<number>;
+  /**
    * Counts younger than this are served from cache, so scrapes by several Prometheus servers (and
    * a fleet of workers) do not multiply the queries. 0: every call counts afresh.
    * @default 15_000
@@ -135,7 +148,7 @@ export function createBookingCounter(options: BookingCounterOptions): BookingCou
         options.count(BOOKING_COUNT_QUERIES.reconfirmationFlags()),
         options.count(BOOKING_COUNT_QUERIES.cancellationPending()),
         options.count(BOOKING_COUNT_QUERIES.stillActiveSince(since)),
-        options.count(BOOKING_COUNT_QUERIES.orderEventsFailing()),
+        (options.failingOrders ?? options.count)(BOOKING_COUNT_QUERIES.orderEventsFailing()),
       ]);
     const oldest = await Promise.all(
       WAITING_PHASES.map((p, i) =>
@@ -167,6 +180,21 @@ export function createBookingCounter(options: BookingCounterOptions): BookingCou
       return inFlight;
     },
   };
+}
+
+/**
+ * The failing orders among listed delivery workflows: what the endpoint's delivery says in its
+ * memo, one for an order's own delivery.
+ */
+export async function failingOrderCount(
+  workflows: AsyncIterable<{ readonly type: string; readonly memo?: Record<string, unknown> }>,
+): Promise<number> {
+  let n = 0;
+  for await (const wf of workflows) {
+    const memo = wf.memo as Partial<EndpointDeliveryMemo> | undefined;
+    n += wf.type === DELIVER_TO_ENDPOINT_WORKFLOW ? (memo?.failingOrders ?? 0) : 1;
+  }
+  return n;
 }
 
 /** The earliest `startTime` among listed workflows (e.g. `client.workflow.list({ query })`), ms. */

@@ -113,7 +113,7 @@ export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
     {
       name: 'Order events failing',
       purpose:
-        "Orders whose events the order system's endpoint has not taken (retried with backoff, or undelivered after 72 h): fix the endpoint, then `hotel-booking events redeliver <orderId>`.",
+        "Orders whose events the order system's endpoint has not taken (retried with backoff, or undelivered after 72 h): the endpoint's delivery, holding many (`hotel-booking events list` shows each order), and orders' own. Fix the endpoint, then `hotel-booking events redeliver <orderId>`.",
       query: ORDER_EVENTS_FAILING_QUERY,
     },
   ];

@@ -10,9 +10,24 @@ import { BookingOutcome, BookingPhase } from './booking-values';
 import type { OrderTruth } from './guard-contract';
 import { GuardPhase } from './guard-values';
 
-/** The delivery workflow: one per order, id `order-events-<orderId>`, on its own task queue. */
+/**
+ * The durable delivery of an endpoint: one workflow per endpoint (a deployment, its task queue,
+ * sends to one `ORDER_EVENTS_URL`), id `order-events:<task queue>`, on the events task queue. It
+ * holds the events the endpoint did not take at once, of every order, delivers them in batches
+ * and keeps the endpoint's breaker. The id cannot be an order's: order ids have no `:`.
+ */
+export const DELIVER_TO_ENDPOINT_WORKFLOW = 'deliverOrderEventsToEndpoint';
+export const endpointDeliveryWorkflowId = (bookingTaskQueue: string): string =>
+  `order-events:${bookingTaskQueue}`;
+/**
+ * An order's own delivery workflow, id `order-events-<orderId>`: for an order whose events the
+ * endpoint's delivery could not hold (it holds at most so many), and for orders whose events were
+ * queued before the endpoint's delivery existed.
+ */
 export const DELIVER_ORDER_EVENTS_WORKFLOW = 'deliverOrderEvents';
 export const orderEventsWorkflowId = (orderId: string): string => `order-events-${orderId}`;
+/** Both delivery workflows, for visibility queries. */
+export const DELIVERY_WORKFLOWS = `WorkflowType IN ('${DELIVER_TO_ENDPOINT_WORKFLOW}', '${DELIVER_ORDER_EVENTS_WORKFLOW}')`;
 /**
  * Deliveries run on their own task queue, polled by the workers' second worker: a slow endpoint
  * takes no slot a supplier call needs, and deliveries do not count against the supplier's rate cap
@@ -119,9 +134,13 @@ export function orderEventBody(event: OrderEvent): OrderEventBody {
 export const orderEventId = (orderId: string, sequence: number): string =>
   `evt_${orderId}_${sequence}`;
 
-/** Values of the `OrderEventsDelivery` search attribute of a delivery workflow. */
+/**
+ * Values of the `OrderEventsDelivery` search attribute of a delivery workflow, and of each order
+ * it holds (`events list`). The endpoint's delivery is `FAILING` while any order it holds is, else
+ * `UNDELIVERED` while any is parked.
+ */
 export const DeliveryMark = {
-  /** Every event so far delivered. */
+  /** Every event so far delivered (or handed over and not yet tried). */
   DELIVERED: 'DELIVERED',
   /** The endpoint failed the oldest event: retried with backoff. */
   FAILING: 'FAILING',
@@ -130,8 +149,27 @@ export const DeliveryMark = {
 } as const;
 export type DeliveryMark = (typeof DeliveryMark)[keyof typeof DeliveryMark];
 
-/** Visibility query: the orders whose events are failing or parked, undelivered. */
-export const ORDER_EVENTS_FAILING_QUERY = `WorkflowType = '${DELIVER_ORDER_EVENTS_WORKFLOW}' AND ExecutionStatus = 'Running' AND OrderEventsDelivery IN ('${DeliveryMark.FAILING}', '${DeliveryMark.UNDELIVERED}')`;
+/**
+ * Visibility query: the delivery workflows holding orders whose events are failing or parked,
+ * undelivered (an order's own workflow is one order; the endpoint's says how many in its memo).
+ */
+export const ORDER_EVENTS_FAILING_QUERY = `${DELIVERY_WORKFLOWS} AND ExecutionStatus = 'Running' AND OrderEventsDelivery IN ('${DeliveryMark.FAILING}', '${DeliveryMark.UNDELIVERED}')`;
+
+/** The endpoint's breaker as its delivery workflow publishes it (endpoint-breaker.ts). */
+export const BreakerMark = {
+  /** Deliveries go out; workers try the endpoint directly. */
+  CLOSED: 'CLOSED',
+  /** The endpoint failed for every order: deliveries wait for a probe to get through. */
+  OPEN: 'OPEN',
+} as const;
+export type BreakerMark = (typeof BreakerMark)[keyof typeof BreakerMark];
+
+/** The memo of the endpoint's delivery workflow: read by workers and the failing-orders gauge. */
+export interface EndpointDeliveryMemo {
+  readonly breaker: BreakerMark;
+  /** Orders it holds whose events are FAILING or UNDELIVERED. */
+  readonly failingOrders: number;
+}
 
 /** What the delivery workflow reports (`events list`, the `orderEventsState` query). */
 export interface OrderEventsState {
@@ -150,7 +188,31 @@ export interface OrderEventsState {
   readonly nextAttemptAt?: string;
 }
 
+/** What the endpoint's delivery workflow reports (`endpointEventsState`). */
+export interface EndpointEventsState {
+  readonly breaker: {
+    readonly mark: BreakerMark;
+    /** Open: since when, the last answer, when the next probe goes. */
+    readonly since?: string;
+    readonly lastFailure?: string;
+    readonly nextProbeAt?: string;
+  };
+  /** Events held, of every order. */
+  readonly held: number;
+  /** Events delivered by this run. */
+  readonly delivered: number;
+  /** Every order held, oldest first. */
+  readonly orders: readonly OrderEventsState[];
+}
+
+/** An order's own delivery workflow: one event. */
 export const orderEventSignal = defineSignal<[OrderEvent]>('orderEvent');
 export const orderEventsStateQuery = defineQuery<OrderEventsState>('orderEventsState');
 /** Retry a parked (or failing) delivery now. */
 export const redeliverOrderEventsUpdate = defineUpdate<OrderEventsState>('redeliverOrderEvents');
+
+/** The endpoint's delivery workflow: events handed over together, of any orders. */
+export const orderEventsHandedOverSignal = defineSignal<[OrderEvent[]]>('orderEventsHandedOver');
+export const endpointEventsStateQuery = defineQuery<EndpointEventsState>('endpointEventsState');
+/** Retry one order's events now (its oldest first), whatever the breaker says. */
+export const redeliverOrderUpdate = defineUpdate<OrderEventsState, [string]>('redeliverOrder');

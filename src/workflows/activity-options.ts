@@ -98,9 +98,10 @@ export const EARLIER_RUNS_ACTIVITY: LocalActivityOptions = {
 };
 
 /**
- * Handing an order event to its delivery workflow (a local activity of bookRoom and the guard:
- * no task queue, so it counts against no rate cap). Retried until Temporal takes it: the workflow
- * does not close with an event unannounced.
+ * Announcing an order event (a local activity of bookRoom and the guard, in the workflow task that
+ * changed the order's truth: no task queue, so it counts against no rate cap): a direct POST cut
+ * at 1 s (activities/direct-delivery.ts), else a hand-over to the endpoint's delivery workflow.
+ * Retried until one of them took it: the workflow does not close with an event unannounced.
  */
 export const ANNOUNCE_EVENT_ACTIVITY: LocalActivityOptions = {
   startToCloseTimeout: '10s',
@@ -109,9 +110,9 @@ export const ANNOUNCE_EVENT_ACTIVITY: LocalActivityOptions = {
 };
 
 /**
- * One delivery round of an order event: three POSTs a few seconds apart (each bounded by
- * DELIVERY_TIMEOUT_MS); the delivery workflow then waits with its own backoff
- * (order-event-decisions.ts) and shows the order as failing.
+ * One delivery round of an order's own delivery workflow (deliver-order-events.ts): three POSTs of
+ * its event a few seconds apart (each bounded by DELIVERY_TIMEOUT_MS); the workflow then waits
+ * with its own backoff (order-event-decisions.ts) and shows the order as failing.
  */
 export const DELIVER_EVENT_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '20s',
@@ -121,6 +122,28 @@ export const DELIVER_EVENT_ACTIVITY: ActivityOptions = {
     maximumInterval: '10s',
     maximumAttempts: 3,
   },
+};
+
+/**
+ * One round of the endpoint's delivery (deliver-to-endpoint.ts): every due order's events, up to
+ * three POSTs each a few seconds apart, orders side by side; the activity starts no POST after
+ * ROUND_BUDGET_MS (activities/order-events.ts) and reports what went. It heartbeats, so a round
+ * lost with its worker is sent again by another within 20 s; answers the endpoint gave are
+ * results, not failures, so only a lost or broken round is retried here.
+ */
+export const DELIVER_ROUND_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '2m',
+  heartbeatTimeout: '20s',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumAttempts: 3 },
+};
+
+/**
+ * Handing events the endpoint's delivery cannot hold to their orders' own delivery workflows
+ * (signal-with-start): retried until Temporal takes them.
+ */
+export const HAND_OVER_TO_ORDERS_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '1m',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 };
 
 /** Reads (price check, retrieve): retried with backoff on retryable failures. */

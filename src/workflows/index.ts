@@ -6,6 +6,7 @@ export { bookRoom } from './booking/book-room';
 export { cancelBooking } from './cancellation/cancel-booking';
 export { syncContent } from './content-sync/content-sync';
 export { deliverOrderEvents } from './order-events/deliver-order-events';
+export { deliverOrderEventsToEndpoint } from './order-events/deliver-to-endpoint';
 /** The order workflow's earlier name: served by the same code (docs/earlier-versions.md). */
 export const bookRoomAndGuard = order;
 /** Guards of earlier versions, until their check-out (docs/earlier-versions.md). */

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import {
   ANSWERING,
   DIRECT_DELIVERY_PAUSE_MS,
+  afterAsk,
   afterDirect,
   chooseDirect,
   type DirectDeliveryState,
@@ -11,26 +12,38 @@ import {
 test('an answering endpoint gets every event at once, concurrent ones included', () => {
   const a = chooseDirect(ANSWERING, 0);
   const b = chooseDirect(a.next, 1);
-  assert.deepEqual([a.direct, b.direct], [true, true]);
+  assert.deepEqual([a.choice, b.choice], ['post', 'post']);
   assert.deepEqual(afterDirect(true, 5), ANSWERING);
 });
 
-test('after a failed attempt events go to their workflows for the pause, then one tries again', () => {
+test("after a failed attempt events are handed over for the pause, then one asks the endpoint's breaker", () => {
   const paused = afterDirect(false, 1_000);
   assert.deepEqual(paused, { kind: 'paused', until: 1_000 + DIRECT_DELIVERY_PAUSE_MS });
-  assert.equal(chooseDirect(paused, 1_000 + DIRECT_DELIVERY_PAUSE_MS - 1).direct, false);
-  const probe = chooseDirect(paused, 1_000 + DIRECT_DELIVERY_PAUSE_MS);
-  assert.equal(probe.direct, true);
-  // While the probe is out, the others do not wait on the endpoint with it.
-  assert.equal(chooseDirect(probe.next, 1_000 + DIRECT_DELIVERY_PAUSE_MS + 1).direct, false);
-  // The probe's answer decides: delivered opens the direct way again, a failure pauses anew.
+  assert.equal(chooseDirect(paused, 1_000 + DIRECT_DELIVERY_PAUSE_MS - 1).choice, 'hand-over');
+  const ask = chooseDirect(paused, 1_000 + DIRECT_DELIVERY_PAUSE_MS);
+  assert.equal(ask.choice, 'ask');
+  // While it asks, the others do not wait with it.
+  assert.equal(chooseDirect(ask.next, 1_000 + DIRECT_DELIVERY_PAUSE_MS + 1).choice, 'hand-over');
+  // Open: the pause starts over and nobody tries the endpoint; closed: that event tries it,
+  // and the others do not wait on the endpoint with it.
+  assert.deepEqual(afterAsk(true, 40_000, 500), {
+    post: false,
+    next: { kind: 'paused', until: 40_500 },
+  });
+  const closed = afterAsk(false, 40_000);
+  assert.equal(closed.post, true);
+  assert.equal(chooseDirect(closed.next, 40_001).choice, 'hand-over');
+  // The attempt's answer decides: delivered keeps the direct way open, a failure pauses anew.
   assert.deepEqual(afterDirect(true, 40_000), ANSWERING);
   assert.deepEqual(afterDirect(false, 40_000, 500), { kind: 'paused', until: 40_500 });
 });
 
-test('once a hanging endpoint failed an attempt, it costs one direct attempt per pause', () => {
+/**
+ * A hanging endpoint, an event every 100 ms for 10 minutes; each direct attempt fails 1 s after
+ * it started; the breaker opens at `breakerOpensAt`. Returns when direct attempts started.
+ */
+function hangingFor10Minutes(breakerOpensAt: number) {
   let state: DirectDeliveryState = ANSWERING;
-  // An event every 100 ms for 10 minutes; each direct attempt fails 1 s after it started.
   const pending: number[] = [];
   const attempts: number[] = [];
   let firstFailure: number | undefined;
@@ -42,15 +55,33 @@ test('once a hanging endpoint failed an attempt, it costs one direct attempt per
     }
     const choice = chooseDirect(state, now);
     state = choice.next;
-    if (choice.direct) {
+    let post = choice.choice === 'post';
+    if (choice.choice === 'ask') {
+      const asked = afterAsk(now >= breakerOpensAt, now);
+      state = asked.next;
+      post = asked.post;
+    }
+    if (post) {
       attempts.push(now);
       pending.push(now + 1_000);
     }
   }
+  return { attempts, firstFailure: firstFailure! };
+}
+
+test('a hanging endpoint costs one direct attempt per pause until the breaker opens, then none', () => {
+  const never = hangingFor10Minutes(Infinity);
   // Before the first answer, every event tried (nothing was known yet): the first second's.
-  assert.equal(attempts.filter((t) => t < firstFailure!).length, 10);
-  const later = attempts.filter((t) => t >= firstFailure!);
+  assert.equal(never.attempts.filter((t) => t < never.firstFailure).length, 10);
+  const later = never.attempts.filter((t) => t >= never.firstFailure);
   assert.equal(later.length, Math.floor((600_000 - 1_000) / (DIRECT_DELIVERY_PAUSE_MS + 1_000)));
   for (let i = 1; i < later.length; i++)
     assert.ok(later[i]! - later[i - 1]! >= DIRECT_DELIVERY_PAUSE_MS, `${later[i]}`);
+  // The breaker open after 40 s: the pause's end asks it, and no booking waits on the endpoint.
+  const opened = hangingFor10Minutes(40_000);
+  // (The first second's attempts fail until 1.9 s, each starting the pause again.)
+  assert.deepEqual(
+    opened.attempts.filter((t) => t >= opened.firstFailure),
+    [1_900 + DIRECT_DELIVERY_PAUSE_MS],
+  );
 });

@@ -9,8 +9,9 @@ import { after, before, describe, it } from 'node:test';
 import { bookingWorkflowId } from '../../src/shared/booking-values';
 import { OrderEventsDeliveryKey } from '../../src/shared/search-attributes';
 import {
+  endpointDeliveryWorkflowId,
+  endpointEventsStateQuery,
   OrderEventType,
-  orderEventsStateQuery,
   orderEventsWorkflowId,
   type OrderEventsState,
 } from '../../src/shared/order-events';
@@ -41,7 +42,8 @@ before(async () => {
   receiver = await startWebhookReceiver();
   s = await startBookingStack('order-events', {
     // Direct attempts pause half a second after a failure (30 s in production), so that a test
-    // sees the endpoint tried again within its run.
+    // sees the endpoint tried again within its run. A failed round waits 30 s, as in production:
+    // the failing order waits for `events redeliver`.
     orderEvents: { url: receiver.url, secret: receiver.secret, directPauseMs: 500 },
     front: async (simUrl) => (proxy = await startFaultProxy(simUrl)),
   });
@@ -301,7 +303,13 @@ describe('order events when the endpoint fails', () => {
     const input = bookingInput('cancel-202-resolves', { guard: { enabled: true } });
     await s.bookings.startBooking(input);
     assert.equal((await s.bookings.result(input.orderId)).outcome, 'CONFIRMED');
-    const handle = s.temporal.client.workflow.getHandle(orderEventsWorkflowId(input.orderId));
+    // Handed to the endpoint's delivery, which holds every order's events the endpoint did not take.
+    const handle = s.temporal.client.workflow.getHandle(endpointDeliveryWorkflowId(s.taskQueue));
+    const held = async () =>
+      (await handle.query(endpointEventsStateQuery)).orders.find(
+        (o) => o.orderId === input.orderId,
+      );
+    await eventually(async () => (await held())?.mark === 'FAILING', 60_000, 'the order FAILING');
     // Deliveries have their own task queue: they take no slot nor share of the supplier's cap.
     assert.equal((await handle.describe()).taskQueue, `${s.taskQueue}-order-events`);
     await eventually(
@@ -310,6 +318,8 @@ describe('order events when the endpoint fails', () => {
       60_000,
       'the delivery marked FAILING',
     );
+    // One order's broken handler is not the endpoint failing for every order: no breaker.
+    assert.equal((await handle.query(endpointEventsStateQuery)).breaker.mark, 'CLOSED');
     // The operator's views: the saved view, the metric's count and `events list` show it.
     const view = savedQueries().find((q) => q.name === 'Order events failing')!;
     await eventually(
@@ -342,7 +352,7 @@ describe('order events when the endpoint fails', () => {
     // is long over), but it waits behind order.confirmed: in order per order.
     await s.bookings.cancelOrder(input.orderId);
     await eventually(
-      async () => (await handle.query(orderEventsStateQuery)).pending.length === 2,
+      async () => (await held())?.pending.length === 2,
       30_000,
       'order.cancelled queued behind order.confirmed',
     );
@@ -351,6 +361,17 @@ describe('order events when the endpoint fails', () => {
     const redelivered = await tool('events', 'redeliver', input.orderId);
     assert.equal(redelivered.code, 0, explain(redelivered));
     await received(input.orderId, ['order.confirmed', 'order.cancelled']);
+    // The same webhook-id on every attempt: 503s, then the 204.
+    const confirmedId = receiver.events(input.orderId)[0]!.id;
+    const statuses = receiver
+      .attempts()
+      .filter((a) => a.id === confirmedId)
+      .map((a) => a.status);
+    assert.ok(statuses.length >= 3 && statuses.at(-1) === 204, statuses.join(','));
+    assert.ok(
+      statuses.slice(0, -1).every((st) => st === 503),
+      statuses.join(','),
+    );
     await recordClosed(input.orderId, 'confirmed-failing-then-cancelled');
     await eventually(
       async () =>
@@ -358,6 +379,9 @@ describe('order events when the endpoint fails', () => {
       30_000,
       'the delivery marked DELIVERED',
     );
+    // An order the endpoint's delivery does not hold: nothing to redeliver.
+    const none = await tool('events', 'redeliver', input.orderId);
+    assert.equal(none.code, 1, explain(none));
   });
 
   it('no event body carries personal data', () => {

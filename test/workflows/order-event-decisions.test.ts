@@ -45,7 +45,7 @@ describe('order event decisions', () => {
 
   it('waits 30 s, then doubling to an hour between rounds; retries for 72 h', () => {
     assert.deepEqual(
-      [0, 1, 2, 6, 7, 50].map(retryWaitMs),
+      [0, 1, 2, 6, 7, 50].map((round) => retryWaitMs(round)),
       [30_000, 60_000, 120_000, 1_920_000, 3_600_000, 3_600_000],
     );
     assert.equal(RETRY_WINDOW_MS, 72 * 3_600_000);

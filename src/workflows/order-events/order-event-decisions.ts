@@ -41,9 +41,12 @@ export const LONGEST_RETRY_WAIT_MS = 3_600_000;
 /** How long an event is retried before it is parked as UNDELIVERED (at least 72 h). */
 export const RETRY_WINDOW_MS = 72 * 3_600_000;
 
-/** The wait after failed round `round` (0-based): doubling from 30 s, at most an hour. */
-export function retryWaitMs(round: number): number {
-  return Math.min(LONGEST_RETRY_WAIT_MS, FIRST_RETRY_WAIT_MS * 2 ** Math.min(round, 20));
+/**
+ * The wait after failed round `round` (0-based): doubling from `firstWaitMs` (30 s; tests shorten
+ * it), at most an hour.
+ */
+export function retryWaitMs(round: number, firstWaitMs = FIRST_RETRY_WAIT_MS): number {
+  return Math.min(LONGEST_RETRY_WAIT_MS, firstWaitMs * 2 ** Math.min(round, 20));
 }
 
 /** Whether an event failing since `failingSince` is retried again (else it is parked). */

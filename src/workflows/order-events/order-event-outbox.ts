@@ -10,6 +10,8 @@
  * waiting in a delivery workflow, i.e. it was made by the order's first run and none of its events
  * has been queued yet. Once one is queued, every later one is queued behind it. An outbox made
  * from a handed-over sequence (a guard of its own, a run continued as new) queues every event.
+ * Queued events go to the endpoint's delivery workflow, unless an earlier one of the order may
+ * wait in the order's own (the announcement then checks: `checkOrderWorkflow`).
  */
 import { condition, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { OrderEventActivities } from '../../activities/order-events';
@@ -36,6 +38,9 @@ export class OrderEventOutbox {
   /** Events may still be POSTed at once: see the module's comment. */
   #direct: boolean;
 
+  /** An earlier event of the order may wait in the order's own delivery workflow. */
+  #check: boolean;
+
   constructor(
     readonly orderId: string,
     /** The last sequence handed over (by bookRoom to the guard, or across continueAsNew). */
@@ -44,6 +49,7 @@ export class OrderEventOutbox {
   ) {
     this.lastSequence = sequenceFloor(handedOver, workflowInfo().runStartTime.getTime());
     this.#direct = options.firstRun === true;
+    this.#check = !this.#direct;
   }
 
   /** Queues the event of entering `phase`, if that phase announces one. */
@@ -70,12 +76,14 @@ export class OrderEventOutbox {
     this.#draining = true;
     try {
       while (this.#queue.length > 0) {
-        const announced = await announceOrderEvent(
-          this.#queue[0]!,
-          this.#direct ? { direct: true } : {},
-        );
+        const announced = await announceOrderEvent(this.#queue[0]!, {
+          ...(this.#direct ? { direct: true } : {}),
+          ...(this.#check ? { checkOrderWorkflow: true } : {}),
+        });
         // A history recorded before direct delivery has no answer: its events were queued.
         if (announced?.delivered !== 'at-once') this.#direct = false;
+        // Handed over: the endpoint's delivery may pass the order on to its own workflow.
+        this.#check = !this.#direct;
         this.#queue.shift();
       }
     } finally {

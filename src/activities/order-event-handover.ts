@@ -1,0 +1,108 @@
+/**
+ * Handing order events to the endpoint's delivery workflow, batched: the events a worker's
+ * announcements hand over within {@link HANDOVER_GATHER_MS} of the first go in one
+ * signal-with-start (at most {@link MAX_HANDOVER_EVENTS}), and each announcement returns once
+ * its signal is taken, so no event is handed over before it is durable. One signal and one
+ * workflow task of the delivery for many events, instead of a delivery workflow per order: what a
+ * failing or hanging endpoint costs bookings. Sends go one at a time per task queue, so an
+ * order's events (announced one after another) reach the delivery in order.
+ */
+import type { Client } from '@temporalio/client';
+import {
+  BreakerMark,
+  DELIVER_TO_ENDPOINT_WORKFLOW,
+  DeliveryMark,
+  endpointDeliveryWorkflowId,
+  orderEventsHandedOverSignal,
+  orderEventsTaskQueue,
+  type EndpointDeliveryMemo,
+  type OrderEvent,
+} from '../shared/order-events';
+import { OrderEventsDeliveryKey } from '../shared/search-attributes';
+import type { EndpointDeliveryInput } from '../workflows/order-events/deliver-to-endpoint';
+
+/** How long the first event of a batch waits for others (the booking's task waits too). */
+export const HANDOVER_GATHER_MS = 200;
+/** Events in one signal (about 400 bytes each). */
+export const MAX_HANDOVER_EVENTS = 100;
+
+interface Waiting {
+  readonly event: OrderEvent;
+  readonly since: number;
+  readonly client: Client;
+  readonly done: (err?: unknown) => void;
+}
+
+/**
+ * A hand-over per worker. `start`: the delivery workflow's input should this signal start it.
+ */
+export function createHandover(options: {
+  readonly start: EndpointDeliveryInput;
+  readonly gatherMs?: number;
+}) {
+  const gatherMs = options.gatherMs ?? HANDOVER_GATHER_MS;
+  /** By booking task queue: one delivery workflow each. */
+  const queues = new Map<
+    string,
+    { waiting: Waiting[]; sending: boolean; timer?: NodeJS.Timeout }
+  >();
+
+  function schedule(taskQueue: string): void {
+    const q = queues.get(taskQueue);
+    if (!q || q.sending || q.timer || q.waiting.length === 0) return;
+    const full = q.waiting.length >= MAX_HANDOVER_EVENTS;
+    const wait = full ? 0 : Math.max(0, q.waiting[0]!.since + gatherMs - Date.now());
+    q.timer = setTimeout(() => {
+      q.timer = undefined;
+      void send(taskQueue);
+    }, wait);
+  }
+
+  async function send(taskQueue: string): Promise<void> {
+    const q = queues.get(taskQueue)!;
+    const batch = q.waiting.splice(0, MAX_HANDOVER_EVENTS);
+    q.sending = true;
+    try {
+      await batch[0]!.client.workflow.signalWithStart(DELIVER_TO_ENDPOINT_WORKFLOW, {
+        workflowId: endpointDeliveryWorkflowId(taskQueue),
+        taskQueue: orderEventsTaskQueue(taskQueue),
+        args: [options.start],
+        signal: orderEventsHandedOverSignal,
+        signalArgs: [batch.map((w) => w.event)],
+        typedSearchAttributes: [{ key: OrderEventsDeliveryKey, value: DeliveryMark.DELIVERED }],
+        memo: { breaker: BreakerMark.CLOSED, failingOrders: 0 } satisfies EndpointDeliveryMemo,
+        staticSummary: "Order events the order system's endpoint did not take at once",
+      });
+      for (const w of batch) w.done();
+    } catch (err) {
+      for (const w of batch) w.done(err);
+    } finally {
+      q.sending = false;
+      schedule(taskQueue);
+    }
+  }
+
+  return {
+    /** Resolves once the endpoint's delivery holds `event` (rejects when Temporal refused it). */
+    add(event: OrderEvent, client: Client, bookingTaskQueue: string): Promise<void> {
+      let q = queues.get(bookingTaskQueue);
+      if (!q) queues.set(bookingTaskQueue, (q = { waiting: [], sending: false }));
+      const queue = q;
+      return new Promise<void>((resolve, reject) => {
+        queue.waiting.push({
+          event,
+          since: Date.now(),
+          client,
+          done: (err) => (err === undefined ? resolve() : reject(err as Error)),
+        });
+        if (queue.waiting.length >= MAX_HANDOVER_EVENTS && queue.timer) {
+          clearTimeout(queue.timer);
+          queue.timer = undefined;
+        }
+        schedule(bookingTaskQueue);
+      });
+    },
+  };
+}
+
+export type Handover = ReturnType<typeof createHandover>;
