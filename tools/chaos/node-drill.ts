@@ -70,6 +70,8 @@ export interface NodeDrillReport extends Omit<DrillVerdict, 'clean'> {
   readonly nodes: number;
   readonly shards: number;
   readonly durationMs: number;
+  /** When the drill's clock started (ms since the epoch): event times are shown from it. */
+  readonly startedAt: number;
   readonly kills: NodeKill[];
   readonly postgres: { atMs: number; restartMs: number; flowAgainMs: number | undefined };
   readonly startAttempts: number;
@@ -164,7 +166,7 @@ export async function runNodeDrill(options: NodeDrillOptions): Promise<NodeDrill
       await sleep(20_000);
       for (const node of [first, second]) {
         const outage = await nodeOutage(infra, node, { downMs, t0, log });
-        disruptions.push(outage.record);
+        disruptions.push(...outage.records);
         kills.push(outage.kill);
         await sleep(5_000);
       }
@@ -209,6 +211,7 @@ export async function runNodeDrill(options: NodeDrillOptions): Promise<NodeDrill
       nodes: nodeCount,
       shards: infra.shards,
       durationMs: Date.now() - t0,
+      startedAt: t0,
       kills: measured,
       postgres: pg,
       startAttempts,
@@ -237,7 +240,7 @@ async function nodeOutage(
   infra: ClusterStack['infra'],
   node: number,
   o: { downMs: number; t0: number; log: (line: string) => void },
-): Promise<{ kill: NodeKill; record: KillRecord }> {
+): Promise<{ kill: NodeKill; records: KillRecord[] }> {
   const shardsBefore = await infra.shardsByNode();
   const pid = infra.nodes[node - 1]!.pid;
   const at = Date.now();
@@ -257,6 +260,7 @@ async function nodeOutage(
     }
   }
   const back = Date.now();
+  // Its return is a disruption too: the shards move back to it.
   await infra.startNode(node);
   const restartMs = Date.now() - back;
   await sleep(20_000);
@@ -277,15 +281,25 @@ async function nodeOutage(
       restartMs,
       shardsAfterReturn,
     },
-    record: {
-      target: 'server',
-      how: `node ${node} SIGKILLed`,
-      at,
-      atMs: at - o.t0,
-      inFlight: { total: 0, booking: 0 },
-      restartMs: o.downMs,
-      ...(pid !== undefined ? { pid } : {}),
-    },
+    records: [
+      {
+        target: 'server',
+        how: `node ${node} SIGKILLed`,
+        at,
+        atMs: at - o.t0,
+        inFlight: { total: 0, booking: 0 },
+        restartMs: o.downMs,
+        ...(pid !== undefined ? { pid } : {}),
+      },
+      {
+        target: 'server',
+        how: `node ${node} started again (its shards moved back)`,
+        at: back,
+        atMs: back - o.t0,
+        inFlight: { total: 0, booking: 0 },
+        restartMs,
+      },
+    ],
   };
 }
 
@@ -393,7 +407,11 @@ export function formatNodeReport(r: NodeDrillReport): string[] {
     `  reconciliations explained ${r.reconciliation.length - r.unexplained.length}/${r.reconciliation.length}`,
     ...r.unexplained.map((u) => `    unexplained: ${u.orderId} ${u.scenario} ${u.code ?? ''}`),
     `  activity timeouts: ${formatCounts(r.timeouts)}`,
-    `  workflow task timeouts: ${r.taskTimeouts.length}${r.taskTimeouts.length ? ` — ${formatCounts(r.taskTimeouts.reduce<Record<string, number>>((acc, t) => ((acc[`${t.timeout.timeoutType} (${t.cause ?? 'UNEXPLAINED'})`] = (acc[`${t.timeout.timeoutType} (${t.cause ?? 'UNEXPLAINED'})`] ?? 0) + 1), acc), {}))}` : ''}`,
+    `  workflow task timeouts: ${r.taskTimeouts.length}`,
+    ...r.taskTimeouts.map(
+      (t) =>
+        `    ${t.timeout.orderId} ${t.timeout.timeoutType} at +${((t.timeout.at - r.startedAt) / 1000).toFixed(1)} s: ${t.cause ?? 'UNEXPLAINED'}`,
+    ),
     `  settled ${s(r.settleMs)} after the last disruption`,
     ...(r.afterReconcile
       ? [
