@@ -17,10 +17,15 @@ const dir = join(__dirname, '..', 'histories');
  * The shape every history of the folder was recorded with (its subfolder; the first, none);
  * `order-events`: bookRoomAndGuard with order events on (`RECORD_HISTORIES=1
  * RECORD_HISTORIES_INTO=order-events npm test -- test/events/order-events.test.ts`),
- * `before-direct-delivery-*` from when every event was queued in a delivery workflow;
+ * `before-direct-delivery-*` from when every event was queued in a delivery workflow, and
+ * `deliver-order-events-*`, an order's own delivery workflow from when every order had one;
  * `one-order-one-workflow`: today's bookRoom (`RECORD_HISTORIES=1
  * RECORD_HISTORIES_INTO=one-order-one-workflow npm test -- <the files of test/workflows/ that
- * record>`). Which code replays each shape: docs/earlier-versions.md.
+ * record>`); `order-events-per-endpoint`: bookRoom handing events to the endpoint's delivery, that
+ * delivery (its breaker, its overflow) and an order's own delivery after it (`RECORD_HISTORIES=1
+ * RECORD_HISTORIES_INTO=order-events-per-endpoint npm test -- test/events/order-events.test.ts
+ * test/events/order-event-delivery.test.ts`). Which code replays each shape:
+ * docs/earlier-versions.md.
  */
 const SHAPES = [
   '',
@@ -28,6 +33,7 @@ const SHAPES = [
   'book-room-and-guard',
   'order-events',
   'one-order-one-workflow',
+  'order-events-per-endpoint',
 ] as const;
 const inShape = (shape: string) =>
   readdirSync(join(dir, shape))
@@ -117,6 +123,24 @@ describe('recorded histories replay against the current workflow code', () => {
           `no history order-events/${recorded}.json`,
         );
     }
+    // Order events per endpoint: a booking whose events went at once, one whose event was
+    // handed over (the endpoint failing, hanging), the endpoint's delivery with its breaker
+    // opened, probed and closed, and with an order handed to its own delivery; that delivery, and
+    // one recorded when every order had its own.
+    for (const name of [
+      'answering-confirmed-then-cancelled',
+      'confirmed-failing-then-cancelled',
+      'hanging-handed-over',
+      'endpoint-breaker-opened-probed-closed',
+      'endpoint-delivery-spilled-an-order',
+      'order-delivery-after-spill',
+    ]) {
+      assert.ok(
+        files.includes(`order-events-per-endpoint/${name}.json`),
+        `no history order-events-per-endpoint/${name}.json`,
+      );
+    }
+    assert.ok(files.includes('order-events/deliver-order-events-failing-redelivered.json'));
     // The paths of the cancellation refactor: deadlines both ways, a Temporal cancellation at each phase, a cancel
     // during the booking call, a token refresh, a re-send after a refused connection.
     for (const name of [
