@@ -298,17 +298,15 @@ export async function startClusterInfrastructure(
 
   const address = `localhost:${ports.frontend}`;
   const tlsOn = options.tls ?? true;
-  const clientEnvFor = (addr: string): Record<string, string> =>
-    tlsOn
-      ? {
-          TEMPORAL_ADDRESS: addr,
-          TEMPORAL_TLS_CERT: certs.clientCert,
-          TEMPORAL_TLS_KEY: certs.clientKey,
-          TEMPORAL_TLS_CA: certs.caCert,
-          TEMPORAL_TLS_SERVER_NAME: 'localhost',
-        }
-      : { TEMPORAL_ADDRESS: addr };
-  const clientEnv = clientEnvFor(address);
+  const clientEnv: Record<string, string> = tlsOn
+    ? {
+        TEMPORAL_ADDRESS: address,
+        TEMPORAL_TLS_CERT: certs.clientCert,
+        TEMPORAL_TLS_KEY: certs.clientKey,
+        TEMPORAL_TLS_CA: certs.caCert,
+        TEMPORAL_TLS_SERVER_NAME: 'localhost',
+      }
+    : { TEMPORAL_ADDRESS: address };
   const security = loadTemporalSecurity(clientEnv);
   const nodes = new ServerNodes({
     ports,
@@ -358,32 +356,7 @@ export async function startClusterInfrastructure(
         `This database has ${shards} history shards (fixed when it was created; a new data directory gets ${CLUSTER_HISTORY_SHARDS})`,
       );
     }
-    // --- namespace and search attributes, with the script docker-compose runs ---
-    const ns = spawnSync('sh', [join(REPO_ROOT, SHARED_FILES.setupNamespace)], {
-      encoding: 'utf8',
-      env: {
-        PATH: `${dirname(cli.path)}:${process.env.PATH}`,
-        HOME: process.env.HOME,
-        ...clientEnv,
-        TEMPORAL_NAMESPACE: 'default',
-        NAMESPACE_RETENTION: '72h',
-      },
-    });
-    appendFileSync(processes.logFile('setup'), ns.stdout + ns.stderr);
-    if (ns.status !== 0) {
-      throw new ClusterError(
-        `namespace setup failed: ${(ns.stderr || ns.stdout).trim().split('\n').slice(-3).join(' | ')}`,
-      );
-    }
-    // The script registered them; checked once more through our own client (and TLS).
-    const connection = await Connection.connect(
-      temporalConnectionOptions({ ...security, address }),
-    );
-    try {
-      await ensureSearchAttributes(connection, 'default');
-    } finally {
-      await connection.close();
-    }
+    await setUpNamespace({ cliPath: cli.path, clientEnv, security, address, processes });
   } catch (err) {
     await stopAll();
     throw err;
@@ -455,6 +428,41 @@ export async function startClusterInfrastructure(
     },
     stop: stopAll,
   };
+}
+
+/** The namespace and search attributes, with the script docker-compose runs; checked after. */
+async function setUpNamespace(o: {
+  readonly cliPath: string;
+  readonly clientEnv: Readonly<Record<string, string>>;
+  readonly security: TemporalSecurity;
+  readonly address: string;
+  readonly processes: ProcessGroup;
+}): Promise<void> {
+  const ns = spawnSync('sh', [join(REPO_ROOT, SHARED_FILES.setupNamespace)], {
+    encoding: 'utf8',
+    env: {
+      PATH: `${dirname(o.cliPath)}:${process.env.PATH}`,
+      HOME: process.env.HOME,
+      ...o.clientEnv,
+      TEMPORAL_NAMESPACE: 'default',
+      NAMESPACE_RETENTION: '72h',
+    },
+  });
+  appendFileSync(o.processes.logFile('setup'), ns.stdout + ns.stderr);
+  if (ns.status !== 0) {
+    throw new ClusterError(
+      `namespace setup failed: ${(ns.stderr || ns.stdout).trim().split('\n').slice(-3).join(' | ')}`,
+    );
+  }
+  // The script registered them; checked once more through our own client (and TLS).
+  const connection = await Connection.connect(
+    temporalConnectionOptions({ ...o.security, address: o.address }),
+  );
+  try {
+    await ensureSearchAttributes(connection, 'default');
+  } finally {
+    await connection.close();
+  }
 }
 
 /** The server node processes: start, kill, and their view for the caller. */
