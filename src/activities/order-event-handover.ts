@@ -1,11 +1,13 @@
 /**
- * Handing order events to the endpoint's delivery workflow, batched: the events a worker's
- * announcements hand over within {@link HANDOVER_GATHER_MS} of the first go in one
- * signal-with-start (at most {@link MAX_HANDOVER_EVENTS}), and each announcement returns once
+ * Handing order events to the endpoint's delivery workflow, batched: a worker's announcements
+ * gather their events into one signal-with-start (at most {@link MAX_HANDOVER_EVENTS}), sent once
+ * the oldest announcement is {@link HANDOVER_GATHER_MS} old, and each announcement returns once
  * its signal is taken, so no event is handed over before it is durable. One signal and one
- * workflow task of the delivery for many events, instead of a delivery workflow per order: what a
- * failing or hanging endpoint costs bookings. Sends go one at a time per task queue, so an
- * order's events (announced one after another) reach the delivery in order.
+ * workflow task of the delivery per worker and per gather, instead of a delivery workflow per
+ * order: what a failing or hanging endpoint costs bookings. An announcement that already waited
+ * that long (on a direct attempt) goes at once: none waits longer than a direct attempt would,
+ * plus its signal. Sends go one at a time per task queue, so an order's events (announced one
+ * after another) reach the delivery in order.
  */
 import type { Client } from '@temporalio/client';
 import {
@@ -20,9 +22,13 @@ import {
 } from '../shared/order-events';
 import { OrderEventsDeliveryKey } from '../shared/search-attributes';
 import type { EndpointDeliveryInput } from '../workflows/order-events/deliver-to-endpoint';
+import { DIRECT_DELIVERY_TIMEOUT_MS } from './direct-delivery';
 
-/** How long the first event of a batch waits for others (the booking's task waits too). */
-export const HANDOVER_GATHER_MS = 200;
+/**
+ * How long after its announcement began an event may wait for others (the booking's task waits
+ * too): the direct attempt's timeout.
+ */
+export const HANDOVER_GATHER_MS = DIRECT_DELIVERY_TIMEOUT_MS;
 /** Events in one signal (about 400 bytes each). */
 export const MAX_HANDOVER_EVENTS = 100;
 
@@ -51,7 +57,8 @@ export function createHandover(options: {
     const q = queues.get(taskQueue);
     if (!q || q.sending || q.timer || q.waiting.length === 0) return;
     const full = q.waiting.length >= MAX_HANDOVER_EVENTS;
-    const wait = full ? 0 : Math.max(0, q.waiting[0]!.since + gatherMs - Date.now());
+    const oldest = Math.min(...q.waiting.map((w) => w.since));
+    const wait = full ? 0 : Math.max(0, oldest + gatherMs - Date.now());
     q.timer = setTimeout(() => {
       q.timer = undefined;
       void send(taskQueue);
@@ -83,19 +90,23 @@ export function createHandover(options: {
   }
 
   return {
-    /** Resolves once the endpoint's delivery holds `event` (rejects when Temporal refused it). */
-    add(event: OrderEvent, client: Client, bookingTaskQueue: string): Promise<void> {
+    /**
+     * Resolves once the endpoint's delivery holds `event` (rejects when Temporal refused it).
+     * `since`: when its announcement began.
+     */
+    add(event: OrderEvent, client: Client, bookingTaskQueue: string, since: number): Promise<void> {
       let q = queues.get(bookingTaskQueue);
       if (!q) queues.set(bookingTaskQueue, (q = { waiting: [], sending: false }));
       const queue = q;
       return new Promise<void>((resolve, reject) => {
         queue.waiting.push({
           event,
-          since: Date.now(),
+          since,
           client,
           done: (err) => (err === undefined ? resolve() : reject(err as Error)),
         });
-        if (queue.waiting.length >= MAX_HANDOVER_EVENTS && queue.timer) {
+        // A full batch, or an event that waited already, may move the send earlier.
+        if (queue.timer) {
           clearTimeout(queue.timer);
           queue.timer = undefined;
         }

@@ -140,6 +140,7 @@ export function createOrderEventActivities(endpoint: OrderEventsEndpoint | undef
      * the endpoint's delivery workflow (or behind an earlier event in its order's own).
      */
     async announceOrderEvent(event: OrderEvent, options: AnnounceOptions = {}): Promise<Announced> {
+      const since = Date.now();
       const { client, info } = Context.current();
       if (options.direct && (await tryDirect(event, client, info.taskQueue))) {
         return { delivered: 'at-once' };
@@ -147,7 +148,7 @@ export function createOrderEventActivities(endpoint: OrderEventsEndpoint | undef
       if (options.checkOrderWorkflow && (await behindInOrderWorkflow(client, event))) {
         return { delivered: 'queued' };
       }
-      await handover.add(event, client, info.taskQueue);
+      await handover.add(event, client, info.taskQueue, since);
       return { delivered: 'queued' };
     },
 
