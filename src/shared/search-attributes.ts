@@ -43,8 +43,11 @@ export const ReconfirmationKey = defineSearchAttributeKey(
   SearchAttributeType.KEYWORD,
 );
 
-// --- order events (deliverOrderEvents) ------------------------------------------------------------
-/** `DELIVERED`, `FAILING` or `UNDELIVERED` (order-events.ts `DeliveryMark`): the failing view. */
+// --- order events (the delivery workflows) --------------------------------------------------------
+/**
+ * `DELIVERED`, `FAILING` or `UNDELIVERED` (order-events.ts `DeliveryMark`) of a delivery workflow,
+ * the endpoint's or an order's own: the failing view.
+ */
 export const OrderEventsDeliveryKey = defineSearchAttributeKey(
   'OrderEventsDelivery',
   SearchAttributeType.KEYWORD,

@@ -108,8 +108,10 @@ class EndpointDelivery {
     });
     this.backlog = held.backlog;
     this.toSpill.push(...held.spill);
-    // While the breaker is open nothing goes before the probe: a new event wakes nobody.
+    // While the breaker is open nothing goes before the probe: a new event wakes nobody, but
+    // the failing orders' count (the gauge) takes it in at once.
     if (this.breaker.state === 'closed' || held.spill.length > 0) this.wake = true;
+    this.publish();
   }
 
   holds(orderId: string): void {
@@ -120,6 +122,7 @@ class EndpointDelivery {
   redeliver(orderId: string): OrderEventsState {
     this.backlog = redeliver(this.backlog, orderId, Date.now());
     this.wake = true;
+    this.publish();
     return orderState(
       this.backlog.orders.find((o) => o.orderId === orderId)!,
       this.breaker,
@@ -233,9 +236,11 @@ async function step(run: EndpointDelivery): Promise<void> {
     return;
   }
   run.wake = false;
+  // Hand-overs fill the history while it waits: it continues as new when the server suggests it.
+  const woken = () => run.wake || workflowInfo().continueAsNewSuggested;
   const due = nextDueAt(run.backlog, run.breaker, now);
-  if (due === undefined) await condition(() => run.wake);
-  else await condition(() => run.wake, Math.max(1, due - now));
+  if (due === undefined) await condition(woken);
+  else await condition(woken, Math.max(1, due - now));
 }
 
 /** The round's answers; an activity that failed as a whole failed every order of it. */
