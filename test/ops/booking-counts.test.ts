@@ -40,10 +40,10 @@ describe('booking gauges', () => {
       3 + 6 + 3 + 4,
       'three phases, six booking outcomes, three cancellation outcomes, four for operators',
     );
-    assert.equal(a.orderEventsFailing, 1, 'orders whose events are failing');
+    assert.equal(a.orderEventsFailing, 1, 'orders whose events are failing, in either delivery');
     assert.ok(
       queries.includes(
-        "(WorkflowType = 'deliverOrderEvents' AND ExecutionStatus = 'Running' AND OrderEventsDelivery IN ('FAILING', 'UNDELIVERED')) AND (TemporalNamespaceDivision IS NULL OR TemporalNamespaceDivision IS NOT NULL)",
+        "(WorkflowType IN ('deliverOrderEventsToEndpoint', 'deliverOrderEvents') AND ExecutionStatus = 'Running' AND OrderEventsDelivery IN ('FAILING', 'UNDELIVERED')) AND (TemporalNamespaceDivision IS NULL OR TemporalNamespaceDivision IS NOT NULL)",
       ),
     );
     assert.equal(a.reconfirmationFlags, 1);
