@@ -112,8 +112,10 @@ describe('an endpoint that answers', () => {
     const guarded = bookingInput('instant', {
       guard: {
         freeCancellationUntil: isoIn(60 * MINUTE),
-        checkInAt: isoIn(3_000),
-        checkOutAt: isoIn(5_000),
+        // Far enough that a loaded machine still confirms before check-in: a guard that starts
+        // after check-in has no free cancellation left to announce.
+        checkInAt: isoIn(20_000),
+        checkOutAt: isoIn(22_000),
       },
     });
     const cancelled = bookingInput('instant');
