@@ -5,19 +5,17 @@
  * else hands it to the endpoint's delivery workflow, batched (order-event-handover.ts).
  * `deliverOrderEventRound` is that workflow's POSTs, `handOverToOrderWorkflows` its overflow to
  * orders' own delivery workflows, whose POST is `deliverOrderEvent`. Every POST is signed the
- * Standard Webhooks way. Logs name the order, the event and the HTTP status, never the body.
+ * Standard Webhooks way (order-event-post.ts). Logs name the order, the event and the HTTP
+ * status, never the body.
  */
 import { Context, log } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { Webhook } from 'standardwebhooks';
-import { request } from 'undici';
 import {
   BreakerMark,
   DELIVER_ORDER_EVENTS_WORKFLOW,
   DeliveryMark,
   endpointDeliveryWorkflowId,
-  orderEventBody,
   orderEventSignal,
   orderEventsWorkflowId,
   type EndpointDeliveryMemo,
@@ -34,6 +32,7 @@ import {
   type DirectDeliveryState,
 } from './direct-delivery';
 import { createHandover } from './order-event-handover';
+import { logAnswer, logFields, signedPoster, type PostAnswer } from './order-event-post';
 
 /** Where events go; absent: this deployment sends none. */
 export interface OrderEventsEndpoint {
@@ -265,65 +264,6 @@ async function inParallel<T, R>(
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   return results;
-}
-
-function logAnswer(event: OrderEvent, answer: PostAnswer): void {
-  const fields = logFields(event);
-  if (answer.delivered) log.info('Order event delivered', { ...fields, status: answer.status });
-  else if (answer.status === undefined)
-    log.warn('Order event not delivered: no answer', { ...fields, error: answer.error });
-  else log.warn('Order event not delivered', { ...fields, status: answer.status });
-}
-
-/** What the logs say of an event: ids and type, never the body. */
-const logFields = (event: OrderEvent) => ({
-  orderId: event.data.orderId,
-  eventId: event.id,
-  type: event.type,
-});
-
-/** What one POST of an event got: a 2xx, another status, or no answer in time. */
-type PostAnswer =
-  | { readonly delivered: true; readonly status: number }
-  | {
-      readonly delivered: false;
-      readonly status?: number;
-      readonly error?: string;
-      /** In words, for the delivery's `lastFailure`. */
-      readonly failure: string;
-    };
-
-/** A signed POST of events to the endpoint; no answer within `timeoutMs` is a failed one. */
-function signedPoster(endpoint: OrderEventsEndpoint) {
-  const webhook = new Webhook(endpoint.secret);
-  return async (event: OrderEvent, timeoutMs: number): Promise<PostAnswer> => {
-    const body = JSON.stringify(orderEventBody(event));
-    const at = new Date();
-    let status: number;
-    try {
-      const res = await request(endpoint.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': event.id,
-          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-          'webhook-signature': webhook.sign(event.id, at, body),
-        },
-        body,
-        signal: AbortSignal.any([
-          AbortSignal.timeout(timeoutMs),
-          Context.current().cancellationSignal,
-        ]),
-      });
-      status = res.statusCode;
-      await res.body.dump();
-    } catch (err) {
-      const error = err instanceof Error ? err.name : 'error';
-      return { delivered: false, error, failure: `no answer from the order system (${error})` };
-    }
-    if (status >= 200 && status <= 299) return { delivered: true, status };
-    return { delivered: false, status, failure: `the order system answered HTTP ${status}` };
-  };
 }
 
 export type OrderEventActivities = ReturnType<typeof createOrderEventActivities>;

@@ -1,26 +1,29 @@
 /**
- * What the endpoint's delivery holds and decides: where a handed-over event goes, what a round
- * sends, what its answers change, parking, redelivery and what `events list` shows.
+ * What the endpoint's delivery holds and decides (endpoint-backlog.ts): where a handed-over event
+ * goes, what a round sends, what its answers change, parking, redelivery; and what it shows, the
+ * marks and `events list` (endpoint-marks.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { orderEventId, type OrderEvent } from '../../src/shared/order-events';
 import {
   afterRound,
-  backlogMark,
   breakerClosed,
   breakerOpened,
   EMPTY_BACKLOG,
-  failingOrders,
   heldEvents,
   hold,
   nextDueAt,
-  orderState,
   parkExpired,
   redeliver,
   roundAt,
   type Backlog,
 } from '../../src/workflows/order-events/endpoint-backlog';
+import {
+  backlogMark,
+  failingOrders,
+  orderState,
+} from '../../src/workflows/order-events/endpoint-marks';
 import { breakerAfter, CLOSED } from '../../src/workflows/order-events/endpoint-breaker';
 import {
   FIRST_RETRY_WAIT_MS,

@@ -37,17 +37,14 @@ import { failureFacts } from '../failure-facts';
 import { iso } from '../guard/guard-decisions';
 import {
   afterRound,
-  backlogMark,
   breakerClosed,
   breakerOpened,
   EMPTY_BACKLOG,
-  failingOrders,
   heldEvents,
   hold,
   holds,
   MAX_ROUND_EVENTS,
   nextDueAt,
-  orderState,
   parkExpired,
   redeliver,
   roundAt,
@@ -55,6 +52,7 @@ import {
   type OrderRoundResult,
   type RoundPart,
 } from './endpoint-backlog';
+import { backlogMark, failingOrders, orderState } from './endpoint-marks';
 import {
   breakerAfter,
   breakerAllows,

@@ -1,16 +1,15 @@
 /**
  * What the endpoint's delivery workflow holds: the events the endpoint did not take at once, by
  * order, and the decisions on them: where a handed-over event goes, which events a round sends,
- * what its answers change, when an order is parked, what `events list` shows. Pure and
- * unit-tested (test/workflows/endpoint-backlog.test.ts); the breaker's own decisions are in
- * endpoint-breaker.ts.
+ * what its answers change, when an order is parked. Pure and unit-tested
+ * (test/workflows/endpoint-backlog.test.ts); what it shows (marks, `events list`) is in
+ * endpoint-marks.ts, the breaker's own decisions in endpoint-breaker.ts.
  *
  * In order per order: a round sends an order's events oldest first and the activity stops at the
  * first one the endpoint does not take; the rest wait behind it. Orders do not wait for each
  * other.
  */
-import { DeliveryMark, type OrderEvent, type OrderEventsState } from '../../shared/order-events';
-import { iso } from '../guard/guard-decisions';
+import type { OrderEvent } from '../../shared/order-events';
 import type { BreakerAllows, EndpointBreaker } from './endpoint-breaker';
 import { enqueue, keepRetrying, retryWaitMs, RETRY_WINDOW_MS } from './order-event-decisions';
 
@@ -283,36 +282,3 @@ export function redeliver(backlog: Backlog, orderId: string, now: number): Backl
 
 export const holds = (backlog: Backlog, orderId: string): boolean =>
   backlog.orders.some((o) => o.orderId === orderId);
-
-export function orderMark(order: HeldOrder): DeliveryMark {
-  if (order.parked) return DeliveryMark.UNDELIVERED;
-  return order.failingSince !== undefined ? DeliveryMark.FAILING : DeliveryMark.DELIVERED;
-}
-
-/** The delivery's mark: FAILING while any order is, else UNDELIVERED while any is parked. */
-export function backlogMark(backlog: Backlog): DeliveryMark {
-  const marks = new Set(backlog.orders.map(orderMark));
-  if (marks.has(DeliveryMark.FAILING)) return DeliveryMark.FAILING;
-  return marks.has(DeliveryMark.UNDELIVERED) ? DeliveryMark.UNDELIVERED : DeliveryMark.DELIVERED;
-}
-
-/** Orders whose events are FAILING or UNDELIVERED (the `hotel_order_events_failing` gauge). */
-export const failingOrders = (backlog: Backlog): number =>
-  backlog.orders.filter((o) => orderMark(o) !== DeliveryMark.DELIVERED).length;
-
-/** An order as `events list` shows it; while the breaker is open, its next attempt is the probe. */
-export function orderState(order: HeldOrder, breaker: EndpointBreaker): OrderEventsState {
-  const probing = breaker.state === 'open' && !order.parked && !order.forced;
-  const next = probing ? breaker.probeAt : order.nextAttemptAt;
-  const lastFailure =
-    order.lastFailure ?? (breaker.state === 'open' ? breaker.lastFailure : undefined);
-  return {
-    orderId: order.orderId,
-    mark: orderMark(order),
-    pending: order.events.map((e) => ({ id: e.id, type: e.type, sequence: e.data.sequence })),
-    delivered: order.delivered,
-    ...(order.failingSince !== undefined ? { failingSince: iso(order.failingSince) } : {}),
-    ...(lastFailure !== undefined ? { lastFailure } : {}),
-    ...(next !== undefined && !order.parked ? { nextAttemptAt: iso(next) } : {}),
-  };
-}
