@@ -10,7 +10,9 @@
  * (workflows/order-events/endpoint-breaker.ts, published in its memo) before this worker tries
  * the endpoint again: open, the pause starts over and no booking waits on the endpoint; closed,
  * that announcement tries it. So a hanging endpoint holds a booking's task for the direct timeout
- * at most once per worker until the breaker has opened, then not at all until it closes.
+ * at most once per worker and per pause until the breaker has opened, then not at all until it
+ * closes. Before anything is known (an endpoint that starts hanging), a direct attempt out for
+ * {@link DIRECT_SLOW_MS} already makes the others hand over instead of waiting with it.
  */
 
 /** How long a direct attempt waits for the order system: the booking's workflow task waits too. */
@@ -19,28 +21,41 @@ export const DIRECT_DELIVERY_TIMEOUT_MS = 1_000;
 /** How long after a failed direct attempt (or an open breaker) this worker hands every event over. */
 export const DIRECT_DELIVERY_PAUSE_MS = 30_000;
 
+/**
+ * A direct attempt unanswered this long is a sign: events announced meanwhile do not wait with
+ * it. An endpoint that answers does so in a few ms; one that starts hanging holds the bookings
+ * of this quarter second for the direct timeout, not those of the whole second.
+ */
+export const DIRECT_SLOW_MS = 250;
+
 /** This worker's view of the endpoint, for direct attempts. */
 export type DirectDeliveryState =
-  | { readonly kind: 'answering' }
+  /** `inFlight`: when the direct attempts still out started. */
+  | { readonly kind: 'answering'; readonly inFlight: readonly number[] }
   | { readonly kind: 'paused'; readonly until: number }
   /** One announcement asks the endpoint's breaker; the others hand over meanwhile. */
   | { readonly kind: 'asking' }
   /** The breaker was closed: one direct attempt is in flight, the others wait for its answer. */
   | { readonly kind: 'probing' };
 
-export const ANSWERING: DirectDeliveryState = { kind: 'answering' };
+export const ANSWERING: DirectDeliveryState = { kind: 'answering', inFlight: [] };
 
 /** What an announcement does: POST at once, ask the breaker first, or hand the event over. */
 export type DirectChoice = 'post' | 'ask' | 'hand-over';
 
-/** What an event announced at `now` does, and the state after that choice. */
+/**
+ * What an event announced at `now` does, and the state after that choice (a POST is counted out
+ * from `now`: {@link afterDirect} takes the same time back).
+ */
 export function chooseDirect(
   state: DirectDeliveryState,
   now: number,
 ): { readonly choice: DirectChoice; readonly next: DirectDeliveryState } {
   switch (state.kind) {
     case 'answering':
-      return { choice: 'post', next: state };
+      return state.inFlight.some((t) => now - t >= DIRECT_SLOW_MS)
+        ? { choice: 'hand-over', next: state }
+        : { choice: 'post', next: { kind: 'answering', inFlight: [...state.inFlight, now] } };
     case 'paused':
       return now >= state.until
         ? { choice: 'ask', next: { kind: 'asking' } }
@@ -65,11 +80,19 @@ export function afterAsk(
     : { post: true, next: { kind: 'probing' } };
 }
 
-/** The state after a direct attempt that ended at `now`, delivered or not. */
+/**
+ * The state after a direct attempt that started at `startedAt` ended at `now`: a failure pauses;
+ * delivered, the endpoint answers, this attempt no longer out.
+ */
 export function afterDirect(
+  state: DirectDeliveryState,
+  startedAt: number,
   delivered: boolean,
   now: number,
   pauseMs = DIRECT_DELIVERY_PAUSE_MS,
 ): DirectDeliveryState {
-  return delivered ? ANSWERING : { kind: 'paused', until: now + pauseMs };
+  if (!delivered) return { kind: 'paused', until: now + pauseMs };
+  if (state.kind !== 'answering') return ANSWERING;
+  const i = state.inFlight.indexOf(startedAt);
+  return { kind: 'answering', inFlight: state.inFlight.filter((_, j) => j !== i) };
 }

@@ -96,18 +96,20 @@ export function createOrderEventActivities(endpoint: OrderEventsEndpoint | undef
   /** Tries the endpoint at once when this worker's view allows; true when it took the event. */
   async function tryDirect(event: OrderEvent, client: Client, taskQueue: string): Promise<boolean> {
     if (!post) return false;
-    const choice = chooseDirect(direct, Date.now());
+    let startedAt = Date.now();
+    const choice = chooseDirect(direct, startedAt);
     direct = choice.next;
     let go = choice.choice === 'post';
     if (choice.choice === 'ask') {
       const asked = afterAsk(await breakerOpen(client, taskQueue), Date.now(), pauseMs);
       direct = asked.next;
       go = asked.post;
+      startedAt = Date.now();
     }
     if (!go) return false;
     const fields = logFields(event);
     const answer = await post(event, DIRECT_DELIVERY_TIMEOUT_MS);
-    direct = afterDirect(answer.delivered, Date.now(), pauseMs);
+    direct = afterDirect(direct, startedAt, answer.delivered, Date.now(), pauseMs);
     if (answer.delivered) {
       log.info('Order event delivered', { ...fields, status: answer.status, direct: true });
       return true;
