@@ -58,14 +58,17 @@ export async function order(input: OrderInput): Promise<OrderResult> {
   const run = new BookingRun(input);
   registerBookingHandlers(run);
   // Rule 8: a cancellation from Temporal means what the `cancel` update means, taken by whichever
-  // part holds the order. The script runs non-cancellable, so the cleanup cannot be cancelled.
+  // part holds the order. The script runs non-cancellable (one scope for the booking and its
+  // guard), so the cleanup cannot be cancelled.
   CancellationScope.current().cancelRequested.catch(() => {
     if (run.guarding) cancelledFromTemporal(run.guarding.guard);
     else run.requestCancel('cancelled from Temporal');
   });
-  const decided = await CancellationScope.nonCancellable(() => book(run, input));
-  if (!run.guarding) return decided;
-  return guarded(run.guarding.guard, run.guarding.input, decided);
+  return CancellationScope.nonCancellable(async () => {
+    const decided = await book(run, input);
+    if (!run.guarding) return decided;
+    return guarded(run.guarding.guard, run.guarding.input, decided);
+  });
 }
 
 /** The booking, from the input's checks to its decision. */
@@ -146,7 +149,7 @@ function guardOn(input: GuardBookingInput, decided: BookRoomResult): Promise<Ord
   const guard = new GuardRun(params, guardHome(new SearchAttributeWriter(), guardOutbox(params)));
   registerGuardHandlers(guard);
   CancellationScope.current().cancelRequested.catch(() => cancelledFromTemporal(guard));
-  return guarded(guard, input, decided);
+  return CancellationScope.nonCancellable(() => guarded(guard, input, decided));
 }
 
 async function guarded(

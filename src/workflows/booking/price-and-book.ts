@@ -2,7 +2,7 @@
  * Rules 2 and 1: the price is decided (price-decision.ts), a person asked when it must be, then the
  * booking call is sent once; a 422 whose re-check finds a new price goes back to the decision.
  */
-import { condition, proxyActivities, sleep } from '@temporalio/workflow';
+import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { BookingActivities } from '../../activities/booking';
 import type {
   BookRoomParams,
@@ -25,6 +25,7 @@ import { reconcile } from './confirmation';
 import { Decisions, decided, type Decided } from './decisions';
 import { afterBookingFailure, afterRecheck } from './failure-decision';
 import { approve, decidePrice, type Approved, type PriceCheckAnswer } from './price-decision';
+import { waitUntil } from '../wait';
 
 /** A price-check token older than this is re-checked before booking (tokens expire). */
 const TOKEN_FRESH_MS = 5 * 60_000;
@@ -138,7 +139,7 @@ async function priceAndDecide(
     };
     run.approval = undefined;
     run.enter(BookingPhase.AWAITING_APPROVAL);
-    const answered = await condition(
+    const answered = await waitUntil(
       () => run.approval !== undefined || run.cancelRequested,
       timeoutMs,
     );

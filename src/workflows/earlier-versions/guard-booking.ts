@@ -34,5 +34,5 @@ export async function guardBooking(input: GuardBookingInput): Promise<GuardBooki
   registerGuardHandlers(run);
   // A cancellation of this workflow from Temporal is a cancel request like the update's (rule 8).
   CancellationScope.current().cancelRequested.catch(() => cancelledFromTemporal(run));
-  return guardToTheEnd(run, input);
+  return CancellationScope.nonCancellable(() => guardToTheEnd(run, input));
 }

@@ -38,6 +38,7 @@ import {
   type BookingRead,
 } from './guard-decisions';
 import { parseInstant } from '../../shared/dates';
+import { waitUntil } from '../wait';
 import type { TermsRead } from './guard-home';
 import type { CancelRequest, GuardRun } from './guard-run';
 
@@ -237,7 +238,7 @@ export async function watch(
     const waitMs = wake ? wake.at - Date.now() : undefined;
     if (waitMs === undefined || waitMs > 0) {
       run.changed = false;
-      const interrupted = await condition(() => run.pending !== undefined || run.changed, waitMs);
+      const interrupted = await waitUntil(() => run.pending !== undefined || run.changed, waitMs);
       if (interrupted) continue;
     }
     if (!wake) continue;

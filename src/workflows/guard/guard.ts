@@ -17,7 +17,7 @@
  * `continueAsNew` when the server suggests it. State in guard-run.ts, handlers in
  * guard-messages.ts, steps in guard-steps.ts, decisions in guard-decisions.ts.
  */
-import { CancellationScope, allHandlersFinished, condition } from '@temporalio/workflow';
+import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type {
   GuardBookingInput,
   GuardBookingParams,
@@ -41,18 +41,18 @@ export function cancelledFromTemporal(run: GuardRun): void {
 
 /**
  * The guard's life, to check-out or the order's cancellation, and its result. `continueWith`
- * continues the workflow as new.
+ * continues the workflow as new. Runs in a non-cancellable scope, which the caller opens (the
+ * order's workflow one scope for its booking and guard): a cancellation from Temporal is a
+ * request the guard takes (cancelledFromTemporal), never a cancelled step.
  */
 export async function guardToTheEnd(
   run: GuardRun,
   input: GuardBookingInput,
   continueWith?: (next: GuardBookingInput) => Promise<never>,
 ): Promise<GuardBookingResult> {
-  await CancellationScope.nonCancellable(async () => {
-    await watch(run, input, continueWith);
-    // Let running update handlers return their answer before the workflow closes.
-    await condition(allHandlersFinished);
-  });
+  await watch(run, input, continueWith);
+  // Let running update handlers return their answer before the workflow closes.
+  await condition(allHandlersFinished);
   const final = run.state();
   const { known } = run;
   return {

@@ -31,6 +31,7 @@ import { DELIVER_EVENT_ACTIVITY } from '../activity-options';
 import { failureFacts } from '../failure-facts';
 import { enqueue, keepRetrying, retryWaitMs } from './order-event-decisions';
 import { iso } from '../guard/guard-decisions';
+import { waitUntil } from '../wait';
 
 export interface DeliverOrderEventsInput {
   readonly orderId: string;
@@ -129,7 +130,7 @@ async function deliverOldest(run: DeliveryRun): Promise<void> {
     if (keepRetrying(run.failingSince, Date.now())) {
       run.setMark(DeliveryMark.FAILING);
       run.nextAttemptAt = Date.now() + retryWaitMs(round);
-      await condition(() => run.redeliver, retryWaitMs(round));
+      await waitUntil(() => run.redeliver, retryWaitMs(round));
     } else {
       run.setMark(DeliveryMark.UNDELIVERED);
       run.nextAttemptAt = undefined;

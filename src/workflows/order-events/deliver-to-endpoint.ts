@@ -60,6 +60,7 @@ import {
   CLOSED,
   type EndpointBreaker,
 } from './endpoint-breaker';
+import { waitUntil } from '../wait';
 
 export interface EndpointDeliveryInput {
   /**
@@ -237,8 +238,7 @@ async function step(run: EndpointDelivery): Promise<void> {
   // Hand-overs fill the history while it waits: it continues as new when the server suggests it.
   const woken = () => run.wake || workflowInfo().continueAsNewSuggested;
   const due = nextDueAt(run.backlog, run.breaker, now);
-  if (due === undefined) await condition(woken);
-  else await condition(woken, Math.max(1, due - now));
+  await waitUntil(woken, due === undefined ? undefined : Math.max(1, due - now));
 }
 
 /** The round's answers; an activity that failed as a whole failed every order of it. */
