@@ -30,7 +30,7 @@ import { GuardRun } from '../guard/guard-run';
 import { registerBookingHandlers } from './booking-messages';
 import { BookingRun } from './booking-run';
 import { cancelSupplierBooking } from './cancel-supplier-booking';
-import { awaitConfirmation } from './confirmation';
+import { awaitConfirmation, waitsForConfirmation } from './confirmation';
 import { close, decide, finish, guardHome, guardTheOrder } from './decide';
 import { Decisions, type Decision } from './decisions';
 import { settleEarlierRuns, wrongWorkflowId } from './earlier-runs';
@@ -43,7 +43,7 @@ import { needsCancelling, readStatus } from './supplier-outcome';
  */
 export const ONE_ORDER_ONE_WORKFLOW = 'one-order-one-workflow';
 
-export async function bookRoom(input: OrderInput): Promise<OrderResult> {
+export function bookRoom(input: OrderInput): Promise<OrderResult> {
   if (!patched(ONE_ORDER_ONE_WORKFLOW)) return bookRoomOfEarlierVersions(input as BookRoomInput);
   return order(input);
 }
@@ -52,7 +52,7 @@ export async function bookRoom(input: OrderInput): Promise<OrderResult> {
  * The order's workflow; also registered as `bookRoomAndGuard`, the name an earlier version gave
  * this same shape (its histories carry no marker and replay here).
  */
-export async function order(input: OrderInput): Promise<OrderResult> {
+export function order(input: OrderInput): Promise<OrderResult> {
   if (input !== null && typeof input === 'object' && 'guarding' in input)
     return guardOn(input.guarding.guard, input.guarding.decided);
   const run = new BookingRun(input);
@@ -64,11 +64,11 @@ export async function order(input: OrderInput): Promise<OrderResult> {
     if (run.guarding) cancelledFromTemporal(run.guarding.guard);
     else run.requestCancel('cancelled from Temporal');
   });
-  return CancellationScope.nonCancellable(async () => {
-    const decided = await book(run, input);
-    if (!run.guarding) return decided;
-    return guarded(run.guarding.guard, run.guarding.input, decided);
-  });
+  return CancellationScope.nonCancellable(() =>
+    book(run, input).then((decided) =>
+      run.guarding ? guarded(run.guarding.guard, run.guarding.input, decided) : decided,
+    ),
+  );
 }
 
 /** The booking, from the input's checks to its decision. */
@@ -89,9 +89,11 @@ async function book(run: BookingRun, input: BookRoomInput): Promise<BookRoomResu
     if (booked.kind === 'decided') return finish(run, booked.decision);
   }
   const id = run.bookingId!;
-  // Rule 3: pending is not final.
-  const waited = await awaitConfirmation(run, p, id);
-  if (waited.kind === 'deadline') return finish(run, await afterDeadline(run, p, id));
+  // Rule 3: pending is not final (a booking call answered CONFIRMED waits for nothing).
+  if (waitsForConfirmation(run)) {
+    const waited = await awaitConfirmation(run, p, id);
+    if (waited.kind === 'deadline') return finish(run, await afterDeadline(run, p, id));
+  }
   if (run.cancelRequested && needsCancelling(run.supplierStatus))
     return settle(run, p, await cancelSupplierBooking(run, p, id, run.cancelWhy()));
   return settle(run, p, supplierDecision(run));
@@ -133,13 +135,19 @@ function supplierDecision(run: BookingRun): Decision {
   return Decisions.supplierSays(reading.outcome, cancelledHere ? run.cancelWhy() : reading.reason);
 }
 
-/** The booking's own decision: a CONFIRMED one is guarded from this activation on. */
-async function settle(run: BookingRun, p: BookRoomParams, decision: Decision) {
+/**
+ * The booking's own decision: a CONFIRMED one is guarded from this activation on (synchronously:
+ * the guard's first step runs in the same activation, with no promise made here).
+ */
+function settle(
+  run: BookingRun,
+  p: BookRoomParams,
+  decision: Decision,
+): BookRoomResult | Promise<BookRoomResult> {
   if (decision.outcome !== BookingOutcome.CONFIRMED) return finish(run, decision);
   const result = decide(run, decision);
   guardTheOrder(run, p, decision);
-  if (!run.guarding) await close(run);
-  return result;
+  return run.guarding ? result : close(run).then(() => result);
 }
 
 /** A run continued as new by its guard: the guard goes on, `outcome` answers from the input. */
@@ -152,13 +160,12 @@ function guardOn(input: GuardBookingInput, decided: BookRoomResult): Promise<Ord
   return CancellationScope.nonCancellable(() => guarded(guard, input, decided));
 }
 
-async function guarded(
+function guarded(
   guard: GuardRun,
   input: GuardBookingInput,
   decided: BookRoomResult,
 ): Promise<OrderResult> {
-  const ended = await guardToTheEnd(guard, input, (next) =>
+  return guardToTheEnd(guard, input, (next) =>
     continueAsNew<typeof bookRoom>({ guarding: { guard: next, decided } }),
-  );
-  return { ...decided, guard: ended };
+  ).then((ended) => ({ ...decided, guard: ended }));
 }

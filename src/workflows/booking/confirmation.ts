@@ -40,18 +40,22 @@ export async function reconcile(
   return { kind: 'reconciled' };
 }
 
+/** Rule 3: pending is not final. Whether the booking waits for its confirmation. */
+export function waitsForConfirmation(run: BookingRun): boolean {
+  return !run.cancelRequested && readStatus(run.supplierStatus ?? '').kind !== 'final';
+}
+
 /**
  * Rule 3: polls until the booking's status is final, the deadline passes or a cancellation is
- * asked for. A failed read proves nothing: the poll goes on; when reads fail for long the
- * booking shows as `STATUS_UNREADABLE` (still polled) until a read succeeds again.
+ * asked for (called when it waitsForConfirmation). A failed read proves nothing: the poll goes
+ * on; when reads fail for long the booking shows as `STATUS_UNREADABLE` (still polled) until a
+ * read succeeds again.
  */
 export async function awaitConfirmation(
   run: BookingRun,
   p: BookRoomParams,
   id: number,
 ): Promise<Waited> {
-  if (run.cancelRequested || readStatus(run.supplierStatus ?? '').kind === 'final')
-    return { kind: 'final' };
   run.enter(BookingPhase.AWAITING_CONFIRMATION);
   const polling = p.polling ?? DEFAULT_POLLING;
   const deadline = p.confirmationDeadline ?? DEFAULT_CONFIRMATION_DEADLINE;

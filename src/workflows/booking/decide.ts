@@ -92,9 +92,9 @@ export function guardHome(
     // One local activity at a time: an announcement in flight first. The task that decided
     // CONFIRMED also answers the caller: a local read would hold that answer back by a supplier
     // call, so the read is a scheduled activity.
-    async readTerms(guard) {
-      await guard.events?.flushed();
-      return readBooking(guard, 'Terms of the confirmed booking');
+    readTerms(guard) {
+      const read = () => readBooking(guard, 'Terms of the confirmed booking');
+      return guard.events ? guard.events.flushed().then(read) : read();
     },
   };
 }

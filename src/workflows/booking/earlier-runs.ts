@@ -58,12 +58,15 @@ export async function settleEarlierRuns(run: BookingRun, p: BookRoomParams): Pro
   return settleOn(run, p, earlier);
 }
 
-/** What the order's earlier runs say this run does (earlier-runs-decision.ts). */
-export async function settleOn(
+/**
+ * What the order's earlier runs say this run does (earlier-runs-decision.ts). Synchronous where
+ * nothing is read: the order's first run, the common case, makes no promise here.
+ */
+export function settleOn(
   run: BookingRun,
   p: BookRoomParams,
   earlier: EarlierRuns,
-): Promise<Settled> {
+): Settled | Promise<Settled> {
   const decision = decideOnEarlierRuns(earlier);
   // A run that only reports an earlier booking changes no truth: it announces nothing. The
   // order's first run may deliver at once: no earlier run can have queued an event.
@@ -77,27 +80,35 @@ export async function settleOn(
     case 'report':
       return decided(Decisions.bookedByEarlierRun(p.orderId, decision));
     case 'follow':
-      try {
-        const snap = await reads.verifyBookingForOrder({
-          bookingId: decision.bookingId,
-          orderId: run.orderId,
-          ...(run.orderIdField ? { orderIdField: run.orderIdField } : {}),
-        });
-        run.setBooking(decision.bookingId, snap.status);
-        run.terms = snap.terms;
-        return { kind: 'has-booking' };
-      } catch (err) {
-        const f = failureFacts(err);
-        return reconcileEarlier(
-          run,
-          `an earlier run (${decision.runId}) stopped holding supplier booking ${decision.bookingId}, which cannot be read: ${f.code}`,
-        );
-      }
+      return follow(run, decision);
     case 'reconcile':
       return reconcileEarlier(
         run,
         `an earlier run of this order (${decision.runId}): ${decision.why}`,
       );
+  }
+}
+
+/** An earlier run held a booking: this run holds it from here on, once it reads as the order's. */
+async function follow(
+  run: BookingRun,
+  decision: { readonly bookingId: number; readonly runId: string },
+): Promise<Settled> {
+  try {
+    const snap = await reads.verifyBookingForOrder({
+      bookingId: decision.bookingId,
+      orderId: run.orderId,
+      ...(run.orderIdField ? { orderIdField: run.orderIdField } : {}),
+    });
+    run.setBooking(decision.bookingId, snap.status);
+    run.terms = snap.terms;
+    return { kind: 'has-booking' };
+  } catch (err) {
+    const f = failureFacts(err);
+    return reconcileEarlier(
+      run,
+      `an earlier run (${decision.runId}) stopped holding supplier booking ${decision.bookingId}, which cannot be read: ${f.code}`,
+    );
   }
 }
 

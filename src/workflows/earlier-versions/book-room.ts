@@ -21,7 +21,7 @@ import { SearchAttributeWriter } from '../search-attribute-writer';
 import { registerBookingHandlers } from '../booking/booking-messages';
 import { BookingRun } from '../booking/booking-run';
 import { afterCancellation, cancelAsChild } from '../booking/cancel-supplier-booking';
-import { awaitConfirmation } from '../booking/confirmation';
+import { awaitConfirmation, waitsForConfirmation } from '../booking/confirmation';
 import { decide, finish } from '../booking/decide';
 import { Decisions, decided, type Decision } from '../booking/decisions';
 import {
@@ -86,7 +86,9 @@ async function script(run: BookingRun, input: BookRoomInput, oneTask: boolean) {
     if (booked.kind === 'decided') return finish(run, booked.decision);
   }
   const id = run.bookingId!;
-  const waited = await awaitConfirmation(run, p, id);
+  const waited = waitsForConfirmation(run)
+    ? await awaitConfirmation(run, p, id)
+    : ({ kind: 'final' } as const);
   if (waited.kind === 'deadline') {
     const why = `not confirmed within ${String(p.confirmationDeadline)}`;
     run.noteError({ code: 'CONFIRMATION_DEADLINE', message: why });

@@ -103,7 +103,7 @@ function apply(run: GuardRun, r: BookingRead): void {
  * The booking's status and terms when the guard starts: as the booking's last read held them (a
  * poll that read it CONFIRMED), else read now, as the guard's home reads them.
  */
-async function firstRead(run: GuardRun): Promise<TermsRead> {
+function firstRead(run: GuardRun): TermsRead | Promise<TermsRead> {
   const held = run.params.terms;
   if (held) return { kind: 'status', status: held.status, terms: { found: true, ...held } };
   return run.home.readTerms(run);
