@@ -68,7 +68,7 @@ export class SearchAttributeWriter implements SearchAttributes {
    * The SDK evaluates blocked conditions only once the workflow's microtasks have all run, i.e.
    * once every coroutine of the run waits for something, and again after whatever that unblocked
    * has run. One condition for the run's life, never true, flushes as it is evaluated: each step's
-   * writes go out when the step waits, for 3 promises per run where a condition per step cost 3
+   * writes go out when the step waits, for 2 promises per run where a condition per step cost 3
    * per step (bench: `promises`). Armed outside any cancellable scope, so that a cancellation
    * from Temporal, which rejects the conditions of the scopes it cancels, cannot disarm it.
    */

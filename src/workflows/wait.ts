@@ -3,7 +3,7 @@
  * `condition(fn, ms)`, with the same commands at the same points (a timer started at once;
  * cancelled when `fn` turns true first, as the activation's conditions are evaluated) for fewer
  * promises: the SDK's races a timer against the condition in a cancellable scope of its own,
- * 17 promises a wait; this one, 10 (bench: `promises`). Each promise created in workflow code
+ * 17 promises a wait; this one, 11 (bench: `promises`). Each promise created in workflow code
  * costs a captured stack, and a guard waits once per point in time of its order.
  */
 import { CancellationScope, condition, sleep } from '@temporalio/workflow';
