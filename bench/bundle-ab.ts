@@ -8,26 +8,23 @@
  * Prints, for each round, wall-clock ms and CPU ms (the process's, every thread) per replayed
  * workflow, and the ratios of the medians, B ÷ A. On a machine shared with other work the CPU
  * figures are the ones to read: the wall clock also counts the time others held the cores.
- * Knobs: AB_HISTORIES (comma list, default `instant-confirmed-guarded`), AB_WORKFLOWS per round
- * (default 200), AB_ROUNDS (default 4).
+ * Knobs: AB_HISTORIES (comma list of paths under test/histories/ without `.json`; default the
+ * booking the `promises` part replays, `one-order-one-workflow/instant-confirmed-guarded`),
+ * AB_WORKFLOWS per round (default 200), AB_ROUNDS (default 4).
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { temporal } from '@temporalio/proto';
 import { testDataConverter } from '../test/helpers/temporal';
+import { loadHistory, PROMISE_COUNT_HISTORY } from './promise-count';
 import { round as roundTo } from './stats';
 
 const [pathA, pathB] = process.argv.slice(2);
-const names = (process.env.AB_HISTORIES ?? 'instant-confirmed-guarded').split(',');
+const names = (process.env.AB_HISTORIES || PROMISE_COUNT_HISTORY).split(',');
 const perRound = Number(process.env.AB_WORKFLOWS ?? 200);
 const rounds = Number(process.env.AB_ROUNDS ?? 4);
 
-const histories = names.map((n) =>
-  temporal.api.history.v1.History.fromObject(
-    JSON.parse(readFileSync(join(__dirname, '..', 'test', 'histories', `${n}.json`), 'utf8')),
-  ),
-);
+// Each under the workflow id it was recorded with (rule 1: a booking's id must be its order's).
+const histories = names.map(loadHistory);
 
 interface PerWorkflow {
   readonly ms: number;
@@ -37,12 +34,7 @@ interface PerWorkflow {
 /** Wall-clock and CPU ms per replayed workflow with the bundle at `path`. */
 async function round(path: string, tag: string): Promise<PerWorkflow> {
   const workflowBundle = { code: readFileSync(path, 'utf8') };
-  const batch = Array.from({ length: perRound }, (_, i) => {
-    const history = histories[i % histories.length]!;
-    // The recorded id where the workflow reads it (rule 1: a booking's id must be its order's).
-    const recordedId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowId;
-    return { workflowId: recordedId || `ab-${tag}-${i}`, history };
-  });
+  const batch = Array.from({ length: perRound }, (_, i) => histories[i % histories.length]!);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for await (const r of Worker.runReplayHistories(
