@@ -16,7 +16,8 @@ import { BookingClient, type BookRoomInput } from '../src/client';
 import type { BenchSettings } from './bench-config';
 import { benchBookingInput } from './bookings';
 import { startBenchTemporal, startSimulatorChild, partWorker, startWorker } from './bench-stack';
-import { buildWaitingPopulation, type ScaleContext } from './scale';
+import type { ScaleContext } from './scale';
+import { buildWaitingPopulation } from './waiting-population';
 import { round, sleep, summarize } from './stats';
 
 export interface AheadVariant {

@@ -114,6 +114,12 @@ export interface BenchSettings {
     readonly settleMs: number;
     /** How long the open population is watched once built and settled, ms. */
     readonly observeMs: number;
+    /**
+     * Then the paced build: as many bookings again on a fresh server and worker, started evenly at
+     * this fraction of the rate the flat-out build measured, and its settle window (0: none).
+     * @default 0.8
+     */
+    readonly pacedFraction: number;
     readonly latencyMs: number;
     /** Histories scanned for `WorkflowTaskTimedOut` (all of them when ≥ workflows). */
     readonly historySample: number;
@@ -199,6 +205,7 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_SCALE_SETTLE_MS` | pause between building and watching | the poll cap | 10000 |
  * | `BENCH_SCALE_OBSERVE_MS` | watch time once all are open | 120000 | 10000 |
  * | `BENCH_SCALE_RAMP_IN_FLIGHT` | bookings started, not yet booked | 50 | 50 |
+ * | `BENCH_SCALE_PACED_FRACTION` | the paced build's rate ÷ the flat-out build's (0: no paced build) | 0.8 | 0.8 |
  * | `BENCH_AHEAD_WORKFLOWS` | waiting bookings with a poll due (ahead part) | 10000 | 100 |
  * | `BENCH_AHEAD_POLL_MS` | their poll interval (the worker's pause) | 60000 | 5000 |
  * | `BENCH_AHEAD_BOOKINGS` | new bookings started meanwhile | 100 | 10 |
@@ -333,6 +340,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
       pollMaximumMs,
       settleMs: num(env, 'BENCH_SCALE_SETTLE_MS', quick ? 10_000 : pollMaximumMs),
       observeMs: num(env, 'BENCH_SCALE_OBSERVE_MS', quick ? 10_000 : 120_000),
+      pacedFraction: num(env, 'BENCH_SCALE_PACED_FRACTION', 0.8),
       latencyMs,
       historySample: num(env, 'BENCH_SCALE_HISTORY_SAMPLE', workflows),
       serverMetricsFile: env.BENCH_SERVER_METRICS_FILE || undefined,

@@ -4,6 +4,11 @@
  * (each delivery attempt waits for its 10 s timeout). Confirmed bookings/s of each, in windows
  * taken in ABCCBA order. Two figures, same run: hanging ÷ answering (what a hanging endpoint costs
  * bookings: the claim is nothing) and answering ÷ off (what delivering events costs the server).
+ * And what events cost the server in saved state changes: per window, the server's saved state
+ * changes (bench/server-work.ts's `serverCounts`) and the events each endpoint received, per
+ * confirmed booking; the three workers share the server, so every window's own deltas, and the
+ * ABCCBA order spreads what one kind leaves running (a hanging endpoint's delivery workflows) over
+ * the windows of the others alike.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
@@ -19,6 +24,7 @@ import {
   type WorkerHandle,
 } from './bench-stack';
 import type { ThroughputContext } from './throughput';
+import { serverCounts } from './server-work';
 import { round, summarize } from './stats';
 import { addWindow, emptyWindow, measureWindow, type Window } from './windows';
 
@@ -34,6 +40,24 @@ export interface EventsResult {
   readonly latencyMs: Readonly<Record<Kind, { readonly p50: number; readonly p99: number }>>;
   /** Delivery attempts the endpoint held (never answered) during the part. */
   readonly deliveriesHeld: number;
+  /**
+   * Saved state changes (executions created or updated, the server's `persistence_requests`) per
+   * confirmed booking, over the measured windows of each setting.
+   */
+  readonly stateChangesPerBooking: Readonly<Record<Kind, number>>;
+  /** POSTs each endpoint received per confirmed booking over the measured windows of its setting. */
+  readonly eventsPerBooking: { readonly answering: number; readonly hanging: number };
+  /**
+   * (State changes per booking with events to the answering endpoint − with events off) ÷ the
+   * events it received per booking: what delivering one event saves on the server (0: nothing;
+   * noise can make it slightly negative).
+   */
+  readonly stateChangesPerDeliveredEvent: number;
+  /**
+   * The same with the hanging endpoint, per event a booking announces (counted at the answering
+   * endpoint: a hanging one is sent each event once directly, then its deliveries wait).
+   */
+  readonly stateChangesPerEventHanging: number;
   readonly failures: number;
   readonly concurrency: number;
   readonly supplierLatencyMs: number;
@@ -45,8 +69,10 @@ export interface EventsResult {
 async function endpoint(hang: boolean) {
   const held: ServerResponse[] = [];
   let count = 0;
+  let posts = 0;
   const server = createServer((req, res) => {
     count += 1;
+    if (req.method === 'POST') posts += 1;
     if (hang) held.push(res);
     else req.resume().on('end', () => res.writeHead(204).end());
   });
@@ -55,6 +81,8 @@ async function endpoint(hang: boolean) {
   return {
     url: `http://127.0.0.1:${port}/order-events`,
     held: () => count,
+    /** POSTs received so far: one an event (answered or not). */
+    posts: () => posts,
     async close() {
       for (const res of held) res.destroy();
       server.closeAllConnections();
@@ -97,17 +125,40 @@ export async function runEventsBench(
       return (await clients[kind].result(input.orderId)).outcome === 'CONFIRMED';
     };
     const totals = Object.fromEntries(kinds.map((k) => [k, emptyWindow()])) as Record<Kind, Window>;
+    /** Over the measured windows of each kind: saved state changes, and POSTs to its endpoint. */
+    const saved = { off: 0, answering: 0, hanging: 0 };
+    const posted = { off: 0, answering: 0, hanging: 0 };
+    const postsTo = (k: Kind) => (k === 'off' ? 0 : endpoints[k].posts());
     for (const kind of [...kinds, ...[...kinds].reverse()]) {
+      // The window's own: saved state changes, and POSTs to its kind's endpoint.
+      const edges = { saved: [0, 0], posts: [0, 0] };
       const w = await measureWindow(() => one(kind), {
         concurrency: s.concurrency,
         warmupMs: s.warmupMs,
         ms: s.durationMs / 2,
         onFirstFailure: (err) => ctx.log(`events ${kind} failure: ${String(err)}`),
+        onMeasure: async (edge) => {
+          const at = edge === 'start' ? 0 : 1;
+          edges.saved[at] = (await serverCounts(temporal.metricsUrl)).stateChanges;
+          edges.posts[at] = postsTo(kind);
+        },
       });
-      ctx.log(`events ${kind}: ${round(w.completed / w.seconds)} bookings/s`);
+      const delta = (e: number[]) => (e[1] ?? 0) - (e[0] ?? 0);
+      saved[kind] += delta(edges.saved);
+      posted[kind] += delta(edges.posts);
+      const each = (n: number) => round(n / Math.max(1, w.completed), 2);
+      ctx.log(
+        `events ${kind}: ${round(w.completed / w.seconds)} bookings/s, ` +
+          `${each(delta(edges.saved))} state changes and ${each(delta(edges.posts))} events each`,
+      );
       addWindow(totals[kind], w);
     }
     const perSecond = (k: Kind) => totals[k].completed / totals[k].seconds;
+    const perBooking = (n: number, k: Kind) => n / Math.max(1, totals[k].completed);
+    const changes = (k: Kind) => perBooking(saved[k], k);
+    const events = { answering: perBooking(posted.answering, 'answering') };
+    const perEvent = (k: 'answering' | 'hanging') =>
+      events.answering > 0 ? round((changes(k) - changes('off')) / events.answering, 2) : NaN;
     const latency = (k: Kind) => {
       const l = summarize(totals[k].latencies);
       return { p50: round(l.p50), p99: round(l.p99) };
@@ -120,6 +171,13 @@ export async function runEventsBench(
       eventsCostRatio: round(perSecond('answering') / perSecond('off'), 3),
       latencyMs: byKind(latency),
       deliveriesHeld: endpoints.hanging.held(),
+      stateChangesPerBooking: byKind((k) => round(changes(k), 2)),
+      eventsPerBooking: {
+        answering: round(events.answering, 2),
+        hanging: round(perBooking(posted.hanging, 'hanging'), 2),
+      },
+      stateChangesPerDeliveredEvent: perEvent('answering'),
+      stateChangesPerEventHanging: perEvent('hanging'),
       failures: kinds.reduce((n, k) => n + totals[k].failures, 0),
       concurrency: s.concurrency,
       supplierLatencyMs: s.latencyMs,

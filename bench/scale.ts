@@ -17,7 +17,12 @@
  *   flat out and polls fall behind meanwhile, so the ramp-up's polls and the settle window in
  *   which that backlog drains (one poll cap by default) are reported separately.
  *
- * The dev server and its SQLite file are dropped afterwards, which ends the workflows.
+ * Then a paced build (`paced`): as many bookings again on a fresh dev server, simulator and worker
+ * (the first population's polls gone), started evenly at a fraction (0.8) of the rate the flat-out
+ * build measured, and the poll lateness of the settle window after it: what an order system that
+ * sends bookings at a sustainable rate leaves behind.
+ *
+ * Each dev server and its SQLite file are dropped afterwards, which ends the workflows.
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -36,8 +41,10 @@ import {
   startWorker,
   type PartWorkerContext,
   type SimulatorChild,
+  type WorkerHandle,
 } from './bench-stack';
 import { round, sleep, summarize } from './stats';
+import { buildWaitingPopulation, forEachLimit, type BuildProgress } from './waiting-population';
 
 export interface ScaleResult {
   readonly openWorkflows: number;
@@ -90,6 +97,36 @@ export interface ScaleResult {
   readonly workerMainThreadHeapMiB: number;
   /** Hints from the worker's own metrics. */
   readonly workerMetrics: Readonly<Record<string, number>>;
+  /** The paced build, when it ran (`BENCH_SCALE_PACED_FRACTION` > 0). */
+  readonly paced?: PacedBuild;
+}
+
+/**
+ * The same population built again on a fresh stack, its starts spaced evenly at `ofFlatOut` × the
+ * flat-out build's rate, and the settle window after it measured as the flat-out one's.
+ */
+export interface PacedBuild {
+  /** Fraction of the flat-out build's rate the starts were paced at. */
+  readonly ofFlatOut: number;
+  /** The pace asked: starts per second. */
+  readonly startsPerSecond: number;
+  /** Bookings booked per second over the build, as measured (below the pace if the cap bound). */
+  readonly bookingsPerSecond: number;
+  /** The build's length, s. */
+  readonly seconds: number;
+  /** Its own polls (each booking's first), p99 ms late. */
+  readonly buildPollLatenessP99Ms: number;
+  /** The settle window after the build (as long as the flat-out one's): its length, polls, p99. */
+  readonly afterSeconds: number;
+  readonly polls: number;
+  readonly pollLatenessP99Ms: number;
+  readonly pollLatenessP50Ms: number;
+  /** Per 10 s of that window: `[polls, polls over 1 s late]`. */
+  readonly latePollsBy10s: readonly (readonly [number, number])[];
+  readonly workflowTaskTimeouts: number;
+  readonly historiesScanned: number;
+  /** Largest worker VmRSS while the paced population was built, MiB. */
+  readonly buildRssMiB: number;
 }
 
 /** The run's worker (compiled, bundle, options) and its server arguments and log. */
@@ -134,76 +171,198 @@ function latePollsOverTime(
   return out;
 }
 
-/** Runs `fn` over `items` with at most `concurrency` at once. */
-export async function forEachLimit<T>(
-  items: readonly T[],
-  concurrency: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) {
-        const item = items[next++] as T;
-        await fn(item);
-      }
+/** One build's dev server, simulator and worker (started fresh), and a client on its task queue. */
+interface ScaleStack {
+  readonly temporal: Awaited<ReturnType<typeof startBenchTemporal>>;
+  readonly sim: SimulatorChild;
+  readonly worker: WorkerHandle;
+  readonly taskQueue: string;
+  readonly bookings: BookingClient;
+  stop(): Promise<void>;
+}
+
+async function startScaleStack(s: BenchSettings['scale'], ctx: ScaleContext): Promise<ScaleStack> {
+  const temporal = await startBenchTemporal(ctx.serverArgs);
+  const sim = await startSimulatorChild(s.latencyMs);
+  const taskQueue = `bench-scale-${randomUUID().slice(0, 8)}`;
+  const worker = await startWorker(partWorker(ctx, temporal, taskQueue, sim.baseUrl));
+  return {
+    temporal,
+    sim,
+    worker,
+    taskQueue,
+    bookings: new BookingClient({ client: temporal.client, taskQueue }),
+    async stop() {
+      await worker.stop();
+      await sim.stop();
+      await temporal.close();
+    },
+  };
+}
+
+/** The part's population: bookings waiting for a confirmation that never comes, on its polls. */
+function waitingInputs(s: BenchSettings['scale']): BookRoomInput[] {
+  return Array.from({ length: s.workflows }, () =>
+    benchBookingInput('pending-long', {
+      polling: {
+        initialInterval: s.pollInitialMs,
+        maximumInterval: s.pollMaximumMs,
+        backoffCoefficient: 1.5,
+      },
+      confirmationDeadline: '6h',
     }),
   );
 }
 
-/** How far {@link buildWaitingPopulation} is: bookings started, and booked at the supplier. */
-export interface BuildProgress {
-  started: number;
-  booked: number;
+/**
+ * Builds the population on `stack` (flat out, or paced at `startsPerSecond`), sampling the
+ * worker's RSS every second and logging progress every 15 s: the build's seconds and largest RSS.
+ */
+async function build(
+  s: BenchSettings['scale'],
+  ctx: ScaleContext,
+  stack: ScaleStack,
+  inputs: readonly BookRoomInput[],
+  startsPerSecond?: number,
+): Promise<{ seconds: number; rssMiB: number }> {
+  const { worker } = stack;
+  const t0 = performance.now();
+  const progress: BuildProgress = { started: 0, booked: 0 };
+  let buildRss = rssMiB(worker.pid);
+  const rssSampler = setInterval(() => {
+    buildRss = Math.max(buildRss, rssMiB(worker.pid));
+  }, 1_000);
+  const progressLog = setInterval(() => {
+    void worker
+      .memory()
+      .then((m) =>
+        ctx.log(
+          `scale: ${progress.started} started, ${progress.booked} booked, worker RSS ${round(rssMiB(worker.pid))} MiB ` +
+            `(main thread heap ${round(m.heapUsed / 2 ** 20)} MiB, external ${round(m.external / 2 ** 20)} MiB)`,
+        ),
+      );
+  }, 15_000);
+  try {
+    await buildWaitingPopulation({
+      inputs,
+      rampInFlight: s.rampInFlight,
+      bookings: stack.bookings,
+      sim: stack.sim,
+      progress,
+      ...(startsPerSecond ? { startsPerSecond } : {}),
+    });
+  } finally {
+    clearInterval(progressLog);
+    clearInterval(rssSampler);
+  }
+  return { seconds: (performance.now() - t0) / 1000, rssMiB: buildRss };
 }
 
 /**
- * Starts every booking of `inputs` (each waits for a confirmation that never comes) as fast as the
- * system takes them: at most `rampInFlight` between started and booked at the supplier (through
- * price check and booking, into the polling phase). Resolves once all are booked.
+ * After a build: its own polls (each booking's first) once the last ones have run, then the
+ * settle window's (`settleMs`, one poll cap by default), in which the build's backlog drains.
  */
-export async function buildWaitingPopulation(o: {
-  readonly inputs: readonly BookRoomInput[];
-  readonly rampInFlight: number;
-  readonly bookings: BookingClient;
-  readonly sim: SimulatorChild;
-  readonly progress?: BuildProgress;
-}): Promise<void> {
-  const p = o.progress ?? { started: 0, booked: 0 };
-  const base = await o.sim.bookings();
-  const deadline = performance.now() + Math.max(300_000, o.inputs.length * 200);
-  let refreshed = 0;
-  const refreshBooked = async () => {
-    if (performance.now() - refreshed < 100) return;
-    refreshed = performance.now();
-    p.booked = (await o.sim.bookings()) - base;
+async function settleAfterBuild(s: BenchSettings['scale'], worker: WorkerHandle) {
+  // Let the last bookings' first polls run before separating the build from what follows.
+  await sleep(Math.min(3_000, s.pollInitialMs / 2));
+  const buildLateness = await worker.takeLateness();
+  await worker.takeLatenessTimes();
+  const startEpoch = Date.now();
+  await sleep(s.settleMs);
+  const lateness = await worker.takeLateness();
+  const times = await worker.takeLatenessTimes();
+  return {
+    buildLateness,
+    settle: {
+      seconds: round(s.settleMs / 1000),
+      polls: lateness.length,
+      pollLatenessP99Ms: round(summarize(lateness).p99),
+      pollLatenessP50Ms: round(summarize(lateness).p50),
+      latePollsBy10s: latePollsOverTime(lateness, times, startEpoch, 10_000),
+    },
   };
-  await forEachLimit(o.inputs, o.rampInFlight, async (input) => {
-    while (p.started - p.booked >= o.rampInFlight) {
-      await sleep(50);
-      await refreshBooked();
+}
+
+/** `WorkflowTaskTimedOut` events, by timeout type, in the histories of the first `sample` inputs. */
+async function workflowTaskTimeouts(
+  bookings: BookingClient,
+  inputs: readonly BookRoomInput[],
+  sample: number,
+) {
+  const scanned = inputs.slice(0, Math.min(sample, inputs.length));
+  let count = 0;
+  const types: Record<string, number> = {};
+  await forEachLimit(scanned, 16, async (input) => {
+    const history = await bookings.handle(input.orderId).fetchHistory();
+    for (const e of history.events ?? []) {
+      if (e.eventType !== WFT_TIMED_OUT) continue;
+      count += 1;
+      const type = e.workflowTaskTimedOutEventAttributes?.timeoutType ?? 0;
+      const name = proto.api.enums.v1.TimeoutType[type] ?? String(type);
+      types[name] = (types[name] ?? 0) + 1;
     }
-    p.started += 1;
-    await o.bookings.startBooking(input);
   });
-  while (p.booked < o.inputs.length) {
-    if (performance.now() > deadline) {
-      throw new Error(`only ${p.booked} of ${o.inputs.length} bookings were made`);
-    }
-    await sleep(200);
-    await refreshBooked();
-  }
+  return { count, types, scanned: scanned.length };
 }
 
 export async function runScaleBench(
   s: BenchSettings['scale'],
   ctx: ScaleContext,
 ): Promise<ScaleResult> {
-  const temporal = await startBenchTemporal(ctx.serverArgs);
-  const sim = await startSimulatorChild(s.latencyMs);
-  const taskQueue = `bench-scale-${randomUUID().slice(0, 8)}`;
-  const worker = await startWorker(partWorker(ctx, temporal, taskQueue, sim.baseUrl));
-  const bookings = new BookingClient({ client: temporal.client, taskQueue });
+  const flatOut = await runFlatOutBuild(s, ctx);
+  if (!(s.pacedFraction > 0)) return flatOut;
+  return { ...flatOut, paced: await runPacedBuild(s, ctx, flatOut.rampBookingsPerSecond) };
+}
+
+/**
+ * The same population again on a fresh stack, paced at `pacedFraction` of the flat-out build's
+ * rate, and the settle window after it.
+ */
+async function runPacedBuild(
+  s: BenchSettings['scale'],
+  ctx: ScaleContext,
+  flatOutPerSecond: number,
+): Promise<PacedBuild> {
+  const startsPerSecond = flatOutPerSecond * s.pacedFraction;
+  const stack = await startScaleStack(s, ctx);
+  try {
+    const inputs = waitingInputs(s);
+    ctx.log(
+      `scale: paced build, ${s.workflows} bookings at ${round(startsPerSecond)} starts/s ` +
+        `(${s.pacedFraction} × ${flatOutPerSecond}/s) on a fresh server and worker`,
+    );
+    const built = await build(s, ctx, stack, inputs, startsPerSecond);
+    ctx.log(`scale: paced, ${s.workflows} booked in ${round(built.seconds)} s`);
+    const { buildLateness, settle } = await settleAfterBuild(s, stack.worker);
+    ctx.log(
+      `scale: paced, settled for ${settle.seconds} s, ${settle.polls} polls, ` +
+        `lateness p99 ${settle.pollLatenessP99Ms} ms`,
+    );
+    const timeouts = await workflowTaskTimeouts(stack.bookings, inputs, s.historySample);
+    return {
+      ofFlatOut: s.pacedFraction,
+      startsPerSecond: round(startsPerSecond),
+      bookingsPerSecond: round(s.workflows / built.seconds),
+      seconds: round(built.seconds),
+      buildPollLatenessP99Ms: round(summarize(buildLateness).p99),
+      afterSeconds: settle.seconds,
+      polls: settle.polls,
+      pollLatenessP99Ms: settle.pollLatenessP99Ms,
+      pollLatenessP50Ms: settle.pollLatenessP50Ms,
+      latePollsBy10s: settle.latePollsBy10s,
+      workflowTaskTimeouts: timeouts.count,
+      historiesScanned: timeouts.scanned,
+      buildRssMiB: round(built.rssMiB),
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+/** The population built as fast as the system takes it, settled, watched. */
+async function runFlatOutBuild(s: BenchSettings['scale'], ctx: ScaleContext): Promise<ScaleResult> {
+  const stack = await startScaleStack(s, ctx);
+  const { temporal, sim, worker, taskQueue, bookings } = stack;
   try {
     await sleep(STARTUP_SETTLE_MS);
     const startupRss = rssMiB(worker.pid);
@@ -214,59 +373,16 @@ export async function runScaleBench(
         `external ${round(startupMemory.external / 2 ** 20)} MiB)`,
     );
     // --- build the population -------------------------------------------------------------------
-    const inputs = Array.from({ length: s.workflows }, () =>
-      benchBookingInput('pending-long', {
-        polling: {
-          initialInterval: s.pollInitialMs,
-          maximumInterval: s.pollMaximumMs,
-          backoffCoefficient: 1.5,
-        },
-        confirmationDeadline: '6h',
-      }),
-    );
-    const rampStart = performance.now();
-    const progress: BuildProgress = { started: 0, booked: 0 };
-    let buildRss = rssMiB(worker.pid);
-    const rssSampler = setInterval(() => {
-      buildRss = Math.max(buildRss, rssMiB(worker.pid));
-    }, 1_000);
-    const progressLog = setInterval(() => {
-      void worker
-        .memory()
-        .then((m) =>
-          ctx.log(
-            `scale: ${progress.started} started, ${progress.booked} booked, worker RSS ${round(rssMiB(worker.pid))} MiB ` +
-              `(main thread heap ${round(m.heapUsed / 2 ** 20)} MiB, external ${round(m.external / 2 ** 20)} MiB)`,
-          ),
-        );
-    }, 15_000);
-    try {
-      await buildWaitingPopulation({
-        inputs,
-        rampInFlight: s.rampInFlight,
-        bookings,
-        sim,
-        progress,
-      });
-    } finally {
-      clearInterval(progressLog);
-      clearInterval(rssSampler);
-    }
-    const rampSeconds = (performance.now() - rampStart) / 1000;
+    const inputs = waitingInputs(s);
+    const built = await build(s, ctx, stack, inputs);
+    const rampSeconds = built.seconds;
     ctx.log(`scale: ${s.workflows} booked in ${round(rampSeconds)} s`);
-    // Let the last bookings' first polls run before separating ramp from steady state.
-    await sleep(Math.min(3_000, s.pollInitialMs / 2));
-    const rampLateness = await worker.takeLateness();
-    await worker.takeLatenessTimes();
 
     // --- let the build's backlog of polls drain ------------------------------------------------
-    const settleStartEpoch = Date.now();
-    await sleep(s.settleMs);
-    const settleLateness = await worker.takeLateness();
-    const settleTimes = await worker.takeLatenessTimes();
+    const { buildLateness: rampLateness, settle } = await settleAfterBuild(s, worker);
     ctx.log(
-      `scale: settled for ${round(s.settleMs / 1000)} s, ${settleLateness.length} polls, ` +
-        `lateness p99 ${round(summarize(settleLateness).p99)} ms`,
+      `scale: settled for ${settle.seconds} s, ${settle.polls} polls, ` +
+        `lateness p99 ${settle.pollLatenessP99Ms} ms`,
     );
 
     // --- watch it -------------------------------------------------------------------------------
@@ -304,19 +420,7 @@ export async function runScaleBench(
     const open = await temporal.client.workflow.count(
       `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running' AND BookingPhase = 'AWAITING_CONFIRMATION'`,
     );
-    const sample = inputs.slice(0, Math.min(s.historySample, inputs.length));
-    let timeouts = 0;
-    const timeoutTypes: Record<string, number> = {};
-    await forEachLimit(sample, 16, async (input) => {
-      const history = await bookings.handle(input.orderId).fetchHistory();
-      for (const e of history.events ?? []) {
-        if (e.eventType !== WFT_TIMED_OUT) continue;
-        timeouts += 1;
-        const type = e.workflowTaskTimedOutEventAttributes?.timeoutType ?? 0;
-        const name = proto.api.enums.v1.TimeoutType[type] ?? String(type);
-        timeoutTypes[name] = (timeoutTypes[name] ?? 0) + 1;
-      }
-    });
+    const timeouts = await workflowTaskTimeouts(bookings, inputs, s.historySample);
     const metrics = await scrape(worker.metricsUrl);
     if (s.serverMetricsFile) writeFileSync(s.serverMetricsFile, await scrape(temporal.metricsUrl));
     const workerMetrics = {
@@ -341,10 +445,10 @@ export async function runScaleBench(
         external: round(startupMemory.external / 2 ** 20),
       },
       workerRssMiB: round(maxRss),
-      buildRssMiB: round(buildRss),
-      workflowTaskTimeouts: timeouts,
-      workflowTaskTimeoutTypes: timeoutTypes,
-      historiesScanned: sample.length,
+      buildRssMiB: round(built.rssMiB),
+      workflowTaskTimeouts: timeouts.count,
+      workflowTaskTimeoutTypes: timeouts.types,
+      historiesScanned: timeouts.scanned,
       pollLatenessP99Ms: round(late.p99),
       pollLatenessP50Ms: round(late.p50),
       pollLatenessMaxMs: round(late.max),
@@ -353,10 +457,10 @@ export async function runScaleBench(
       polls: lateness.length,
       rampPollLatenessP99Ms: round(summarize(rampLateness).p99),
       settle: {
-        seconds: round(s.settleMs / 1000),
-        polls: settleLateness.length,
-        pollLatenessP99Ms: round(summarize(settleLateness).p99),
-        latePollsBy10s: latePollsOverTime(settleLateness, settleTimes, settleStartEpoch, 10_000),
+        seconds: settle.seconds,
+        polls: settle.polls,
+        pollLatenessP99Ms: settle.pollLatenessP99Ms,
+        latePollsBy10s: settle.latePollsBy10s,
       },
       rampBookingsPerSecond: round(s.workflows / rampSeconds),
       rampSeconds: round(rampSeconds),
@@ -369,8 +473,6 @@ export async function runScaleBench(
       workerMetrics,
     };
   } finally {
-    await worker.stop();
-    await sim.stop();
-    await temporal.close();
+    await stack.stop();
   }
 }

@@ -60,6 +60,8 @@ export interface ServerWorkResult {
   /** The worker process's CPU ms per completed workflow (where the rest of a booking's work is). */
   readonly workerCpuMsPerBooking: Spread;
   readonly workerCpuMsPerControl: Spread;
+  /** Booking ÷ control, per round, then the median: the workflow code's and the SDK's part. */
+  readonly workerCpuRatio: Spread;
   /**
    * The rest of the machine's CPU per completed workflow: the simulator's (the supplier's three
    * calls of a booking; none for a control) and the bench process's (the order system's client:
@@ -116,7 +118,7 @@ export interface ServerWorkResult {
   readonly supplierLatencyMs: number;
 }
 
-interface ServerCounts {
+export interface ServerCounts {
   /** Saved state changes: executions created or updated. */
   readonly stateChanges: number;
   /** Every persistence request, by `<store>:<operation>`. */
@@ -125,8 +127,11 @@ interface ServerCounts {
   readonly seconds: ReadonlyMap<string, number>;
 }
 
-/** The server's persistence requests so far and the time they took (its own metrics). */
-async function serverCounts(metricsUrl: string): Promise<ServerCounts> {
+/**
+ * The server's persistence requests so far and the time they took (its own metrics, namespace
+ * `default`): take it at both edges of an interval, the difference is the interval's.
+ */
+export async function serverCounts(metricsUrl: string): Promise<ServerCounts> {
   const text = await scrape(metricsUrl);
   const requests = new Map<string, number>();
   const seconds = new Map<string, number>();
@@ -372,6 +377,7 @@ export async function runServerWorkBench(
       stateChangesPerBooking: spread(b.saves),
       workerCpuMsPerBooking: spread(b.workerCpuMs),
       workerCpuMsPerControl: spread(c.workerCpuMs),
+      workerCpuRatio: spread(b.workerCpuMs.map((v, i) => v / (c.workerCpuMs[i] ?? v))),
       simulatorCpuMsPerBooking: spread(b.simulatorCpuMs),
       simulatorCpuMsPerControl: spread(c.simulatorCpuMs),
       clientCpuMsPerBooking: spread(b.clientCpuMs),

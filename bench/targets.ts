@@ -1,6 +1,9 @@
 /**
  * The bench's figures against their targets, under the names the README's "Latest full run" table
- * uses (written into `bench/results/latest.json` as `targets`). Pure: the results in, the rows out.
+ * uses (written into `bench/results/latest.json` as `targets`), and the figures it reports without
+ * a target (`reported`): those not given one yet, and those whose target another row replaced
+ * (overhead R, the bookRoom workflow task's ms, bookings/s ÷ the no-op control, the settle minute
+ * of the flat-out build). Pure: the results in, the rows out.
  *
  * The load drill's figures come from its own runs (`npm run chaos -- load` writes
  * `bench/results/load-drill-<N>min.json` for a run of 30 min or more, see tools/chaos/load-run.ts);
@@ -9,6 +12,7 @@
 import type { LoadDrillSummary } from '../tools/chaos/load-run';
 import type { AheadResult } from './ahead';
 import type { EventsResult } from './events';
+import type { PacedBuild } from './scale';
 import type { ServerWorkResult } from './server-work';
 import type { ClusterBenchResult } from './cluster';
 import type { OverheadAtLatency } from './overhead';
@@ -26,6 +30,7 @@ export type BenchResults = Record<string, unknown> & {
     workflowTaskTimeouts: number;
     pollLatenessP99Ms: number;
     settle?: { pollLatenessP99Ms: number };
+    paced?: Pick<PacedBuild, 'pollLatenessP99Ms'>;
   };
   ahead?: AheadResult;
   client?: { signedCallsPerSecond: number; bareCallsPerSecond: number; cpuMicrosPerCall: number };
@@ -64,24 +69,6 @@ export function targets(r: BenchResults): Target[] {
   const t = r.throughput;
   return [
     {
-      label: 'Overhead R p50 at 100 ms',
-      value: r.overhead?.latency100?.p50,
-      target: '≤ 1.05',
-      holds: atMost(1.05),
-    },
-    {
-      label: 'Overhead R p50 at 20 ms',
-      value: r.overhead?.latency20?.p50,
-      target: '≤ 1.25',
-      holds: atMost(1.25),
-    },
-    {
-      label: 'bookRoom workflow task in the worker (SDK metrics, mean), ms at 20 ms',
-      value: r.overhead?.latency20?.workerMeansMs?.bookRoomWorkflowTask,
-      target: '≤ 1.5',
-      holds: atMost(1.5),
-    },
-    {
       label:
         'Overhead above the engine floor (bookRoom − direct calls − no-op control), p50 ms at 20 ms',
       value: overheadAboveFloorMs(r.overhead?.latency20),
@@ -102,15 +89,6 @@ export function targets(r: BenchResults): Target[] {
       holds: atLeast(20),
     },
     {
-      label: 'Confirmed bookings/s ÷ no-op control workflows/s, same run',
-      value:
-        t && t.controlWorkflowsPerSecond > 0
-          ? round(t.bookingsPerSecond / t.controlWorkflowsPerSecond, 3)
-          : undefined,
-      target: '≥ 0.9',
-      holds: atLeast(0.9),
-    },
-    {
       label:
         'Server CPU per confirmed booking (guard included) ÷ per two-activity control, median of rounds',
       value: r.work?.serverCpuRatio.median,
@@ -127,15 +105,21 @@ export function targets(r: BenchResults): Target[] {
     {
       label: 'Confirmed bookings/s ÷ two-activity control workflows/s, median of rounds',
       value: r.work?.throughputRatio.median,
-      target: '≥ 0.75',
-      holds: atLeast(0.75),
+      target: '≥ 0.8',
+      holds: atLeast(0.8),
     },
     {
       label:
         'Cluster (PostgreSQL, one worker): confirmed bookings/s ÷ two-activity control workflows/s, median of rounds',
       value: clusterOneWorker(r)?.ratioOfRounds.median,
-      target: '≥ 0.75',
-      holds: atLeast(0.75),
+      target: '≥ 0.8',
+      holds: atLeast(0.8),
+    },
+    {
+      label: 'Worker CPU per confirmed booking ÷ per two-activity control, median of rounds',
+      value: r.work?.workerCpuRatio.median,
+      target: '≤ 2',
+      holds: atMost(2),
     },
     {
       label:
@@ -157,16 +141,22 @@ export function targets(r: BenchResults): Target[] {
       holds: atMost(10),
     },
     {
-      label: 'Confirmed bookings/s, order events to a hanging endpoint ÷ to an answering one',
-      value: r.events?.hangingRatio,
-      target: '≥ 0.9',
-      holds: atLeast(0.9),
+      label: 'Order events: confirmed bookings/s to an answering endpoint ÷ events off',
+      value: r.events?.eventsCostRatio,
+      target: '≥ 0.95',
+      holds: atLeast(0.95),
     },
     {
-      label: 'Confirmed bookings/s, order events to an answering endpoint ÷ events off',
-      value: r.events?.eventsCostRatio,
-      target: '≥ 0.75',
-      holds: atLeast(0.75),
+      label: 'Order events: confirmed bookings/s to a hanging endpoint ÷ to an answering one',
+      value: r.events?.hangingRatio,
+      target: '≥ 0.95',
+      holds: atLeast(0.95),
+    },
+    {
+      label: 'Order events: saved state changes per delivered event',
+      value: r.events?.stateChangesPerDeliveredEvent,
+      target: '≤ 1',
+      holds: atMost(1),
     },
     {
       label: 'Efficiency (history events/s vs control)',
@@ -206,8 +196,8 @@ export function targets(r: BenchResults): Target[] {
     },
     {
       label:
-        'Poll lateness p99 ms, right after building 10,000 waiting bookings (the settle minute)',
-      value: r.scale?.settle?.pollLatenessP99Ms,
+        'Poll lateness p99 ms, the minute after building 10,000 waiting bookings at 80 % of the sustainable rate',
+      value: r.scale?.paced?.pollLatenessP99Ms,
       target: '≤ 1000',
       holds: atMost(1000),
     },
@@ -244,9 +234,30 @@ export function targetsRecord(
 }
 
 /**
- * The `reported` entry of the results: figures the README's table lists without a target (yet),
- * under its names; a figure given a target moves to {@link targets}.
+ * The `reported` entry of the results: figures the README's table lists without a target, under
+ * its names: those with none yet (a figure given one moves to {@link targets}), and those whose
+ * target another row replaced, kept as figures.
  */
 export function reported(r: BenchResults): Record<string, number> {
-  return promiseCountFigures(r.promises);
+  const t = r.throughput;
+  const figures: Record<string, number | undefined> = {
+    'Overhead R p50 at 100 ms': r.overhead?.latency100?.p50,
+    'Overhead R p50 at 20 ms': r.overhead?.latency20?.p50,
+    'bookRoom workflow task in the worker (SDK metrics, mean), ms at 20 ms':
+      r.overhead?.latency20?.workerMeansMs?.bookRoomWorkflowTask,
+    'Confirmed bookings/s ÷ no-op control workflows/s, same run':
+      t && t.controlWorkflowsPerSecond > 0
+        ? round(t.bookingsPerSecond / t.controlWorkflowsPerSecond, 3)
+        : undefined,
+    'Poll lateness p99 ms, right after building 10,000 waiting bookings flat out (the settle minute)':
+      r.scale?.settle?.pollLatenessP99Ms,
+    'Order events: saved state changes per event, to a hanging endpoint':
+      r.events?.stateChangesPerEventHanging,
+  };
+  return {
+    ...Object.fromEntries(
+      Object.entries(figures).filter((e): e is [string, number] => e[1] !== undefined),
+    ),
+    ...promiseCountFigures(r.promises),
+  };
 }

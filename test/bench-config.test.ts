@@ -85,6 +85,16 @@ describe('bench settings: the cluster part', () => {
       /^Error: BENCH_PARTS: unknown part clusters/,
     );
   });
+
+  it("the scale part's paced build runs at 80 % of the flat-out rate unless its knob says otherwise (0: none)", () => {
+    assert.equal(settingsFrom([], {}).scale.pacedFraction, 0.8);
+    assert.equal(settingsFrom(['--quick'], {}).scale.pacedFraction, 0.8);
+    assert.equal(settingsFrom([], { BENCH_SCALE_PACED_FRACTION: '0' }).scale.pacedFraction, 0);
+    assert.throws(
+      () => settingsFrom([], { BENCH_SCALE_PACED_FRACTION: '-1' }),
+      /^Error: BENCH_SCALE_PACED_FRACTION must be a non-negative number$/,
+    );
+  });
 });
 
 describe('bench cluster figures', () => {

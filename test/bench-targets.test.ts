@@ -1,14 +1,21 @@
 /**
  * The bench's figures against their targets (bench/targets.ts): computed from the run's own
- * results, written under the names the README's "Latest full run" table uses, and the load
- * drill's memory figures carried from its summary file (tools/chaos/load-run.ts) into the results.
+ * results, written under the names the README's "Latest full run" table uses, the rows whose
+ * target was replaced kept as reported figures, and the load drill's memory figures carried from
+ * its summary file (tools/chaos/load-run.ts) into the results.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { overheadAboveFloorMs, targets, targetsRecord, type BenchResults } from '../bench/targets';
+import {
+  overheadAboveFloorMs,
+  reported,
+  targets,
+  targetsRecord,
+  type BenchResults,
+} from '../bench/targets';
 import type { OverheadAtLatency } from '../bench/overhead';
 import {
   readLoadDrillSummaries,
@@ -75,11 +82,6 @@ describe('bench targets', () => {
       },
     };
     const t = targetsRecord(r);
-    assert.deepEqual(t['bookRoom workflow task in the worker (SDK metrics, mean), ms at 20 ms'], {
-      value: 1.4,
-      target: '≤ 1.5',
-      holds: true,
-    });
     assert.equal(
       t[
         'Overhead above the engine floor (bookRoom − direct calls − no-op control), p50 ms at 20 ms'
@@ -92,11 +94,6 @@ describe('bench targets', () => {
       ]?.holds,
       false,
     );
-    assert.deepEqual(t['Confirmed bookings/s ÷ no-op control workflows/s, same run'], {
-      value: 0.75,
-      target: '≥ 0.9',
-      holds: false,
-    });
     assert.deepEqual(t['Worker RSS MiB at start-up, before its first booking'], {
       value: 240,
       target: '≤ 250',
@@ -105,10 +102,6 @@ describe('bench targets', () => {
     assert.equal(t['Worker RSS MiB, 10,000 bookings waiting']?.holds, true);
     assert.equal(t['Worker RSS MiB, peak while they are started']?.holds, false);
     assert.deepEqual(t['Poll lateness p99 ms, watch after the build']?.holds, true);
-    assert.deepEqual(
-      t['Poll lateness p99 ms, right after building 10,000 waiting bookings (the settle minute)'],
-      { value: 54_284, target: '≤ 1000', holds: false },
-    );
     // The production topology's rows: the cluster part's one-worker rounds.
     const one = {
       ratioOfRounds: { median: 0.81, min: 0.7, max: 0.9 },
@@ -121,7 +114,7 @@ describe('bench targets', () => {
       cluster[
         'Cluster (PostgreSQL, one worker): confirmed bookings/s ÷ two-activity control workflows/s, median of rounds'
       ],
-      { value: 0.81, target: '≥ 0.75', holds: true },
+      { value: 0.81, target: '≥ 0.8', holds: true },
     );
     assert.deepEqual(
       cluster[
@@ -136,6 +129,116 @@ describe('bench targets', () => {
       undefined,
     );
     assert.equal(Object.keys(targetsRecord({})).length, 0);
+  });
+
+  it("the issue's targets: two-activity ratios ≥ 0.8, worker CPU ≤ 2 ×, events ≥ 0.95 and ≤ 1 state change an event, the paced build's polls ≤ 1 s", () => {
+    const spreadOf = (median: number) => ({ median, min: median, max: median });
+    const r = {
+      work: {
+        throughputRatio: spreadOf(0.79),
+        workerCpuRatio: spreadOf(1.9),
+        serverCpuRatio: spreadOf(1.1),
+        stateChangesRatio: spreadOf(1),
+      },
+      events: {
+        eventsCostRatio: 0.96,
+        hangingRatio: 0.94,
+        stateChangesPerDeliveredEvent: -0.02,
+        stateChangesPerEventHanging: 1.4,
+      },
+      scale: {
+        openWorkflows: 10_000,
+        workerRssMiB: 290,
+        buildRssMiB: 300,
+        workflowTaskTimeouts: 0,
+        pollLatenessP99Ms: 100,
+        settle: { pollLatenessP99Ms: 25_580 },
+        paced: { pollLatenessP99Ms: 1_200 },
+      },
+    } as unknown as BenchResults;
+    const t = targetsRecord(r);
+    assert.deepEqual(
+      t['Confirmed bookings/s ÷ two-activity control workflows/s, median of rounds'],
+      {
+        value: 0.79,
+        target: '≥ 0.8',
+        holds: false,
+      },
+    );
+    assert.deepEqual(
+      t['Worker CPU per confirmed booking ÷ per two-activity control, median of rounds'],
+      { value: 1.9, target: '≤ 2', holds: true },
+    );
+    assert.deepEqual(
+      t['Order events: confirmed bookings/s to an answering endpoint ÷ events off'],
+      {
+        value: 0.96,
+        target: '≥ 0.95',
+        holds: true,
+      },
+    );
+    assert.deepEqual(
+      t['Order events: confirmed bookings/s to a hanging endpoint ÷ to an answering one'],
+      { value: 0.94, target: '≥ 0.95', holds: false },
+    );
+    // Noise can put the difference of two windows' state changes below zero: reported as it is.
+    assert.deepEqual(t['Order events: saved state changes per delivered event'], {
+      value: -0.02,
+      target: '≤ 1',
+      holds: true,
+    });
+    assert.deepEqual(
+      t[
+        'Poll lateness p99 ms, the minute after building 10,000 waiting bookings at 80 % of the sustainable rate'
+      ],
+      { value: 1_200, target: '≤ 1000', holds: false },
+    );
+    // The flat-out build's settle minute and the hanging endpoint's state changes: figures only.
+    const figures = reported(r);
+    assert.equal(
+      figures[
+        'Poll lateness p99 ms, right after building 10,000 waiting bookings flat out (the settle minute)'
+      ],
+      25_580,
+    );
+    assert.equal(
+      figures['Order events: saved state changes per event, to a hanging endpoint'],
+      1.4,
+    );
+  });
+
+  it('the rows whose target was replaced are reported figures, not targets', () => {
+    const r: BenchResults = {
+      overhead: {
+        latency20: overhead(60, 42, 12, 1.4),
+        latency100: overhead(230, 202, 18, 1.6),
+      },
+      throughput: { bookingsPerSecond: 30, controlWorkflowsPerSecond: 40, efficiency: 1.5 },
+      scale: {
+        openWorkflows: 10_000,
+        workerRssMiB: 290,
+        buildRssMiB: 300,
+        workflowTaskTimeouts: 0,
+        pollLatenessP99Ms: 100,
+        settle: { pollLatenessP99Ms: 54_284 },
+      },
+    };
+    const replaced = {
+      'Overhead R p50 at 100 ms': 230 / 202,
+      'Overhead R p50 at 20 ms': 60 / 42,
+      'bookRoom workflow task in the worker (SDK metrics, mean), ms at 20 ms': 1.4,
+      'Confirmed bookings/s ÷ no-op control workflows/s, same run': 0.75,
+      'Poll lateness p99 ms, right after building 10,000 waiting bookings flat out (the settle minute)': 54_284,
+    };
+    assert.deepEqual(reported(r), replaced);
+    const labels = new Set(targets(r).map((t) => t.label));
+    for (const label of Object.keys(replaced)) assert.ok(!labels.has(label), label);
+    assert.ok(
+      ![...labels].some((l) => l.includes('the settle minute')),
+      'the flat-out settle minute has no target',
+    );
+    // What the run did not measure is left out of both.
+    assert.deepEqual(reported({}), {});
   });
 
   it('a drill of 30 min or more leaves its memory figures for the bench; a shorter one does not', () => {
@@ -165,6 +268,20 @@ describe('bench targets', () => {
       assert.ok(
         section.includes(`| ${t.label} |`),
         `bench/README.md "Latest full run" has no row "${t.label}"`,
+      );
+    }
+    // The reported rows of fixed names (the promise count's are named by its steps).
+    const every = reported({
+      overhead: { latency20: overhead(1, 1, 1, 1), latency100: overhead(1, 1, 1, 1) },
+      throughput: { bookingsPerSecond: 1, controlWorkflowsPerSecond: 1, efficiency: 1 },
+      scale: { settle: { pollLatenessP99Ms: 1 } },
+      events: { stateChangesPerEventHanging: 1 },
+    } as unknown as BenchResults);
+    assert.equal(Object.keys(every).length, 6);
+    for (const label of Object.keys(every)) {
+      assert.ok(
+        section.includes(`| ${label} |`),
+        `bench/README.md "Latest full run" has no row "${label}"`,
       );
     }
   });
