@@ -1,0 +1,56 @@
+/**
+ * The `scale` part's paced build: the population built again on a fresh dev server, simulator and
+ * worker (the first population's polls gone), its starts spaced evenly at a fraction of the
+ * flat-out build's rate, and the settle window after it.
+ */
+import type { BenchSettings } from './bench-config';
+import { workflowTaskTimeouts } from './history-scan';
+import { settleAfterBuild } from './poll-lateness';
+import type { PacedBuild, ScaleContext } from './scale';
+import { build, startScaleStack, waitingInputs } from './scale-stack';
+import { round, summarize } from './stats';
+
+/**
+ * The same population again on a fresh stack, paced at `pacedFraction` of the flat-out build's
+ * rate, and the settle window after it.
+ */
+export async function runPacedBuild(
+  s: BenchSettings['scale'],
+  ctx: ScaleContext,
+  flatOutPerSecond: number,
+): Promise<PacedBuild> {
+  const startsPerSecond = flatOutPerSecond * s.pacedFraction;
+  const stack = await startScaleStack(s, ctx);
+  try {
+    const inputs = waitingInputs(s);
+    ctx.log(
+      `scale: paced build, ${s.workflows} bookings at ${round(startsPerSecond)} starts/s ` +
+        `(${s.pacedFraction} × ${flatOutPerSecond}/s) on a fresh server and worker`,
+    );
+    const built = await build(s, ctx, stack, inputs, startsPerSecond);
+    ctx.log(`scale: paced, ${s.workflows} booked in ${round(built.seconds)} s`);
+    const { buildLateness, settle } = await settleAfterBuild(s, stack.worker);
+    ctx.log(
+      `scale: paced, settled for ${settle.seconds} s, ${settle.polls} polls, ` +
+        `lateness p99 ${settle.pollLatenessP99Ms} ms`,
+    );
+    const timeouts = await workflowTaskTimeouts(stack.bookings, inputs, s.historySample);
+    return {
+      ofFlatOut: s.pacedFraction,
+      startsPerSecond: round(startsPerSecond),
+      bookingsPerSecond: round(s.workflows / built.seconds),
+      seconds: round(built.seconds),
+      buildPollLatenessP99Ms: round(summarize(buildLateness).p99),
+      afterSeconds: settle.seconds,
+      polls: settle.polls,
+      pollLatenessP99Ms: settle.pollLatenessP99Ms,
+      pollLatenessP50Ms: settle.pollLatenessP50Ms,
+      latePollsBy10s: settle.latePollsBy10s,
+      workflowTaskTimeouts: timeouts.count,
+      historiesScanned: timeouts.scanned,
+      buildRssMiB: round(built.rssMiB),
+    };
+  } finally {
+    await stack.stop();
+  }
+}

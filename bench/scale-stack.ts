@@ -1,0 +1,111 @@
+/**
+ * The `scale` part's stack and build: a fresh dev server, simulator and worker for each build, the
+ * population of waiting bookings, and the build on a stack (flat out or paced) with its worker's RSS
+ * sampled and its progress logged.
+ */
+import { randomUUID } from 'node:crypto';
+import { BookingClient, type BookRoomInput } from '../src/client';
+import type { BenchSettings } from './bench-config';
+import { benchBookingInput } from './bookings';
+import {
+  rssMiB,
+  startBenchTemporal,
+  startSimulatorChild,
+  partWorker,
+  startWorker,
+  type SimulatorChild,
+  type WorkerHandle,
+} from './bench-stack';
+import type { ScaleContext } from './scale';
+import { round } from './stats';
+import { buildWaitingPopulation, type BuildProgress } from './waiting-population';
+
+/** One build's dev server, simulator and worker (started fresh), and a client on its task queue. */
+export interface ScaleStack {
+  readonly temporal: Awaited<ReturnType<typeof startBenchTemporal>>;
+  readonly sim: SimulatorChild;
+  readonly worker: WorkerHandle;
+  readonly taskQueue: string;
+  readonly bookings: BookingClient;
+  stop(): Promise<void>;
+}
+
+export async function startScaleStack(
+  s: BenchSettings['scale'],
+  ctx: ScaleContext,
+): Promise<ScaleStack> {
+  const temporal = await startBenchTemporal(ctx.serverArgs);
+  const sim = await startSimulatorChild(s.latencyMs);
+  const taskQueue = `bench-scale-${randomUUID().slice(0, 8)}`;
+  const worker = await startWorker(partWorker(ctx, temporal, taskQueue, sim.baseUrl));
+  return {
+    temporal,
+    sim,
+    worker,
+    taskQueue,
+    bookings: new BookingClient({ client: temporal.client, taskQueue }),
+    async stop() {
+      await worker.stop();
+      await sim.stop();
+      await temporal.close();
+    },
+  };
+}
+
+/** The part's population: bookings waiting for a confirmation that never comes, on its polls. */
+export function waitingInputs(s: BenchSettings['scale']): BookRoomInput[] {
+  return Array.from({ length: s.workflows }, () =>
+    benchBookingInput('pending-long', {
+      polling: {
+        initialInterval: s.pollInitialMs,
+        maximumInterval: s.pollMaximumMs,
+        backoffCoefficient: 1.5,
+      },
+      confirmationDeadline: '6h',
+    }),
+  );
+}
+
+/**
+ * Builds the population on `stack` (flat out, or paced at `startsPerSecond`), sampling the
+ * worker's RSS every second and logging progress every 15 s: the build's seconds and largest RSS.
+ */
+export async function build(
+  s: BenchSettings['scale'],
+  ctx: ScaleContext,
+  stack: ScaleStack,
+  inputs: readonly BookRoomInput[],
+  startsPerSecond?: number,
+): Promise<{ seconds: number; rssMiB: number }> {
+  const { worker } = stack;
+  const t0 = performance.now();
+  const progress: BuildProgress = { started: 0, booked: 0 };
+  let buildRss = rssMiB(worker.pid);
+  const rssSampler = setInterval(() => {
+    buildRss = Math.max(buildRss, rssMiB(worker.pid));
+  }, 1_000);
+  const progressLog = setInterval(() => {
+    void worker
+      .memory()
+      .then((m) =>
+        ctx.log(
+          `scale: ${progress.started} started, ${progress.booked} booked, worker RSS ${round(rssMiB(worker.pid))} MiB ` +
+            `(main thread heap ${round(m.heapUsed / 2 ** 20)} MiB, external ${round(m.external / 2 ** 20)} MiB)`,
+        ),
+      );
+  }, 15_000);
+  try {
+    await buildWaitingPopulation({
+      inputs,
+      rampInFlight: s.rampInFlight,
+      bookings: stack.bookings,
+      sim: stack.sim,
+      progress,
+      ...(startsPerSecond ? { startsPerSecond } : {}),
+    });
+  } finally {
+    clearInterval(progressLog);
+    clearInterval(rssSampler);
+  }
+  return { seconds: (performance.now() - t0) / 1000, rssMiB: buildRss };
+}
