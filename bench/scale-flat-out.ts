@@ -35,7 +35,10 @@ export async function runFlatOutBuild(
     const inputs = waitingInputs(s);
     const built = await build(s, ctx, stack, inputs);
     const rampSeconds = built.seconds;
-    ctx.log(`scale: ${s.workflows} booked in ${round(rampSeconds)} s`);
+    ctx.log(
+      `scale: ${s.workflows} booked in ${round(rampSeconds)} s, ` +
+        `${round(built.sustainedPerSecond)}/s over the last fifth`,
+    );
 
     // --- let the build's backlog of polls drain ------------------------------------------------
     const { buildLateness: rampLateness, settle } = await settleAfterBuild(s, worker);
@@ -122,6 +125,7 @@ export async function runFlatOutBuild(
         latePollsBy10s: settle.latePollsBy10s,
       },
       rampBookingsPerSecond: round(s.workflows / rampSeconds),
+      rampSustainedBookingsPerSecond: round(built.sustainedPerSecond),
       rampSeconds: round(rampSeconds),
       watchSeconds: round(watchSeconds),
       pollsPerSecond: round(lateness.length / watchSeconds),

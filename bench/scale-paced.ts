@@ -1,7 +1,7 @@
 /**
  * The `scale` part's paced build: the population built again on a fresh dev server, simulator and
  * worker (the first population's polls gone), its starts spaced evenly at a fraction of the
- * flat-out build's rate, and the settle window after it.
+ * flat-out build's sustained rate (its last fifth's), and the settle window after it.
  */
 import type { BenchSettings } from './bench-config';
 import { workflowTaskTimeouts } from './history-scan';
@@ -12,11 +12,12 @@ import { round, summarize } from './stats';
 
 /**
  * The same population again on a fresh stack, paced at `pacedFraction` of the flat-out build's
- * rate, and the settle window after it.
+ * sustained rate, and the settle window after it.
  */
 export async function runPacedBuild(
   s: BenchSettings['scale'],
   ctx: ScaleContext,
+  /** The flat-out build's sustained rate: bookings/s over its last fifth. */
   flatOutPerSecond: number,
 ): Promise<PacedBuild> {
   const startsPerSecond = flatOutPerSecond * s.pacedFraction;
@@ -25,7 +26,7 @@ export async function runPacedBuild(
     const inputs = waitingInputs(s);
     ctx.log(
       `scale: paced build, ${s.workflows} bookings at ${round(startsPerSecond)} starts/s ` +
-        `(${s.pacedFraction} × ${flatOutPerSecond}/s) on a fresh server and worker`,
+        `(${s.pacedFraction} × the flat-out build's sustained ${flatOutPerSecond}/s) on a fresh server and worker`,
     );
     const built = await build(s, ctx, stack, inputs, startsPerSecond);
     ctx.log(`scale: paced, ${s.workflows} booked in ${round(built.seconds)} s`);

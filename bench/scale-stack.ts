@@ -67,8 +67,15 @@ export function waitingInputs(s: BenchSettings['scale']): BookRoomInput[] {
 }
 
 /**
+ * The share of a build, counted from its end, whose rate is the build's sustained rate: the
+ * bookings of its last fifth are made while nearly the whole population already polls.
+ */
+const SUSTAINED_SHARE = 0.2;
+
+/**
  * Builds the population on `stack` (flat out, or paced at `startsPerSecond`), sampling the
- * worker's RSS every second and logging progress every 15 s: the build's seconds and largest RSS.
+ * worker's RSS and the bookings made every second and logging progress every 15 s: the build's
+ * seconds, largest RSS, and its sustained rate (bookings/s over the last fifth of its bookings).
  */
 export async function build(
   s: BenchSettings['scale'],
@@ -76,13 +83,18 @@ export async function build(
   stack: ScaleStack,
   inputs: readonly BookRoomInput[],
   startsPerSecond?: number,
-): Promise<{ seconds: number; rssMiB: number }> {
+): Promise<{ seconds: number; rssMiB: number; sustainedPerSecond: number }> {
   const { worker } = stack;
   const t0 = performance.now();
   const progress: BuildProgress = { started: 0, booked: 0 };
   let buildRss = rssMiB(worker.pid);
+  /** When the build's last fifth began: the time, and the bookings made by then. */
+  let lastShare = { at: t0, booked: 0 };
   const rssSampler = setInterval(() => {
     buildRss = Math.max(buildRss, rssMiB(worker.pid));
+    if (lastShare.booked === 0 && progress.booked >= (1 - SUSTAINED_SHARE) * inputs.length) {
+      lastShare = { at: performance.now(), booked: progress.booked };
+    }
   }, 1_000);
   const progressLog = setInterval(() => {
     void worker
@@ -107,5 +119,10 @@ export async function build(
     clearInterval(progressLog);
     clearInterval(rssSampler);
   }
-  return { seconds: (performance.now() - t0) / 1000, rssMiB: buildRss };
+  const end = performance.now();
+  return {
+    seconds: (end - t0) / 1000,
+    rssMiB: buildRss,
+    sustainedPerSecond: (inputs.length - lastShare.booked) / ((end - lastShare.at) / 1000),
+  };
 }
