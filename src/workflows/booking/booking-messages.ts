@@ -52,9 +52,8 @@ export function registerBookingHandlers(run: BookingRun): void {
   });
 }
 
-async function decision(run: BookingRun): Promise<BookRoomResult> {
-  await condition(() => run.decided !== undefined);
-  return run.decided!;
+function decision(run: BookingRun): Promise<BookRoomResult> {
+  return condition(() => run.decided !== undefined).then(() => run.decided!);
 }
 
 /** Handlers run in the root scope: a cancellation from Temporal must not break them either. */

@@ -38,24 +38,22 @@ export function wrongWorkflowId(p: BookRoomParams): Decided | undefined {
  * Reads the order's earlier runs and, beside them in the same local activity, the price check (a
  * read), then settles on what the runs say.
  */
-export async function settleEarlierRuns(run: BookingRun, p: BookRoomParams): Promise<Settled> {
+export function settleEarlierRuns(run: BookingRun, p: BookRoomParams): Promise<Settled> {
   const { earlierRunsAndPriceCheck } = proxyLocalActivities<LocalReadActivities>({
     ...EARLIER_RUNS_ACTIVITY,
     summary: `Earlier runs of order ${run.orderId}, and the price check (local)`,
   });
-  let earlier: EarlierRuns;
-  try {
-    const both = await earlierRunsAndPriceCheck({
-      orderId: p.orderId,
-      runId: workflowInfo().runId,
-      optionId: p.optionId,
-    });
-    earlier = both.earlier;
-    run.localPrice = both.price;
-  } catch (err) {
-    return decided(Decisions.earlierRunsUnknown(failureFacts(err).message));
-  }
-  return settleOn(run, p, earlier);
+  return earlierRunsAndPriceCheck({
+    orderId: p.orderId,
+    runId: workflowInfo().runId,
+    optionId: p.optionId,
+  }).then(
+    (both) => {
+      run.localPrice = both.price;
+      return settleOn(run, p, both.earlier);
+    },
+    (err) => decided(Decisions.earlierRunsUnknown(failureFacts(err).message)),
+  );
 }
 
 /**

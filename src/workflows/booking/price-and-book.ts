@@ -24,7 +24,13 @@ import type { BookingRun } from './booking-run';
 import { reconcile } from './confirmation';
 import { Decisions, decided, type Decided } from './decisions';
 import { afterBookingFailure, afterRecheck } from './failure-decision';
-import { approve, decidePrice, type Approved, type PriceCheckAnswer } from './price-decision';
+import {
+  approve,
+  decidePrice,
+  type Approved,
+  type PriceCheckAnswer,
+  type PriceVerdict,
+} from './price-decision';
 import { waitUntil } from '../wait';
 
 /** A price-check token older than this is re-checked before booking (tokens expire). */
@@ -59,7 +65,8 @@ export async function priceAndBook(
   let answer: PriceCheckAnswer | undefined = local?.kind === 'read' ? local.result : undefined;
   let attempt: BookAttempt;
   for (;;) {
-    const priced = await priceAndDecide(run, p, rounds, answer);
+    const pricing = priceAndDecide(run, p, rounds, answer);
+    const priced = pricing instanceof Promise ? await pricing : pricing;
     if (priced.kind === 'decided') return priced;
     if (run.cancelRequested) return cancelledBeforeBooking(run);
     run.enter(BookingPhase.BOOKING);
@@ -89,73 +96,96 @@ async function checkPrice(run: BookingRun, optionId: string): Promise<Checked> {
   }
 }
 
-/** Rule 2: price checks and decisions until there is a token to book with, or a decision. */
-async function priceAndDecide(
+/**
+ * Rule 2: price checks and decisions until there is a token to book with, or a decision.
+ * Synchronous on a `given` answer that decides at once (the first task's local price check, the
+ * common case): no promise is made here.
+ */
+function priceAndDecide(
   run: BookingRun,
   p: BookRoomParams,
   rounds: { left: number },
   given: PriceCheckAnswer | undefined,
-): Promise<Priced> {
-  let approved: Approved | undefined;
-  let answer = given;
-  for (; rounds.left > 0; rounds.left--) {
-    run.enter(BookingPhase.PRICE_CHECK);
-    const checkedAt = Date.now();
-    if (!answer) {
-      const pc = await checkPrice(run, p.optionId);
-      if (run.cancelRequested) return cancelledBeforeBooking(run);
-      if (pc.kind === 'decided') return pc;
-      answer = pc.answer;
-    }
-    const verdict = decidePrice(answer, {
-      expected: p.expectedPrice,
-      maxIncreasePercent: p.priceChangePolicy?.maxIncreasePercent,
-      acceptPolicyChange: p.priceChangePolicy?.acceptPolicyChange,
-      approved,
-    });
-    switch (verdict.kind) {
-      case 'not-available':
-        return decided(Decisions.notAvailable('the supplier says the option is not available'));
-      case 'invalid':
-        return decided(Decisions.contractBroken(verdict.message));
-      case 'book':
-        run.price = verdict.price;
-        return { kind: 'priced', token: verdict.token, price: verdict.price };
-      case 'ask':
-        break;
-    }
-
-    // Ask a person, until approvalTimeout.
-    const timeout = p.priceChangePolicy?.approvalTimeout ?? DEFAULT_APPROVAL_TIMEOUT;
-    const timeoutMs = durationToMs(timeout) ?? durationToMs(DEFAULT_APPROVAL_TIMEOUT)!;
-    run.pendingDecision = {
-      status: answer.status as PriceDecision['status'],
-      ...(p.expectedPrice ? { expected: p.expectedPrice } : {}),
-      ...(answer.price ? { offered: answer.price } : {}),
-      ...(verdict.increasePercent !== undefined
-        ? { increasePercent: verdict.increasePercent }
-        : {}),
-      deadline: new Date(Date.now() + timeoutMs).toISOString(),
-    };
-    run.approval = undefined;
-    run.enter(BookingPhase.AWAITING_APPROVAL);
-    const answered = await waitUntil(
-      () => run.approval !== undefined || run.cancelRequested,
-      timeoutMs,
-    );
-    run.pendingDecision = undefined;
+  approved?: Approved,
+): Priced | Promise<Priced> {
+  if (rounds.left <= 0) return decided(Decisions.priceRejected('the price kept changing'));
+  run.enter(BookingPhase.PRICE_CHECK);
+  const checkedAt = Date.now();
+  if (given) return onAnswer(run, p, rounds, { answer: given, checkedAt, approved });
+  return checkPrice(run, p.optionId).then((pc) => {
     if (run.cancelRequested) return cancelledBeforeBooking(run);
-    if (!answered) return decided(Decisions.priceRejected(`no decision within ${String(timeout)}`));
-    if (!run.approval) return decided(Decisions.priceRejected(`the ${answer.status} was rejected`));
-    approved = approve(answer, approved);
-    if (Date.now() - checkedAt < TOKEN_FRESH_MS) {
+    if (pc.kind === 'decided') return pc;
+    return onAnswer(run, p, rounds, { answer: pc.answer, checkedAt, approved });
+  });
+}
+
+/** One round's price check: its answer, when it was asked for, and what a person approved before. */
+interface PriceRound {
+  readonly answer: PriceCheckAnswer;
+  readonly checkedAt: number;
+  readonly approved: Approved | undefined;
+}
+
+/** What one price check's answer decides (price-decision.ts). */
+function onAnswer(
+  run: BookingRun,
+  p: BookRoomParams,
+  rounds: { left: number },
+  round: PriceRound,
+): Priced | Promise<Priced> {
+  const verdict = decidePrice(round.answer, {
+    expected: p.expectedPrice,
+    maxIncreasePercent: p.priceChangePolicy?.maxIncreasePercent,
+    acceptPolicyChange: p.priceChangePolicy?.acceptPolicyChange,
+    approved: round.approved,
+  });
+  switch (verdict.kind) {
+    case 'not-available':
+      return decided(Decisions.notAvailable('the supplier says the option is not available'));
+    case 'invalid':
+      return decided(Decisions.contractBroken(verdict.message));
+    case 'book':
       run.price = verdict.price;
       return { kind: 'priced', token: verdict.token, price: verdict.price };
-    }
-    // The token may have expired while a person decided: check again, against what was approved.
-    answer = undefined;
+    case 'ask':
+      return askPerson(run, p, rounds, round, verdict);
   }
-  return decided(Decisions.priceRejected('the price kept changing'));
+}
+
+/** Ask a person, until approvalTimeout; a token grown stale meanwhile is checked again. */
+async function askPerson(
+  run: BookingRun,
+  p: BookRoomParams,
+  rounds: { left: number },
+  { answer, checkedAt, approved }: PriceRound,
+  verdict: Extract<PriceVerdict, { kind: 'ask' }>,
+): Promise<Priced> {
+  const timeout = p.priceChangePolicy?.approvalTimeout ?? DEFAULT_APPROVAL_TIMEOUT;
+  const timeoutMs = durationToMs(timeout) ?? durationToMs(DEFAULT_APPROVAL_TIMEOUT)!;
+  run.pendingDecision = {
+    status: answer.status as PriceDecision['status'],
+    ...(p.expectedPrice ? { expected: p.expectedPrice } : {}),
+    ...(answer.price ? { offered: answer.price } : {}),
+    ...(verdict.increasePercent !== undefined ? { increasePercent: verdict.increasePercent } : {}),
+    deadline: new Date(Date.now() + timeoutMs).toISOString(),
+  };
+  run.approval = undefined;
+  run.enter(BookingPhase.AWAITING_APPROVAL);
+  const answered = await waitUntil(
+    () => run.approval !== undefined || run.cancelRequested,
+    timeoutMs,
+  );
+  run.pendingDecision = undefined;
+  if (run.cancelRequested) return cancelledBeforeBooking(run);
+  if (!answered) return decided(Decisions.priceRejected(`no decision within ${String(timeout)}`));
+  if (!run.approval) return decided(Decisions.priceRejected(`the ${answer.status} was rejected`));
+  if (Date.now() - checkedAt < TOKEN_FRESH_MS) {
+    run.price = verdict.price;
+    return { kind: 'priced', token: verdict.token, price: verdict.price };
+  }
+  // The token may have expired while a person decided: check again, against what was approved.
+  rounds.left -= 1;
+  return priceAndDecide(run, p, rounds, undefined, approve(answer, approved));
 }
 
 /** Rule 1: `POST /booking`, sent again only on proof that it never arrived. */

@@ -46,25 +46,29 @@ import type { CancelRequest, GuardRun } from './guard-run';
  * The one supplier read: the booking's status and terms. `local`: first as a local activity
  * within the worker's local budget (activities/local-reads.ts), scheduled when it has none.
  */
-export async function readBooking(run: GuardRun, why: string, local = false): Promise<TermsRead> {
+export function readBooking(run: GuardRun, why: string, local = false): Promise<TermsRead> {
   const summary = `${why}: GET /retrieve of supplier booking ${run.bookingId}`;
-  const { readBookingTerms } = proxyActivities<GuardActivities>({ ...READ_ACTIVITY, summary });
+  const input = { bookingId: run.bookingId };
+  const remote = () =>
+    proxyActivities<GuardActivities>({ ...READ_ACTIVITY, summary }).readBookingTerms(input);
+  if (!local) return remote().then(termsRead, (err) => unreadable(run, err));
   const { readBookingTermsLocally } = proxyLocalActivities<LocalReadActivities>({
     ...LOCAL_READ_ACTIVITY,
     summary: `${summary} (local)`,
   });
-  try {
-    const input = { bookingId: run.bookingId };
-    const localRead = local ? await readBookingTermsLocally(input) : undefined;
-    const r: BookingTerms | { readonly found: false } =
-      localRead?.kind === 'read' ? localRead.result : await readBookingTerms(input);
-    if (!r.found) return { kind: 'not-found' };
-    return { kind: 'status', status: r.status, terms: r };
-  } catch (err) {
-    const e = toBookingError(err);
-    run.known.lastError = { ...e, at: iso(Date.now()) };
-    return { kind: 'unreadable', code: e.code, message: e.message };
-  }
+  return readBookingTermsLocally(input)
+    .then((read) => (read.kind === 'read' ? read.result : remote()))
+    .then(termsRead, (err) => unreadable(run, err));
+}
+
+function termsRead(r: BookingTerms | { readonly found: false }): TermsRead {
+  return r.found ? { kind: 'status', status: r.status, terms: r } : { kind: 'not-found' };
+}
+
+function unreadable(run: GuardRun, err: unknown): TermsRead {
+  const e = toBookingError(err);
+  run.known.lastError = { ...e, at: iso(Date.now()) };
+  return { kind: 'unreadable', code: e.code, message: e.message };
 }
 
 /** Applies what a read says (reconfirmationVerdict). */
@@ -109,15 +113,23 @@ function firstRead(run: GuardRun): TermsRead | Promise<TermsRead> {
   return run.home.readTerms(run);
 }
 
-/** The first read: stay dates, cancellation terms, reconfirmation times, the auto-cancel. */
-export async function start(run: GuardRun): Promise<void> {
-  const { known, policy } = run;
+/**
+ * The first read: stay dates, cancellation terms, reconfirmation times, the auto-cancel.
+ * Synchronous when the booking's last read holds the terms.
+ */
+export function start(run: GuardRun): void | Promise<void> {
   run.searchAttributes.write([
     { key: OrderIdKey, value: run.orderId },
     { key: SupplierBookingIdKey, value: run.bookingId },
-    { key: BookingPhaseKey, value: known.phase },
+    { key: BookingPhaseKey, value: run.known.phase },
   ]);
-  const r = await firstRead(run);
+  const r = firstRead(run);
+  return r instanceof Promise ? r.then((read) => learn(run, read)) : learn(run, r);
+}
+
+/** What the first read tells the guard. */
+function learn(run: GuardRun, r: TermsRead): void {
+  const { known, policy } = run;
   const terms = r.terms;
   if (terms) {
     if (terms.checkIn) known.checkIn = terms.checkIn;
@@ -217,7 +229,8 @@ export async function watch(
     // bookRoom's cancellation is still open: the order system hears it from the guard.
     if (known.phase === GuardPhase.CANCELLATION_PENDING)
       run.events?.phase(known.phase, run.eventData());
-    await start(run);
+    const started = start(run);
+    if (started) await started;
   }
   run.ready = true;
   setCurrentDetails(run.details());
