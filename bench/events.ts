@@ -17,6 +17,7 @@ import { BookingClient } from '../src/client';
 import type { BenchSettings } from './bench-config';
 import { NO_GUARD, benchBookingInput } from './bookings';
 import {
+  cpuSeconds,
   startBenchTemporal,
   startSimulatorChild,
   partWorker,
@@ -58,6 +59,11 @@ export interface EventsResult {
    * endpoint: a hanging one is sent each event once directly, then its deliveries wait).
    */
   readonly stateChangesPerEventHanging: number;
+  /**
+   * The worker's CPU per confirmed booking over the measured windows of each setting, ms (each
+   * setting has a worker process of its own): what announcing and POSTing events costs the worker.
+   */
+  readonly workerCpuMsPerBooking: Readonly<Record<Kind, number>>;
   readonly failures: number;
   readonly concurrency: number;
   readonly supplierLatencyMs: number;
@@ -127,11 +133,14 @@ export async function runEventsBench(
     const totals = Object.fromEntries(kinds.map((k) => [k, emptyWindow()])) as Record<Kind, Window>;
     /** Over the measured windows of each kind: saved state changes, and POSTs to its endpoint. */
     const saved = { off: 0, answering: 0, hanging: 0 };
+    /** Over the measured windows of each kind: its worker's CPU seconds. */
+    const workerCpu = { off: 0, answering: 0, hanging: 0 };
     const posted = { off: 0, answering: 0, hanging: 0 };
     const postsTo = (k: Kind) => (k === 'off' ? 0 : endpoints[k].posts());
     for (const kind of [...kinds, ...[...kinds].reverse()]) {
       // The window's own: saved state changes, and POSTs to its kind's endpoint.
-      const edges = { saved: [0, 0], posts: [0, 0] };
+      const edges = { saved: [0, 0], posts: [0, 0], cpu: [0, 0] };
+      const worker = workers[kinds.indexOf(kind)]!;
       const w = await measureWindow(() => one(kind), {
         concurrency: s.concurrency,
         warmupMs: s.warmupMs,
@@ -141,15 +150,18 @@ export async function runEventsBench(
           const at = edge === 'start' ? 0 : 1;
           edges.saved[at] = (await serverCounts(temporal.metricsUrl)).stateChanges;
           edges.posts[at] = postsTo(kind);
+          edges.cpu[at] = cpuSeconds(worker.pid);
         },
       });
       const delta = (e: number[]) => (e[1] ?? 0) - (e[0] ?? 0);
       saved[kind] += delta(edges.saved);
       posted[kind] += delta(edges.posts);
+      workerCpu[kind] += delta(edges.cpu);
       const each = (n: number) => round(n / Math.max(1, w.completed), 2);
       ctx.log(
         `events ${kind}: ${round(w.completed / w.seconds)} bookings/s, ` +
-          `${each(delta(edges.saved))} state changes and ${each(delta(edges.posts))} events each`,
+          `${each(delta(edges.saved))} state changes and ${each(delta(edges.posts))} events each, ` +
+          `worker ${each(delta(edges.cpu) * 1000)} ms CPU each`,
       );
       addWindow(totals[kind], w);
     }
@@ -177,6 +189,7 @@ export async function runEventsBench(
         hanging: round(perBooking(posted.hanging, 'hanging'), 2),
       },
       stateChangesPerDeliveredEvent: perEvent('answering'),
+      workerCpuMsPerBooking: byKind((k) => round(perBooking(workerCpu[k] * 1000, k), 2)),
       stateChangesPerEventHanging: perEvent('hanging'),
       failures: kinds.reduce((n, k) => n + totals[k].failures, 0),
       concurrency: s.concurrency,
