@@ -13,7 +13,7 @@
  * Queued events go to the endpoint's delivery workflow, unless an earlier one of the order may
  * wait in the order's own (the announcement then checks: `checkOrderWorkflow`).
  */
-import { condition, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { OrderEventActivities } from '../../activities/order-events';
 import {
   eventTypeOfPhase,
@@ -30,7 +30,8 @@ const { announceOrderEvent } = proxyLocalActivities<OrderEventActivities>(ANNOUN
 
 export class OrderEventOutbox {
   #queue: OrderEvent[] = [];
-  #draining = false;
+  /** The drain in flight, one local activity per event: resolves once the queue is empty. */
+  #drain: Promise<void> | undefined;
 
   /** The last sequence used for this order's events. */
   lastSequence: number;
@@ -68,31 +69,32 @@ export class OrderEventOutbox {
       timestamp: iso(now),
       data: { orderId: this.orderId, ...data, sequence } as OrderEventData,
     });
-    void this.#drain();
+    this.#drain ??= this.#announceFirst();
   }
 
-  async #drain(): Promise<void> {
-    if (this.#draining) return;
-    this.#draining = true;
-    try {
-      while (this.#queue.length > 0) {
-        const announced = await announceOrderEvent(this.#queue[0]!, {
-          ...(this.#direct ? { direct: true } : {}),
-          ...(this.#check ? { checkOrderWorkflow: true } : {}),
-        });
-        // A history recorded before direct delivery has no answer: its events were queued.
-        if (announced?.delivered !== 'at-once') this.#direct = false;
-        // Handed over: the endpoint's delivery may pass the order on to its own workflow.
-        this.#check = !this.#direct;
-        this.#queue.shift();
-      }
-    } finally {
-      this.#draining = false;
-    }
+  /** Announces the queue's first event, then the next, until the queue is empty. */
+  #announceFirst(): Promise<void> {
+    const options = {
+      ...(this.#direct ? { direct: true } : {}),
+      ...(this.#check ? { checkOrderWorkflow: true } : {}),
+    };
+    return announceOrderEvent(this.#queue[0]!, options).then((announced) => {
+      // A history recorded before direct delivery has no answer: its events were queued.
+      if (announced?.delivered !== 'at-once') this.#direct = false;
+      // Handed over: the endpoint's delivery may pass the order on to its own workflow.
+      this.#check = !this.#direct;
+      this.#queue.shift();
+      if (this.#queue.length > 0) return this.#announceFirst();
+      this.#drain = undefined;
+    });
   }
 
-  /** Resolves once every queued event is delivered or in its delivery workflow. */
-  async flushed(): Promise<void> {
-    await condition(() => this.#queue.length === 0 && !this.#draining);
+  /**
+   * Resolves once every queued event is delivered or in its delivery workflow, those queued
+   * while it waited included.
+   */
+  flushed(): Promise<void> {
+    const drain = this.#drain;
+    return drain ? drain.then(() => this.flushed()) : Promise.resolve();
   }
 }
