@@ -19,8 +19,9 @@
  *
  * Then a paced build (`paced`): as many bookings again on a fresh dev server, simulator and worker
  * (the first population's polls gone), started evenly at a fraction (0.8) of the rate the flat-out
- * build sustained (its last fifth's, when nearly the whole population already polls), and the poll lateness of the settle window after it: what an order system that
- * sends bookings at a sustainable rate leaves behind.
+ * build sustained (its last fifth's, when nearly the whole population already polls), and the
+ * poll lateness of the settle window after it: what an order system that sends bookings at a
+ * sustainable rate leaves behind.
  *
  * Each dev server and its SQLite file are dropped afterwards, which ends the workflows.
  */
