@@ -78,15 +78,23 @@ export class OrderEventOutbox {
       ...(this.#direct ? { direct: true } : {}),
       ...(this.#check ? { checkOrderWorkflow: true } : {}),
     };
-    return announceOrderEvent(this.#queue[0]!, options).then((announced) => {
-      // A history recorded before direct delivery has no answer: its events were queued.
-      if (announced?.delivered !== 'at-once') this.#direct = false;
-      // Handed over: the endpoint's delivery may pass the order on to its own workflow.
-      this.#check = !this.#direct;
-      this.#queue.shift();
-      if (this.#queue.length > 0) return this.#announceFirst();
-      this.#drain = undefined;
-    });
+    return announceOrderEvent(this.#queue[0]!, options).then(
+      (announced) => {
+        // A history recorded before direct delivery has no answer: its events were queued.
+        if (announced?.delivered !== 'at-once') this.#direct = false;
+        // Handed over: the endpoint's delivery may pass the order on to its own workflow.
+        this.#check = !this.#direct;
+        this.#queue.shift();
+        if (this.#queue.length > 0) return this.#announceFirst();
+        this.#drain = undefined;
+      },
+      (err: unknown) => {
+        // The announcement retries until it answers, so only a cancelled one fails: the event
+        // stays first in the queue, and the next push drains again.
+        this.#drain = undefined;
+        throw err;
+      },
+    );
   }
 
   /**
