@@ -230,7 +230,7 @@ export async function watch(
     if (known.phase === GuardPhase.CANCELLATION_PENDING)
       run.events?.phase(known.phase, run.eventData());
     const started = start(run);
-    if (started) await started;
+    if (started instanceof Promise) await started;
   }
   run.ready = true;
   setCurrentDetails(run.details());
