@@ -8,7 +8,9 @@ import {
   BOOK_ROOM_WORKFLOW,
   type BookingWorkflow,
 } from '../src/client';
+import { DEFAULT_POLLING } from '../src/config/defaults';
 import type { HotelApiConfig } from '../src/hotel-api/client';
+import { durationToMs } from '../src/shared/duration';
 
 /** The supplier account the bench's simulator accepts and its clients sign with. */
 export const BENCH_COMPANY = { key: 'bench-key', secret: 'bench-secret-0123456789' } as const;
@@ -103,9 +105,12 @@ export interface BenchSettings {
      * not as a flood that queues workflow tasks for longer than their timeouts.
      */
     readonly rampInFlight: number;
-    /** First poll delay after the booking's first poll, ms. */
+    /**
+     * First poll delay after the booking's first poll, ms; each next one 1.5 × longer up to the
+     * cap. The product's default polling unless `BENCH_SCALE_POLL_MS` says otherwise.
+     */
     readonly pollInitialMs: number;
-    /** Poll delay cap, ms (the backoff reaches it on the third poll). */
+    /** Poll delay cap, ms. */
     readonly pollMaximumMs: number;
     /**
      * Between the end of the build and the watch, ms: building runs the server flat out, so polls
@@ -115,8 +120,13 @@ export interface BenchSettings {
     /** How long the open population is watched once built and settled, ms. */
     readonly observeMs: number;
     /**
+     * Then the sustainable rate, probed on the standing population: new bookings at rising
+     * rates, a step of this length each, ms (bench/scale-probe.ts).
+     */
+    readonly probeStepMs: number;
+    /**
      * Then the paced build: as many bookings again on a fresh server and worker, started evenly at
-     * this fraction of the rate the flat-out build measured, and its settle window (0: none).
+     * this fraction of the sustainable rate the probe measured, and its settle window (0: none).
      * @default 0.8
      */
     readonly pacedFraction: number;
@@ -201,11 +211,12 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_WORK_SUPPLIER_CAP` | work part: the worker's `SUPPLIER_MAX_CALLS_PER_SECOND` (0: no cap) | 1000 | 1000 |
  * | `BENCH_WORK_LOCAL_CALLS` | work part: the worker's `SUPPLIER_LOCAL_CALLS_PER_SECOND` | 200 | 200 |
  * | `BENCH_SCALE_WORKFLOWS` | bookings open at once | 10000 | 500 |
- * | `BENCH_SCALE_POLL_MS` | poll delays `initial,maximum` | 30000,60000 | 10000,20000 |
- * | `BENCH_SCALE_SETTLE_MS` | pause between building and watching | the poll cap | 10000 |
+ * | `BENCH_SCALE_POLL_MS` | poll delays `initial,maximum` | the product's: 5000,300000 | the same |
+ * | `BENCH_SCALE_SETTLE_MS` | pause between building and watching | 60000 | 10000 |
  * | `BENCH_SCALE_OBSERVE_MS` | watch time once all are open | 120000 | 10000 |
  * | `BENCH_SCALE_RAMP_IN_FLIGHT` | bookings started, not yet booked | 50 | 50 |
- * | `BENCH_SCALE_PACED_FRACTION` | the paced build's rate ÷ the flat-out build's (0: no paced build) | 0.8 | 0.8 |
+ * | `BENCH_SCALE_PROBE_STEP_MS` | each step of the sustainable rate's probe | 60000 | 10000 |
+ * | `BENCH_SCALE_PACED_FRACTION` | the paced build's rate ÷ the sustainable rate (0: no paced build) | 0.8 | 0.8 |
  * | `BENCH_AHEAD_WORKFLOWS` | waiting bookings with a poll due (ahead part) | 10000 | 100 |
  * | `BENCH_AHEAD_POLL_MS` | their poll interval (the worker's pause) | 60000 | 5000 |
  * | `BENCH_AHEAD_BOOKINGS` | new bookings started meanwhile | 100 | 10 |
@@ -260,9 +271,10 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
   if (latencies.some((l) => !Number.isFinite(l) || l < 0)) {
     throw new Error('BENCH_OVERHEAD_LATENCIES_MS must be a comma list of milliseconds');
   }
-  const poll = (env.BENCH_SCALE_POLL_MS ?? (quick ? '10000,20000' : '30000,60000'))
-    .split(',')
-    .map(Number);
+  const productPolling = [DEFAULT_POLLING.initialInterval, DEFAULT_POLLING.maximumInterval]
+    .map((d) => durationToMs(d))
+    .join(',');
+  const poll = (env.BENCH_SCALE_POLL_MS ?? productPolling).split(',').map(Number);
   const [pollInitialMs = NaN, pollMaximumMs = pollInitialMs] = poll;
   if (!(pollInitialMs > 0 && pollMaximumMs >= pollInitialMs)) {
     throw new Error('BENCH_SCALE_POLL_MS must be `initial,maximum` in ms');
@@ -338,8 +350,9 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
       rampInFlight: num(env, 'BENCH_SCALE_RAMP_IN_FLIGHT', 50),
       pollInitialMs,
       pollMaximumMs,
-      settleMs: num(env, 'BENCH_SCALE_SETTLE_MS', quick ? 10_000 : pollMaximumMs),
+      settleMs: num(env, 'BENCH_SCALE_SETTLE_MS', quick ? 10_000 : 60_000),
       observeMs: num(env, 'BENCH_SCALE_OBSERVE_MS', quick ? 10_000 : 120_000),
+      probeStepMs: num(env, 'BENCH_SCALE_PROBE_STEP_MS', quick ? 10_000 : 60_000),
       pacedFraction: num(env, 'BENCH_SCALE_PACED_FRACTION', 0.8),
       latencyMs,
       historySample: num(env, 'BENCH_SCALE_HISTORY_SAMPLE', workflows),

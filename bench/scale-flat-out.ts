@@ -1,13 +1,15 @@
 /**
  * The `scale` part's flat-out build: the population built as fast as the system takes it on a
  * fresh dev server, simulator and worker, settled, then watched (the worker's RSS, poll lateness,
- * CPU by process, open workflows, workflow task timeouts in the histories, the worker's metrics).
+ * CPU by process, open workflows, workflow task timeouts in the histories, the worker's metrics),
+ * then the sustainable rate probed on it.
  */
 import { writeFileSync } from 'node:fs';
 import type { BenchSettings } from './bench-config';
 import { cpuSeconds, metricSum, rssMiB, scrape } from './bench-stack';
 import { workflowTaskTimeouts } from './history-scan';
 import { histogram, latePollsOverTime, settleAfterBuild } from './poll-lateness';
+import { probeSustainableRate } from './scale-probe';
 import type { ScaleContext, ScaleResult } from './scale';
 import { build, startScaleStack, waitingInputs } from './scale-stack';
 import { round, sleep, summarize } from './stats';
@@ -98,6 +100,9 @@ export async function runFlatOutBuild(
         metricSum(metrics, 'temporal_workflow_task_execution_latency_count') -
         metricSum(metrics, 'temporal_workflow_task_execution_latency_bucket', { le: '1000' }),
     };
+
+    // --- the sustainable rate, stepped up on the standing population ---------------------------
+    const sustainable = await probeSustainableRate(s, ctx, stack, built.sustainedPerSecond);
     return {
       openWorkflows: open.count,
       startupRssMiB: round(startupRss),
@@ -126,6 +131,7 @@ export async function runFlatOutBuild(
       },
       rampBookingsPerSecond: round(s.workflows / rampSeconds),
       rampSustainedBookingsPerSecond: round(built.sustainedPerSecond),
+      sustainable,
       rampSeconds: round(rampSeconds),
       watchSeconds: round(watchSeconds),
       pollsPerSecond: round(lateness.length / watchSeconds),

@@ -1,7 +1,7 @@
 /**
  * The `scale` part's paced build: the population built again on a fresh dev server, simulator and
  * worker (the first population's polls gone), its starts spaced evenly at a fraction of the
- * flat-out build's sustained rate (its last fifth's), and the settle window after it.
+ * sustainable rate probed on the first population, and the settle window after it.
  */
 import type { BenchSettings } from './bench-config';
 import { workflowTaskTimeouts } from './history-scan';
@@ -11,22 +11,22 @@ import { build, startScaleStack, waitingInputs } from './scale-stack';
 import { round, summarize } from './stats';
 
 /**
- * The same population again on a fresh stack, paced at `pacedFraction` of the flat-out build's
- * sustained rate, and the settle window after it.
+ * The same population again on a fresh stack, paced at `pacedFraction` of the sustainable rate,
+ * and the settle window after it.
  */
 export async function runPacedBuild(
   s: BenchSettings['scale'],
   ctx: ScaleContext,
-  /** The flat-out build's sustained rate: bookings/s over its last fifth. */
-  flatOutPerSecond: number,
+  /** The sustainable rate probed on the flat-out build's population, bookings/s. */
+  sustainablePerSecond: number,
 ): Promise<PacedBuild> {
-  const startsPerSecond = flatOutPerSecond * s.pacedFraction;
+  const startsPerSecond = sustainablePerSecond * s.pacedFraction;
   const stack = await startScaleStack(s, ctx);
   try {
     const inputs = waitingInputs(s);
     ctx.log(
       `scale: paced build, ${s.workflows} bookings at ${round(startsPerSecond)} starts/s ` +
-        `(${s.pacedFraction} × the flat-out build's sustained ${flatOutPerSecond}/s) on a fresh server and worker`,
+        `(${s.pacedFraction} × the sustainable ${sustainablePerSecond}/s) on a fresh server and worker`,
     );
     const built = await build(s, ctx, stack, inputs, startsPerSecond);
     ctx.log(`scale: paced, ${s.workflows} booked in ${round(built.seconds)} s`);
@@ -37,7 +37,7 @@ export async function runPacedBuild(
     );
     const timeouts = await workflowTaskTimeouts(stack.bookings, inputs, s.historySample);
     return {
-      ofFlatOut: s.pacedFraction,
+      ofSustainable: s.pacedFraction,
       startsPerSecond: round(startsPerSecond),
       bookingsPerSecond: round(s.workflows / built.seconds),
       seconds: round(built.seconds),

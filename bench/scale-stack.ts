@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BookingClient, type BookRoomInput } from '../src/client';
+import { DEFAULT_POLLING } from '../src/config/defaults';
 import type { BenchSettings } from './bench-config';
 import { benchBookingInput } from './bookings';
 import {
@@ -59,7 +60,7 @@ export function waitingInputs(s: BenchSettings['scale']): BookRoomInput[] {
       polling: {
         initialInterval: s.pollInitialMs,
         maximumInterval: s.pollMaximumMs,
-        backoffCoefficient: 1.5,
+        backoffCoefficient: DEFAULT_POLLING.backoffCoefficient,
       },
       confirmationDeadline: '6h',
     }),

@@ -17,11 +17,12 @@
  *   flat out and polls fall behind meanwhile, so the ramp-up's polls and the settle window in
  *   which that backlog drains (one poll cap by default) are reported separately.
  *
- * Then a paced build (`paced`): as many bookings again on a fresh dev server, simulator and worker
- * (the first population's polls gone), started evenly at a fraction (0.8) of the rate the flat-out
- * build sustained (its last fifth's, when nearly the whole population already polls), and the
- * poll lateness of the settle window after it: what an order system that sends bookings at a
- * sustainable rate leaves behind.
+ * Then the sustainable rate (`sustainable`), probed on the standing population: new bookings
+ * started in steps of rising rate, until a step's polls run over 1 s late at p99
+ * (bench/scale-probe.ts). Then a paced build (`paced`): as many bookings again on a fresh dev
+ * server, simulator and worker (the first population's polls gone), started evenly at a fraction
+ * (0.8) of that rate, and the poll lateness of the settle window after it: what an order system
+ * that sends bookings at a sustainable rate leaves behind.
  *
  * Each dev server and its SQLite file are dropped afterwards, which ends the workflows.
  */
@@ -29,6 +30,7 @@ import type { BenchSettings } from './bench-config';
 import type { PartWorkerContext } from './bench-stack';
 import { runFlatOutBuild } from './scale-flat-out';
 import { runPacedBuild } from './scale-paced';
+import type { SustainableRate } from './scale-probe';
 
 export interface ScaleResult {
   readonly openWorkflows: number;
@@ -71,10 +73,12 @@ export interface ScaleResult {
   /** Bookings started (and booked at the supplier) per second while building the population. */
   readonly rampBookingsPerSecond: number;
   /**
-   * The build's sustained rate: bookings/s over its last fifth, made while nearly the whole
-   * population already polls. The paced build's pace is a fraction of it.
+   * The build's rate over its last fifth, made while nearly the whole population already polls
+   * (and its polls fall behind): the probe's ceiling.
    */
   readonly rampSustainedBookingsPerSecond: number;
+  /** The sustainable rate, probed on the standing population. The paced build's pace is a fraction of it. */
+  readonly sustainable: SustainableRate;
   readonly rampSeconds: number;
   readonly watchSeconds: number;
   readonly pollsPerSecond: number;
@@ -91,12 +95,12 @@ export interface ScaleResult {
 }
 
 /**
- * The same population built again on a fresh stack, its starts spaced evenly at `ofFlatOut` × the
- * flat-out build's sustained rate, and the settle window after it measured as the flat-out one's.
+ * The same population built again on a fresh stack, its starts spaced evenly at `ofSustainable` ×
+ * the probed sustainable rate, and the settle window after it measured as the flat-out one's.
  */
 export interface PacedBuild {
-  /** Fraction of the flat-out build's sustained rate (its last fifth's) the starts were paced at. */
-  readonly ofFlatOut: number;
+  /** Fraction of the sustainable rate the starts were paced at. */
+  readonly ofSustainable: number;
   /** The pace asked: starts per second. */
   readonly startsPerSecond: number;
   /** Bookings booked per second over the build, as measured (below the pace if the cap bound). */
@@ -130,5 +134,9 @@ export async function runScaleBench(
 ): Promise<ScaleResult> {
   const flatOut = await runFlatOutBuild(s, ctx);
   if (!(s.pacedFraction > 0)) return flatOut;
-  return { ...flatOut, paced: await runPacedBuild(s, ctx, flatOut.rampSustainedBookingsPerSecond) };
+  if (!(flatOut.sustainable.bookingsPerSecond > 0)) {
+    ctx.log('scale: no paced build: no rate held on the standing population');
+    return flatOut;
+  }
+  return { ...flatOut, paced: await runPacedBuild(s, ctx, flatOut.sustainable.bookingsPerSecond) };
 }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultParts, outputFor, PARTS, settingsFrom } from '../bench/bench-config';
 import { clusterFigures, type ClusterBenchResult } from '../bench/cluster';
+import { probeRates, stepHolds } from '../bench/scale-probe';
 import { roundOrders } from '../bench/throughput';
 
 describe('bench settings: the cluster part', () => {
@@ -86,7 +87,22 @@ describe('bench settings: the cluster part', () => {
     );
   });
 
-  it("the scale part's paced build runs at 80 % of the flat-out rate unless its knob says otherwise (0: none)", () => {
+  it("the scale part's probe steps a minute each (10 s at --quick), 1.5 × apart from 1/s up to the flat-out rate", () => {
+    assert.equal(settingsFrom([], {}).scale.probeStepMs, 60_000);
+    assert.equal(settingsFrom(['--quick'], {}).scale.probeStepMs, 10_000);
+    assert.equal(settingsFrom([], { BENCH_SCALE_PROBE_STEP_MS: '30000' }).scale.probeStepMs, 30_000);
+    assert.deepEqual(probeRates(8), [1, 1.5, 2.25, 3.38, 5.06, 7.59]);
+    assert.deepEqual(probeRates(0.5), []);
+  });
+
+  it('a probe step holds when its polls run at most 1 s late at p99 and it kept 90 % of its pace', () => {
+    assert.equal(stepHolds(2.25, 2.2, 1_000), true);
+    assert.equal(stepHolds(2.25, 2.2, 1_001), false);
+    assert.equal(stepHolds(2.25, 2.02, 10), false);
+    assert.equal(stepHolds(2.25, 2.03, 10), true);
+  });
+
+  it("the scale part's paced build runs at 80 % of the sustainable rate unless its knob says otherwise (0: none)", () => {
     assert.equal(settingsFrom([], {}).scale.pacedFraction, 0.8);
     assert.equal(settingsFrom(['--quick'], {}).scale.pacedFraction, 0.8);
     assert.equal(settingsFrom([], { BENCH_SCALE_PACED_FRACTION: '0' }).scale.pacedFraction, 0);

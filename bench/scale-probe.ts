@@ -1,0 +1,94 @@
+/**
+ * The `scale` part's sustainable rate, measured on the standing population: after the watch, new
+ * waiting bookings are started in steps of rising rate (`probeStepMs` each, the rates 1.5 × apart
+ * from `PROBE_FIRST_PER_SECOND` up to the flat-out build's sustained rate). A step holds when its
+ * polls (the population's and its own) start at most `PROBE_LATE_MS` late at p99, and it kept
+ * the pace. The sustainable rate is the last step that held before the first that did not: what
+ * an order system can send for as long as it likes, with every poll on time.
+ */
+import type { BenchSettings } from './bench-config';
+import type { ScaleContext } from './scale';
+import { build, waitingInputs, type ScaleStack } from './scale-stack';
+import { round, summarize } from './stats';
+
+/** The first step's rate, bookings/s. */
+const PROBE_FIRST_PER_SECOND = 1;
+/** Each step's rate ÷ the one before. */
+const PROBE_STEP_FACTOR = 1.5;
+/** A step holds when its polls' lateness p99 is at most this, ms: the paced build's target. */
+const PROBE_LATE_MS = 1_000;
+/** …and it made its bookings at this share of its rate or more (the system kept the pace). */
+const PROBE_KEPT_PACE = 0.9;
+
+export interface ProbeStep {
+  /** The rate asked, starts/s. */
+  readonly askedPerSecond: number;
+  /** Bookings made per second over the step. */
+  readonly bookingsPerSecond: number;
+  /** Polls started during the step, and their lateness p99, ms. */
+  readonly polls: number;
+  readonly pollLatenessP99Ms: number;
+  readonly held: boolean;
+}
+
+export interface SustainableRate {
+  /** Each step's length, s. */
+  readonly stepSeconds: number;
+  readonly steps: readonly ProbeStep[];
+  /** The rate of the last step that held, bookings/s; 0 when the first did not. */
+  readonly bookingsPerSecond: number;
+}
+
+/** The rates of the probe's steps: 1.5 × apart from the first, the last at most `ceiling`. */
+export function probeRates(ceiling: number): number[] {
+  const rates: number[] = [];
+  for (let r = PROBE_FIRST_PER_SECOND; r <= ceiling; r *= PROBE_STEP_FACTOR) rates.push(round(r));
+  return rates;
+}
+
+/** Whether a step held: its polls on time at p99, and its bookings made at its pace. */
+export function stepHolds(askedPerSecond: number, bookingsPerSecond: number, p99Ms: number): boolean {
+  return p99Ms <= PROBE_LATE_MS && bookingsPerSecond >= PROBE_KEPT_PACE * askedPerSecond;
+}
+
+/**
+ * Steps up the start rate on `stack`'s standing population until a step does not hold (or the
+ * flat-out build's sustained rate, `ceiling`, is reached). Each step's bookings join the population.
+ */
+export async function probeSustainableRate(
+  s: BenchSettings['scale'],
+  ctx: ScaleContext,
+  stack: ScaleStack,
+  ceiling: number,
+): Promise<SustainableRate> {
+  const steps: ProbeStep[] = [];
+  let sustainable = 0;
+  const takeLateness = async () => {
+    await stack.worker.takeLatenessTimes();
+    return stack.worker.takeLateness();
+  };
+  await takeLateness();
+  for (const rate of probeRates(ceiling)) {
+    const count = Math.max(1, Math.round((rate * s.probeStepMs) / 1000));
+    const inputs = waitingInputs({ ...s, workflows: count });
+    const built = await build(s, ctx, stack, inputs, rate);
+    const lateness = await takeLateness();
+    const p99 = round(summarize(lateness).p99);
+    const bookingsPerSecond = round(count / built.seconds);
+    const held = stepHolds(rate, bookingsPerSecond, p99);
+    steps.push({
+      askedPerSecond: rate,
+      bookingsPerSecond,
+      polls: lateness.length,
+      pollLatenessP99Ms: p99,
+      held,
+    });
+    ctx.log(
+      `scale: probe ${rate}/s: ${count} booked at ${bookingsPerSecond}/s, ${lateness.length} polls, ` +
+        `lateness p99 ${p99} ms: ${held ? 'held' : 'did not hold'}`,
+    );
+    if (!held) break;
+    sustainable = bookingsPerSecond;
+  }
+  return { stepSeconds: round(s.probeStepMs / 1000), steps, bookingsPerSecond: sustainable };
+}
