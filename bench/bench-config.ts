@@ -212,7 +212,7 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_WORK_LOCAL_CALLS` | work part: the worker's `SUPPLIER_LOCAL_CALLS_PER_SECOND` | 200 | 200 |
  * | `BENCH_SCALE_WORKFLOWS` | bookings open at once | 10000 | 500 |
  * | `BENCH_SCALE_POLL_MS` | poll delays `initial,maximum` | the product's: 5000,300000 | the same |
- * | `BENCH_SCALE_SETTLE_MS` | pause between building and watching | 60000 | 10000 |
+ * | `BENCH_SCALE_SETTLE_MS` | pause between building and watching | the poll cap | 10000 |
  * | `BENCH_SCALE_OBSERVE_MS` | watch time once all are open | 120000 | 10000 |
  * | `BENCH_SCALE_RAMP_IN_FLIGHT` | bookings started, not yet booked | 50 | 50 |
  * | `BENCH_SCALE_PROBE_STEP_MS` | each step of the sustainable rate's probe | 60000 | 10000 |
@@ -350,7 +350,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
       rampInFlight: num(env, 'BENCH_SCALE_RAMP_IN_FLIGHT', 50),
       pollInitialMs,
       pollMaximumMs,
-      settleMs: num(env, 'BENCH_SCALE_SETTLE_MS', quick ? 10_000 : 60_000),
+      settleMs: num(env, 'BENCH_SCALE_SETTLE_MS', quick ? 10_000 : pollMaximumMs),
       observeMs: num(env, 'BENCH_SCALE_OBSERVE_MS', quick ? 10_000 : 120_000),
       probeStepMs: num(env, 'BENCH_SCALE_PROBE_STEP_MS', quick ? 10_000 : 60_000),
       pacedFraction: num(env, 'BENCH_SCALE_PACED_FRACTION', 0.8),

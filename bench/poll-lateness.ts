@@ -45,19 +45,24 @@ export function latePollsOverTime(
  * After a build: its own polls (each booking's first) once the last ones have run, then the
  * settle window's (`settleMs`, one poll cap by default), in which the build's backlog drains.
  */
-export async function settleAfterBuild(s: BenchSettings['scale'], worker: WorkerHandle) {
+export async function settleAfterBuild(
+  s: BenchSettings['scale'],
+  worker: WorkerHandle,
+  /** The window's length, ms. */
+  windowMs = s.settleMs,
+) {
   // Let the last bookings' first polls run before separating the build from what follows.
   await sleep(Math.min(3_000, s.pollInitialMs / 2));
   const buildLateness = await worker.takeLateness();
   await worker.takeLatenessTimes();
   const startEpoch = Date.now();
-  await sleep(s.settleMs);
+  await sleep(windowMs);
   const lateness = await worker.takeLateness();
   const times = await worker.takeLatenessTimes();
   return {
     buildLateness,
     settle: {
-      seconds: round(s.settleMs / 1000),
+      seconds: round(windowMs / 1000),
       polls: lateness.length,
       pollLatenessP99Ms: round(summarize(lateness).p99),
       pollLatenessP50Ms: round(summarize(lateness).p50),

@@ -1,7 +1,7 @@
 /**
  * The `scale` part's paced build: the population built again on a fresh dev server, simulator and
  * worker (the first population's polls gone), its starts spaced evenly at a fraction of the
- * sustainable rate probed on the first population, and the settle window after it.
+ * sustainable rate probed on the first population, and the minute after it.
  */
 import type { BenchSettings } from './bench-config';
 import { workflowTaskTimeouts } from './history-scan';
@@ -10,9 +10,12 @@ import type { PacedBuild, ScaleContext } from './scale';
 import { build, startScaleStack, waitingInputs } from './scale-stack';
 import { round, summarize } from './stats';
 
+/** The window after the paced build: its minute (the settle window when that is shorter). */
+const PACED_AFTER_MS = 60_000;
+
 /**
  * The same population again on a fresh stack, paced at `pacedFraction` of the sustainable rate,
- * and the settle window after it.
+ * and the minute after it.
  */
 export async function runPacedBuild(
   s: BenchSettings['scale'],
@@ -30,7 +33,8 @@ export async function runPacedBuild(
     );
     const built = await build(s, ctx, stack, inputs, startsPerSecond);
     ctx.log(`scale: paced, ${s.workflows} booked in ${round(built.seconds)} s`);
-    const { buildLateness, settle } = await settleAfterBuild(s, stack.worker);
+    const after = Math.min(s.settleMs, PACED_AFTER_MS);
+    const { buildLateness, settle } = await settleAfterBuild(s, stack.worker, after);
     ctx.log(
       `scale: paced, settled for ${settle.seconds} s, ${settle.polls} polls, ` +
         `lateness p99 ${settle.pollLatenessP99Ms} ms`,

@@ -1,5 +1,6 @@
 /**
- * The `scale` part's sustainable rate, measured on the standing population: after the watch, new
+ * The `scale` part's sustainable rate, measured on the standing population: after the watch, once
+ * a step's length without new bookings has the population's polls on time (at most 20 such), new
  * waiting bookings are started in steps of rising rate (`probeStepMs` each, the rates 1.5 × apart
  * from `PROBE_FIRST_PER_SECOND` up to the flat-out build's sustained rate). A step holds when its
  * polls (the population's and its own) start at most `PROBE_LATE_MS` late at p99, and it kept
@@ -9,7 +10,7 @@
 import type { BenchSettings } from './bench-config';
 import type { ScaleContext } from './scale';
 import { build, waitingInputs, type ScaleStack } from './scale-stack';
-import { round, summarize } from './stats';
+import { round, sleep, summarize } from './stats';
 
 /** The first step's rate, bookings/s. */
 const PROBE_FIRST_PER_SECOND = 1;
@@ -19,6 +20,8 @@ const PROBE_STEP_FACTOR = 1.5;
 const PROBE_LATE_MS = 1_000;
 /** …and it made its bookings at this share of its rate or more (the system kept the pace). */
 const PROBE_KEPT_PACE = 0.9;
+/** Steps' lengths without new bookings the population is given to have its polls on time. */
+const PROBE_QUIET_STEPS = 20;
 
 export interface ProbeStep {
   /** The rate asked, starts/s. */
@@ -34,6 +37,8 @@ export interface ProbeStep {
 export interface SustainableRate {
   /** Each step's length, s. */
   readonly stepSeconds: number;
+  /** How long the population was left alone before the first step, until its polls were on time, s. */
+  readonly quietSeconds: number;
   readonly steps: readonly ProbeStep[];
   /** The rate of the last step that held, bookings/s; 0 when the first did not. */
   readonly bookingsPerSecond: number;
@@ -47,7 +52,11 @@ export function probeRates(ceiling: number): number[] {
 }
 
 /** Whether a step held: its polls on time at p99, and its bookings made at its pace. */
-export function stepHolds(askedPerSecond: number, bookingsPerSecond: number, p99Ms: number): boolean {
+export function stepHolds(
+  askedPerSecond: number,
+  bookingsPerSecond: number,
+  p99Ms: number,
+): boolean {
   return p99Ms <= PROBE_LATE_MS && bookingsPerSecond >= PROBE_KEPT_PACE * askedPerSecond;
 }
 
@@ -68,6 +77,27 @@ export async function probeSustainableRate(
     return stack.worker.takeLateness();
   };
   await takeLateness();
+  // The population's own polls first: the steps start once a step's length with no new booking
+  // has them on time (a population built flat out in ten minutes is still in its first, dearest
+  // polls, and the build's backlog drains).
+  let quietSeconds = 0;
+  for (;;) {
+    await sleep(s.probeStepMs);
+    quietSeconds += s.probeStepMs / 1000;
+    const p99 = round(summarize(await takeLateness()).p99);
+    ctx.log(
+      `scale: probe waits for the population's polls: p99 ${p99} ms after ${round(quietSeconds)} s`,
+    );
+    if (p99 <= PROBE_LATE_MS) break;
+    if (quietSeconds * 1000 >= PROBE_QUIET_STEPS * s.probeStepMs) {
+      return {
+        stepSeconds: round(s.probeStepMs / 1000),
+        quietSeconds: round(quietSeconds),
+        steps,
+        bookingsPerSecond: 0,
+      };
+    }
+  }
   for (const rate of probeRates(ceiling)) {
     const count = Math.max(1, Math.round((rate * s.probeStepMs) / 1000));
     const inputs = waitingInputs({ ...s, workflows: count });
@@ -90,5 +120,10 @@ export async function probeSustainableRate(
     if (!held) break;
     sustainable = bookingsPerSecond;
   }
-  return { stepSeconds: round(s.probeStepMs / 1000), steps, bookingsPerSecond: sustainable };
+  return {
+    stepSeconds: round(s.probeStepMs / 1000),
+    quietSeconds: round(quietSeconds),
+    steps,
+    bookingsPerSecond: sustainable,
+  };
 }

@@ -2,7 +2,7 @@
  * The bench's figures against their targets, under the names the README's "Latest full run" table
  * uses (written into `bench/results/latest.json` as `targets`), and the figures it reports without
  * a target (`reported`): those not given one yet, and those whose target another row replaced
- * (overhead R, the bookRoom workflow task's ms, bookings/s ÷ the no-op control, the settle minute
+ * (overhead R, the bookRoom workflow task's ms, bookings/s ÷ the no-op control, the settle window
  * of the flat-out build). Pure: the results in, the rows out.
  *
  * The load drill's figures come from its own runs (`npm run chaos -- load` writes
@@ -249,7 +249,7 @@ export function reported(r: BenchResults): Record<string, number> {
       t && t.controlWorkflowsPerSecond > 0
         ? round(t.bookingsPerSecond / t.controlWorkflowsPerSecond, 3)
         : undefined,
-    'Poll lateness p99 ms, right after building 10,000 waiting bookings flat out (the settle minute)':
+    'Poll lateness p99 ms, right after building 10,000 waiting bookings flat out (the settle window, one poll cap)':
       r.scale?.settle?.pollLatenessP99Ms,
     'Order events: saved state changes per event, to a hanging endpoint':
       r.events?.stateChangesPerEventHanging,

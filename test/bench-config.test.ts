@@ -90,7 +90,10 @@ describe('bench settings: the cluster part', () => {
   it("the scale part's probe steps a minute each (10 s at --quick), 1.5 × apart from 1/s up to the flat-out rate", () => {
     assert.equal(settingsFrom([], {}).scale.probeStepMs, 60_000);
     assert.equal(settingsFrom(['--quick'], {}).scale.probeStepMs, 10_000);
-    assert.equal(settingsFrom([], { BENCH_SCALE_PROBE_STEP_MS: '30000' }).scale.probeStepMs, 30_000);
+    assert.equal(
+      settingsFrom([], { BENCH_SCALE_PROBE_STEP_MS: '30000' }).scale.probeStepMs,
+      30_000,
+    );
     assert.deepEqual(probeRates(8), [1, 1.5, 2.25, 3.38, 5.06, 7.59]);
     assert.deepEqual(probeRates(0.5), []);
   });

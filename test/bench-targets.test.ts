@@ -197,7 +197,7 @@ describe('bench targets', () => {
     const figures = reported(r);
     assert.equal(
       figures[
-        'Poll lateness p99 ms, right after building 10,000 waiting bookings flat out (the settle minute)'
+        'Poll lateness p99 ms, right after building 10,000 waiting bookings flat out (the settle window, one poll cap)'
       ],
       25_580,
     );
@@ -228,13 +228,13 @@ describe('bench targets', () => {
       'Overhead R p50 at 20 ms': 60 / 42,
       'bookRoom workflow task in the worker (SDK metrics, mean), ms at 20 ms': 1.4,
       'Confirmed bookings/s ÷ no-op control workflows/s, same run': 0.75,
-      'Poll lateness p99 ms, right after building 10,000 waiting bookings flat out (the settle minute)': 54_284,
+      'Poll lateness p99 ms, right after building 10,000 waiting bookings flat out (the settle window, one poll cap)': 54_284,
     };
     assert.deepEqual(reported(r), replaced);
     const labels = new Set(targets(r).map((t) => t.label));
     for (const label of Object.keys(replaced)) assert.ok(!labels.has(label), label);
     assert.ok(
-      ![...labels].some((l) => l.includes('the settle minute')),
+      ![...labels].some((l) => l.includes('the settle window')),
       'the flat-out settle minute has no target',
     );
     // What the run did not measure is left out of both.
