@@ -126,7 +126,7 @@ export interface BenchSettings {
     readonly probeStepMs: number;
     /**
      * Then the paced build: as many bookings again on a fresh server and worker, started evenly at
-     * this fraction of the sustainable rate the probe measured, and its settle window (0: none).
+     * this fraction of the sustainable rate the probe measured, and the minute after it (0: none).
      * @default 0.8
      */
     readonly pacedFraction: number;

@@ -61,6 +61,27 @@ export function stepHolds(
 }
 
 /**
+ * The population's own polls first: a step's length at a time with no new booking, until one has
+ * them on time (a population built flat out in ten minutes is still in its first, dearest polls,
+ * and the build's backlog drains). The seconds it took, or undefined when `PROBE_QUIET_STEPS` did
+ * not do it.
+ */
+async function waitForPollsOnTime(
+  s: BenchSettings['scale'],
+  ctx: ScaleContext,
+  takeLateness: () => Promise<number[]>,
+): Promise<number | undefined> {
+  for (let quiet = 1; quiet <= PROBE_QUIET_STEPS; quiet++) {
+    await sleep(s.probeStepMs);
+    const seconds = round((quiet * s.probeStepMs) / 1000);
+    const p99 = round(summarize(await takeLateness()).p99);
+    ctx.log(`scale: probe waits for the population's polls: p99 ${p99} ms after ${seconds} s`);
+    if (p99 <= PROBE_LATE_MS) return seconds;
+  }
+  return undefined;
+}
+
+/**
  * Steps up the start rate on `stack`'s standing population until a step does not hold (or the
  * flat-out build's sustained rate, `ceiling`, is reached). Each step's bookings join the population.
  */
@@ -77,26 +98,15 @@ export async function probeSustainableRate(
     return stack.worker.takeLateness();
   };
   await takeLateness();
-  // The population's own polls first: the steps start once a step's length with no new booking
-  // has them on time (a population built flat out in ten minutes is still in its first, dearest
-  // polls, and the build's backlog drains).
-  let quietSeconds = 0;
-  for (;;) {
-    await sleep(s.probeStepMs);
-    quietSeconds += s.probeStepMs / 1000;
-    const p99 = round(summarize(await takeLateness()).p99);
-    ctx.log(
-      `scale: probe waits for the population's polls: p99 ${p99} ms after ${round(quietSeconds)} s`,
-    );
-    if (p99 <= PROBE_LATE_MS) break;
-    if (quietSeconds * 1000 >= PROBE_QUIET_STEPS * s.probeStepMs) {
-      return {
-        stepSeconds: round(s.probeStepMs / 1000),
-        quietSeconds: round(quietSeconds),
-        steps,
-        bookingsPerSecond: 0,
-      };
-    }
+  const quietSeconds = await waitForPollsOnTime(s, ctx, takeLateness);
+  if (quietSeconds === undefined) {
+    const waited = round((PROBE_QUIET_STEPS * s.probeStepMs) / 1000);
+    return {
+      stepSeconds: round(s.probeStepMs / 1000),
+      quietSeconds: waited,
+      steps,
+      bookingsPerSecond: 0,
+    };
   }
   for (const rate of probeRates(ceiling)) {
     const count = Math.max(1, Math.round((rate * s.probeStepMs) / 1000));
@@ -122,7 +132,7 @@ export async function probeSustainableRate(
   }
   return {
     stepSeconds: round(s.probeStepMs / 1000),
-    quietSeconds: round(quietSeconds),
+    quietSeconds,
     steps,
     bookingsPerSecond: sustainable,
   };

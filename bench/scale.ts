@@ -21,7 +21,7 @@
  * started in steps of rising rate, until a step's polls run over 1 s late at p99
  * (bench/scale-probe.ts). Then a paced build (`paced`): as many bookings again on a fresh dev
  * server, simulator and worker (the first population's polls gone), started evenly at a fraction
- * (0.8) of that rate, and the poll lateness of the settle window after it: what an order system
+ * (0.8) of that rate, and the poll lateness of the minute after it: what an order system
  * that sends bookings at a sustainable rate leaves behind.
  *
  * Each dev server and its SQLite file are dropped afterwards, which ends the workflows.
