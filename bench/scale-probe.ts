@@ -92,23 +92,13 @@ export async function probeSustainableRate(
   ceiling: number,
 ): Promise<SustainableRate> {
   const steps: ProbeStep[] = [];
-  let sustainable = 0;
   const takeLateness = async () => {
     await stack.worker.takeLatenessTimes();
     return stack.worker.takeLateness();
   };
   await takeLateness();
   const quietSeconds = await waitForPollsOnTime(s, ctx, takeLateness);
-  if (quietSeconds === undefined) {
-    const waited = round((PROBE_QUIET_STEPS * s.probeStepMs) / 1000);
-    return {
-      stepSeconds: round(s.probeStepMs / 1000),
-      quietSeconds: waited,
-      steps,
-      bookingsPerSecond: 0,
-    };
-  }
-  for (const rate of probeRates(ceiling)) {
+  for (const rate of quietSeconds === undefined ? [] : probeRates(ceiling)) {
     const count = Math.max(1, Math.round((rate * s.probeStepMs) / 1000));
     const inputs = waitingInputs({ ...s, workflows: count });
     const built = await build(s, ctx, stack, inputs, rate);
@@ -128,12 +118,11 @@ export async function probeSustainableRate(
         `lateness p99 ${p99} ms: ${held ? 'held' : 'did not hold'}`,
     );
     if (!held) break;
-    sustainable = bookingsPerSecond;
   }
   return {
     stepSeconds: round(s.probeStepMs / 1000),
-    quietSeconds,
+    quietSeconds: quietSeconds ?? round((PROBE_QUIET_STEPS * s.probeStepMs) / 1000),
     steps,
-    bookingsPerSecond: sustainable,
+    bookingsPerSecond: steps.filter((step) => step.held).at(-1)?.bookingsPerSecond ?? 0,
   };
 }
