@@ -51,13 +51,22 @@ export function probeRates(ceiling: number): number[] {
   return rates;
 }
 
-/** Whether a step held: its polls on time at p99, and its bookings made at its pace. */
+/**
+ * Whether polls were on time: some started (a stretch with none says nothing about them, and its
+ * p99 of nothing would be 0), and their lateness p99 at most `PROBE_LATE_MS`.
+ */
+export function pollsOnTime(polls: number, p99Ms: number): boolean {
+  return polls > 0 && p99Ms <= PROBE_LATE_MS;
+}
+
+/** Whether a step held: its polls on time, and its bookings made at its pace. */
 export function stepHolds(
   askedPerSecond: number,
   bookingsPerSecond: number,
+  polls: number,
   p99Ms: number,
 ): boolean {
-  return p99Ms <= PROBE_LATE_MS && bookingsPerSecond >= PROBE_KEPT_PACE * askedPerSecond;
+  return pollsOnTime(polls, p99Ms) && bookingsPerSecond >= PROBE_KEPT_PACE * askedPerSecond;
 }
 
 /**
@@ -74,9 +83,12 @@ async function waitForPollsOnTime(
   for (let quiet = 1; quiet <= PROBE_QUIET_STEPS; quiet++) {
     await sleep(s.probeStepMs);
     const seconds = round((quiet * s.probeStepMs) / 1000);
-    const p99 = round(summarize(await takeLateness()).p99);
-    ctx.log(`scale: probe waits for the population's polls: p99 ${p99} ms after ${seconds} s`);
-    if (p99 <= PROBE_LATE_MS) return seconds;
+    const lateness = await takeLateness();
+    const p99 = round(summarize(lateness).p99);
+    ctx.log(
+      `scale: probe waits for the population's polls: ${lateness.length} polls, p99 ${p99} ms after ${seconds} s`,
+    );
+    if (pollsOnTime(lateness.length, p99)) return seconds;
   }
   return undefined;
 }
@@ -105,7 +117,7 @@ export async function probeSustainableRate(
     const lateness = await takeLateness();
     const p99 = round(summarize(lateness).p99);
     const bookingsPerSecond = round(count / built.seconds);
-    const held = stepHolds(rate, bookingsPerSecond, p99);
+    const held = stepHolds(rate, bookingsPerSecond, lateness.length, p99);
     steps.push({
       askedPerSecond: rate,
       bookingsPerSecond,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultParts, outputFor, PARTS, settingsFrom } from '../bench/bench-config';
 import { clusterFigures, type ClusterBenchResult } from '../bench/cluster';
-import { probeRates, stepHolds } from '../bench/scale-probe';
+import { pollsOnTime, probeRates, stepHolds } from '../bench/scale-probe';
 import { roundOrders } from '../bench/throughput';
 
 describe('bench settings: the cluster part', () => {
@@ -99,10 +99,17 @@ describe('bench settings: the cluster part', () => {
   });
 
   it('a probe step holds when its polls run at most 1 s late at p99 and it kept 90 % of its pace', () => {
-    assert.equal(stepHolds(2.25, 2.2, 1_000), true);
-    assert.equal(stepHolds(2.25, 2.2, 1_001), false);
-    assert.equal(stepHolds(2.25, 2.02, 10), false);
-    assert.equal(stepHolds(2.25, 2.03, 10), true);
+    assert.equal(stepHolds(2.25, 2.2, 1_590, 1_000), true);
+    assert.equal(stepHolds(2.25, 2.2, 1_590, 1_001), false);
+    assert.equal(stepHolds(2.25, 2.02, 1_590, 10), false);
+    assert.equal(stepHolds(2.25, 2.03, 1_590, 10), true);
+  });
+
+  it('polls are on time only when some started: a stretch with none does not hold (its p99 of nothing is 0)', () => {
+    assert.equal(pollsOnTime(0, 0), false);
+    assert.equal(stepHolds(2.25, 2.25, 0, 0), false);
+    assert.equal(pollsOnTime(1, 1_000), true);
+    assert.equal(pollsOnTime(1, 1_001), false);
   });
 
   it("the scale part's paced build runs at 80 % of the sustainable rate unless its knob says otherwise (0: none)", () => {
