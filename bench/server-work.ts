@@ -23,6 +23,7 @@ import {
   startSimulatorChild,
   partWorker,
   startWorker,
+  type BenchTemporal,
   type WorkerHandle,
 } from './bench-stack';
 import { roundOrders, type ThroughputContext } from './throughput';
@@ -190,6 +191,28 @@ function cpuOf<K extends string>(pids: Record<K, number>): Record<K, number> {
   return out;
 }
 
+/** Every process that shares the cores: the bench process is the order system's client. */
+type Pids = Record<'server' | 'worker' | 'simulator' | 'client', number>;
+
+/** A run the part timed: its workflow id, its start call and its answer (epoch ms). */
+interface TimedRun {
+  readonly id: string;
+  readonly startedAt: number;
+  readonly resultAt: number;
+}
+
+/** What one measured window gave, per completed workflow where it says "each". */
+interface WindowFigures {
+  readonly kind: Kind;
+  readonly perSecond: number;
+  /** Each process's CPU ms each. */
+  readonly cpuMs: Record<keyof Pids, number>;
+  /** Saved state changes each. */
+  readonly saves: number;
+  readonly requests: Record<string, number>;
+  readonly latencies: readonly number[];
+}
+
 export async function runServerWorkBench(
   s: BenchSettings['work'],
   ctx: ThroughputContext,
@@ -205,36 +228,65 @@ export async function runServerWorkBench(
       ...partWorker(ctx, temporal, taskQueue, sim.baseUrl),
       ...(s.supplierCap.perSecond > 0 ? { supplierCap: s.supplierCap } : {}),
     });
-    const bookings = new BookingClient({
-      client: temporal.client,
-      taskQueue,
-      workflow: s.workflow,
-    });
-    const samples: string[] = [];
-    let last: string | undefined;
-    /**
-     * Waits (up to 2 s) until the order's guard has done its first task and waits: the order's
-     * workflow has no activity or workflow task pending (its guard's first read runs after the
-     * task that answered the caller).
-     */
-    const guardWaiting = async (orderId: string | undefined) => {
-      if (!orderId || !s.guard) return;
-      const until = Date.now() + 2_000;
-      while (Date.now() < until) {
-        const d = await temporal.client.workflow
-          .getHandle(`booking-${orderId}`)
-          .describe()
-          .catch(() => undefined);
-        if (d && !d.raw.pendingActivities?.length && !d.raw.pendingWorkflowTask) return;
-        await new Promise((r) => setTimeout(r, 5));
+    const runs = workRuns(s, temporal, taskQueue);
+    const pids = { server: serverPid, worker: worker.pid, simulator: sim.pid, client: process.pid };
+    const figures: WindowFigures[] = [];
+    const windows: WorkWindow[] = [];
+    const loadedSteps = {} as Record<Kind, Record<Step, number>>;
+    for (const [r, order] of roundOrders(s.rounds).entries()) {
+      for (const kind of order) {
+        const measured = await measureWorkWindow(s, ctx, temporal, runs, pids, kind, r + 1);
+        figures.push(measured.figures);
+        windows.push(measured.window);
+        const timed = runs.takeTimed();
+        if (r === s.rounds - 1) loadedSteps[kind] = await stepsOf(temporal, timed);
       }
+    }
+    const sequential = await sequentialLatency(s, runs);
+    const control = await runs.control();
+    await control.result();
+    const historyEvents = {
+      bookRoom: summarize(
+        await Promise.all(runs.samples.map((o) => historyLength(temporal, `booking-${o}`))),
+      ).p50,
+      control: await historyLength(temporal, control.workflowId),
     };
-    /** The runs of the window being measured: workflow id, start call and answer (epoch ms). */
-    let timed: { id: string; startedAt: number; resultAt: number }[] = [];
-    const one = async (kind: Kind) => {
+    return workResult(s, figures, { windows, loadedSteps, sequential, historyEvents });
+  } finally {
+    await worker?.stop();
+    await sim.stop();
+    await temporal.close();
+  }
+}
+
+/**
+ * How the part starts its runs: a confirmed booking through `BookingClient` (its guard after it,
+ * unless `BENCH_GUARD=0`, a diagnosis of what the guard costs), or the two-activity control; each
+ * timed, and the first five orders kept for their histories.
+ */
+function workRuns(s: BenchSettings['work'], temporal: BenchTemporal, taskQueue: string) {
+  const bookings = new BookingClient({ client: temporal.client, taskQueue, workflow: s.workflow });
+  const samples: string[] = [];
+  let last: string | undefined;
+  let timed: TimedRun[] = [];
+  const control = () =>
+    temporal.client.workflow.start('controlTwoStep', {
+      taskQueue,
+      workflowId: `control2-${randomUUID()}`,
+      args: ['x'],
+    });
+  return {
+    samples,
+    control,
+    /** The runs timed since the last call. */
+    takeTimed(): TimedRun[] {
+      const taken = timed;
+      timed = [];
+      return taken;
+    },
+    async one(kind: Kind): Promise<boolean> {
       const startedAt = Date.now();
       if (kind === 'booking') {
-        // Without its guard only when `BENCH_GUARD=0`: a diagnosis of what the guard costs.
         const input = benchBookingInput('instant', s.guard ? {} : NO_GUARD);
         await bookings.startBooking(input);
         const ok = (await bookings.result(input.orderId)).outcome === 'CONFIRMED';
@@ -243,172 +295,180 @@ export async function runServerWorkBench(
         timed.push({ id: `booking-${input.orderId}`, startedAt, resultAt: Date.now() });
         return ok;
       }
-      const handle = await temporal.client.workflow.start('controlTwoStep', {
-        taskQueue,
-        workflowId: `control2-${randomUUID()}`,
-        args: ['x'],
-      });
+      const handle = await control();
       await handle.result();
       timed.push({ id: handle.workflowId, startedAt, resultAt: Date.now() });
       return true;
-    };
-    /** Mean steps of up to 50 runs spread over `runs` (their histories read once the window is over). */
-    const stepsOf = async (runs: typeof timed) => {
-      const every = Math.max(1, Math.floor(runs.length / 50));
-      const picked = runs.filter((_, i) => i % every === 0).slice(0, 50);
-      const steps = await Promise.all(
-        picked.map(async (r) => {
-          const h = await temporal.client.workflow.getHandle(r.id).fetchHistory();
-          return runSteps(h.events ?? [], r.startedAt, r.resultAt);
-        }),
-      );
-      return meanSteps(steps);
-    };
-    const loadedSteps = {} as Record<Kind, Record<Step, number>>;
-    const windows: WorkWindow[] = [];
-    type Round = {
-      cpuMs: number[];
-      workerCpuMs: number[];
-      simulatorCpuMs: number[];
-      clientCpuMs: number[];
-      saves: number[];
-      requests: Record<string, number>[];
-      perSecond: number[];
-      latencies: number[];
-    };
-    const empty = (): Round => ({
-      cpuMs: [],
-      workerCpuMs: [],
-      simulatorCpuMs: [],
-      clientCpuMs: [],
-      saves: [],
-      requests: [],
-      perSecond: [],
-      latencies: [],
-    });
-    const perRound: Record<Kind, Round> = { booking: empty(), control: empty() };
-    // Every process that shares the cores: the bench process is the order system's client.
-    const pids = { server: serverPid, worker: worker.pid, simulator: sim.pid, client: process.pid };
-    for (const [r, order] of roundOrders(s.rounds).entries()) {
-      for (const kind of order) {
-        let cpu0 = cpuOf(pids);
-        let cpu = cpu0;
-        let counts0: ServerCounts = { stateChanges: 0, requests: new Map(), seconds: new Map() };
-        let counts = counts0;
-        const w = await measureWindow(() => one(kind), {
-          concurrency: s.concurrency,
-          warmupMs: s.warmupMs,
-          ms: s.durationMs / 2,
-          onFirstFailure: (err) => ctx.log(`work ${kind} failure: ${String(err)}`),
-          onMeasure: async (edge) => {
-            if (edge === 'start') {
-              cpu0 = cpuOf(pids);
-              counts0 = await serverCounts(temporal.metricsUrl);
-              timed = [];
-            } else {
-              cpu = cpuOf(pids);
-              counts = await serverCounts(temporal.metricsUrl);
-            }
-          },
-        });
-        const p = perRound[kind];
-        const each = (n: number) => n / Math.max(1, w.completed);
-        const ms = (k: keyof typeof pids) => each((cpu[k] - cpu0[k]) * 1000);
-        const saves = counts.stateChanges - counts0.stateChanges;
-        p.cpuMs.push(ms('server'));
-        p.saves.push(each(saves));
-        const requests = requestsPerWorkflow(counts0.requests, counts.requests, w.completed);
-        p.requests.push(requests);
-        const measured: WorkWindow = {
-          round: r + 1,
-          kind,
-          perSecond: round(w.completed / w.seconds),
-          serverCpuMs: round(ms('server'), 2),
-          workerCpuMs: round(ms('worker'), 2),
-          requests: round(sumOf(requests), 1),
-          requestMs: round(
-            sumOf(requestsPerWorkflow(counts0.seconds, counts.seconds, w.completed)) * 1000,
-            1,
-          ),
-        };
-        windows.push(measured);
-        if (r === s.rounds - 1) loadedSteps[kind] = await stepsOf(timed);
-        p.workerCpuMs.push(ms('worker'));
-        p.simulatorCpuMs.push(ms('simulator'));
-        p.clientCpuMs.push(ms('client'));
-        p.perSecond.push(w.completed / w.seconds);
-        p.latencies.push(...w.latencies);
-        ctx.log(
-          `work round ${r + 1} ${kind}: ${measured.perSecond}/s, server ${measured.serverCpuMs} ms CPU, ${round(each(saves), 1)} state changes and ${measured.requests} requests (${measured.requestMs} ms) each, worker ${measured.workerCpuMs} ms CPU; simulator ${round(ms('simulator'), 2)}, bench client ${round(ms('client'), 2)} ms`,
-        );
+    },
+    /**
+     * Waits (up to 2 s) until the last order's guard has done its first task and waits: the order's
+     * workflow has no activity or workflow task pending (its guard's first read runs after the
+     * task that answered the caller).
+     */
+    async lastGuardWaiting(): Promise<void> {
+      if (!last || !s.guard) return;
+      const until = Date.now() + 2_000;
+      while (Date.now() < until) {
+        const d = await temporal.client.workflow
+          .getHandle(`booking-${last}`)
+          .describe()
+          .catch(() => undefined);
+        if (d && !d.raw.pendingActivities?.length && !d.raw.pendingWorkflowTask) return;
+        await new Promise((r) => setTimeout(r, 5));
       }
-    }
-    // Latency one at a time: no queueing, the engine's and the workflow's own time.
-    const sequential: Record<Kind, number[]> = { booking: [], control: [] };
-    for (const order of roundOrders(s.sequentialRuns)) {
-      for (const kind of order) {
-        const t0 = performance.now();
-        if (await one(kind)) sequential[kind].push(performance.now() - t0);
-        // The guard's first task runs just after its booking returns: out of the next timing.
-        if (kind === 'booking') await guardWaiting(last);
+    },
+  };
+}
+
+type WorkRuns = ReturnType<typeof workRuns>;
+
+/** One window of `kind` at `concurrency` in flight: each process's CPU and the server's requests. */
+async function measureWorkWindow(
+  s: BenchSettings['work'],
+  ctx: ThroughputContext,
+  temporal: BenchTemporal,
+  runs: WorkRuns,
+  pids: Pids,
+  kind: Kind,
+  roundNo: number,
+): Promise<{ figures: WindowFigures; window: WorkWindow }> {
+  let cpu0 = cpuOf(pids);
+  let cpu = cpu0;
+  let counts0: ServerCounts = { stateChanges: 0, requests: new Map(), seconds: new Map() };
+  let counts = counts0;
+  const w = await measureWindow(() => runs.one(kind), {
+    concurrency: s.concurrency,
+    warmupMs: s.warmupMs,
+    ms: s.durationMs / 2,
+    onFirstFailure: (err) => ctx.log(`work ${kind} failure: ${String(err)}`),
+    onMeasure: async (edge) => {
+      if (edge === 'start') {
+        cpu0 = cpuOf(pids);
+        counts0 = await serverCounts(temporal.metricsUrl);
+        runs.takeTimed();
+      } else {
+        cpu = cpuOf(pids);
+        counts = await serverCounts(temporal.metricsUrl);
       }
+    },
+  });
+  const each = (n: number) => n / Math.max(1, w.completed);
+  const cpuMs = Object.fromEntries(
+    (Object.keys(pids) as (keyof Pids)[]).map((k) => [k, each((cpu[k] - cpu0[k]) * 1000)]),
+  ) as Record<keyof Pids, number>;
+  const saves = each(counts.stateChanges - counts0.stateChanges);
+  const requests = requestsPerWorkflow(counts0.requests, counts.requests, w.completed);
+  const window: WorkWindow = {
+    round: roundNo,
+    kind,
+    perSecond: round(w.completed / w.seconds),
+    serverCpuMs: round(cpuMs.server, 2),
+    workerCpuMs: round(cpuMs.worker, 2),
+    requests: round(sumOf(requests), 1),
+    requestMs: round(
+      sumOf(requestsPerWorkflow(counts0.seconds, counts.seconds, w.completed)) * 1000,
+      1,
+    ),
+  };
+  ctx.log(
+    `work round ${roundNo} ${kind}: ${window.perSecond}/s, server ${window.serverCpuMs} ms CPU, ${round(saves, 1)} state changes and ${window.requests} requests (${window.requestMs} ms) each, worker ${window.workerCpuMs} ms CPU; simulator ${round(cpuMs.simulator, 2)}, bench client ${round(cpuMs.client, 2)} ms`,
+  );
+  const perSecond = w.completed / w.seconds;
+  return { figures: { kind, perSecond, cpuMs, saves, requests, latencies: w.latencies }, window };
+}
+
+/** Mean steps of up to 50 runs spread over `runs` (their histories read once the window is over). */
+async function stepsOf(temporal: BenchTemporal, runs: readonly TimedRun[]) {
+  const every = Math.max(1, Math.floor(runs.length / 50));
+  const picked = runs.filter((_, i) => i % every === 0).slice(0, 50);
+  const steps = await Promise.all(
+    picked.map(async (r) => {
+      const h = await temporal.client.workflow.getHandle(r.id).fetchHistory();
+      return runSteps(h.events ?? [], r.startedAt, r.resultAt);
+    }),
+  );
+  return meanSteps(steps);
+}
+
+/** Latency one at a time: no queueing, the engine's and the workflow's own time, ms. */
+async function sequentialLatency(s: BenchSettings['work'], runs: WorkRuns) {
+  const sequential: Record<Kind, number[]> = { booking: [], control: [] };
+  for (const order of roundOrders(s.sequentialRuns)) {
+    for (const kind of order) {
+      const t0 = performance.now();
+      if (await runs.one(kind)) sequential[kind].push(performance.now() - t0);
+      // The guard's first task runs just after its booking returns: out of the next timing.
+      if (kind === 'booking') await runs.lastGuardWaiting();
     }
-    const control = await temporal.client.workflow.start('controlTwoStep', {
-      taskQueue,
-      workflowId: `control2-${randomUUID()}`,
-      args: ['x'],
-    });
-    await control.result();
-    const eventsOf = async (id: string) =>
-      (await temporal.client.workflow.getHandle(id).fetchHistory()).events?.length ?? 0;
-    const bookRoomEvents = summarize(
-      await Promise.all(samples.map((o) => eventsOf(`booking-${o}`))),
-    ).p50;
-    const controlEvents = await eventsOf(control.workflowId);
-    const b = perRound.booking;
-    const c = perRound.control;
-    const bookingP50 = summarize(b.latencies).p50;
-    const controlP50 = summarize(c.latencies).p50;
-    return {
-      rounds: s.rounds,
-      serverCpuMsPerBooking: spread(b.cpuMs),
-      serverCpuMsPerControl: spread(c.cpuMs),
-      serverCpuRatio: spread(b.cpuMs.map((v, i) => v / (c.cpuMs[i] ?? v))),
-      stateChangesPerBooking: spread(b.saves),
-      workerCpuMsPerBooking: spread(b.workerCpuMs),
-      workerCpuMsPerControl: spread(c.workerCpuMs),
-      workerCpuRatio: spread(b.workerCpuMs.map((v, i) => v / (c.workerCpuMs[i] ?? v))),
-      simulatorCpuMsPerBooking: spread(b.simulatorCpuMs),
-      simulatorCpuMsPerControl: spread(c.simulatorCpuMs),
-      clientCpuMsPerBooking: spread(b.clientCpuMs),
-      clientCpuMsPerControl: spread(c.clientCpuMs),
-      stateChangesPerControl: spread(c.saves),
-      stateChangesRatio: spread(b.saves.map((v, i) => v / (c.saves[i] ?? v))),
-      bookingsPerSecond: spread(b.perSecond),
-      controlPerSecond: spread(c.perSecond),
-      throughputRatio: spread(b.perSecond.map((v, i) => v / (c.perSecond[i] ?? v))),
-      historyEventsPerBooking: bookRoomEvents,
-      workflow: s.workflow,
-      historyEvents: { bookRoom: bookRoomEvents, control: controlEvents },
-      requestsPerBooking: medianRequests(b.requests),
-      requestsPerControl: medianRequests(c.requests),
-      windows,
-      loadedSteps,
-      latencyP50Ms: { booking: round(bookingP50), control: round(controlP50) },
-      sequentialP50Ms: {
-        booking: round(summarize(sequential.booking).p50),
-        control: round(summarize(sequential.control).p50),
-      },
-      aboveFloorP50Ms: round(
-        summarize(sequential.booking).p50 - summarize(sequential.control).p50 - 2 * s.latencyMs,
-        1,
-      ),
-      concurrency: s.concurrency,
-      supplierLatencyMs: s.latencyMs,
-    };
-  } finally {
-    await worker?.stop();
-    await sim.stop();
-    await temporal.close();
   }
+  return sequential;
+}
+
+/** A workflow's history length so far. */
+async function historyLength(temporal: BenchTemporal, id: string): Promise<number> {
+  return (await temporal.client.workflow.getHandle(id).fetchHistory()).events?.length ?? 0;
+}
+
+/** The part's result: each figure's median over rounds and spread, booking beside control. */
+function workResult(
+  s: BenchSettings['work'],
+  figures: readonly WindowFigures[],
+  rest: Pick<ServerWorkResult, 'windows' | 'loadedSteps' | 'historyEvents'> & {
+    sequential: Record<Kind, number[]>;
+  },
+): ServerWorkResult {
+  const of = (kind: Kind, f: (w: WindowFigures) => number) =>
+    figures.filter((w) => w.kind === kind).map(f);
+  /** The booking's figures, the control's, and booking ÷ control round by round. */
+  const both = (f: (w: WindowFigures) => number) => {
+    const b = of('booking', f);
+    const c = of('control', f);
+    return { b: spread(b), c: spread(c), ratio: spread(b.map((v, i) => v / (c[i] ?? v))) };
+  };
+  const server = both((w) => w.cpuMs.server);
+  const worker = both((w) => w.cpuMs.worker);
+  const saves = both((w) => w.saves);
+  const perSecond = both((w) => w.perSecond);
+  const requests = (kind: Kind) =>
+    medianRequests(figures.filter((w) => w.kind === kind).map((w) => w.requests));
+  const latencyP50 = (kind: Kind) =>
+    round(summarize(figures.filter((w) => w.kind === kind).flatMap((w) => w.latencies)).p50);
+  const sequentialP50 = (kind: Kind) => summarize(rest.sequential[kind]).p50;
+  return {
+    rounds: s.rounds,
+    serverCpuMsPerBooking: server.b,
+    serverCpuMsPerControl: server.c,
+    serverCpuRatio: server.ratio,
+    stateChangesPerBooking: saves.b,
+    workerCpuMsPerBooking: worker.b,
+    workerCpuMsPerControl: worker.c,
+    workerCpuRatio: worker.ratio,
+    simulatorCpuMsPerBooking: spread(of('booking', (w) => w.cpuMs.simulator)),
+    simulatorCpuMsPerControl: spread(of('control', (w) => w.cpuMs.simulator)),
+    clientCpuMsPerBooking: spread(of('booking', (w) => w.cpuMs.client)),
+    clientCpuMsPerControl: spread(of('control', (w) => w.cpuMs.client)),
+    stateChangesPerControl: saves.c,
+    stateChangesRatio: saves.ratio,
+    bookingsPerSecond: perSecond.b,
+    controlPerSecond: perSecond.c,
+    throughputRatio: perSecond.ratio,
+    historyEventsPerBooking: rest.historyEvents.bookRoom,
+    workflow: s.workflow,
+    historyEvents: rest.historyEvents,
+    requestsPerBooking: requests('booking'),
+    requestsPerControl: requests('control'),
+    windows: rest.windows,
+    loadedSteps: rest.loadedSteps,
+    latencyP50Ms: { booking: latencyP50('booking'), control: latencyP50('control') },
+    sequentialP50Ms: {
+      booking: round(sequentialP50('booking')),
+      control: round(sequentialP50('control')),
+    },
+    aboveFloorP50Ms: round(
+      sequentialP50('booking') - sequentialP50('control') - 2 * s.latencyMs,
+      1,
+    ),
+    concurrency: s.concurrency,
+    supplierLatencyMs: s.latencyMs,
+  };
 }
