@@ -8,6 +8,10 @@
  * worker costs at most the page in flight (and that activity resumes from its own heartbeat).
  * The run continues as new every `pagesPerRun` pages, carrying the state, so history stays small
  * for countries of any size.
+ *
+ * The file reads as the house's long-lived workflows do: the pass's state (`Pass`), a one-line query
+ * handler, the script (`syncContent`), its steps; how each step moves the state is in
+ * sync-state.ts.
  */
 import {
   ApplicationFailure,
@@ -17,21 +21,25 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ContentSyncActivities } from '../../activities/content-sync';
-import { mergeRanges, rangesSize } from '../../catalogue/id-ranges';
 import {
   CONTENT_LANGUAGES,
-  DEFAULT_PAGES_PER_RUN,
-  contentPageCount,
-  addCounts,
-  NO_CHANGES,
   type ContentSyncInput,
   type ContentSyncProgress,
   type ContentSyncResult,
   type ContentSyncState,
-  type DetailFetchLimits,
 } from '../../catalogue/sync-contract';
 import { contentSyncProgressQuery } from '../../catalogue/sync-messages';
 import { CONTENT_SYNC_ACTIVITY, PRIORITY, READ_ACTIVITY } from '../activity-options';
+import {
+  afterFinish,
+  afterPage,
+  detailLimits,
+  firstSyncState,
+  morePages,
+  pagesPerRun,
+  syncProgress,
+  syncResult,
+} from './sync-state';
 
 const { syncContentPage, finishContentSync } =
   proxyActivities<ContentSyncActivities>(CONTENT_SYNC_ACTIVITY);
@@ -67,102 +75,77 @@ function validate(input: ContentSyncInput): void {
   }
 }
 
+/** The pass as it runs: its checkpoint and the phase the progress query reports. */
+interface Pass {
+  readonly input: ContentSyncInput;
+  state: ContentSyncState;
+  phase: ContentSyncProgress['phase'];
+}
+
 export async function syncContent(input: ContentSyncInput): Promise<ContentSyncResult> {
   validate(input);
-  const { countryCode, language } = input;
-  const limits: DetailFetchLimits = {
-    ...(input.detailConcurrency !== undefined
-      ? { detailConcurrency: input.detailConcurrency }
-      : {}),
-    ...(input.detailsPerSecond !== undefined ? { detailsPerSecond: input.detailsPerSecond } : {}),
+  const state = input.state ?? firstSyncState(workflowInfo().firstExecutionRunId, Date.now());
+  const pass: Pass = {
+    input,
+    state,
+    phase: state.referenceListsDone ? 'PAGES' : 'REFERENCE_LISTS',
   };
-  const pagesPerRun = Math.floor(input.pagesPerRun ?? DEFAULT_PAGES_PER_RUN);
+  setHandler(contentSyncProgressQuery, () => syncProgress(input, pass.phase, pass.state));
+  if (!pass.state.referenceListsDone) await referenceLists(pass);
+  pass.phase = 'PAGES';
+  await pages(pass);
+  pass.phase = 'DEACTIVATING';
+  const deactivated = await finish(pass);
+  pass.phase = 'DONE';
+  return syncResult(input, pass.state, deactivated, Date.now());
+}
 
-  let state: ContentSyncState = input.state ?? {
-    // Stable across continue-as-new; every pass (every scheduled run) gets its own.
-    syncId: workflowInfo().firstExecutionRunId,
-    startedAtMs: Date.now(),
-    nextPage: 1,
-    pages: undefined,
-    seen: [],
-    counts: NO_CHANGES,
-    missing: 0,
-    referenceListsDone: false,
-    run: 1,
-  };
-  let phase: ContentSyncProgress['phase'] = state.referenceListsDone ? 'PAGES' : 'REFERENCE_LISTS';
-  setHandler(contentSyncProgressQuery, () => ({
-    countryCode,
-    language,
-    phase,
-    nextPage: state.nextPage,
-    pages: state.pages,
-    properties: rangesSize(state.seen),
-    counts: state.counts,
-    run: state.run,
-  }));
+async function referenceLists(pass: Pass): Promise<void> {
+  await syncReferenceLists({ language: pass.input.language });
+  pass.state = { ...pass.state, referenceListsDone: true };
+}
 
-  if (!state.referenceListsDone) {
-    await syncReferenceLists({ language });
-    state = { ...state, referenceListsDone: true };
-    phase = 'PAGES';
-  }
-
+/**
+ * The list page by page, each page counted once its activity completed; the run continues as new
+ * every `pagesPerRun` pages (or sooner when Temporal suggests it), carrying the state.
+ */
+async function pages(pass: Pass): Promise<void> {
+  const { input } = pass;
   let pagesThisRun = 0;
-  while (state.pages === undefined || state.nextPage <= state.pages) {
+  while (morePages(pass.state)) {
     if (
       pagesThisRun > 0 &&
-      (pagesThisRun >= pagesPerRun || workflowInfo().continueAsNewSuggested)
+      (pagesThisRun >= pagesPerRun(input) || workflowInfo().continueAsNewSuggested)
     ) {
       await continueAsNew<typeof syncContent>({
         ...input,
-        state: { ...state, run: state.run + 1 },
+        state: { ...pass.state, run: pass.state.run + 1 },
       });
     }
     const page = await syncContentPage({
-      countryCode,
-      language,
-      page: state.nextPage,
-      syncId: state.syncId,
-      ...limits,
+      countryCode: input.countryCode,
+      language: input.language,
+      page: pass.state.nextPage,
+      syncId: pass.state.syncId,
+      ...detailLimits(input),
     });
     pagesThisRun += 1;
-    state = {
-      ...state,
-      nextPage: state.nextPage + 1,
-      // The latest total wins: the list may grow or shrink while we page through it.
-      pages: contentPageCount(page.total),
-      seen: mergeRanges(state.seen, page.ids),
-      counts: addCounts(state.counts, page),
-      missing: state.missing + page.missing,
-    };
+    pass.state = afterPage(pass.state, page);
     // An empty page means the list ended before its total said; later pages are empty too.
     if (page.listed === 0) break;
   }
+}
 
-  phase = 'DEACTIVATING';
+/** The pass's end: what it did not see is marked inactive. Rows deactivated. */
+async function finish(pass: Pass): Promise<number> {
+  const { input } = pass;
   const end = await finishContentSync({
-    countryCode,
-    language,
-    syncId: state.syncId,
-    seen: state.seen,
-    ...limits,
+    countryCode: input.countryCode,
+    language: input.language,
+    syncId: pass.state.syncId,
+    seen: pass.state.seen,
+    ...detailLimits(input),
   });
-  state = {
-    ...state,
-    seen: mergeRanges(state.seen, end.confirmedActive),
-    counts: addCounts(state.counts, end),
-  };
-  phase = 'DONE';
-  return {
-    countryCode,
-    language,
-    pages: state.pages ?? 0,
-    properties: rangesSize(state.seen),
-    ...state.counts,
-    deactivated: end.deactivated,
-    durationMs: Date.now() - state.startedAtMs,
-    syncId: state.syncId,
-    runs: state.run,
-  };
+  pass.state = afterFinish(pass.state, end);
+  return end.deactivated;
 }
