@@ -5,11 +5,13 @@
  * reading the same SQLite file (CATALOGUE_DB_PATH), and the hints when there is nothing to read.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { temporalConnectionOptions } from '../../src/client/connection-options';
+import { Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createBookingWorker } from '../../src/build-worker';
 import {
@@ -19,7 +21,12 @@ import {
   type PropertySummary,
 } from '../../src/catalogue';
 import { HotelApiClient } from '../../src/hotel-api';
-import { testDataConverter, testWorkflowBundle, uniqueTaskQueue } from '../helpers/temporal';
+import {
+  registerTestNamespace,
+  testDataConverter,
+  testWorkflowBundle,
+  uniqueTaskQueue,
+} from '../helpers/temporal';
 import { cli, explain, json, startCliStack, type CliRun, type CliStack } from './cli-process';
 
 const day = (offset: number) =>
@@ -64,12 +71,20 @@ describe('content sync, content search and content show with the local catalogue
     // The stack's own worker has no catalogue store: content syncs go to a queue of their own,
     // polled by a worker that has one.
     const taskQueue = uniqueTaskQueue('cli-content-sync');
+    // `content sync --country IT` starts `content-sync-IT-en`, the id the product fixes per country
+    // and language: in a namespace of its own, not another test file's run of the same id in
+    // `default` (the command would wait for that one, on its queue, with its catalogue).
+    const namespace = `cli-content-${randomUUID().slice(0, 8)}`;
     store = openSqliteCatalogueStore({ path: dbPath });
     hotelApi = new HotelApiClient(s.stack.config.hotelApi);
-    connection = await NativeConnection.connect(temporalConnectionOptions(s.stack.config.temporal));
+    const options = temporalConnectionOptions(s.stack.config.temporal);
+    const admin = await Connection.connect(options);
+    await registerTestNamespace(admin, namespace, 1).finally(() => admin.close());
+    connection = await NativeConnection.connect(options);
     worker = await createBookingWorker({
       workflowBundle: await testWorkflowBundle(),
       connection,
+      namespace,
       taskQueue,
       hotelApi,
       dataConverter: testDataConverter,
@@ -77,7 +92,12 @@ describe('content sync, content search and content show with the local catalogue
       shutdownGraceTime: '1s',
     });
     workerRun = worker.run();
-    run = cli({ ...s.env, TEMPORAL_TASK_QUEUE: taskQueue, CATALOGUE_DB_PATH: dbPath });
+    run = cli({
+      ...s.env,
+      TEMPORAL_NAMESPACE: namespace,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      CATALOGUE_DB_PATH: dbPath,
+    });
     runWithoutStore = cli({ ...s.env, CATALOGUE_DB_PATH: join(dir, 'missing', 'catalogue.db') });
   });
 

@@ -10,8 +10,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Client, type Connection } from '@temporalio/client';
-import { msToTs } from '@temporalio/common/lib/time';
+import { Client } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import type { SetupReport } from '../../src/cli/commands/setup-command';
 import { BookingClient } from '../../src/client';
@@ -34,11 +33,15 @@ import {
   hotelApiConfig,
   stackWorker,
 } from '../helpers/booking-stack';
-import { connectTemporal, uniqueTaskQueue, type TestTemporal } from '../helpers/temporal';
+import {
+  connectTemporal,
+  registerTestNamespace,
+  uniqueTaskQueue,
+  type TestTemporal,
+} from '../helpers/temporal';
 import { HotelApiClient } from '../../src/hotel-api';
 import { cli, explain, json, type CliRun } from '../cli/cli-process';
 
-const DAY_S = 86_400;
 /** The workers' payload key here: not the development key, so the doctor can pass outright. */
 const KEYS = `k-test:${randomBytes(32).toString('base64')}`;
 /** Another key id: what a host configured with the wrong key has. */
@@ -59,19 +62,6 @@ function check(run: CliRun, name: string): CheckResult {
   const found = json<NamespaceDoctorReport>(run).checks.find((c) => c.name === name);
   assert.ok(found, `${name} in the report\n${explain(run)}`);
   return found;
-}
-
-async function registerNamespace(connection: Connection, namespace: string, days: number) {
-  await connection.workflowService.registerNamespace({
-    namespace,
-    workflowExecutionRetentionPeriod: msToTs(days * DAY_S * 1000),
-  });
-  // Usable once the frontend's namespace cache has it.
-  await eventually(
-    () => connection.workflowService.describeNamespace({ namespace }).then(() => true),
-    30_000,
-    `namespace ${namespace}`,
-  );
 }
 
 describe('hotel-booking setup and doctor namespace, run as commands', () => {
@@ -111,10 +101,10 @@ describe('hotel-booking setup and doctor namespace, run as commands', () => {
     });
     const { connection } = temporal;
     await Promise.all([
-      registerNamespace(connection, ns.fresh, 30),
-      registerNamespace(connection, ns.short, 1),
-      registerNamespace(connection, ns.partial, 30),
-      registerNamespace(connection, ns.conflict, 30),
+      registerTestNamespace(connection, ns.fresh, 30),
+      registerTestNamespace(connection, ns.short, 1),
+      registerTestNamespace(connection, ns.partial, 30),
+      registerTestNamespace(connection, ns.conflict, 30),
     ]);
     // Prepared by hand, all but one; and one attribute taken under another type.
     await registerSearchAttributes(

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
 import {
   NativeConnection,
   Runtime,
@@ -35,6 +36,32 @@ function installQuietRuntime() {
       error: (msg, meta) => console.error('[temporal]', msg, meta ?? ''),
     },
   });
+}
+
+/**
+ * Registers `namespace` on the run's server with `retentionDays` of retention, and waits until the
+ * frontend's namespace cache has it (up to 30 s). For a test whose workflow ids are fixed by the
+ * product (one per country, say) and would otherwise meet another file's in `default`.
+ */
+export async function registerTestNamespace(
+  connection: Connection,
+  namespace: string,
+  retentionDays: number,
+): Promise<void> {
+  await connection.workflowService.registerNamespace({
+    namespace,
+    workflowExecutionRetentionPeriod: msToTs(retentionDays * 86_400_000),
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await connection.workflowService.describeNamespace({ namespace });
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
 }
 
 export function temporalAddress(): string {
