@@ -136,7 +136,7 @@ async function pages(pass: Pass): Promise<void> {
   }
 }
 
-/** The pass's end: what it did not see is marked inactive. Rows deactivated. */
+/** The pass's end: what it did not see is marked inactive. Answers how many rows that was. */
 async function finish(pass: Pass): Promise<number> {
   const { input } = pass;
   const end = await finishContentSync({
