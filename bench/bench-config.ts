@@ -42,14 +42,6 @@ export const PARTS = [
 ] as const;
 export type Part = (typeof PARTS)[number];
 
-/**
- * The parts a run does when `BENCH_PARTS` is not set: all of them, but `--quick` leaves out the
- * cluster (starting it and three throughput passes would double it).
- */
-export function defaultParts(quick: boolean): readonly Part[] {
-  return quick ? PARTS.filter((p) => p !== 'cluster') : PARTS;
-}
-
 export interface BenchSettings {
   readonly quick: boolean;
   readonly parts: readonly Part[];
@@ -229,9 +221,9 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_EAGER_START` / `BENCH_WORKER_IN_PROCESS` | overhead experiments | off | off |
  * | `BENCH_GUARD` | `0`: bookings without their guard (diagnosis only; figures are with it) | on | on |
  * | `BENCH_WORKFLOW` | the bookings' workflow type: `bookRoom` or its earlier name `bookRoomAndGuard` (the same workflow) | bookRoom | same |
- * | `BENCH_CLUSTER_WORKERS` | worker processes of each cluster throughput pass | 1,2,3 | 1,2,3 |
+ * | `BENCH_CLUSTER_WORKERS` | worker processes of each cluster throughput pass | 1,2,3 | 1 |
  * | `BENCH_CLUSTER_DURATION_MS` | cluster throughput: two windows' time (one of each kind) | `BENCH_DURATION_MS` | same |
- * | `BENCH_CLUSTER_ROUNDS` | rounds of the one-worker cluster pass (a window of each kind) | 5 | 5 |
+ * | `BENCH_CLUSTER_ROUNDS` | rounds of the one-worker cluster pass (a window of each kind) | 5 | 3 |
  * | `BENCH_CLUSTER_OVERHEAD_RUNS` | cluster overhead paired runs per latency | `BENCH_OVERHEAD_RUNS` | same |
  * | `BENCH_CLUSTER_LATENCIES_MS` | cluster overhead supplier latencies | 20 | 20 |
  * | `BENCH_CLUSTER_BASE_PORT` | cluster base port | a free block | same |
@@ -252,13 +244,13 @@ export function outputFor(
   env: NodeJS.ProcessEnv,
 ): string {
   if (env.BENCH_OUTPUT) return env.BENCH_OUTPUT;
-  if (parts.join(',') !== defaultParts(quick).join(',')) return `${RESULTS_DIR}/partial.tmp.json`;
+  if (parts.join(',') !== PARTS.join(',')) return `${RESULTS_DIR}/partial.tmp.json`;
   return quick ? `${RESULTS_DIR}/quick.tmp.json` : `${RESULTS_DIR}/latest.json`;
 }
 
 export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): BenchSettings {
   const quick = argv.includes('--quick');
-  const parts = (env.BENCH_PARTS ?? defaultParts(quick).join(','))
+  const parts = (env.BENCH_PARTS ?? PARTS.join(','))
     .split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '');
@@ -296,7 +288,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
     }
     return values;
   };
-  const clusterWorkers = list('BENCH_CLUSTER_WORKERS', '1,2,3');
+  const clusterWorkers = list('BENCH_CLUSTER_WORKERS', quick ? '1' : '1,2,3');
   if (clusterWorkers.some((w) => !Number.isInteger(w) || w < 1 || w > 16)) {
     throw new Error('BENCH_CLUSTER_WORKERS must be a comma list of whole numbers from 1 to 16');
   }
@@ -381,7 +373,7 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
         eagerStart: false,
         workerInProcess: false,
       },
-      rounds: count(env, 'BENCH_CLUSTER_ROUNDS', 5),
+      rounds: count(env, 'BENCH_CLUSTER_ROUNDS', quick ? 3 : 5),
       basePort: clusterBase,
       nodes: clusterNodes,
     },

@@ -340,20 +340,19 @@ export function clusterFigures(r: ClusterBenchResult): Record<string, string> {
   const counts = Object.keys(r.bookingsPerSecond);
   const each = (f: (t: ClusterThroughput) => number) =>
     counts.map((n) => String(r.throughput[`workers${n}`] ? f(r.throughput[`workers${n}`]!) : '–'));
-  const workers = counts.join(' / ');
+  const workers = `${counts.join(' / ')} worker${counts.join() === '1' ? '' : 's'}`;
   const out: Record<string, string> = {
-    [`Cluster: confirmed bookings/s with ${workers} workers`]: each(
-      (t) => t.bookingsPerSecond,
-    ).join(' / '),
-    [`Cluster: two-activity control workflows/s with ${workers} workers`]: each(
+    [`Cluster: confirmed bookings/s with ${workers}`]: each((t) => t.bookingsPerSecond).join(' / '),
+    [`Cluster: two-activity control workflows/s with ${workers}`]: each(
       (t) => t.controlWorkflowsPerSecond,
     ).join(' / '),
-    [`Cluster: bookings/s ÷ control workflows/s with ${workers} workers`]: each(
+    [`Cluster: bookings/s ÷ control workflows/s with ${workers}`]: each(
       (t) => t.ratioToControl,
     ).join(' / '),
-    [`Cluster: server CPU (Temporal + PostgreSQL) per booking ÷ per control with ${workers} workers`]:
-      each((t) => cpuRatio(t, SERVER_PROCESSES)).join(' / '),
-    [`Cluster: all processes' CPU per booking ÷ per control with ${workers} workers`]: each((t) =>
+    [`Cluster: server CPU (Temporal + PostgreSQL) per booking ÷ per control with ${workers}`]: each(
+      (t) => cpuRatio(t, SERVER_PROCESSES),
+    ).join(' / '),
+    [`Cluster: all processes' CPU per booking ÷ per control with ${workers}`]: each((t) =>
       cpuRatio(t, ['all']),
     ).join(' / '),
   };

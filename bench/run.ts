@@ -1,8 +1,9 @@
 /**
- * `npm run bench` (full, ~15–20 min) and `npm run bench -- --quick` (~5 min): promises and
- * activations per step of a booking (counted in a replay, bench/promise-count.ts), orchestration
- * overhead, throughput beside a no-op control workflow, scale of waiting bookings, the hotel API
- * client and the simulator. Each part starts what it needs (its own dev server on a fresh SQLite
+ * `npm run bench` (full) and `npm run bench -- --quick` (every part at a smaller size; their times
+ * on this machine are at the top of bench/README.md): promises and activations per step of a
+ * booking (counted in a replay, bench/promise-count.ts), orchestration overhead, throughput beside
+ * a no-op control workflow, scale of waiting bookings, the hotel API client and the simulator,
+ * then the same on the cluster (PostgreSQL, one node and three). Each part starts what it needs (its own dev server on a fresh SQLite
  * file, the simulator and the worker in child processes) and stops it. Every figure is a ratio
  * against a baseline measured in the same run, or an absolute bound (RSS, lateness, timeouts).
  *
@@ -162,9 +163,6 @@ async function main(): Promise<number> {
         throughput: results.throughput as ThroughputResult | undefined,
       }),
     );
-    if (settings.quick && !settings.parts.includes('cluster')) {
-      log('cluster: not in --quick (BENCH_PARTS=cluster npm run bench runs it alone)');
-    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

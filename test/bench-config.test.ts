@@ -5,19 +5,29 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defaultParts, outputFor, PARTS, settingsFrom } from '../bench/bench-config';
+import { outputFor, PARTS, settingsFrom } from '../bench/bench-config';
 import { clusterFigures, type ClusterBenchResult } from '../bench/cluster';
 import { pollsOnTime, probeRates, stepHolds } from '../bench/scale-probe';
 import { roundOrders } from '../bench/throughput';
 
 describe('bench settings: the cluster part', () => {
-  it('the full run has every part, the cluster last; --quick all but the cluster', () => {
+  it('the full run and --quick have every part, the cluster last', () => {
     assert.deepEqual(settingsFrom([], {}).parts, [...PARTS]);
     assert.equal(PARTS[PARTS.length - 1], 'cluster');
-    const quick = settingsFrom(['--quick'], {});
-    assert.ok(!quick.parts.includes('cluster'));
-    assert.deepEqual(quick.parts, [...defaultParts(true)]);
+    assert.deepEqual(settingsFrom(['--quick'], {}).parts, [...PARTS]);
     assert.deepEqual(settingsFrom(['--quick'], { BENCH_PARTS: 'cluster' }).parts, ['cluster']);
+  });
+
+  it('--quick: one worker pass of 3 rounds, at the quick throughput duration, beside 3 nodes', () => {
+    const quick = settingsFrom(['--quick'], {});
+    assert.deepEqual(quick.cluster.workers, [1]);
+    assert.equal(quick.cluster.rounds, 3);
+    assert.equal(quick.cluster.throughput.durationMs, 10_000);
+    assert.equal(quick.cluster.nodes, 3);
+    assert.deepEqual(
+      settingsFrom(['--quick'], { BENCH_CLUSTER_WORKERS: '1,2' }).cluster.workers,
+      [1, 2],
+    );
   });
 
   it('defaults: 1, 2 and 3 workers, the throughput duration, overhead at 20 ms only', () => {
