@@ -3,9 +3,10 @@
  * on this machine are at the top of bench/README.md): promises and activations per step of a
  * booking (counted in a replay, bench/promise-count.ts), orchestration overhead, throughput beside
  * a no-op control workflow, scale of waiting bookings, the hotel API client and the simulator,
- * then the same on the cluster (PostgreSQL, one node and three). Each part starts what it needs (its own dev server on a fresh SQLite
- * file, the simulator and the worker in child processes) and stops it. Every figure is a ratio
- * against a baseline measured in the same run, or an absolute bound (RSS, lateness, timeouts).
+ * then the same on the cluster (PostgreSQL, one node and three). Each part starts what it needs
+ * (its own dev server on a fresh SQLite file, the simulator and the worker in child processes) and
+ * stops it. Every figure is a ratio against a baseline measured in the same run, or an absolute
+ * bound (RSS, lateness, timeouts).
  *
  * Writes `bench/results/latest.json` (a `--quick` run `quick.tmp.json`, a run of only some parts,
  * `BENCH_PARTS=...`, `partial.tmp.json`: see outputFor) and prints a table. Knobs: see bench-config.ts.
