@@ -22,6 +22,7 @@ import {
   startSimulatorChild,
   partWorker,
   startWorker,
+  type BenchTemporal,
   type WorkerHandle,
 } from './bench-stack';
 import type { ThroughputContext } from './throughput';
@@ -97,6 +98,24 @@ async function endpoint(hang: boolean) {
   };
 }
 
+const KINDS = ['off', 'answering', 'hanging'] as const;
+
+/** One kind's worker, its client, and the POSTs its endpoint has received so far. */
+interface KindStack {
+  readonly kind: Kind;
+  readonly worker: WorkerHandle;
+  readonly bookings: BookingClient;
+  readonly posts: () => number;
+}
+
+/** Over the measured windows of a kind: the windows, saved state changes, POSTs, worker CPU s. */
+interface KindTotals {
+  readonly window: Window;
+  saved: number;
+  posted: number;
+  workerCpu: number;
+}
+
 export async function runEventsBench(
   s: BenchSettings['throughput'],
   ctx: ThroughputContext,
@@ -104,103 +123,120 @@ export async function runEventsBench(
   const temporal = await startBenchTemporal(ctx.serverArgs);
   const sim = await startSimulatorChild(s.latencyMs);
   const endpoints = { answering: await endpoint(false), hanging: await endpoint(true) };
-  const kinds = ['off', 'answering', 'hanging'] as const;
-  const queues = Object.fromEntries(
-    kinds.map((k) => [k, `bench-events-${k}-${randomUUID().slice(0, 8)}`]),
-  ) as Record<Kind, string>;
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
-  const workers: WorkerHandle[] = [];
+  const stacks: KindStack[] = [];
   try {
-    for (const kind of kinds) {
-      workers.push(
-        await startWorker({
-          ...partWorker(ctx, temporal, queues[kind], sim.baseUrl),
-          ...(kind !== 'off' ? { orderEvents: { url: endpoints[kind].url, secret } } : {}),
-        }),
-      );
-    }
-    const clients = Object.fromEntries(
-      kinds.map((k) => [
-        k,
-        new BookingClient({ client: temporal.client, taskQueue: queues[k], workflow: s.workflow }),
-      ]),
-    ) as Record<Kind, BookingClient>;
-    const one = async (kind: Kind) => {
-      const input = benchBookingInput('instant', s.guard ? {} : NO_GUARD);
-      await clients[kind].startBooking(input);
-      return (await clients[kind].result(input.orderId)).outcome === 'CONFIRMED';
-    };
-    const totals = Object.fromEntries(kinds.map((k) => [k, emptyWindow()])) as Record<Kind, Window>;
-    /** Over the measured windows of each kind: saved state changes, and POSTs to its endpoint. */
-    const saved = { off: 0, answering: 0, hanging: 0 };
-    /** Over the measured windows of each kind: its worker's CPU seconds. */
-    const workerCpu = { off: 0, answering: 0, hanging: 0 };
-    const posted = { off: 0, answering: 0, hanging: 0 };
-    const postsTo = (k: Kind) => (k === 'off' ? 0 : endpoints[k].posts());
-    for (const kind of [...kinds, ...[...kinds].reverse()]) {
-      // The window's own: saved state changes, and POSTs to its kind's endpoint.
-      const edges = { saved: [0, 0], posts: [0, 0], cpu: [0, 0] };
-      const worker = workers[kinds.indexOf(kind)]!;
-      const w = await measureWindow(() => one(kind), {
-        concurrency: s.concurrency,
-        warmupMs: s.warmupMs,
-        ms: s.durationMs / 2,
-        onFirstFailure: (err) => ctx.log(`events ${kind} failure: ${String(err)}`),
-        onMeasure: async (edge) => {
-          const at = edge === 'start' ? 0 : 1;
-          edges.saved[at] = (await serverCounts(temporal.metricsUrl)).stateChanges;
-          edges.posts[at] = postsTo(kind);
-          edges.cpu[at] = cpuSeconds(worker.pid);
-        },
+    for (const kind of KINDS) {
+      const taskQueue = `bench-events-${kind}-${randomUUID().slice(0, 8)}`;
+      const worker = await startWorker({
+        ...partWorker(ctx, temporal, taskQueue, sim.baseUrl),
+        ...(kind !== 'off' ? { orderEvents: { url: endpoints[kind].url, secret } } : {}),
       });
-      const delta = (e: number[]) => (e[1] ?? 0) - (e[0] ?? 0);
-      saved[kind] += delta(edges.saved);
-      posted[kind] += delta(edges.posts);
-      workerCpu[kind] += delta(edges.cpu);
-      const each = (n: number) => round(n / Math.max(1, w.completed), 2);
-      ctx.log(
-        `events ${kind}: ${round(w.completed / w.seconds)} bookings/s, ` +
-          `${each(delta(edges.saved))} state changes and ${each(delta(edges.posts))} events each, ` +
-          `worker ${each(delta(edges.cpu) * 1000)} ms CPU each`,
-      );
-      addWindow(totals[kind], w);
+      const bookings = new BookingClient({
+        client: temporal.client,
+        taskQueue,
+        workflow: s.workflow,
+      });
+      const posts = kind === 'off' ? () => 0 : endpoints[kind].posts;
+      stacks.push({ kind, worker, bookings, posts });
     }
-    const perSecond = (k: Kind) => totals[k].completed / totals[k].seconds;
-    const perBooking = (n: number, k: Kind) => n / Math.max(1, totals[k].completed);
-    const changes = (k: Kind) => perBooking(saved[k], k);
-    const events = { answering: perBooking(posted.answering, 'answering') };
-    const perEvent = (k: 'answering' | 'hanging') =>
-      events.answering > 0 ? round((changes(k) - changes('off')) / events.answering, 2) : NaN;
-    const latency = (k: Kind) => {
-      const l = summarize(totals[k].latencies);
-      return { p50: round(l.p50), p99: round(l.p99) };
-    };
-    const byKind = <T>(f: (k: Kind) => T) =>
-      Object.fromEntries(kinds.map((k) => [k, f(k)])) as Record<Kind, T>;
-    return {
-      bookingsPerSecond: byKind((k) => round(perSecond(k))),
-      hangingRatio: round(perSecond('hanging') / perSecond('answering'), 3),
-      eventsCostRatio: round(perSecond('answering') / perSecond('off'), 3),
-      latencyMs: byKind(latency),
-      deliveriesHeld: endpoints.hanging.held(),
-      stateChangesPerBooking: byKind((k) => round(changes(k), 2)),
-      eventsPerBooking: {
-        answering: round(events.answering, 2),
-        hanging: round(perBooking(posted.hanging, 'hanging'), 2),
-      },
-      stateChangesPerDeliveredEvent: perEvent('answering'),
-      workerCpuMsPerBooking: byKind((k) => round(perBooking(workerCpu[k] * 1000, k), 2)),
-      stateChangesPerEventHanging: perEvent('hanging'),
-      failures: kinds.reduce((n, k) => n + totals[k].failures, 0),
-      concurrency: s.concurrency,
-      supplierLatencyMs: s.latencyMs,
-      seconds: round(totals.off.seconds),
-    };
+    const totals = Object.fromEntries(
+      KINDS.map((k) => [k, { window: emptyWindow(), saved: 0, posted: 0, workerCpu: 0 }]),
+    ) as Record<Kind, KindTotals>;
+    for (const kind of [...KINDS, ...[...KINDS].reverse()]) {
+      await measureEventsWindow(s, ctx, temporal, stacks[KINDS.indexOf(kind)]!, totals[kind]);
+    }
+    return eventsResult(s, totals, endpoints.hanging.held());
   } finally {
-    await Promise.all(workers.map((w) => w.stop()));
+    await Promise.all(stacks.map((k) => k.worker.stop()));
     await endpoints.answering.close();
     await endpoints.hanging.close();
     await sim.stop();
     await temporal.close();
   }
+}
+
+/**
+ * One window of confirmed bookings on `stack`'s worker, added to `totals`: the window's own saved
+ * state changes (the server's, shared by the three workers), POSTs to its kind's endpoint and its
+ * worker's CPU.
+ */
+async function measureEventsWindow(
+  s: BenchSettings['throughput'],
+  ctx: ThroughputContext,
+  temporal: BenchTemporal,
+  stack: KindStack,
+  totals: KindTotals,
+): Promise<void> {
+  const { kind, bookings } = stack;
+  const edges = { saved: [0, 0], posts: [0, 0], cpu: [0, 0] };
+  const w = await measureWindow(
+    async () => {
+      const input = benchBookingInput('instant', s.guard ? {} : NO_GUARD);
+      await bookings.startBooking(input);
+      return (await bookings.result(input.orderId)).outcome === 'CONFIRMED';
+    },
+    {
+      concurrency: s.concurrency,
+      warmupMs: s.warmupMs,
+      ms: s.durationMs / 2,
+      onFirstFailure: (err) => ctx.log(`events ${kind} failure: ${String(err)}`),
+      onMeasure: async (edge) => {
+        const at = edge === 'start' ? 0 : 1;
+        edges.saved[at] = (await serverCounts(temporal.metricsUrl)).stateChanges;
+        edges.posts[at] = stack.posts();
+        edges.cpu[at] = cpuSeconds(stack.worker.pid);
+      },
+    },
+  );
+  const delta = (e: number[]) => (e[1] ?? 0) - (e[0] ?? 0);
+  totals.saved += delta(edges.saved);
+  totals.posted += delta(edges.posts);
+  totals.workerCpu += delta(edges.cpu);
+  addWindow(totals.window, w);
+  const each = (n: number) => round(n / Math.max(1, w.completed), 2);
+  ctx.log(
+    `events ${kind}: ${round(w.completed / w.seconds)} bookings/s, ` +
+      `${each(delta(edges.saved))} state changes and ${each(delta(edges.posts))} events each, ` +
+      `worker ${each(delta(edges.cpu) * 1000)} ms CPU each`,
+  );
+}
+
+/** The part's figures from each kind's totals. */
+function eventsResult(
+  s: BenchSettings['throughput'],
+  totals: Record<Kind, KindTotals>,
+  deliveriesHeld: number,
+): EventsResult {
+  const perSecond = (k: Kind) => totals[k].window.completed / totals[k].window.seconds;
+  const perBooking = (n: number, k: Kind) => n / Math.max(1, totals[k].window.completed);
+  const changes = (k: Kind) => perBooking(totals[k].saved, k);
+  const eventsAnswering = perBooking(totals.answering.posted, 'answering');
+  const perEvent = (k: 'answering' | 'hanging') =>
+    eventsAnswering > 0 ? round((changes(k) - changes('off')) / eventsAnswering, 2) : NaN;
+  const latency = (k: Kind) => {
+    const l = summarize(totals[k].window.latencies);
+    return { p50: round(l.p50), p99: round(l.p99) };
+  };
+  const byKind = <T>(f: (k: Kind) => T) =>
+    Object.fromEntries(KINDS.map((k) => [k, f(k)])) as Record<Kind, T>;
+  return {
+    bookingsPerSecond: byKind((k) => round(perSecond(k))),
+    hangingRatio: round(perSecond('hanging') / perSecond('answering'), 3),
+    eventsCostRatio: round(perSecond('answering') / perSecond('off'), 3),
+    latencyMs: byKind(latency),
+    deliveriesHeld,
+    stateChangesPerBooking: byKind((k) => round(changes(k), 2)),
+    eventsPerBooking: {
+      answering: round(eventsAnswering, 2),
+      hanging: round(perBooking(totals.hanging.posted, 'hanging'), 2),
+    },
+    stateChangesPerDeliveredEvent: perEvent('answering'),
+    workerCpuMsPerBooking: byKind((k) => round(perBooking(totals[k].workerCpu * 1000, k), 2)),
+    stateChangesPerEventHanging: perEvent('hanging'),
+    failures: KINDS.reduce((n, k) => n + totals[k].window.failures, 0),
+    concurrency: s.concurrency,
+    supplierLatencyMs: s.latencyMs,
+    seconds: round(totals.off.window.seconds),
+  };
 }
