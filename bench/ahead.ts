@@ -54,7 +54,7 @@ async function runVariant(
   name: string,
   dynamicConfig: Readonly<Record<string, string>>,
 ): Promise<AheadVariant> {
-  const temporal = await startBenchTemporal(ctx.serverArgs, dynamicConfig);
+  const temporal = await startBenchTemporal({ ...ctx.serverDynamicConfig, ...dynamicConfig });
   const sim = await startSimulatorChild(s.latencyMs);
   const taskQueue = `bench-ahead-${randomUUID().slice(0, 8)}`;
   const workerStart = partWorker(ctx, temporal, taskQueue, sim.baseUrl);

@@ -157,8 +157,11 @@ export interface BenchSettings {
   };
   /** Extra `WorkerOptions` for experiments, JSON (`BENCH_WORKER_OVERRIDES`). */
   readonly workerOverrides: Record<string, unknown>;
-  /** Extra `temporal server start-dev` arguments for experiments (`BENCH_SERVER_ARGS`, spaces). */
-  readonly serverArgs: readonly string[];
+  /**
+   * Dynamic config of the bench's dev servers over the product's, for experiments
+   * (`BENCH_SERVER_DYNAMIC_CONFIG`, `key=value` pairs separated by spaces, values as JSON).
+   */
+  readonly serverDynamicConfig: Readonly<Record<string, string>>;
   /** A prebuilt workflow bundle to run instead of bundling now (`BENCH_BUNDLE_PATH`). */
   readonly bundlePath: string | undefined;
   /** Extra node arguments of worker processes (`BENCH_WORKER_NODE_ARGS`, spaces). */
@@ -214,7 +217,7 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
  * | `BENCH_AHEAD_BOOKINGS` | new bookings started meanwhile | 100 | 10 |
  * | `BENCH_AHEAD_RATE` | new bookings started per second | 5 | 5 |
  * | `BENCH_WORKER_OVERRIDES` | JSON `WorkerOptions` for experiments | none | none |
- * | `BENCH_SERVER_ARGS` | extra `start-dev` arguments for experiments | none | none |
+ * | `BENCH_SERVER_DYNAMIC_CONFIG` | the dev servers' dynamic config over the product's (`key=value …`) | none | none |
  * | `BENCH_BUNDLE_PATH` | a prebuilt workflow bundle, for experiments | bundled now | same |
  * | `BENCH_WORKER_NODE_ARGS` | extra node arguments of the worker process | none | none |
  * | `BENCH_WORKER_FROM_SOURCES` | `1`: the worker from the sources through tsx (A/B; figures are compiled) | off | off |
@@ -378,7 +381,12 @@ export function settingsFrom(argv: readonly string[], env: NodeJS.ProcessEnv): B
       nodes: clusterNodes,
     },
     workerOverrides,
-    serverArgs: (env.BENCH_SERVER_ARGS ?? '').split(' ').filter((a) => a !== ''),
+    serverDynamicConfig: Object.fromEntries(
+      (env.BENCH_SERVER_DYNAMIC_CONFIG ?? '')
+        .split(' ')
+        .filter((a) => a !== '')
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    ),
     bundlePath: env.BENCH_BUNDLE_PATH || undefined,
     workerNodeArgs: (env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
     workerFromSources: flag(env, 'BENCH_WORKER_FROM_SOURCES'),

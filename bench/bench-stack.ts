@@ -58,20 +58,16 @@ export interface BenchTemporal extends BenchTarget {
 }
 
 /**
- * A dev server on a fresh SQLite file in a temp dir, and a client to it. `extraArgs` go to
- * `start-dev` after ours (later `--dynamic-config-value`s of a key win), for experiments.
+ * A dev server on a fresh SQLite file in a temp dir, and a client to it. `dynamicConfig` goes over
+ * the product's (a baseline without one of its settings, an experiment).
  */
 export async function startBenchTemporal(
-  extraArgs: readonly string[] = [],
-  /** Dynamic config over the product's (a baseline without one of its settings). */
   dynamicConfig: Readonly<Record<string, string>> = {},
 ): Promise<BenchTemporal> {
   const dir = mkdtempSync(join(tmpdir(), 'hbo-bench-'));
-  const metricsPort = await freePort();
   const server = await startDevServer({
     headless: true,
     dbFile: join(dir, 'temporal.db'),
-    extraArgs: ['--metrics-port', String(metricsPort), ...extraArgs],
     dynamicConfig,
   });
   const connection = await Connection.connect(
@@ -83,7 +79,7 @@ export async function startBenchTemporal(
     address: server.address,
     temporalEnv: {},
     serverPids: server.pid !== undefined ? { server: server.pid } : {},
-    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    metricsUrl: server.metricsUrl,
     client,
     async close() {
       await connection.close();

@@ -31,10 +31,7 @@ import {
   type ClusterProcesses,
 } from '../tools/temporal-server/cluster';
 import { clusterPorts, maxBasePort } from '../tools/temporal-server/cluster-ports';
-import {
-  ClusterBuildError,
-  TEMPORAL_SERVER_VERSION,
-} from '../tools/temporal-server/cluster-binaries';
+import { ClusterBuildError } from '../tools/temporal-server/cluster-binaries';
 import type { BenchSettings } from './bench-config';
 import type { BenchTarget } from './bench-stack';
 import { benchDataConverter } from './bench-worker';
@@ -195,7 +192,7 @@ export async function runClusterBench(
       };
     }
     const result = {
-      topology: `Temporal server ${TEMPORAL_SERVER_VERSION}, ${CLUSTER_HISTORY_SHARDS} history shards, mTLS, PostgreSQL; workers as child processes`,
+      topology: `Temporal server ${open.infra.serverVersion}, ${CLUSTER_HISTORY_SHARDS} history shards, mTLS, PostgreSQL; workers as child processes`,
       startSeconds,
       throughput,
       bookingsPerSecond,

@@ -120,7 +120,7 @@ export async function runEventsBench(
   s: BenchSettings['throughput'],
   ctx: ThroughputContext,
 ): Promise<EventsResult> {
-  const temporal = await startBenchTemporal(ctx.serverArgs);
+  const temporal = await startBenchTemporal(ctx.serverDynamicConfig);
   const sim = await startSimulatorChild(s.latencyMs);
   const endpoints = { answering: await endpoint(false), hanging: await endpoint(true) };
   const secret = `whsec_${randomBytes(32).toString('base64')}`;

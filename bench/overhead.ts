@@ -124,7 +124,7 @@ interface Run {
 
 /** The run's worker (compiled, bundle, options) and its server arguments and log. */
 export interface OverheadContext extends PartWorkerContext {
-  readonly serverArgs: readonly string[];
+  readonly serverDynamicConfig: Readonly<Record<string, string>>;
   readonly log: (line: string) => void;
 }
 
@@ -148,7 +148,9 @@ export async function runOverheadBench(
   ctx: OverheadContext,
   on?: BenchTarget,
 ): Promise<Record<string, OverheadAtLatency>> {
-  const own: BenchTemporal | undefined = on ? undefined : await startBenchTemporal(ctx.serverArgs);
+  const own: BenchTemporal | undefined = on
+    ? undefined
+    : await startBenchTemporal(ctx.serverDynamicConfig);
   const temporal: BenchTarget = on ?? (own as BenchTemporal);
   const sim = await startSimulatorChild(settings.latenciesMs[0] ?? 0);
   const taskQueue = `bench-overhead-${randomUUID().slice(0, 8)}`;

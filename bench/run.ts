@@ -132,7 +132,7 @@ async function main(): Promise<number> {
       compiledWorker,
       bundlePath,
       overrides,
-      serverArgs: settings.serverArgs,
+      serverDynamicConfig: settings.serverDynamicConfig,
       workerNodeArgs: settings.workerNodeArgs,
       log,
     };

@@ -35,7 +35,7 @@ export async function startScaleStack(
   s: BenchSettings['scale'],
   ctx: ScaleContext,
 ): Promise<ScaleStack> {
-  const temporal = await startBenchTemporal(ctx.serverArgs);
+  const temporal = await startBenchTemporal(ctx.serverDynamicConfig);
   const sim = await startSimulatorChild(s.latencyMs);
   const taskQueue = `bench-scale-${randomUUID().slice(0, 8)}`;
   const worker = await startWorker(partWorker(ctx, temporal, taskQueue, sim.baseUrl));

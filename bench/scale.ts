@@ -124,7 +124,7 @@ export interface PacedBuild {
 
 /** The run's worker (compiled, bundle, options) and its server arguments and log. */
 export interface ScaleContext extends PartWorkerContext {
-  readonly serverArgs: readonly string[];
+  readonly serverDynamicConfig: Readonly<Record<string, string>>;
   readonly log: (line: string) => void;
 }
 

@@ -217,7 +217,7 @@ export async function runServerWorkBench(
   s: BenchSettings['work'],
   ctx: ThroughputContext,
 ): Promise<ServerWorkResult> {
-  const temporal = await startBenchTemporal(ctx.serverArgs);
+  const temporal = await startBenchTemporal(ctx.serverDynamicConfig);
   const sim = await startSimulatorChild(s.latencyMs);
   const taskQueue = `bench-work-${randomUUID().slice(0, 8)}`;
   const serverPid = Object.values(temporal.serverPids)[0];

@@ -86,7 +86,7 @@ export interface ThroughputRound {
 
 /** The run's worker (compiled, bundle, options) and its server arguments and log. */
 export interface ThroughputContext extends PartWorkerContext {
-  readonly serverArgs: readonly string[];
+  readonly serverDynamicConfig: Readonly<Record<string, string>>;
   readonly log: (line: string) => void;
 }
 
@@ -119,7 +119,7 @@ export async function runThroughputBench(
 ): Promise<ThroughputResult> {
   const own: BenchTemporal | undefined = target
     ? undefined
-    : await startBenchTemporal(ctx.serverArgs);
+    : await startBenchTemporal(ctx.serverDynamicConfig);
   const temporal: BenchTarget = target?.temporal ?? (own as BenchTemporal);
   const sim = await startSimulatorChild(s.latencyMs);
   const taskQueue = `bench-throughput-${randomUUID().slice(0, 8)}`;

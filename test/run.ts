@@ -1,17 +1,18 @@
 /**
  * `npm test`: one Temporal dev server for the whole run (or `TEMPORAL_ADDRESS` when set, with the
  * `TEMPORAL_TLS_*` variables it needs; or, with `TEST_ON_CLUSTER=1`, the production topology of
- * `npm run cluster` — PostgreSQL, Temporal server 1.29.1 with mTLS, on TEST_CLUSTER_NODES nodes
+ * `npm run cluster` — PostgreSQL, the Temporal server with mTLS, on TEST_CLUSTER_NODES nodes
  * (default 1; several behind the balancer) — started for the run on `.data/cluster-test/` (or
  * `.data/cluster-test-<N>-nodes/`), base port TEST_CLUSTER_BASE_PORT, default 27233), the
  * workflows bundled once, then node's test runner over every `test/**\/*.test.ts` (or the files
  * given as arguments). Everything started here is stopped here, also when a test fails or hangs.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { bundleWorkflows } from '../src/workflow-bundle';
+import { RunSummary } from './helpers/run-summary';
 import { BENCH_WORKFLOWS_PATH } from '../bench/control';
 import { startDevServer, type DevServer } from '../tools/temporal-server/dev-server';
 import {
@@ -25,6 +26,51 @@ const RUN_TIMEOUT_MS = Number(process.env.TEST_RUN_TIMEOUT_MS ?? 25 * 60_000);
 const TEST_TIMEOUT_MS = Number(process.env.TEST_TIMEOUT_MS ?? 5 * 60_000);
 /** Test files run in parallel processes; the server and workers share 2 cores. */
 const CONCURRENCY = Number(process.env.TEST_CONCURRENCY ?? 3);
+
+/** After the runner's summary, how long it may take to exit before its group is stopped. */
+const EXIT_GRACE_MS = 15_000;
+
+/**
+ * The runner's exit code, its output passed through. Once its summary is out (`ℹ duration_ms`),
+ * the runner has EXIT_GRACE_MS to exit; a test file it cancelled on its timeout may have left a
+ * process behind that keeps it waiting, so then its whole process group is stopped and the code
+ * read from the summary. The group is stopped at the end in any case: nothing is left running.
+ */
+async function runToSummary(child: ChildProcess, runTimeoutMs: number): Promise<number> {
+  const summary = new RunSummary();
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  let grace: NodeJS.Timeout | undefined;
+  let stoppedAfterSummary = false;
+  child.stdout!.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    if (summary.add(chunk.toString()) && !grace) {
+      grace = setTimeout(() => {
+        console.error(
+          `[test-run] The test runner had not exited ${EXIT_GRACE_MS / 1000} s after its summary: stopping what it left running.`,
+        );
+        stoppedAfterSummary = true;
+        killGroup();
+      }, EXIT_GRACE_MS);
+    }
+  });
+  const timer = setTimeout(() => {
+    console.error(`[test-run] The run exceeded ${runTimeoutMs} ms: stopping it.`);
+    killGroup();
+  }, runTimeoutMs);
+  const code = await new Promise<number>((resolve) =>
+    child.once('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))),
+  );
+  clearTimeout(timer);
+  clearTimeout(grace);
+  killGroup();
+  return stoppedAfterSummary ? summary.exitCode() : code;
+}
 
 function findTests(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -70,12 +116,14 @@ async function main(): Promise<number> {
       address = cluster.address;
       clientEnv = { ...cluster.clientEnv };
       log(
-        `Cluster (PostgreSQL, Temporal 1.29.1 on ${nodes} node(s), ${cluster.shards} shards, mTLS) on ${address}, ready in ${Date.now() - started} ms`,
+        `Cluster (PostgreSQL, Temporal ${cluster.serverVersion} on ${nodes} node(s), ${cluster.shards} shards, mTLS) on ${address}, ready in ${Date.now() - started} ms`,
       );
     } else if (!address) {
       server = await startDevServer({ headless: true, log });
       address = server.address;
-      log(`Temporal dev server on ${address} (ready in ${Date.now() - started} ms)`);
+      log(
+        `Temporal dev server ${server.serverVersion} on ${address} (ready in ${Date.now() - started} ms)`,
+      );
     } else {
       log(`Using the Temporal server at ${address}`);
     }
@@ -99,7 +147,9 @@ async function main(): Promise<number> {
       ],
       {
         cwd: root,
-        stdio: 'inherit',
+        // A process group of its own: whatever a test file started goes with it at the end.
+        detached: true,
+        stdio: ['ignore', 'pipe', 'inherit'],
         env: {
           ...process.env,
           ...clientEnv,
@@ -110,14 +160,7 @@ async function main(): Promise<number> {
         },
       },
     );
-    const timer = setTimeout(() => {
-      console.error(`[test-run] The run exceeded ${RUN_TIMEOUT_MS} ms: stopping it.`);
-      child.kill('SIGKILL');
-    }, RUN_TIMEOUT_MS);
-    const code = await new Promise<number>((resolve) =>
-      child.once('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))),
-    );
-    clearTimeout(timer);
+    const code = await runToSummary(child, RUN_TIMEOUT_MS);
     log(`Suite finished in ${((Date.now() - started) / 1000).toFixed(1)} s, exit ${code}`);
     return code;
   } finally {

@@ -13,6 +13,8 @@ import { Client, Connection } from '@temporalio/client';
 import { metricSum } from '../bench/bench-stack';
 import { ALL_SEARCH_ATTRIBUTE_KEYS, OrderEventsDeliveryKey } from '../src/shared/search-attributes';
 import { cachedCliPath, resolveTemporalCli } from '../tools/temporal-server/cli-binary';
+import { ensureClusterBinaries } from '../tools/temporal-server/cluster-binaries';
+import { selectedRelease } from '../tools/temporal-server/releases';
 import {
   ensureSearchAttributes,
   freePort,
@@ -24,12 +26,25 @@ describe('the local Temporal dev server', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hbo-devserver-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('resolves the CLI without building it again once it is cached', async () => {
+  it('finds the server, the UI server and the CLI without building them again once cached', async () => {
     const lines: string[] = [];
+    const binaries = await ensureClusterBinaries({ log: (l) => lines.push(l) });
     const cli = await resolveTemporalCli({ log: (l) => lines.push(l) });
     assert.equal(cli.kind, 'binary');
     assert.deepEqual(lines, [], 'no build was announced');
     if (cli.kind === 'binary' && cli.source === 'cache') assert.equal(cli.path, cachedCliPath());
+    if (!process.env.TEMPORAL_SERVER_PATH) {
+      assert.match(binaries['temporal-server'], new RegExp(`/temporal-server/${selectedRelease()}/`));
+    }
+  });
+
+  it('runs the selected release and says which', async () => {
+    const server = await startDevServer({ headless: true });
+    try {
+      assert.equal(server.serverVersion, selectedRelease());
+    } finally {
+      await server.stop();
+    }
   });
 
   it('serves the UI, registers our search attributes, and keeps workflows across a restart', async () => {
@@ -84,7 +99,7 @@ describe('the local Temporal dev server', () => {
     const metricsPort = await freePort();
     const server = await startDevServer({
       headless: true,
-      extraArgs: ['--metrics-port', String(metricsPort)],
+      metricsPort,
     });
     try {
       const connection = await Connection.connect({ address: server.address });
@@ -167,7 +182,7 @@ describe('the local Temporal dev server', () => {
       await assert.rejects(startDevServer({ headless: true, port }), (err: Error) => {
         assert.equal(
           err.message,
-          `temporal server start-dev exited with 1 before it was ready: can't set frontend port ${port}: listen tcp 127.0.0.1:${port}: bind: address already in use`,
+          `the Temporal server exited with 1 before it was ready: Failed to start gRPC listener: listen tcp 127.0.0.1:${port}: bind: address already in use`,
         );
         return true;
       });

@@ -4,14 +4,11 @@
  * the cluster itself when it runs as root).
  */
 import { findNginx } from '../../tools/temporal-server/cluster-balancer';
-import {
-  CLUSTER_BINARIES,
-  findClusterBinaries,
-} from '../../tools/temporal-server/cluster-binaries';
+import { clusterBinaries, findClusterBinaries } from '../../tools/temporal-server/cluster-binaries';
 
 export function clusterSkip(options: { nodes?: number } = {}): string | false {
   const found = findClusterBinaries();
-  const missing = CLUSTER_BINARIES.filter((b) => !found[b.name]).map((b) => b.name);
+  const missing = clusterBinaries().filter((b) => !found[b.name]).map((b) => b.name);
   if (missing.length > 0) {
     return `cluster binaries not built (${missing.join(', ')}): run \`npm run cluster\` once to build them`;
   }

@@ -170,7 +170,7 @@ describe('alerts end to end: Prometheus scraping a worker', async () => {
     serverMetricsUrl = `http://127.0.0.1:${serverMetricsPort}/metrics`;
     server = await startDevServer({
       headless: true,
-      extraArgs: ['--metrics-port', String(serverMetricsPort)],
+      metricsPort: serverMetricsPort,
     });
     stack = await startOpsStack('alerts-e2e', { temporalAddress: server.address });
     connection = await Connection.connect({ address: server.address });

@@ -8,17 +8,14 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import { NEWEST_RELEASE, TEMPORAL_UI_VERSION } from '../../tools/temporal-server/releases';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { EnvSchema, loadConfig, parseEnv } from '../../src/config';
 import { loadCodecServerConfig } from '../../src/config/codec';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/shared/search-attributes';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../../tools/temporal-server/dev-server';
-import {
-  clusterServerEnv,
-  SERVER_CONFIG_ENV,
-  SHARED_FILES,
-} from '../../tools/temporal-server/cluster';
+import { clusterServerEnv, SHARED_FILES } from '../../tools/temporal-server/cluster';
 import { clusterPorts } from '../../tools/temporal-server/cluster-ports';
 import { shutdownGraceMsFor } from '../../src/workflows/activity-options';
 import {
@@ -371,6 +368,16 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('runs the Temporal release and UI the native topologies run (the newest supported)', () => {
+    for (const [name, s] of Object.entries(services)) {
+      const [family, tag] = (s.image ?? '').split(':');
+      if (family === 'temporalio/server' || family === 'temporalio/admin-tools') {
+        assert.equal(tag, NEWEST_RELEASE, `${name}: ${s.image}`);
+      }
+      if (family === 'temporalio/ui') assert.equal(tag, TEMPORAL_UI_VERSION, `${name}: ${s.image}`);
+    }
+  });
+
   it('runs Prometheus with the alert rules, scraping the worker and the server where they serve', () => {
     const prometheus = service('prometheus');
     const [configFile] = filesRun(prometheus, argv(prometheus.command));
@@ -606,9 +613,7 @@ describe('docker-compose.yml and `npm run cluster` share their files', () => {
 
   it('the compose server loads the same config file the cluster loads', () => {
     assert.equal(entry[0], 'temporal-server', 'compose runs the server binary itself');
-    assert.equal(flag('--env'), SERVER_CONFIG_ENV, 'the same --env (config file name)');
-    const configDir = posix.join(flag('--root')!, flag('--config')!);
-    const hostFile = hostPathOf(temporal, posix.join(configDir, `${SERVER_CONFIG_ENV}.yaml`));
+    const hostFile = hostPathOf(temporal, flag('--config-file')!);
     assert.equal(hostFile, join(ROOT, SHARED_FILES.serverConfig));
     assert.ok(entry.includes('start'));
   });

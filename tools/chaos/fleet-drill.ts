@@ -1,6 +1,6 @@
 /**
  * The fleet drill (`npm run chaos -- fleet`): the production topology of `npm run cluster`
- * (PostgreSQL, Temporal server 1.29.1 with mTLS and 16 shards, N worker processes on one task
+ * (PostgreSQL, the Temporal server with mTLS and 16 shards, N worker processes on one task
  * queue), bookings across the scenarios, and while they run: a rolling restart (SIGTERM each
  * worker in turn, a new one started once it has drained), one SIGKILL of a worker, a restart of
  * the Temporal server process and one of PostgreSQL. Then the audit of crash-drill: no order

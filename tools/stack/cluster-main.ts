@@ -100,7 +100,7 @@ async function main(): Promise<number> {
   const exports = Object.entries(infra.clientEnv).map(([k, v]) => `  export ${k}=${v}`);
   const lines = [
     `Cluster up in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
-    `  Temporal gRPC:  ${infra.address} (server 1.29.1, ${infra.shards} history shards, mTLS, PostgreSQL 127.0.0.1:${infra.ports.postgres} pid ${infra.pids().postgres}, data ${infra.dataDir})`,
+    `  Temporal gRPC:  ${infra.address} (server ${infra.serverVersion}, ${infra.shards} history shards, mTLS, PostgreSQL 127.0.0.1:${infra.ports.postgres} pid ${infra.pids().postgres}, data ${infra.dataDir})`,
     ...(infra.nodes.length > 1
       ? [
           `  Balancer:       ${infra.address} → the nodes' frontends (nginx stream, pid ${infra.pids().balancer}; mTLS end to end)`,

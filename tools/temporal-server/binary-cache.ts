@@ -65,19 +65,21 @@ export async function inScratchDir<T>(
   }
 }
 
-/** `go install module` with its binary `goBinary` moved to `target` once built (local toolchain). */
+/** `go install module` with its binary `goBinary` moved to `target` once built. */
 export async function goInstall(options: {
   readonly module: string;
   readonly goBinary: string;
   readonly target: string;
   readonly env: NodeJS.ProcessEnv;
   readonly ldflags?: string;
+  /** A Go toolchain the go command fetches from the module proxy when the local one is older. */
+  readonly toolchain?: string;
 }): Promise<void> {
   const { module, goBinary, target, env } = options;
   await inScratchDir(join(target, '..'), '.build-', async (gobin) => {
     const flags = options.ldflags ? ['-ldflags', options.ldflags] : [];
     await execFileAsync('go', ['install', ...flags, module], {
-      env: { ...env, GOBIN: gobin, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' },
+      env: { ...env, GOBIN: gobin, GOTOOLCHAIN: options.toolchain ?? 'local', GOFLAGS: '-mod=mod' },
       maxBuffer: BUILD_OUTPUT_BYTES,
     });
     renameSync(join(gobin, goBinary), target);

@@ -1,6 +1,6 @@
 /**
  * The production topology on one machine, natively (no Docker): PostgreSQL, one Temporal server
- * 1.29.1 node or several (frontend with mTLS) configured from deploy/temporal/ — the same files
+ * node or several (the release releases.ts selects, the newest by default) (frontend with mTLS) configured from deploy/temporal/ — the same files
  * docker-compose mounts — a balancer in front of several nodes' frontends, and the Temporal UI
  * server. The application side (codec server, simulator, workers) is tools/stack/cluster-stack.ts.
  * Everything lives under one data directory (`.data/cluster/`): a second start reuses the
@@ -43,7 +43,8 @@ import {
   type NodePorts,
 } from './cluster-ports';
 import { ProcessGroup, stopProcess } from './cluster-processes';
-import { ensureSearchAttributes, waitForTemporal } from './dev-server';
+import { ensureSearchAttributes, readServerVersion, waitForTemporal } from './dev-server';
+import { uiServerArgs } from './ui-server';
 
 export { ClusterError } from './cluster-error';
 
@@ -51,7 +52,6 @@ export { ClusterError } from './cluster-error';
 export const REPO_ROOT = join(__dirname, '..', '..');
 /** The files both topologies share (docker-compose mounts them; the cluster reads them here). */
 export const SHARED_FILES = {
-  serverConfigDir: 'deploy/temporal/config',
   serverConfig: 'deploy/temporal/config/cluster.yaml',
   dynamicConfig: 'deploy/temporal/dynamicconfig/development-sql.yaml',
   setupPostgres: 'deploy/temporal/setup-postgres.sh',
@@ -87,9 +87,6 @@ export async function busyPorts(ports: ClusterPorts): Promise<string[]> {
   }
   return problems;
 }
-
-/** `--env` of the server: it loads `<config dir>/cluster.yaml`. */
-export const SERVER_CONFIG_ENV = 'cluster';
 
 /**
  * The environment the shared server config template (deploy/temporal/config/cluster.yaml) is
@@ -224,6 +221,8 @@ export interface ClusterProcesses {
   readonly binaries: ClusterBinaryPaths;
   /** The database's history shard count (fixed when it was created). */
   readonly shards: number;
+  /** As the server reports it (GetSystemInfo), e.g. `1.32.2`. */
+  readonly serverVersion: string;
   readonly nodes: readonly ClusterNode[];
   /** Starts the UI (after the codec server, whose endpoint it needs); once. */
   startUi(codecEndpoint?: string): void;
@@ -336,6 +335,7 @@ export async function startClusterInfrastructure(
   };
 
   let shards: number;
+  let serverVersion: string;
   try {
     await nodes.startAll();
     if (nginx) {
@@ -357,6 +357,7 @@ export async function startClusterInfrastructure(
       );
     }
     await setUpNamespace({ cliPath: cli.path, clientEnv, security, address, processes });
+    serverVersion = await readServerVersion(address, security);
   } catch (err) {
     await stopAll();
     throw err;
@@ -382,19 +383,19 @@ export async function startClusterInfrastructure(
     dataDir,
     binaries,
     shards,
+    serverVersion,
     nodes: nodes.view,
     startUi(codecEndpoint?: string) {
       if (uiStarted) return;
       uiStarted = true;
-      startUiServer({
-        dataDir,
+      const args = uiServerArgs({
+        dir: join(dataDir, 'ui'),
         address,
         port: ports.ui,
         certs: tlsOn ? certs : undefined,
         codecEndpoint,
-        processes,
-        binary: binaries['temporal-ui-server'],
       });
+      processes.spawn('ui', binaries['temporal-ui-server'], args, { PATH: process.env.PATH });
     },
     killNode: (number, signal = 'SIGKILL') => nodes.kill(number - 1, signal),
     startNode: (number) => nodes.start(number - 1),
@@ -518,16 +519,7 @@ class ServerNodes {
     const proc = this.o.processes.spawn(
       this.name(i),
       this.o.serverBinary,
-      [
-        '--root',
-        REPO_ROOT,
-        '--config',
-        SHARED_FILES.serverConfigDir,
-        '--env',
-        SERVER_CONFIG_ENV,
-        '--allow-no-auth',
-        'start',
-      ],
+      ['--config-file', join(REPO_ROOT, SHARED_FILES.serverConfig), '--allow-no-auth', 'start'],
       this.o.env(i),
     );
     this.procs[i] = proc;
@@ -581,50 +573,4 @@ class ServerNodes {
       await new Promise((r) => setTimeout(r, 500));
     }
   }
-}
-
-/** The Temporal UI server, configured for the cluster's address, TLS and codec server. */
-function startUiServer(o: {
-  readonly dataDir: string;
-  readonly address: string;
-  readonly port: number;
-  readonly certs: CertificateSet | undefined;
-  readonly codecEndpoint: string | undefined;
-  readonly processes: ProcessGroup;
-  readonly binary: string;
-}): void {
-  const uiDir = join(o.dataDir, 'ui');
-  mkdirSync(join(uiDir, 'config'), { recursive: true });
-  writeFileSync(
-    join(uiDir, 'config', 'cluster.yaml'),
-    [
-      '# Written by npm run cluster (tools/temporal-server/cluster.ts) at every start.',
-      `temporalGrpcAddress: ${o.address}`,
-      'host: 127.0.0.1',
-      `port: ${o.port}`,
-      'enableUi: true',
-      'defaultNamespace: default',
-      'cors:',
-      '  allowOrigins:',
-      `    - http://localhost:${o.port}`,
-      ...(o.certs
-        ? [
-            'tls:',
-            `  caFile: ${o.certs.caCert}`,
-            `  certFile: ${o.certs.clientCert}`,
-            `  keyFile: ${o.certs.clientKey}`,
-            '  serverName: localhost',
-            '  enableHostVerification: true',
-          ]
-        : []),
-      ...(o.codecEndpoint ? ['codec:', `  endpoint: ${o.codecEndpoint}`] : []),
-      '',
-    ].join('\n'),
-  );
-  o.processes.spawn(
-    'ui',
-    o.binary,
-    ['--root', uiDir, '--config', 'config', '--env', 'cluster', 'start'],
-    { PATH: process.env.PATH },
-  );
 }

@@ -1,12 +1,18 @@
 /**
- * Starts a real `temporal server start-dev` for the demo, the local stack and the test suite:
- * persistence in SQLite (WAL) when a DB file is given, our search attributes registered (also on
- * an existing DB), ready to serve when the promise resolves.
+ * Starts a real Temporal server for the demo, the local stack and the test suite: the server
+ * binary of the selected release (releases.ts, the newest by default) on SQLite — in memory, or
+ * one file in WAL mode when a DB file is given — from the same config template as the cluster
+ * (deploy/temporal/config/cluster.yaml with DB=sqlite), one history shard, the namespace
+ * `default` and our search attributes registered (also on an existing DB), and the Temporal UI
+ * server unless headless. Ready to serve when the promise resolves.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import {
   temporalConnectionOptions,
@@ -14,7 +20,11 @@ import {
 } from '../../src/client/connection-options';
 import { freeLoopbackPort, portIsFree } from '../../src/observability/ports';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../src/shared/search-attributes';
-import { resolveTemporalCli, TemporalCliNotFoundError, type TemporalCli } from './cli-binary';
+import { ensureClusterBinaries } from './cluster-binaries';
+import { uiServerArgs } from './ui-server';
+
+/** The server's config template, shared with the cluster and docker-compose. */
+const SERVER_CONFIG = join(__dirname, '..', '..', 'deploy', 'temporal', 'config', 'cluster.yaml');
 
 /**
  * Dynamic config the product relies on (update-with-start for idempotent starts), the same as the
@@ -89,14 +99,12 @@ export interface DevServerOptions {
   readonly dbFile?: string;
   /** @default '127.0.0.1' */
   readonly ip?: string;
-  /** @default resolved with {@link resolveTemporalCli} */
-  readonly cli?: TemporalCli;
+  /** The server's Prometheus endpoint (`/metrics`). @default a free port */
+  readonly metricsPort?: number;
   /** Where the server's own output goes. @default 'ignore' */
   readonly stdio?: 'inherit' | 'ignore';
-  /** `--ui-codec-endpoint`, so the UI decodes payloads through our codec server. */
+  /** So the UI decodes payloads through our codec server. */
   readonly uiCodecEndpoint?: string;
-  /** Extra `start-dev` arguments. */
-  readonly extraArgs?: readonly string[];
   /** Dynamic config values over the product's and the tuning (bench baselines, experiments). */
   readonly dynamicConfig?: Readonly<Record<string, string>>;
   /** @default 90_000 */
@@ -108,6 +116,10 @@ export interface DevServer {
   /** gRPC address, `host:port`. */
   readonly address: string;
   readonly uiUrl: string | undefined;
+  /** The server's Prometheus endpoint. */
+  readonly metricsUrl: string;
+  /** As the server reports it (GetSystemInfo), e.g. `1.32.2`. */
+  readonly serverVersion: string;
   readonly pid: number | undefined;
   /** Stops the server (SIGTERM, then SIGKILL after 10 s). Safe to call twice. */
   stop(): Promise<void>;
@@ -178,6 +190,19 @@ export async function waitForTemporal(
   );
 }
 
+/** The server's version as it reports it (GetSystemInfo), e.g. `1.32.2`. */
+export async function readServerVersion(
+  address: string,
+  security: Partial<TemporalSecurity> = {},
+): Promise<string> {
+  const connection = await Connection.connect(temporalConnectionOptions({ ...security, address }));
+  try {
+    return (await connection.workflowService.getSystemInfo({})).serverVersion;
+  } finally {
+    await connection.close();
+  }
+}
+
 /**
  * Registers our search attributes on `namespace` when missing, and waits until the server's
  * search attribute cache has them (a query naming them is accepted): a workflow that wrote one
@@ -227,36 +252,65 @@ async function addSearchAttributes(
   });
 }
 
-/** `KEYWORD` → `Keyword`, the spelling `--search-attribute` takes. */
-function cliTypeName(type: string): string {
-  return type
-    .toLowerCase()
-    .split('_')
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join('');
+/**
+ * The dynamic config file the server reads: the product's settings, the dev server's tuning and
+ * the caller's overrides, each value given as JSON (`'true'`, `'1000'`) or a plain string. Pure.
+ */
+export function dynamicConfigYaml(values: Readonly<Record<string, string>>): string {
+  const lines = ['# Written by tools/temporal-server/dev-server.ts at every start.'];
+  for (const [key, raw] of Object.entries(values)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = raw;
+    }
+    lines.push(`${key}:`, `  - value: ${JSON.stringify(value)}`, '    constraints: {}');
+  }
+  return lines.join('\n') + '\n';
 }
 
-function startDevArgs(o: DevServerOptions, port: number, uiPort: number | undefined): string[] {
-  const args = ['server', 'start-dev', '--ip', o.ip ?? '127.0.0.1', '--port', String(port)];
-  if (o.headless || uiPort === undefined) args.push('--headless');
-  else args.push('--ui-port', String(uiPort));
-  if (o.dbFile) {
-    args.push('--db-filename', o.dbFile, '--sqlite-pragma', 'journal_mode=wal');
-    args.push('--sqlite-pragma', 'synchronous=normal');
-  }
-  for (const key of ALL_SEARCH_ATTRIBUTE_KEYS) {
-    args.push('--search-attribute', `${key.name}=${cliTypeName(key.type)}`);
-  }
-  for (const [key, value] of Object.entries({
-    ...DEV_SERVER_DYNAMIC_CONFIG,
-    ...DEV_SERVER_TUNING,
-    ...o.dynamicConfig,
-  })) {
-    args.push('--dynamic-config-value', `${key}=${value}`);
-  }
-  if (o.uiCodecEndpoint) args.push('--ui-codec-endpoint', o.uiCodecEndpoint);
-  args.push('--log-level', 'error', ...(o.extraArgs ?? []));
-  return args;
+/** The ports one server uses besides its frontend's: each role's gRPC and membership port. */
+async function internalPorts(host: string) {
+  const names = [
+    'FRONTEND_HTTP_PORT',
+    'FRONTEND_MEMBERSHIP_PORT',
+    'HISTORY_GRPC_PORT',
+    'HISTORY_MEMBERSHIP_PORT',
+    'MATCHING_GRPC_PORT',
+    'MATCHING_MEMBERSHIP_PORT',
+    'WORKER_GRPC_PORT',
+    'WORKER_MEMBERSHIP_PORT',
+  ] as const;
+  const out: Record<string, string> = {};
+  for (const name of names) out[name] = String(await freePort(host));
+  return out;
+}
+
+/** The template's environment for a dev server (pure but for the ports given). */
+export function devServerEnv(o: {
+  readonly host: string;
+  readonly port: number;
+  readonly metricsPort: number;
+  readonly dbFile: string | undefined;
+  readonly dynamicConfigFile: string;
+  readonly internal: Readonly<Record<string, string>>;
+  readonly logLevel: string;
+}): Record<string, string> {
+  const bind = o.host === '0.0.0.0' ? '0.0.0.0' : o.host;
+  return {
+    DB: 'sqlite',
+    ...(o.dbFile ? { SQLITE_FILE: o.dbFile } : {}),
+    NUM_HISTORY_SHARDS: '1',
+    LOG_LEVEL: o.logLevel,
+    BIND_ON_IP: bind,
+    TEMPORAL_BROADCAST_ADDRESS: '127.0.0.1',
+    TEMPORAL_CLUSTER_RPC_ADDRESS: `127.0.0.1:${o.port}`,
+    FRONTEND_GRPC_PORT: String(o.port),
+    ...o.internal,
+    PROMETHEUS_ENDPOINT: `127.0.0.1:${o.metricsPort}`,
+    DYNAMIC_CONFIG_FILE_PATH: o.dynamicConfigFile,
+  };
 }
 
 /** Servers of this process still running, stopped when it exits. */
@@ -294,133 +348,210 @@ async function stopChild(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL' = 'S
 /** Starts the dev server and resolves once it serves gRPC (and the UI, when on). */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const log = options.log ?? (() => undefined);
-  const cli = options.cli ?? (await resolveTemporalCli({ log }));
-  const port = options.port ?? (await freePort());
-  const uiPort = options.headless ? undefined : (options.uiPort ?? port + 1000);
+  const headless = options.headless === true;
+  const binaries = await ensureClusterBinaries({
+    only: headless ? ['temporal-server'] : ['temporal-server', 'temporal-ui-server'],
+    log,
+  });
   const host = options.ip ?? '127.0.0.1';
-  const address = `${host}:${port}`;
+  const port = options.port ?? (await freePort());
+  const uiPort = headless ? undefined : (options.uiPort ?? port + 1000);
+  const metricsPort = options.metricsPort ?? (await freePort());
+  const address = `${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   const readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
-  if (options.dbFile) mkdirSync(dirname(options.dbFile), { recursive: true });
-
-  if (cli.kind === 'sdk-download') {
-    return startWithSdkDownload(options, cli, port, uiPort);
+  if (options.dbFile) {
+    mkdirSync(dirname(options.dbFile), { recursive: true });
+    forgetEarlierMembers(options.dbFile);
   }
+  const work = mkdtempSync(join(tmpdir(), 'hbo-temporal-'));
+  const dynamicConfigFile = join(work, 'dynamicconfig.yaml');
+  writeFileSync(
+    dynamicConfigFile,
+    dynamicConfigYaml({
+      ...DEV_SERVER_DYNAMIC_CONFIG,
+      ...DEV_SERVER_TUNING,
+      ...options.dynamicConfig,
+    }),
+  );
+  const env = devServerEnv({
+    host,
+    port,
+    metricsPort,
+    dbFile: options.dbFile,
+    dynamicConfigFile,
+    internal: await internalPorts(host === '0.0.0.0' ? '127.0.0.1' : host),
+    logLevel: options.stdio === 'inherit' ? 'warn' : 'error',
+  });
 
   const inherit = options.stdio === 'inherit';
-  const child = spawn(cli.path, startDevArgs(options, port, uiPort), {
-    stdio: ['ignore', inherit ? 'inherit' : 'ignore', inherit ? 'inherit' : 'pipe'],
-  });
+  const child = spawn(
+    binaries['temporal-server'],
+    ['--config-file', SERVER_CONFIG, '--allow-no-auth', 'start'],
+    {
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'],
+    },
+  );
   stopWithThisProcess(child);
-  const stderr = stderrTail(child);
+  const output = outputTail(child);
   let exitInfo: string | undefined;
   const exited = new AbortController();
   child.once('exit', (code, signal) => {
     exitInfo = `exited with ${signal ?? code}`;
     exited.abort();
+    rmSync(work, { recursive: true, force: true });
   });
+  let ui: ChildProcess | undefined;
+  let serverVersion: string;
   try {
     await Promise.race([
-      waitForTemporal(address, readyTimeoutMs, 'default', {}, exited.signal),
+      (async () => {
+        await waitForTemporal(address, readyTimeoutMs, 'temporal-system', {}, exited.signal);
+        const connection = await Connection.connect({ address });
+        try {
+          serverVersion = (await connection.workflowService.getSystemInfo({})).serverVersion;
+          await registerDefaultNamespace(connection);
+          await waitForTemporal(address, readyTimeoutMs, 'default', {}, exited.signal);
+          await ensureSearchAttributes(connection);
+        } finally {
+          await connection.close();
+        }
+      })(),
       new Promise<never>((_, reject) =>
         child.once('close', () =>
           reject(
             new Error(
-              `temporal server start-dev ${exitInfo ?? 'exited'} before it was ready: ${lastLogMessage(stderr()) || `port ${port} taken?`}`,
+              `the Temporal server ${exitInfo ?? 'exited'} before it was ready: ${lastLogMessage(output()) || `port ${port} taken?`}`,
             ),
           ),
         ),
       ),
     ]);
-    const connection = await Connection.connect({ address });
-    try {
-      await ensureSearchAttributes(connection);
-    } finally {
-      await connection.close();
+    if (uiPort !== undefined) {
+      ui = spawn(
+        binaries['temporal-ui-server'],
+        uiServerArgs({
+          dir: join(work, 'ui'),
+          address,
+          port: uiPort,
+          host,
+          codecEndpoint: options.uiCodecEndpoint,
+        }),
+        {
+          env: { PATH: process.env.PATH },
+          stdio: ['ignore', inherit ? 'inherit' : 'ignore', inherit ? 'inherit' : 'ignore'],
+        },
+      );
+      stopWithThisProcess(ui);
+      await waitForHttp(`http://127.0.0.1:${uiPort}/`, 30_000, ui);
     }
   } catch (err) {
+    if (ui) await stopChild(ui);
     await stopChild(child);
     throw err;
   }
+  const stopBoth = async (signal: 'SIGTERM' | 'SIGKILL') => {
+    if (ui) await stopChild(ui, signal);
+    await stopChild(child, signal);
+  };
   return {
     address,
     uiUrl:
       uiPort === undefined
         ? undefined
         : `http://${host === '0.0.0.0' ? 'localhost' : host}:${uiPort}`,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    serverVersion: serverVersion!,
     pid: child.pid,
-    stop: () => stopChild(child),
-    kill: () => stopChild(child, 'SIGKILL'),
-    errorLog: stderr,
+    stop: () => stopBoth('SIGTERM'),
+    kill: () => stopBoth('SIGKILL'),
+    errorLog: output,
   };
 }
 
 /**
- * The end of what the server writes on stderr (it logs errors only): its last message is the error
- * when it exits before it serves ("can't set frontend port …: address already in use" says what to
- * change), and the whole tail goes into a failed drill's report. The pipe is read to its end, so a
- * chatty server never blocks on it.
+ * Forgets the members an earlier server on this DB file recorded: its services' ports were other
+ * free ports, and a new server that finds rows heartbeated in the last 20 s tries to join them
+ * (its matching service stayed unreachable — "Not enough hosts to serve the request" — and its stop
+ * took 14 s). No server runs on the file while this one starts.
  */
-function stderrTail(child: ChildProcess): () => string {
+function forgetEarlierMembers(dbFile: string): void {
+  if (!existsSync(dbFile)) return;
+  const db = new Database(dbFile);
+  try {
+    const table = db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'cluster_membership'",
+      )
+      .get();
+    if (table) db.prepare('DELETE FROM cluster_membership').run();
+  } finally {
+    db.close();
+  }
+}
+
+/** Registers `default` (one day's retention, as the CLI's dev server did); an existing one stays. */
+async function registerDefaultNamespace(connection: Connection): Promise<void> {
+  try {
+    await connection.workflowService.registerNamespace({
+      namespace: 'default',
+      workflowExecutionRetentionPeriod: msToTs('1 day'),
+    });
+  } catch (err) {
+    if ((err as { code?: number }).code !== 6 /* ALREADY_EXISTS */) throw err;
+  }
+}
+
+/** Until `url` answers an HTTP GET (any status), or the process exits. */
+async function waitForHttp(url: string, timeoutMs: number, proc: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null || proc.signalCode !== null) {
+      throw new Error(
+        `the Temporal UI server exited (${proc.signalCode ?? proc.exitCode}) before it served ${url}`,
+      );
+    }
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1_000) });
+      return;
+    } catch {
+      await sleep(200);
+    }
+  }
+  throw new Error(`the Temporal UI server did not serve ${url} within ${timeoutMs} ms`);
+}
+
+/**
+ * The end of what the server writes (its log, JSON lines at error level): its last message is the
+ * error when it exits before it serves ("… address already in use" says what to change), and the
+ * whole tail goes into a failed drill's report. The pipes are read to their end, so a chatty server
+ * never blocks on them.
+ */
+function outputTail(child: ChildProcess): () => string {
   let tail = '';
-  child.stderr?.on('data', (d: Buffer) => {
+  const add = (d: Buffer) => {
     tail = (tail + d.toString()).slice(-16_384);
-  });
+  };
+  child.stdout?.on('data', add);
+  child.stderr?.on('data', add);
   return () => tail;
 }
 
-/** The message of the last line of `level=ERROR msg="…"` log output (the line itself if not). */
-function lastLogMessage(output: string): string {
+/**
+ * The message of the server's last log line: `msg` and `error` of a JSON line, or the line itself
+ * (the server's own exit message, "Unable to start server. Error: …").
+ */
+export function lastLogMessage(output: string): string {
   const line =
     output
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l !== '')
       .at(-1) ?? '';
-  const msg = /\bmsg="((?:[^"\\]|\\.)*)"/.exec(line)?.[1];
-  return msg === undefined ? line : msg.replace(/\\(.)/g, '$1');
-}
-
-async function startWithSdkDownload(
-  options: DevServerOptions,
-  cli: Extract<TemporalCli, { kind: 'sdk-download' }>,
-  port: number,
-  uiPort: number | undefined,
-): Promise<DevServer> {
-  // Loaded lazily: only machines without a local binary need the testing package's downloader.
-  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
-  let env: Awaited<ReturnType<typeof TestWorkflowEnvironment.createLocal>>;
   try {
-    env = await TestWorkflowEnvironment.createLocal({
-      server: {
-        ip: options.ip ?? '127.0.0.1',
-        port,
-        ui: uiPort !== undefined,
-        ...(uiPort !== undefined ? { uiPort } : {}),
-        ...(options.dbFile ? { dbFilename: options.dbFile } : {}),
-        extraArgs: [
-          ...Object.entries({ ...DEV_SERVER_DYNAMIC_CONFIG, ...DEV_SERVER_TUNING }).flatMap(
-            ([k, v]) => ['--dynamic-config-value', `${k}=${v}`],
-          ),
-          ...(options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
-          ...(options.extraArgs ?? []),
-        ],
-        searchAttributes: [...ALL_SEARCH_ATTRIBUTE_KEYS],
-        executable: { type: 'cached-download' },
-      },
-    });
-  } catch (err) {
-    throw new TemporalCliNotFoundError([...cli.attempts, `SDK download failed: ${String(err)}`]);
+    const parsed = JSON.parse(line) as { msg?: string; error?: string };
+    return [parsed.msg, parsed.error].filter(Boolean).join(': ');
+  } catch {
+    return line;
   }
-  await ensureSearchAttributes(env.connection);
-  const address = `${options.ip ?? '127.0.0.1'}:${port}`;
-  let stopped: Promise<void> | undefined;
-  return {
-    address,
-    uiUrl: uiPort === undefined ? undefined : `http://${options.ip ?? '127.0.0.1'}:${uiPort}`,
-    pid: undefined,
-    stop: () => (stopped ??= env.teardown()),
-    kill: () =>
-      Promise.reject(new Error('kill() needs a local Temporal binary (set TEMPORAL_CLI_PATH)')),
-    errorLog: () => '',
-  };
 }

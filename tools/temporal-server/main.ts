@@ -1,11 +1,16 @@
 /**
- * `npm run temporal`: a local Temporal dev server with persistence and our search attributes.
+ * `npm run temporal`: a local Temporal dev server with persistence and our search attributes, on
+ * the release TEMPORAL_RELEASE names (the newest supported by default).
  *   --port 7233  --ui-port 8233  --db .data/temporal.db  --headless  --print-path
+ * `--print-path` builds what is missing (the server, the UI server, and the Temporal CLI the
+ * scripts use as a client) and prints where the server and the CLI are.
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveTemporalCli } from './cli-binary';
+import { ensureClusterBinaries } from './cluster-binaries';
 import { startDevServer } from './dev-server';
+import { selectedRelease } from './releases';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -20,9 +25,14 @@ async function main(): Promise<void> {
     strict: true,
   });
   const log = (line: string) => console.error(line);
-  const cli = await resolveTemporalCli({ log });
   if (values['print-path']) {
-    console.log(cli.kind === 'binary' ? cli.path : '(the SDK downloads its own dev server)');
+    const binaries = await ensureClusterBinaries({
+      only: ['temporal-server', 'temporal-ui-server'],
+      log,
+    });
+    const cli = await resolveTemporalCli({ log, allowDownload: false });
+    console.log(binaries['temporal-server']);
+    if (cli.kind === 'binary') console.log(cli.path);
     return;
   }
   const port = Number(values.port);
@@ -36,7 +46,6 @@ async function main(): Promise<void> {
   const dbFile = resolve(values.db);
   const started = Date.now();
   const server = await startDevServer({
-    cli,
     port,
     uiPort,
     headless: values.headless,
@@ -46,7 +55,7 @@ async function main(): Promise<void> {
     log,
   });
   console.log(
-    `Temporal dev server ready in ${Date.now() - started} ms (${cli.source}: ${cli.kind === 'binary' ? cli.path : 'downloaded'})`,
+    `Temporal dev server ${server.serverVersion} (release ${selectedRelease()}) ready in ${Date.now() - started} ms`,
   );
   console.log(`  gRPC:   ${server.address}`);
   if (server.uiUrl) console.log(`  Web UI: ${server.uiUrl}`);

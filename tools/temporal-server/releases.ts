@@ -1,0 +1,61 @@
+/**
+ * The Temporal server releases the product runs on: Temporal supports the last three minor
+ * releases, and each one here is the newest patch the Go module proxy serves. The newest is the
+ * default everywhere (dev server, cluster, compose, bench); `TEMPORAL_RELEASE` picks another for a
+ * whole run (`TEMPORAL_RELEASE=oldest npm test`). The one place that names them.
+ */
+
+/** Oldest first. */
+export const SUPPORTED_RELEASES = ['1.30.9', '1.31.5', '1.32.2'] as const;
+export type TemporalRelease = (typeof SUPPORTED_RELEASES)[number];
+
+export const NEWEST_RELEASE: TemporalRelease = SUPPORTED_RELEASES[SUPPORTED_RELEASES.length - 1]!;
+export const OLDEST_RELEASE: TemporalRelease = SUPPORTED_RELEASES[0];
+
+/** The Temporal UI server (its own module and version line): the newest that builds from the module proxy (2.58 needs a go.temporal.io/api release it does not serve). */
+export const TEMPORAL_UI_VERSION = '2.56.4';
+
+/**
+ * The Go toolchain the builds ask for: server 1.32 needs Go ≥ 1.26.10, and the go command fetches
+ * this one from the module proxy once per machine when the local Go is older.
+ */
+export const GO_TOOLCHAIN = 'go1.27.3';
+
+/** The minor of a version, `1.32.2` → `1.32`. */
+export function minorOf(version: string): string {
+  return version.split('.').slice(0, 2).join('.');
+}
+
+export class UnknownReleaseError extends Error {
+  constructor(value: string) {
+    super(
+      `TEMPORAL_RELEASE=${value}: not a supported release; use one of oldest, newest, ` +
+        `${SUPPORTED_RELEASES.map(minorOf).join(', ')} or ${SUPPORTED_RELEASES.join(', ')}`,
+    );
+    this.name = 'UnknownReleaseError';
+  }
+}
+
+/**
+ * The release `TEMPORAL_RELEASE` names (`oldest`, `newest`, a minor such as `1.30`, or a full
+ * version), the newest when unset. Pure.
+ */
+export function selectedRelease(env: NodeJS.ProcessEnv = process.env): TemporalRelease {
+  const value = (env.TEMPORAL_RELEASE ?? '').trim();
+  if (value === '' || value === 'newest') return NEWEST_RELEASE;
+  if (value === 'oldest') return OLDEST_RELEASE;
+  const found = SUPPORTED_RELEASES.find((r) => r === value || minorOf(r) === value);
+  if (!found) throw new UnknownReleaseError(value);
+  return found;
+}
+
+/**
+ * Whether a server that reports `version` (GetSystemInfo's `serverVersion`) is one of the
+ * supported minors; Temporal Cloud reports versions of its own and is supported. Pure.
+ */
+export function isSupportedServerVersion(version: string): boolean {
+  const m = /^(\d+)\.(\d+)\./.exec(version);
+  if (!m) return false;
+  const minor = `${m[1]}.${m[2]}`;
+  return SUPPORTED_RELEASES.some((r) => minorOf(r) === minor);
+}
