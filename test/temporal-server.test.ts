@@ -34,7 +34,10 @@ describe('the local Temporal dev server', () => {
     assert.deepEqual(lines, [], 'no build was announced');
     if (cli.kind === 'binary' && cli.source === 'cache') assert.equal(cli.path, cachedCliPath());
     if (!process.env.TEMPORAL_SERVER_PATH) {
-      assert.match(binaries['temporal-server'], new RegExp(`/temporal-server/${selectedRelease()}/`));
+      assert.match(
+        binaries['temporal-server'],
+        new RegExp(`/temporal-server/${selectedRelease()}/`),
+      );
     }
   });
 

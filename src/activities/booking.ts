@@ -9,6 +9,7 @@ import type { HotelApiClient } from '../hotel-api';
 import { HotelApiError, isHotelApiError } from '../hotel-api/errors';
 import type { Polling, SupplierPrice } from '../shared/booking-contract';
 import { supplierStatusKind } from '../shared/supplier-status';
+import { BOOKING_CALL_MARK, BOOKING_NOT_SENT } from '../shared/booking-call-mark';
 import { supplierCall, toApplicationFailure, type FailureFacts } from './failures';
 import { termsOf, type StayTerms } from './guard';
 import { nextPollDelayMs } from './poll-delay';
@@ -21,6 +22,27 @@ export interface BookingActivityDeps {
   readonly onPollLateness?: (lateMs: number) => void;
   /** How often a long booking call heartbeats, so a dead worker is noticed quickly. @default 5000 */
   readonly heartbeatIntervalMs?: number;
+}
+
+/**
+ * Records, and waits for Temporal to acknowledge, that the booking call is about to go out (an
+ * awaited heartbeat through the client's async-completion API: the activity context's own
+ * heartbeat is sent later, in a batch, unacknowledged). When Temporal does not answer, nothing is
+ * sent: the failure says so (`BOOKING_NOT_SENT`, not ambiguous) and the workflow sends again.
+ */
+async function markBookingCall(ctx: Context): Promise<void> {
+  try {
+    await ctx.client.activity.heartbeat(ctx.info.taskToken, BOOKING_CALL_MARK);
+  } catch (err) {
+    throw ApplicationFailure.create({
+      type: BOOKING_NOT_SENT,
+      message: `Temporal did not record the booking call's start, so it was not sent: ${err instanceof Error ? err.message : String(err)}`,
+      nonRetryable: true,
+      details: [
+        { code: BOOKING_NOT_SENT, retryable: true, ambiguous: false } satisfies FailureFacts,
+      ],
+    });
+  }
 }
 
 export interface PriceCheckResult {
@@ -127,6 +149,51 @@ export function createBookingActivities(deps: BookingActivityDeps) {
     return Context.current().cancellationSignal;
   }
 
+  async function sendBooking(
+    input: CreateBookingInput,
+    marked: boolean,
+  ): Promise<{ bookingId: number; status: string }> {
+    const field = input.orderIdField ?? orderIdField;
+    if (input.customFields && field in input.customFields) {
+      throw ApplicationFailure.create({
+        type: 'INVALID_REQUEST',
+        message: `customFields.${field} is reserved for the order id`,
+        nonRetryable: true,
+        details: [{ code: 'INVALID_REQUEST', retryable: false, ambiguous: false }],
+      });
+    }
+    const ctx = Context.current();
+    if (marked) await markBookingCall(ctx);
+    // Heartbeats let Temporal notice a dead worker within the heartbeat timeout, not the 150 s
+    // start-to-close timeout; the workflow then reconciles instead of waiting.
+    const details = marked ? BOOKING_CALL_MARK : undefined;
+    const beat = setInterval(() => ctx.heartbeat(details), deps.heartbeatIntervalMs ?? 5_000);
+    try {
+      const r = await hotelApi.createBooking(
+        {
+          optionId: input.token,
+          body: supplierBookingBody(input, field),
+        },
+        { signal: ctx.cancellationSignal },
+      );
+      // For the operator who reconciles a call whose answer never reached the workflow: the
+      // order and the supplier's id, in the worker's log (ids only, no guest data).
+      ctx.log.info(
+        `booking call returned: order ${input.orderId} → supplier booking ${r.booking_id} (${r.status})`,
+        { orderId: input.orderId, supplierBookingId: r.booking_id, supplierStatus: r.status },
+      );
+      return { bookingId: r.booking_id, status: r.status };
+    } catch (err) {
+      ctx.log.warn(`booking call failed: order ${input.orderId}, no supplier booking id`, {
+        orderId: input.orderId,
+        code: isHotelApiError(err) ? err.code : 'UNKNOWN',
+      });
+      throw toApplicationFailure(err);
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
   async function snapshot(bookingId: number, field = orderIdField): Promise<BookingSnapshot> {
     const r = await hotelApi.retrieveBooking({ bookingId }, { signal: signal() });
     const fields = r.custom_fields as Record<string, unknown> | null | undefined;
@@ -175,46 +242,24 @@ export function createBookingActivities(deps: BookingActivityDeps) {
 
     /**
      * `POST /booking`, at most once per activity (the retry policy has `maximumAttempts: 1`): a
-     * failure that does not prove the request never arrived is the workflow's to reconcile.
+     * failure that does not prove the request never arrived is the workflow's to reconcile. Runs
+     * of earlier versions schedule this one; this version schedules {@link createBookingMarked}.
      */
     async createBooking(input: CreateBookingInput): Promise<{ bookingId: number; status: string }> {
-      const field = input.orderIdField ?? orderIdField;
-      if (input.customFields && field in input.customFields) {
-        throw ApplicationFailure.create({
-          type: 'INVALID_REQUEST',
-          message: `customFields.${field} is reserved for the order id`,
-          nonRetryable: true,
-          details: [{ code: 'INVALID_REQUEST', retryable: false, ambiguous: false }],
-        });
-      }
-      const ctx = Context.current();
-      // Heartbeats let Temporal notice a dead worker within the heartbeat timeout, not the 150 s
-      // start-to-close timeout; the workflow then reconciles instead of waiting.
-      const beat = setInterval(() => ctx.heartbeat(), deps.heartbeatIntervalMs ?? 5_000);
-      try {
-        const r = await hotelApi.createBooking(
-          {
-            optionId: input.token,
-            body: supplierBookingBody(input, field),
-          },
-          { signal: ctx.cancellationSignal },
-        );
-        // For the operator who reconciles a call whose answer never reached the workflow: the
-        // order and the supplier's id, in the worker's log (ids only, no guest data).
-        ctx.log.info(
-          `booking call returned: order ${input.orderId} → supplier booking ${r.booking_id} (${r.status})`,
-          { orderId: input.orderId, supplierBookingId: r.booking_id, supplierStatus: r.status },
-        );
-        return { bookingId: r.booking_id, status: r.status };
-      } catch (err) {
-        ctx.log.warn(`booking call failed: order ${input.orderId}, no supplier booking id`, {
-          orderId: input.orderId,
-          code: isHotelApiError(err) ? err.code : 'UNKNOWN',
-        });
-        throw toApplicationFailure(err);
-      } finally {
-        clearInterval(beat);
-      }
+      return sendBooking(input, false);
+    },
+
+    /**
+     * `POST /booking` after the server has recorded that it is about to go out: the activity
+     * heartbeats {@link BOOKING_CALL_MARK} and waits for Temporal's answer before the request
+     * leaves. A timeout whose last heartbeat lacks the mark proves the call never left (the task
+     * was lost with a server node, the worker died before it): the workflow sends it again. Every
+     * later heartbeat carries the mark too, so it is never overwritten.
+     */
+    async createBookingMarked(
+      input: CreateBookingInput,
+    ): Promise<{ bookingId: number; status: string }> {
+      return sendBooking(input, true);
     },
 
     /** `GET /retrieve`, reduced to what the workflow needs. */

@@ -10,6 +10,7 @@ import {
   isCancellation,
 } from '@temporalio/workflow';
 import type { FailureFacts } from '../activities/failures';
+import { BOOKING_NOT_SENT, carriesBookingCallMark } from '../shared/booking-call-mark';
 import type { BookingError } from '../shared/booking-contract';
 
 export type { FailureFacts };
@@ -50,6 +51,33 @@ export function failureFacts(err: unknown): FailureFacts & { message: string } {
   }
   const message = err instanceof Error ? err.message : String(err);
   return { code: 'UNKNOWN', retryable: false, ambiguous: true, message };
+}
+
+/**
+ * The facts of a failed `createBookingMarked` (rule 1): a timeout is ambiguous only when the
+ * activity had Temporal record that the call was about to leave; without the mark (the task was
+ * lost with a server node, the worker died before sending) the call provably never left, and so
+ * does a worker that does not know the activity (an earlier release, mid-deploy: nothing ran).
+ */
+export function bookingCallFacts(err: unknown): FailureFacts & { message: string } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof TimeoutFailure && !carriesBookingCallMark(cause.lastHeartbeatDetails)) {
+    return {
+      code: BOOKING_NOT_SENT,
+      retryable: true,
+      ambiguous: false,
+      message: `the activity timed out (${String(cause.timeoutType)}) before the booking call was marked as leaving: it was not sent`,
+    };
+  }
+  if (cause instanceof ApplicationFailure && cause.type === 'NotFoundError') {
+    return {
+      code: BOOKING_NOT_SENT,
+      retryable: true,
+      ambiguous: false,
+      message: `the worker that took the booking call does not run it (${cause.message}): it was not sent`,
+    };
+  }
+  return failureFacts(err);
 }
 
 /** The failure's code, for outcome errors. */

@@ -1,12 +1,15 @@
 /**
  * The Temporal server releases the product runs on: Temporal supports the last three minor
- * releases, and each one here is the newest patch the Go module proxy serves. The newest is the
+ * releases, and each one here is the newest patch that builds from the Go module proxy. The newest is the
  * default everywhere (dev server, cluster, compose, bench); `TEMPORAL_RELEASE` picks another for a
  * whole run (`TEMPORAL_RELEASE=oldest npm test`). The one place that names them.
  */
 
-/** Oldest first. */
-export const SUPPORTED_RELEASES = ['1.30.9', '1.31.5', '1.32.2'] as const;
+/**
+ * Oldest first. 1.31.3–1.31.5 need pre-releases of `go.temporal.io/auto-scaled-workers` that the
+ * module proxy does not serve; 1.31.2 is the newest 1.31 that builds here.
+ */
+export const SUPPORTED_RELEASES = ['1.30.9', '1.31.2', '1.32.2'] as const;
 export type TemporalRelease = (typeof SUPPORTED_RELEASES)[number];
 
 export const NEWEST_RELEASE: TemporalRelease = SUPPORTED_RELEASES[SUPPORTED_RELEASES.length - 1]!;

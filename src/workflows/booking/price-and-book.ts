@@ -2,7 +2,7 @@
  * Rules 2 and 1: the price is decided (price-decision.ts), a person asked when it must be, then the
  * booking call is sent once; a 422 whose re-check finds a new price goes back to the decision.
  */
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { BookingActivities } from '../../activities/booking';
 import type {
   BookRoomParams,
@@ -19,7 +19,7 @@ import {
   CREATE_BOOKING_ACTIVITY,
   READ_ACTIVITY,
 } from '../activity-options';
-import { failureFacts, toBookingError } from '../failure-facts';
+import { bookingCallFacts, failureFacts, toBookingError } from '../failure-facts';
 import type { BookingRun } from './booking-run';
 import { reconcile } from './confirmation';
 import { Decisions, decided, type Decided } from './decisions';
@@ -188,6 +188,12 @@ async function askPerson(
   return priceAndDecide(run, p, rounds, undefined, approve(answer, approved));
 }
 
+/**
+ * The `patched()` id of the marked booking call (activities/booking.ts `createBookingMarked`): a
+ * timeout without the mark is proof that the call never left.
+ */
+export const BOOKING_CALL_MARKED = 'booking-call-marked';
+
 /** Rule 1: `POST /booking`, sent again only on proof that it never arrived. */
 async function bookOnce(
   run: BookingRun,
@@ -196,13 +202,15 @@ async function bookOnce(
 ): Promise<BookAttempt> {
   let token = priced.token;
   let tokenRefreshed = false;
+  // Runs recorded before the mark replay their call unmarked (docs/earlier-versions.md).
+  const marked = patched(BOOKING_CALL_MARKED);
   for (let attempt = 1; ; attempt++) {
     try {
-      const { createBooking } = proxyActivities<BookingActivities>({
+      const { createBooking, createBookingMarked } = proxyActivities<BookingActivities>({
         ...CREATE_BOOKING_ACTIVITY,
         summary: `POST /booking for order ${run.orderId} (sent at most once)`,
       });
-      const r = await createBooking({
+      const r = await (marked ? createBookingMarked : createBooking)({
         orderId: p.orderId,
         token,
         rooms: p.rooms,
@@ -212,7 +220,7 @@ async function bookOnce(
       });
       return { kind: 'booked', bookingId: r.bookingId, status: r.status };
     } catch (err) {
-      const f = failureFacts(err);
+      const f = marked ? bookingCallFacts(err) : failureFacts(err);
       const error = { code: f.code, message: f.message };
       run.noteError(error);
       const next = afterBookingFailure(f, {
