@@ -30,7 +30,7 @@ export interface BookingActivityDeps {
  * heartbeat is sent later, in a batch, unacknowledged). When Temporal does not answer, nothing is
  * sent: the failure says so (`BOOKING_NOT_SENT`, not ambiguous) and the workflow sends again.
  */
-async function markBookingCall(ctx: Context): Promise<void> {
+export async function markBookingCall(ctx: Context): Promise<void> {
   try {
     await ctx.client.activity.heartbeat(ctx.info.taskToken, BOOKING_CALL_MARK);
   } catch (err) {
