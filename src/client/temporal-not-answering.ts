@@ -13,6 +13,8 @@ const NOT_ANSWERING: readonly (readonly [RegExp, string])[] = [
   [/connection reset/i, 'connection reset'],
   [/dns error|failed to lookup address|name or service not known/i, 'address not resolved'],
   [/code: Unavailable|\bUNAVAILABLE\b/, 'unavailable'],
+  // A server still starting (1.30+): its frontend answers before it serves.
+  [/The service is currently unavailable|Frontend is not healthy yet/, 'unavailable'],
   [/code: DeadlineExceeded|deadline has elapsed|DEADLINE_EXCEEDED/, 'no answer in time'],
   [/tcp connect error|ConnectError|transport error/i, 'cannot connect'],
 ];

@@ -9,6 +9,7 @@ export type Verdict = 'ok' | 'warn' | 'fail';
 /** The checks of `doctor namespace` (namespace-verdicts.ts), in the order they run. */
 export const NAMESPACE_CHECKS = [
   'temporal-connection',
+  'temporal-release',
   'namespace',
   'search-attributes',
   'retention',

@@ -54,6 +54,12 @@ export async function connectFacts(
   }
 }
 
+/** The server's version as it reports it (GetSystemInfo), e.g. `1.32.2`. */
+export async function serverVersionFacts(connection: Connection): Promise<string> {
+  const info = await within(connection, () => connection.workflowService.getSystemInfo({}));
+  return info.serverVersion ?? '';
+}
+
 /** The namespace's state and retention, or its refusal. Other failures reject. */
 export async function namespaceFacts(
   connection: Connection,

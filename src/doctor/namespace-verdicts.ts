@@ -14,6 +14,13 @@ import {
   planSearchAttributes,
   PRODUCT_SEARCH_ATTRIBUTES,
 } from '../namespace/search-attribute-plan';
+import {
+  minorOf,
+  NEWEST_RELEASE,
+  OLDEST_RELEASE,
+  releaseSupport,
+  settingsToSet,
+} from '../shared/temporal-releases';
 import type { CheckResult, Stop } from './check-result';
 import { fail, ok, warn } from './check-result';
 
@@ -73,6 +80,43 @@ export function temporalConnectionVerdict(input: {
       'nothing yet; but workflow ids, search attributes and the encrypted payloads travel unprotected, and whoever reaches the port can act on the namespace: set TEMPORAL_TLS and its certificates, or TEMPORAL_API_KEY (docs/deploying.md)',
     ),
   };
+}
+
+/**
+ * `temporal-release`: the server's version as it reports it, against the releases this version of
+ * the product runs on (src/shared/temporal-releases.ts); below them, the settings it relies on
+ * that an older server leaves off.
+ */
+export function temporalReleaseVerdict(input: {
+  readonly address: string;
+  /** GetSystemInfo's `serverVersion`. */
+  readonly serverVersion: string;
+}): CheckResult {
+  const v = input.serverVersion || '(none reported)';
+  const range = `${minorOf(OLDEST_RELEASE)}–${minorOf(NEWEST_RELEASE)}`;
+  if (/\.tmprl\.cloud(:\d+)?$/.test(input.address)) {
+    return ok('temporal-release', `Temporal Cloud (server ${v}): supported`);
+  }
+  const support = releaseSupport(v);
+  if (support === 'supported') {
+    return ok('temporal-release', `Temporal ${v}: a supported release (${range})`);
+  }
+  const settings = settingsToSet(v);
+  const set =
+    settings.length === 0
+      ? ''
+      : `; until then set ${settings.map((x) => `${x.setting} (${x.what})`).join(' and ')} in its dynamic config`;
+  const said =
+    support === 'older'
+      ? `Temporal ${v} is older than the supported releases (${range})`
+      : support === 'newer'
+        ? `Temporal ${v} is newer than the releases this version was run on (${range})`
+        : `Temporal reported no version this product can read (${v})`;
+  const fix =
+    support === 'older'
+      ? `upgrade it one minor release at a time, schema first (docs/upgrading.md)${set}`
+      : 'run `TEMPORAL_RELEASE=… npm test` against it, or use a supported release';
+  return warn('temporal-release', said, fix);
 }
 
 /** What describing the namespace came to. */

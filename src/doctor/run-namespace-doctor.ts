@@ -1,7 +1,7 @@
 /**
  * `hotel-booking doctor namespace`: a read-only check of the configured Temporal namespace before
  * go-live (docs/doctor.md), with the configuration the workers run with: the connection with
- * its security, the namespace, its search attributes and retention, workers polling the booking
+ * its security, the server's release, the namespace, its search attributes and retention, workers polling the booking
  * and order-events task queues, the payload keys against the most recent booking's input, the
  * codec server. Runs the checks in order and returns one report (the same shape and exit codes
  * as the supplier's doctor, run-doctor.ts); the CLI renders it. Nothing is written to Temporal.
@@ -18,6 +18,7 @@ import {
   connectFacts,
   namespaceFacts,
   pollerFacts,
+  serverVersionFacts,
   recentPayloadFacts,
   searchAttributeFacts,
 } from './namespace-facts';
@@ -26,6 +27,7 @@ import {
   retentionVerdict,
   searchAttributesVerdict,
   temporalConnectionVerdict,
+  temporalReleaseVerdict,
 } from './namespace-verdicts';
 import { payloadKeysVerdict } from './payload-verdicts';
 import { pollersVerdict } from './poller-verdicts';
@@ -149,9 +151,17 @@ export async function runNamespaceDoctor(
   p.checks.push(reached.result);
   let stop = reached.stop;
   if (connection === undefined) {
-    skipFrom(p, 'namespace', 'Temporal was not reached');
+    skipFrom(p, 'temporal-release', 'Temporal was not reached');
   } else {
     try {
+      p.checks.push(
+        await guarded('temporal-release', async () =>
+          temporalReleaseVerdict({
+            address: t.address,
+            serverVersion: await serverVersionFacts(connection),
+          }),
+        ),
+      );
       stop = await namespaceChecks(connection, config, codec, p);
     } finally {
       await connection.close();

@@ -42,6 +42,15 @@ describe('temporalNotAnswering', () => {
       ),
       'unavailable',
     );
+    // A server still starting (seen on 1.32.2): its frontend answers, not yet healthy.
+    assert.equal(
+      temporalNotAnswering(
+        core(
+          `Failed to call GetSystemInfo: code: 'The service is currently unavailable', message: "Frontend is not healthy yet"`,
+        ),
+      ),
+      'unavailable',
+    );
     assert.equal(
       temporalNotAnswering(
         core(

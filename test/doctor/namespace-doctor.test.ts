@@ -41,6 +41,7 @@ import {
 } from '../helpers/temporal';
 import { HotelApiClient } from '../../src/hotel-api';
 import { cli, explain, json, type CliRun } from '../cli/cli-process';
+import { selectedRelease } from '../../src/shared/temporal-releases';
 
 /** The workers' payload key here: not the development key, so the doctor can pass outright. */
 const KEYS = `k-test:${randomBytes(32).toString('base64')}`;
@@ -226,6 +227,7 @@ describe('hotel-booking setup and doctor namespace, run as commands', () => {
     assert.equal(r.code, 0, explain(r));
     for (const name of [
       'temporal-connection',
+      'temporal-release',
       'namespace',
       'search-attributes',
       'retention',
@@ -237,6 +239,11 @@ describe('hotel-booking setup and doctor namespace, run as commands', () => {
       assert.match(r.stdout, new RegExp(`│ ${name}\\s+│ OK`), `${name}\n${explain(r)}`);
     }
     assert.match(r.stdout, /key id "k-test".*decodes/s);
+    // The version the server gives, not one we assume.
+    assert.match(
+      r.stdout,
+      new RegExp(`Temporal ${selectedRelease().replace(/\./g, '\\.')}: a supported release`),
+    );
     assert.match(r.stdout, /0 fail, 0 not run: exit 0/);
   });
 

@@ -14,6 +14,7 @@ import {
   retentionVerdict,
   searchAttributesVerdict,
   temporalConnectionVerdict,
+  temporalReleaseVerdict,
 } from '../../src/doctor/namespace-verdicts';
 import { codecServerVerdict, payloadKeysVerdict } from '../../src/doctor/payload-verdicts';
 import { POLLER_FRESH_MS, pollersVerdict } from '../../src/doctor/poller-verdicts';
@@ -24,6 +25,38 @@ const DAY = 86_400;
 
 /** `r`'s consequence, which every fail has. */
 const breaks = (r: CheckResult) => (r.verdict === 'ok' ? '' : (r.breaks ?? ''));
+
+describe('temporal-release', () => {
+  const at = (serverVersion: string, address = TARGET.address) =>
+    temporalReleaseVerdict({ address, serverVersion });
+  it('is ok on each supported release, as the server reports it', () => {
+    for (const v of ['1.30.9', '1.31.2', '1.32.2', '1.32.0']) {
+      const r = at(v);
+      assert.equal(r.verdict, 'ok', v);
+      assert.match(
+        r.evidence,
+        new RegExp(`Temporal ${v.replace(/\./g, '\\.')}: a supported release \\(1\\.30–1\\.32\\)`),
+      );
+    }
+  });
+  it('warns below them, naming the upgrade path and each setting the product relies on', () => {
+    const r = at('1.29.1');
+    assert.equal(r.verdict, 'warn');
+    assert.match(r.evidence, /1\.29\.1 is older than the supported releases/);
+    assert.match(breaks(r), /one minor release at a time/);
+    assert.match(breaks(r), /frontend\.enableExecuteMultiOperation=true/);
+    assert.match(breaks(r), /matching\.useNewMatcher=true/);
+    assert.doesNotMatch(breaks(at('1.28.0')), /undefined/);
+  });
+  it('warns above them and on a version it cannot read', () => {
+    assert.match(at('1.33.0').evidence, /newer than the releases this version was run on/);
+    assert.equal(at('').verdict, 'warn');
+    assert.equal(at('garbage').verdict, 'warn');
+  });
+  it('Temporal Cloud is supported, whatever version it reports', () => {
+    assert.equal(at('1.27.0-cloud', 'bookings.a1b2c.tmprl.cloud:7233').verdict, 'ok');
+  });
+});
 
 describe('temporal-connection', () => {
   const at = (facts: Parameters<typeof temporalConnectionVerdict>[0]['facts'], tls = true) =>

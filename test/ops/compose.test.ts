@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import { NEWEST_RELEASE, TEMPORAL_UI_VERSION } from '../../tools/temporal-server/releases';
+import { NEWEST_RELEASE, TEMPORAL_UI_VERSION } from '../../src/shared/temporal-releases';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { EnvSchema, loadConfig, parseEnv } from '../../src/config';

@@ -149,7 +149,7 @@ describe('worker observability', () => {
       ofBooking.some(
         (l) =>
           l.msg === 'Activity completed' &&
-          l.activityType === 'createBooking' &&
+          l.activityType === 'createBookingMarked' &&
           typeof l.activityId === 'string' &&
           typeof l.workflowRunId === 'string',
       ),

@@ -13,7 +13,7 @@ import {
   selectedRelease,
   TEMPORAL_UI_VERSION,
   type TemporalRelease,
-} from './releases';
+} from '../../src/shared/temporal-releases';
 
 export interface ClusterBinary {
   readonly name: 'temporal-server' | 'temporal-sql-tool' | 'temporal-ui-server';

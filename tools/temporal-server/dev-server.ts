@@ -214,7 +214,7 @@ export async function ensureSearchAttributes(
   namespace = 'default',
   timeoutMs = 120_000,
 ) {
-  const existing = await connection.operatorService.listSearchAttributes({ namespace });
+  const existing = await listSearchAttributes(connection, namespace, timeoutMs);
   const have = new Set(Object.keys(existing.customAttributes ?? {}));
   const missing = ALL_SEARCH_ATTRIBUTE_KEYS.filter((k) => !have.has(k.name));
   if (missing.length === 0) return;
@@ -232,6 +232,22 @@ export async function ensureSearchAttributes(
         );
       }
       await new Promise((r) => setTimeout(r, 1_000));
+    }
+  }
+}
+
+/**
+ * The namespace's search attributes; a namespace registered a moment ago is "not found" here until
+ * the server's namespace registry has it (seconds, longer on a loaded machine): waited for.
+ */
+async function listSearchAttributes(connection: Connection, namespace: string, timeoutMs: number) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await connection.operatorService.listSearchAttributes({ namespace });
+    } catch (err) {
+      if ((err as { code?: number }).code !== 5 /* NOT_FOUND */ || Date.now() > until) throw err;
+      await sleep(250);
     }
   }
 }

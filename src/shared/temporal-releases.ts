@@ -1,8 +1,9 @@
 /**
  * The Temporal server releases the product runs on: Temporal supports the last three minor
- * releases, and each one here is the newest patch that builds from the Go module proxy. The newest is the
- * default everywhere (dev server, cluster, compose, bench); `TEMPORAL_RELEASE` picks another for a
- * whole run (`TEMPORAL_RELEASE=oldest npm test`). The one place that names them.
+ * releases, and each one here is the newest patch that builds from the Go module proxy. The newest
+ * is the default everywhere (dev server, cluster, compose, bench); `TEMPORAL_RELEASE` picks
+ * another for a whole run (`TEMPORAL_RELEASE=oldest npm test`); `doctor namespace` warns on a
+ * server outside them. The one place that names them.
  */
 
 /**
@@ -52,13 +53,51 @@ export function selectedRelease(env: NodeJS.ProcessEnv = process.env): TemporalR
   return found;
 }
 
+/** Where a server's version (GetSystemInfo's `serverVersion`) stands against the supported. */
+export type ReleaseSupport = 'supported' | 'older' | 'newer' | 'unknown';
+
+/** Pure. */
+export function releaseSupport(version: string): ReleaseSupport {
+  const m = /^v?(\d+)\.(\d+)\./.exec(version);
+  if (!m) return 'unknown';
+  const minor = Number(m[1]) * 1000 + Number(m[2]);
+  const [oldest, newest] = [OLDEST_RELEASE, NEWEST_RELEASE].map((r) => {
+    const [a, b] = r.split('.').map(Number);
+    return a! * 1000 + b!;
+  });
+  if (minor < oldest!) return 'older';
+  if (minor > newest!) return 'newer';
+  return 'supported';
+}
+
 /**
- * Whether a server that reports `version` (GetSystemInfo's `serverVersion`) is one of the
- * supported minors; Temporal Cloud reports versions of its own and is supported. Pure.
+ * What the product relies on that an older server leaves off by default, by the release that
+ * turned it on (Temporal's release notes): the dynamic config an operator sets below it.
  */
-export function isSupportedServerVersion(version: string): boolean {
-  const m = /^(\d+)\.(\d+)\./.exec(version);
-  if (!m) return false;
-  const minor = `${m[1]}.${m[2]}`;
-  return SUPPORTED_RELEASES.some((r) => minorOf(r) === minor);
+export const DEFAULTS_SINCE: readonly {
+  readonly since: string;
+  readonly setting: string;
+  readonly what: string;
+}[] = [
+  {
+    since: '1.30',
+    setting: 'frontend.enableExecuteMultiOperation=true',
+    what: 'update-with-start (one start per order id)',
+  },
+  {
+    since: '1.31',
+    setting: 'matching.useNewMatcher=true',
+    what: 'task-queue priority (new bookings ahead of due polls)',
+  },
+];
+
+/** The settings a server of `version` needs set by hand (none on a supported release). Pure. */
+export function settingsToSet(version: string): typeof DEFAULTS_SINCE {
+  const m = /^v?(\d+)\.(\d+)\./.exec(version);
+  if (!m) return [];
+  const minor = Number(m[1]) * 1000 + Number(m[2]);
+  return DEFAULTS_SINCE.filter((d) => {
+    const [a, b] = d.since.split('.').map(Number);
+    return minor < a! * 1000 + b!;
+  });
 }
