@@ -14,7 +14,7 @@ import { metricSum } from '../bench/bench-stack';
 import { ALL_SEARCH_ATTRIBUTE_KEYS, OrderEventsDeliveryKey } from '../src/shared/search-attributes';
 import { cachedCliPath, resolveTemporalCli } from '../tools/temporal-server/cli-binary';
 import { ensureClusterBinaries } from '../tools/temporal-server/cluster-binaries';
-import { selectedRelease } from '../src/shared/temporal-releases';
+import { selectedRelease } from '../tools/temporal-server/selected-release';
 import {
   ensureSearchAttributes,
   freePort,

@@ -98,10 +98,14 @@ export function temporalReleaseVerdict(input: {
     return ok('temporal-release', `Temporal Cloud (server ${v}): supported`);
   }
   const support = releaseSupport(v);
-  if (support === 'supported') {
-    return ok('temporal-release', `Temporal ${v}: a supported release (${range})`);
-  }
   const settings = settingsToSet(v);
+  if (support === 'supported') {
+    // Off by default on this release, and invisible from here: said, not checked.
+    const info = settings.map(
+      (x) => `${x.what} needs ${x.setting} in its dynamic config (the default from ${x.since})`,
+    );
+    return ok('temporal-release', `Temporal ${v}: a supported release (${range})`, info);
+  }
   const set =
     settings.length === 0
       ? ''

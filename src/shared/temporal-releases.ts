@@ -1,9 +1,9 @@
 /**
  * The Temporal server releases the product runs on: Temporal supports the last three minor
  * releases, and each one here is the newest patch that builds from the Go module proxy. The newest
- * is the default everywhere (dev server, cluster, compose, bench); `TEMPORAL_RELEASE` picks
- * another for a whole run (`TEMPORAL_RELEASE=oldest npm test`); `doctor namespace` warns on a
- * server outside them. The one place that names them.
+ * is the default everywhere (dev server, cluster, compose, bench); a whole run can take another
+ * (tools/temporal-server/selected-release.ts); `doctor namespace` warns on a server outside them.
+ * The one place that names them.
  */
 
 /**
@@ -28,29 +28,6 @@ export const GO_TOOLCHAIN = 'go1.27.3';
 /** The minor of a version, `1.32.2` → `1.32`. */
 export function minorOf(version: string): string {
   return version.split('.').slice(0, 2).join('.');
-}
-
-export class UnknownReleaseError extends Error {
-  constructor(value: string) {
-    super(
-      `TEMPORAL_RELEASE=${value}: not a supported release; use one of oldest, newest, ` +
-        `${SUPPORTED_RELEASES.map(minorOf).join(', ')} or ${SUPPORTED_RELEASES.join(', ')}`,
-    );
-    this.name = 'UnknownReleaseError';
-  }
-}
-
-/**
- * The release `TEMPORAL_RELEASE` names (`oldest`, `newest`, a minor such as `1.30`, or a full
- * version), the newest when unset. Pure.
- */
-export function selectedRelease(env: NodeJS.ProcessEnv = process.env): TemporalRelease {
-  const value = (env.TEMPORAL_RELEASE ?? '').trim();
-  if (value === '' || value === 'newest') return NEWEST_RELEASE;
-  if (value === 'oldest') return OLDEST_RELEASE;
-  const found = SUPPORTED_RELEASES.find((r) => r === value || minorOf(r) === value);
-  if (!found) throw new UnknownReleaseError(value);
-  return found;
 }
 
 /** Where a server's version (GetSystemInfo's `serverVersion`) stands against the supported. */

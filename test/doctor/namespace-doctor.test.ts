@@ -41,7 +41,7 @@ import {
 } from '../helpers/temporal';
 import { HotelApiClient } from '../../src/hotel-api';
 import { cli, explain, json, type CliRun } from '../cli/cli-process';
-import { selectedRelease } from '../../src/shared/temporal-releases';
+import { selectedRelease } from '../../tools/temporal-server/selected-release';
 
 /** The workers' payload key here: not the development key, so the doctor can pass outright. */
 const KEYS = `k-test:${randomBytes(32).toString('base64')}`;

@@ -39,6 +39,12 @@ describe('temporal-release', () => {
       );
     }
   });
+  it('on a supported release that leaves a setting off by default, says which (it cannot see it)', () => {
+    assert.deepEqual(at('1.30.9').info, [
+      'task-queue priority (new bookings ahead of due polls) needs matching.useNewMatcher=true in its dynamic config (the default from 1.31)',
+    ]);
+    assert.equal(at('1.32.2').info, undefined);
+  });
   it('warns below them, naming the upgrade path and each setting the product relies on', () => {
     const r = at('1.29.1');
     assert.equal(r.verdict, 'warn');

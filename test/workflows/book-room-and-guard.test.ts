@@ -84,7 +84,10 @@ describe('bookRoomAndGuard', { concurrency: true }, () => {
     // The booking and the guard's start in one history, within the performance budget (the
     // marker of this shape, written first, included).
     const { events } = await handle.fetchHistory();
-    assert.ok((events?.length ?? 0) <= 25, `${events?.length} events while guarding`);
+    assert.ok(
+      (events?.length ?? 0) <= 25,
+      `${events?.length} events while guarding: ${events?.map((e) => e.eventType).join(',')}`,
+    );
 
     // Asking again answers the same; starting again reuses the running workflow.
     assert.deepEqual(await s.bookings.result(input.orderId), decided);

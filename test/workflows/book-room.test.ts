@@ -279,7 +279,7 @@ describe('bookRoom', { concurrency: true }, () => {
     // Never re-sent: the workflow scheduled the booking call once (and its policy allows 1 attempt).
     const history = await s.temporal.client.workflow.getHandle(started.workflowId).fetchHistory();
     const bookingCalls = (history.events ?? []).filter(
-      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createBooking',
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createBookingMarked',
     );
     assert.equal(bookingCalls.length, 1, 'never re-sent');
     assert.equal(

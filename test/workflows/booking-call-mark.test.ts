@@ -21,6 +21,7 @@ import { bookingCallFacts } from '../../src/workflows/failure-facts';
 import {
   bookingInput,
   eventually,
+  maybeRecordHistory,
   startBookingStack,
   stackWorker,
   supplierBookings,
@@ -111,6 +112,7 @@ describe('a booking call lost before it left', () => {
       .fetchHistory();
     const timedOut = history.events!.filter((e) => e.activityTaskTimedOutEventAttributes);
     assert.equal(timedOut.length, 1, 'the first call timed out on the server');
+    await maybeRecordHistory(s, `booking-${input.orderId}`, 'unmarked-timeout-sent-again');
   });
 
   it('goes to reconciliation when it was marked (it may have left)', async () => {
@@ -127,6 +129,9 @@ describe('a booking call lost before it left', () => {
       'NEEDS_RECONCILIATION',
     );
     assert.match(JSON.stringify(state), /ACTIVITY_TIMEOUT/);
+    await w.bookings.resolveReconciliation(input.orderId, { noBooking: true });
+    await w.bookings.result(input.orderId);
+    await maybeRecordHistory(s, `booking-${input.orderId}`, 'marked-timeout-reconciled');
     assert.equal(w.calls(), 1, 'never sent again');
   });
 });

@@ -152,7 +152,7 @@ describe(
       // The new run guards the order; no booking call (the price check beside the check of
       // earlier runs, and the read of the booking it takes over, are its supplier calls).
       const calls = await scheduled(second.workflowId, second.firstExecutionRunId);
-      assert.ok(!calls.includes('createBooking'), calls.join());
+      assert.ok(!calls.some((c) => c.startsWith('createBooking')), calls.join());
       assert.equal((await s.bookings.state(input.orderId)).holder, 'guardBooking');
       // Cancelled by order id in one call: the one booking is cancelled.
       assert.equal((await s.bookings.cancelOrder(input.orderId)).kind, 'requested');
@@ -259,7 +259,7 @@ describe(
         // It follows the earlier booking: no booking call (the price check read beside the check
         // of earlier runs is its only other supplier call).
         const calls = await scheduled(second.workflowId, second.firstExecutionRunId);
-        assert.ok(!calls.includes('createBooking'), calls.join());
+        assert.ok(!calls.some((c) => c.startsWith('createBooking')), calls.join());
         assert.equal(calls.filter((c) => c === 'priceCheck').length, 1, calls.join());
       });
     }
@@ -316,7 +316,7 @@ describe(
       assert.equal(st.lastError?.code, 'SUPPLIER_UNAVAILABLE');
       assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
         'priceCheck',
-        'createBooking',
+        'createBookingMarked',
       ]);
       await s.bookings.resolveReconciliation(input.orderId, { noBooking: true });
       await ended(second);

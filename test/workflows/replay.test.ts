@@ -24,7 +24,10 @@ const dir = join(__dirname, '..', 'histories');
  * record>`); `order-events-per-endpoint`: bookRoom handing events to the endpoint's delivery, that
  * delivery (its breaker, its overflow) and an order's own delivery after it (`RECORD_HISTORIES=1
  * RECORD_HISTORIES_INTO=order-events-per-endpoint npm test -- test/events/order-events.test.ts
- * test/events/order-event-delivery.test.ts`). Which code replays each shape:
+ * test/events/order-event-delivery.test.ts`); `booking-call-marked`: today's bookRoom, its booking
+ * call marked (`RECORD_HISTORIES=1 RECORD_HISTORIES_INTO=booking-call-marked npm test --
+ * test/workflows/book-room.test.ts test/workflows/booking-call-mark.test.ts`). Which code replays
+ * each shape:
  * docs/earlier-versions.md.
  */
 const SHAPES = [
@@ -34,6 +37,7 @@ const SHAPES = [
   'order-events',
   'one-order-one-workflow',
   'order-events-per-endpoint',
+  'booking-call-marked',
 ] as const;
 const inShape = (shape: string) =>
   readdirSync(join(dir, shape))
@@ -141,6 +145,17 @@ describe('recorded histories replay against the current workflow code', () => {
       );
     }
     assert.ok(files.includes('order-events/deliver-order-events-failing-redelivered.json'));
+    // The marked booking call: a call lost before its mark sent again, a marked one reconciled.
+    for (const name of [
+      'instant-confirmed',
+      'unmarked-timeout-sent-again',
+      'marked-timeout-reconciled',
+    ]) {
+      assert.ok(
+        files.includes(`booking-call-marked/${name}.json`),
+        `no history booking-call-marked/${name}.json`,
+      );
+    }
     // The paths of the cancellation refactor: deadlines both ways, a Temporal cancellation at each phase, a cancel
     // during the booking call, a token refresh, a re-send after a refused connection.
     for (const name of [

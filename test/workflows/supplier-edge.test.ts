@@ -205,7 +205,7 @@ describe('transient read failures do not end a live booking', { concurrency: fal
         .getHandle(started.workflowId)
         .fetchHistory();
       const sends = (events ?? []).filter(
-        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createBooking',
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createBookingMarked',
       );
       assert.ok(sends.length >= 2, `sent ${sends.length} times`);
     } finally {

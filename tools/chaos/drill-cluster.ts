@@ -6,6 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { loadCodecServerConfig } from '../../src/config/codec';
 import { loadConfig, parseEnv } from '../../src/config';
+import type { TemporalRelease } from '../../src/shared/temporal-releases';
 import { startClusterStack, type ClusterStack } from '../stack/cluster-stack';
 import { trackOpenStack } from './chaos-stack';
 
@@ -26,6 +27,8 @@ export async function startDrillCluster(o: {
   readonly dataDir: string;
   readonly seed?: number | undefined;
   readonly workerEnv?: Readonly<Record<string, string>>;
+  /** The Temporal release it starts on. @default the selected one (the newest) */
+  readonly release?: TemporalRelease;
   readonly log: (line: string) => void;
 }): Promise<DrillCluster> {
   const run = `${o.kind}-${randomUUID().slice(0, 6)}`;
@@ -42,6 +45,7 @@ export async function startDrillCluster(o: {
     codecServer: loadCodecServerConfig(parseEnv(env)),
     simulator: { latency: { minMs: 50, maxMs: 200 }, seed: o.seed ?? 7 },
     ...(o.workerEnv ? { workerEnv: o.workerEnv } : {}),
+    ...(o.release ? { release: o.release } : {}),
     log: o.log,
   });
   const untrack = trackOpenStack({ close: () => stack.stop() });

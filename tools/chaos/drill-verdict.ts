@@ -41,8 +41,9 @@ export interface BookingCallFacts {
 export async function bookingCallFacts(client: Client, orderId: string): Promise<BookingCallFacts> {
   const history = await client.workflow.getHandle(bookingWorkflowId(orderId)).fetchHistory();
   const events = history.events ?? [];
-  const scheduled = events.find(
-    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createBooking',
+  // `createBookingMarked` today, `createBooking` in runs of earlier versions.
+  const scheduled = events.find((e) =>
+    e.activityTaskScheduledEventAttributes?.activityType?.name?.startsWith('createBooking'),
   );
   if (!scheduled?.eventId) return {};
   const id = String(scheduled.eventId);
@@ -148,6 +149,14 @@ export interface DrillVerdict {
   readonly audit: AuditReport;
   readonly reconciliation: Explained[];
   readonly unexplained: Explained[];
+  /**
+   * Orders left for a person although the supplier holds no booking of theirs and their scenario
+   * is not ambiguous by design: a booking call that never left (a task lost with a server node)
+   * taken for one that may have. Rule 1 with the booking call's mark makes these 0 where no
+   * worker dies (the node and upgrade drills require it); a worker killed between the mark and
+   * the request leaves one legitimately.
+   */
+  readonly neverSent: string[];
   /** Activity timeouts recorded in the histories (how the disruptions were noticed). */
   readonly timeouts: Record<string, number>;
   /** After the operator resolved every reconciliation. */
@@ -193,6 +202,13 @@ export async function judgeDrill(input: {
     for (const [k, v] of Object.entries(t)) timeouts[k] = (timeouts[k] ?? 0) + v;
   }
   const unexplained = reconciliation.filter((r) => r.explanation === undefined);
+  const neverSent = reconciliation
+    .filter((r) => input.entryOf.get(r.orderId)?.expect !== 'NEEDS_RECONCILIATION')
+    .filter(
+      (r) =>
+        input.simulator.bookings({ customFields: { custom_field_10: r.orderId } }).length === 0,
+    )
+    .map((r) => r.orderId);
   let afterReconcile: DrillVerdict['afterReconcile'];
   if (input.reconcile && report.reconciliation.length > 0) {
     const resolved = await reconcileAll(input.bookings, input.simulator, report.reconciliation);
@@ -214,6 +230,7 @@ export async function judgeDrill(input: {
     audit: report,
     reconciliation,
     unexplained,
+    neverSent,
     timeouts,
     ...(afterReconcile ? { afterReconcile } : {}),
     clean,

@@ -1,7 +1,8 @@
 /**
- * `npm run chaos -- [crash] [faults] [personal-data] [load] [fleet] [nodes] [deploy]` (default: the
- * first four; `fleet`, `nodes` and `deploy` run on the production topology of `npm run cluster`, see
- * tools/chaos/fleet-drill.ts and node-drill.ts): the long
+ * `npm run chaos -- [crash] [faults] [personal-data] [load] [fleet] [nodes] [deploy]
+ * [server-upgrade]` (default: the first four; `fleet`, `nodes`, `deploy` and `server-upgrade` run
+ * on the production topology of `npm run cluster`, see tools/chaos/fleet-drill.ts, node-drill.ts
+ * and upgrade-drill.ts): the long
  * variants of the reliability drills, each against its own Temporal dev server, the
  * simulator and the worker as a subprocess. Prints each drill's figures; exits 1 when one fails.
  *
@@ -28,6 +29,8 @@
  * | CHAOS_FLEET_WINDOW_MS | 120000 | fleet: starts and disruptions spread over this |
  * | CHAOS_NODE_BOOKINGS | 300 | nodes: bookings, through 3 workers on 3 server nodes |
  * | CHAOS_NODE_DOWN_MS | 60000 | nodes: how long each SIGKILLed node stays down |
+ * | CHAOS_UPGRADE_BOOKINGS | 150 | server-upgrade: bookings, through 3 workers on 3 server nodes |
+ * | CHAOS_UPGRADE_FROM | the oldest supported | server-upgrade: the Temporal release it starts on |
  * | CHAOS_DEPLOY_FROM | main | deploy: the old release (git revision) |
  * | CHAOS_DEPLOY_TO | this checkout | deploy: the new release (git revision) |
  * | CHAOS_DEPLOY_TLS | false | deploy: mTLS on (both releases must support it) |
@@ -46,9 +49,20 @@ import { formatDeployReport, runDeployDrill } from './deploy-drill';
 import { fleetDataDir, formatFleetReport, runFleetDrill } from './fleet-drill';
 import { formatLoadReport, runLoad, writeLoadDrillSummary } from './load-run';
 import { formatNodeReport, runNodeDrill } from './node-drill';
+import { formatUpgradeReport, runUpgradeDrill } from './upgrade-drill';
+import { selectedRelease } from '../temporal-server/selected-release';
 import { formatPersonalDataReport, runPersonalDataDrill } from './personal-data';
 
-const DRILLS = ['crash', 'faults', 'personal-data', 'load', 'fleet', 'nodes', 'deploy'] as const;
+const DRILLS = [
+  'crash',
+  'faults',
+  'personal-data',
+  'load',
+  'fleet',
+  'nodes',
+  'deploy',
+  'server-upgrade',
+] as const;
 type Drill = (typeof DRILLS)[number];
 /** Without arguments: the drills that need only the dev server. */
 const DEFAULT_DRILLS: readonly Drill[] = ['crash', 'faults', 'personal-data', 'load'];
@@ -174,6 +188,17 @@ async function main(): Promise<number> {
         log: log(drill),
       });
       lines = formatNodeReport(r);
+      passed = r.passed;
+    } else if (drill === 'server-upgrade') {
+      const from = process.env.CHAOS_UPGRADE_FROM;
+      const r = await runUpgradeDrill({
+        bookings: num('CHAOS_UPGRADE_BOOKINGS', 150),
+        ...(from ? { from: selectedRelease({ TEMPORAL_RELEASE: from }) } : {}),
+        dataDir: fleetDataDir(workDir),
+        seed,
+        log: log(drill),
+      });
+      lines = formatUpgradeReport(r);
       passed = r.passed;
     } else if (drill === 'fleet') {
       const r = await runFleetDrill({

@@ -85,7 +85,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sum = (byNode: Record<number, number>) => Object.values(byNode).reduce((a, b) => a + b, 0);
 
 /** Every `everyMs`, queries up to `size` running orders (3 s each) and records how many answered. */
-function startProbes(stack: ClusterStack, started: () => string[], everyMs = 1_000, size = 6) {
+export function startProbes(
+  stack: ClusterStack,
+  started: () => string[],
+  everyMs = 1_000,
+  size = 6,
+) {
   const rounds: ProbeRound[] = [];
   let stopped = false;
   let i = 0;
@@ -222,6 +227,7 @@ export async function runNodeDrill(options: NodeDrillOptions): Promise<NodeDrill
       passed:
         startFailures === 0 &&
         clean &&
+        verdict.neverSent.length === 0 &&
         measured.length === 2 &&
         everyKillRecovered &&
         pg.flowAgainMs !== undefined &&
@@ -327,7 +333,7 @@ async function postgresRestart(
 }
 
 /** Starts the orders spread over `window`, retrying as an order system would. */
-async function startOrders(
+export async function startOrders(
   stack: ClusterStack,
   orders: readonly { orderId: string; entry: MixEntry }[],
   window: number,
@@ -349,7 +355,7 @@ async function startOrders(
 }
 
 /** Every workflow task timeout of the orders, each with the disruption that explains it. */
-async function explainedTaskTimeouts(
+export async function explainedTaskTimeouts(
   stack: ClusterStack,
   ids: readonly string[],
   disruptions: readonly KillRecord[],
@@ -404,7 +410,7 @@ export function formatNodeReport(r: NodeDrillReport): string[] {
     `  starts: ${r.startAttempts} attempts for ${r.bookings} bookings; probe rounds ${r.probes.rounds}, failed probe queries ${r.probes.failed}`,
     `  outcomes: ${formatCounts(a.outcomes)}; NEEDS_RECONCILIATION ${a.reconciliation.length}`,
     `  duplicated ${a.duplicates.length}, lost ${a.lost.length}, stuck ${a.stuck.length}, supplier bookings ${a.supplierBookings}`,
-    `  reconciliations explained ${r.reconciliation.length - r.unexplained.length}/${r.reconciliation.length}`,
+    `  reconciliations explained ${r.reconciliation.length - r.unexplained.length}/${r.reconciliation.length}; with no supplier booking (a call that never left) ${r.neverSent.length}`,
     ...r.unexplained.map((u) => `    unexplained: ${u.orderId} ${u.scenario} ${u.code ?? ''}`),
     `  activity timeouts: ${formatCounts(r.timeouts)}`,
     `  workflow task timeouts: ${r.taskTimeouts.length}`,

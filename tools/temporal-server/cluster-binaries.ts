@@ -10,10 +10,10 @@ import { dirname, join } from 'node:path';
 import { cacheRoot, commandTail, execFileAsync, goInstall, isExecutable } from './binary-cache';
 import {
   GO_TOOLCHAIN,
-  selectedRelease,
   TEMPORAL_UI_VERSION,
   type TemporalRelease,
 } from '../../src/shared/temporal-releases';
+import { selectedRelease } from './selected-release';
 
 export interface ClusterBinary {
   readonly name: 'temporal-server' | 'temporal-sql-tool' | 'temporal-ui-server';

@@ -45,6 +45,7 @@ import {
 import { ProcessGroup, stopProcess } from './cluster-processes';
 import { ensureSearchAttributes, readServerVersion, waitForTemporal } from './dev-server';
 import { uiServerArgs } from './ui-server';
+import type { TemporalRelease } from '../../src/shared/temporal-releases';
 
 export { ClusterError } from './cluster-error';
 
@@ -194,6 +195,17 @@ export interface ClusterOptions {
   readonly tls?: boolean;
   /** Server log level (each node's own logs go to `<dataDir>/logs/`). @default 'warn' */
   readonly serverLogLevel?: string;
+  /** The Temporal release the nodes run. @default the one TEMPORAL_RELEASE names, the newest */
+  readonly release?: TemporalRelease;
+}
+
+/** One node replaced by the new release's binary, as {@link ClusterProcesses.upgradeTo} did it. */
+export interface NodeUpgrade {
+  readonly node: number;
+  /** When it was stopped (ms since the epoch). */
+  readonly at: number;
+  /** From its stop until the new binary answered, ms. */
+  readonly replacedMs: number;
 }
 
 /** One server node as the caller sees it. */
@@ -221,8 +233,14 @@ export interface ClusterProcesses {
   readonly binaries: ClusterBinaryPaths;
   /** The database's history shard count (fixed when it was created). */
   readonly shards: number;
-  /** As the server reports it (GetSystemInfo), e.g. `1.32.2`. */
+  /** As the server reports it (GetSystemInfo), e.g. `1.32.2`; after an upgrade, the new one. */
   readonly serverVersion: string;
+  /**
+   * Upgrades the running cluster to `release` as Temporal documents it: the schemas first (the
+   * new release's SQL tool), then each node in turn stopped (SIGTERM) and started on the new
+   * binary, the next only once it serves. Skip no minor release.
+   */
+  upgradeTo(release: TemporalRelease): Promise<NodeUpgrade[]>;
   readonly nodes: readonly ClusterNode[];
   /** Starts the UI (after the codec server, whose endpoint it needs); once. */
   startUi(codecEndpoint?: string): void;
@@ -263,7 +281,10 @@ export async function startClusterInfrastructure(
   const busy = await busyPorts(ports);
   if (busy.length > 0) throw new ClusterError(busy.join('\n'));
 
-  const binaries = await ensureClusterBinaries({ log });
+  const binaries = await ensureClusterBinaries({
+    log,
+    ...(options.release ? { release: options.release } : {}),
+  });
   const cli = await resolveTemporalCli({ log, allowDownload: false });
   if (cli.kind !== 'binary') throw new ClusterError('the Temporal CLI is needed for the setup');
   const pgBin = await ensurePostgresBinaries(log);
@@ -373,7 +394,29 @@ export async function startClusterInfrastructure(
   );
 
   let uiStarted = false;
-  return {
+  const upgradeTo = async (release: TemporalRelease): Promise<NodeUpgrade[]> => {
+    const next = await ensureClusterBinaries({ log, release });
+    const started = Date.now();
+    setUpSchemas({
+      script: join(REPO_ROOT, SHARED_FILES.setupPostgres),
+      pgBin,
+      port: ports.postgres,
+      sqlTool: next['temporal-sql-tool'],
+      logFile: processes.logFile('setup'),
+    });
+    log(`Schemas updated for Temporal ${release} in ${Date.now() - started} ms`);
+    nodes.serverBinary = next['temporal-server'];
+    const steps: NodeUpgrade[] = [];
+    for (let i = 0; i < ports.nodes.length; i++) {
+      const at = Date.now();
+      await nodes.kill(i, 'SIGTERM');
+      await nodes.start(i);
+      steps.push({ node: i + 1, at, replacedMs: Date.now() - at });
+    }
+    view.serverVersion = await readServerVersion(address, security);
+    return steps;
+  };
+  const view: { -readonly [K in keyof ClusterProcesses]: ClusterProcesses[K] } = {
     ports,
     address,
     certs,
@@ -428,7 +471,9 @@ export async function startClusterInfrastructure(
       };
     },
     stop: stopAll,
+    upgradeTo,
   };
+  return view;
 }
 
 /** The namespace and search attributes, with the script docker-compose runs; checked after. */
@@ -470,6 +515,8 @@ async function setUpNamespace(o: {
 class ServerNodes {
   private readonly procs: (ChildProcess | undefined)[];
   readonly view: readonly ClusterNode[];
+  /** The binary the next start runs (an upgrade changes it). */
+  serverBinary: string;
 
   constructor(
     private readonly o: {
@@ -483,6 +530,7 @@ class ServerNodes {
     },
   ) {
     this.procs = o.ports.nodes.map(() => undefined);
+    this.serverBinary = o.serverBinary;
     this.view = o.ports.nodes.map((ports, i) => {
       const procs = this.procs;
       const name = this.name(i);
@@ -518,7 +566,7 @@ class ServerNodes {
     const node = this.view[i]!;
     const proc = this.o.processes.spawn(
       this.name(i),
-      this.o.serverBinary,
+      this.serverBinary,
       ['--config-file', join(REPO_ROOT, SHARED_FILES.serverConfig), '--allow-no-auth', 'start'],
       this.o.env(i),
     );

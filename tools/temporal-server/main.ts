@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { resolveTemporalCli } from './cli-binary';
 import { ensureClusterBinaries } from './cluster-binaries';
 import { startDevServer } from './dev-server';
-import { selectedRelease } from '../../src/shared/temporal-releases';
+import { selectedRelease } from './selected-release';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

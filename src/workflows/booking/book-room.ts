@@ -38,13 +38,23 @@ import { priceAndBook } from './price-and-book';
 import { needsCancelling, readStatus } from './supplier-outcome';
 
 /**
- * Written first by every run of this shape. A `bookRoom` history without it was recorded by an
- * earlier version (two workflows per order) and replays as it ran (docs/earlier-versions.md).
+ * Written first by the runs of this shape recorded before {@link BOOKING_CALL_MARKED}. A
+ * `bookRoom` history with neither marker was recorded by an earlier version (two workflows per
+ * order) and replays as it ran (docs/earlier-versions.md).
  */
 export const ONE_ORDER_ONE_WORKFLOW = 'one-order-one-workflow';
 
+/**
+ * Written first by every run of this shape now: its booking call is marked
+ * (activities/booking.ts `createBookingMarked`), so a timeout without the mark is proof that the
+ * call never left. One marker per run: a run that writes it asks for no other.
+ */
+export const BOOKING_CALL_MARKED = 'booking-call-marked';
+
 export function bookRoom(input: OrderInput): Promise<OrderResult> {
-  if (!patched(ONE_ORDER_ONE_WORKFLOW)) return bookRoomOfEarlierVersions(input as BookRoomInput);
+  if (!patched(BOOKING_CALL_MARKED) && !patched(ONE_ORDER_ONE_WORKFLOW)) {
+    return bookRoomOfEarlierVersions(input as BookRoomInput);
+  }
   return order(input);
 }
 
@@ -56,6 +66,9 @@ export function order(input: OrderInput): Promise<OrderResult> {
   if (input !== null && typeof input === 'object' && 'guarding' in input)
     return guardOn(input.guarding.guard, input.guarding.decided);
   const run = new BookingRun(input);
+  // Already decided for a bookRoom run (no second marker); a start of the earlier name writes it
+  // here. Runs recorded before it replay their booking call unmarked.
+  run.bookingCallMarked = patched(BOOKING_CALL_MARKED);
   registerBookingHandlers(run);
   // Rule 8: a cancellation from Temporal means what the `cancel` update means, taken by whichever
   // part holds the order. The script runs non-cancellable (one scope for the booking and its

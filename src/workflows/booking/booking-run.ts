@@ -48,6 +48,11 @@ export class BookingRun {
   approval: boolean | undefined;
   cancelRequested = false;
   cancelReason: string | undefined;
+  /**
+   * The booking call has Temporal record that it leaves (`createBookingMarked`), so a timeout
+   * without the mark is sent again; false in runs recorded before it (book-room.ts).
+   */
+  bookingCallMarked = false;
   resolution: Resolution | undefined;
   /** A `resolveReconciliation` is checking the booking it names. */
   resolving = false;

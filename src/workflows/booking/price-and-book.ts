@@ -2,7 +2,7 @@
  * Rules 2 and 1: the price is decided (price-decision.ts), a person asked when it must be, then the
  * booking call is sent once; a 422 whose re-check finds a new price goes back to the decision.
  */
-import { patched, proxyActivities, sleep } from '@temporalio/workflow';
+import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { BookingActivities } from '../../activities/booking';
 import type {
   BookRoomParams,
@@ -188,12 +188,6 @@ async function askPerson(
   return priceAndDecide(run, p, rounds, undefined, approve(answer, approved));
 }
 
-/**
- * The `patched()` id of the marked booking call (activities/booking.ts `createBookingMarked`): a
- * timeout without the mark is proof that the call never left.
- */
-export const BOOKING_CALL_MARKED = 'booking-call-marked';
-
 /** Rule 1: `POST /booking`, sent again only on proof that it never arrived. */
 async function bookOnce(
   run: BookingRun,
@@ -202,8 +196,7 @@ async function bookOnce(
 ): Promise<BookAttempt> {
   let token = priced.token;
   let tokenRefreshed = false;
-  // Runs recorded before the mark replay their call unmarked (docs/earlier-versions.md).
-  const marked = patched(BOOKING_CALL_MARKED);
+  const marked = run.bookingCallMarked;
   for (let attempt = 1; ; attempt++) {
     try {
       const { createBooking, createBookingMarked } = proxyActivities<BookingActivities>({
