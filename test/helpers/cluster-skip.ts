@@ -8,7 +8,9 @@ import { clusterBinaries, findClusterBinaries } from '../../tools/temporal-serve
 
 export function clusterSkip(options: { nodes?: number } = {}): string | false {
   const found = findClusterBinaries();
-  const missing = clusterBinaries().filter((b) => !found[b.name]).map((b) => b.name);
+  const missing = clusterBinaries()
+    .filter((b) => !found[b.name])
+    .map((b) => b.name);
   if (missing.length > 0) {
     return `cluster binaries not built (${missing.join(', ')}): run \`npm run cluster\` once to build them`;
   }

@@ -12,7 +12,7 @@
  * busy port stops the start with one line naming it.
  */
 import { type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
