@@ -1,10 +1,12 @@
 /**
- * `npm run cluster`'s infrastructure (tools/temporal-server/cluster.ts): PostgreSQL and Temporal
- * server 1.29.1 from the shared deploy/temporal files, frontend with mTLS. A second start on the
+ * `npm run cluster`'s infrastructure (tools/temporal-server/cluster.ts): PostgreSQL and the
+ * Temporal server of the selected release from the shared deploy/temporal files, frontend with
+ * mTLS, reporting the version the server gives. A second start on the
  * same data keeps every workflow; a client without the certificate is refused in one line; a busy
  * port is named. Needs the cluster binaries; skipped with a message without them.
  */
 import assert from 'node:assert/strict';
+import { selectedRelease } from '../../tools/temporal-server/selected-release';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,7 +32,7 @@ const clusterBase = (random: number) => 30_000 + (random % 2_000);
 
 const skip = clusterSkip();
 
-describe('the cluster (PostgreSQL, Temporal 1.29.1 with mTLS)', { skip }, () => {
+describe('the cluster (PostgreSQL, the Temporal server with mTLS)', { skip }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'hbo-cluster-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -40,6 +42,7 @@ describe('the cluster (PostgreSQL, Temporal 1.29.1 with mTLS)', { skip }, () => 
     const workflowId = `kept-${Date.now()}`;
     let infra = await startClusterInfrastructure({ dataDir, basePort: base, log: () => undefined });
     try {
+      assert.equal(infra.serverVersion, selectedRelease(), 'the version the server reports');
       const connection = await Connection.connect(
         temporalConnectionOptions({ ...infra.security, address: infra.address }),
       );

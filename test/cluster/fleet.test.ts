@@ -1,5 +1,5 @@
 /**
- * The fleet drill, short: the production topology (PostgreSQL, Temporal server 1.29.1 with mTLS,
+ * The fleet drill, short: the production topology (PostgreSQL, the Temporal server with mTLS,
  * 3 worker processes on one task queue), bookings across the scenarios while every worker is
  * restarted by SIGTERM in turn, one is SIGKILLed, and the Temporal server and PostgreSQL are
  * restarted. Nothing lost, nothing booked twice, every reconciliation explained. Needs the

@@ -19,7 +19,7 @@ const CAP_PER_SECOND = 5;
 const LOCAL_PER_SECOND = 2;
 const BOOKINGS = 30;
 /**
- * What the server lets through beyond the rate. Server 1.29.1's task-queue matcher
+ * What the server lets through beyond the rate. The server's task-queue matcher
  * (`matching.useNewMatcher`, on for priorities) paces each partition with a GCRA limiter of
  * rate cap / partitions and a 1 s burst (service/matching/ratelimit_manager.go, matcher_data.go),
  * and the product's servers run one partition (tools/temporal-server/dev-server.ts,
