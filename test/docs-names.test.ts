@@ -23,6 +23,7 @@ import { runCli } from '../src/cli/program';
 import { PayloadCodecErrorCode } from '../src/codec/encryption-codec';
 import { EnvSchema } from '../src/config';
 import { HotelApiErrorCode } from '../src/hotel-api/errors';
+import { BOOKING_NOT_SENT } from '../src/shared/booking-call-mark';
 import { allMetricSeries, scrapedNames } from '../src/observability/metric-series';
 import { ALERTING_VARIABLES } from '../tools/alerting/alerting-config';
 
@@ -109,6 +110,7 @@ const NOT_VARIABLES = new Set<string>([
   ...Object.values(HotelApiErrorCode),
   ...Object.values(PayloadCodecErrorCode),
   ...Object.values(PayloadFailureCode),
+  BOOKING_NOT_SENT,
 ]);
 
 /** The sources that read the tools' knobs: tools/, bench/, the test harness, deploy/'s templates. */
