@@ -20,6 +20,7 @@ import {
   freePort,
   restartablePort,
   startDevServer,
+  takenOwnPort,
 } from '../tools/temporal-server/dev-server';
 
 describe('the local Temporal dev server', () => {
@@ -173,6 +174,18 @@ describe('the local Temporal dev server', () => {
     } finally {
       await second.stop();
     }
+  });
+
+  it("a port it picked for itself and lost to another process is a race to try again; the caller's is not", () => {
+    const msg = (p: number) =>
+      `Failed to start ringpop listener: listen tcp 127.0.0.1:${p}: bind: address already in use`;
+    assert.equal(takenOwnPort(msg(43433), ['43433', '43434']), '43433');
+    assert.equal(
+      takenOwnPort(msg(7233), ['43433']),
+      undefined,
+      'the frontend port the caller gave',
+    );
+    assert.equal(takenOwnPort('Unable to start server. Error: no such file', ['43433']), undefined);
   });
 
   it('a server that cannot start says why, in the words of its own error', async () => {

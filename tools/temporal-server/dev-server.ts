@@ -361,6 +361,9 @@ async function stopChild(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL' = 'S
   clearTimeout(timer);
 }
 
+/** How many times a start is tried when another process took one of its own ports meanwhile. */
+const PORT_RACE_TRIES = 5;
+
 /** Starts the dev server and resolves once it serves gRPC (and the UI, when on). */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const log = options.log ?? (() => undefined);
@@ -371,14 +374,48 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   });
   const host = options.ip ?? '127.0.0.1';
   const port = options.port ?? (await freePort());
-  const uiPort = headless ? undefined : (options.uiPort ?? port + 1000);
-  const metricsPort = options.metricsPort ?? (await freePort());
-  const address = `${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-  const readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
   if (options.dbFile) {
     mkdirSync(dirname(options.dbFile), { recursive: true });
     forgetEarlierMembers(options.dbFile);
   }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const server = await launchServer(binaries['temporal-server'], options, { host, port });
+      const uiPort = headless ? undefined : (options.uiPort ?? port + 1000);
+      return await withUi(server, binaries['temporal-ui-server'], options, { host, uiPort });
+    } catch (err) {
+      if (!(err instanceof OwnPortTaken) || attempt >= PORT_RACE_TRIES) throw err;
+      log(`${err.message}: starting again on other ports`);
+    }
+  }
+}
+
+/**
+ * One of the ports the server picked for itself (not the caller's) was taken by another process
+ * between the pick and the server's bind: a race with the machine, tried again.
+ */
+class OwnPortTaken extends Error {}
+
+interface LaunchedServer {
+  readonly child: ChildProcess;
+  readonly address: string;
+  readonly metricsPort: number;
+  readonly serverVersion: string;
+  /** Its work directory (config files), removed when it exits. */
+  readonly work: string;
+  readonly output: () => string;
+}
+
+/** The server process, ready: frontend answering, `default` registered, our attributes usable. */
+async function launchServer(
+  binary: string,
+  options: DevServerOptions,
+  at: { readonly host: string; readonly port: number },
+): Promise<LaunchedServer> {
+  const bindHost = at.host === '0.0.0.0' ? '127.0.0.1' : at.host;
+  const address = `${bindHost}:${at.port}`;
+  const metricsPort = options.metricsPort ?? (await freePort());
+  const internal = await internalPorts(bindHost);
   const work = mkdtempSync(join(tmpdir(), 'hbo-temporal-'));
   const dynamicConfigFile = join(work, 'dynamicconfig.yaml');
   writeFileSync(
@@ -390,24 +427,19 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     }),
   );
   const env = devServerEnv({
-    host,
-    port,
+    host: at.host,
+    port: at.port,
     metricsPort,
     dbFile: options.dbFile,
     dynamicConfigFile,
-    internal: await internalPorts(host === '0.0.0.0' ? '127.0.0.1' : host),
+    internal,
     logLevel: options.stdio === 'inherit' ? 'warn' : 'error',
   });
-
   const inherit = options.stdio === 'inherit';
-  const child = spawn(
-    binaries['temporal-server'],
-    ['--config-file', SERVER_CONFIG, '--allow-no-auth', 'start'],
-    {
-      env: { PATH: process.env.PATH, ...env },
-      stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'],
-    },
-  );
+  const child = spawn(binary, ['--config-file', SERVER_CONFIG, '--allow-no-auth', 'start'], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', inherit ? 'inherit' : 'pipe', inherit ? 'inherit' : 'pipe'],
+  });
   stopWithThisProcess(child);
   const output = outputTail(child);
   let exitInfo: string | undefined;
@@ -417,71 +449,108 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     exited.abort();
     rmSync(work, { recursive: true, force: true });
   });
-  let ui: ChildProcess | undefined;
-  let serverVersion: string;
+  const readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
   try {
-    await Promise.race([
-      (async () => {
-        await waitForTemporal(address, readyTimeoutMs, 'temporal-system', {}, exited.signal);
-        const connection = await Connection.connect({ address });
-        try {
-          serverVersion = (await connection.workflowService.getSystemInfo({})).serverVersion;
-          await registerDefaultNamespace(connection);
-          await waitForTemporal(address, readyTimeoutMs, 'default', {}, exited.signal);
-          await ensureSearchAttributes(connection);
-        } finally {
-          await connection.close();
-        }
-      })(),
+    const serverVersion = await Promise.race([
+      serverReady(address, readyTimeoutMs, exited.signal),
       new Promise<never>((_, reject) =>
-        child.once('close', () =>
+        child.once('close', () => {
+          const why = lastLogMessage(output()) || `port ${at.port} taken?`;
+          const ours = [
+            ...Object.values(internal),
+            ...(options.metricsPort ? [] : [String(metricsPort)]),
+          ];
+          const taken = takenOwnPort(why, ours);
           reject(
-            new Error(
-              `the Temporal server ${exitInfo ?? 'exited'} before it was ready: ${lastLogMessage(output()) || `port ${port} taken?`}`,
-            ),
-          ),
-        ),
+            taken !== undefined
+              ? new OwnPortTaken(`port ${taken} the server picked for itself was taken`)
+              : new Error(
+                  `the Temporal server ${exitInfo ?? 'exited'} before it was ready: ${why}`,
+                ),
+          );
+        }),
       ),
     ]);
-    if (uiPort !== undefined) {
-      ui = spawn(
-        binaries['temporal-ui-server'],
-        uiServerArgs({
-          dir: join(work, 'ui'),
-          address,
-          port: uiPort,
-          host,
-          codecEndpoint: options.uiCodecEndpoint,
-        }),
-        {
-          env: { PATH: process.env.PATH },
-          stdio: ['ignore', inherit ? 'inherit' : 'ignore', inherit ? 'inherit' : 'ignore'],
-        },
-      );
-      stopWithThisProcess(ui);
-      await waitForHttp(`http://127.0.0.1:${uiPort}/`, 30_000, ui);
-    }
+    return { child, address, metricsPort, serverVersion, work, output };
   } catch (err) {
-    if (ui) await stopChild(ui);
     await stopChild(child);
     throw err;
+  }
+}
+
+/**
+ * The port of `ours` that the server's last message says another process holds ("listen tcp
+ * 127.0.0.1:43433: bind: address already in use"), if any. Pure.
+ */
+export function takenOwnPort(message: string, ours: readonly string[]): string | undefined {
+  const taken = /:(\d+): bind: address already in use/.exec(message)?.[1];
+  return taken !== undefined && ours.includes(taken) ? taken : undefined;
+}
+
+/** Until the server serves `default` with our search attributes; its version. */
+async function serverReady(address: string, timeoutMs: number, signal: AbortSignal) {
+  await waitForTemporal(address, timeoutMs, 'temporal-system', {}, signal);
+  const connection = await Connection.connect({ address });
+  try {
+    const { serverVersion } = await connection.workflowService.getSystemInfo({});
+    await registerDefaultNamespace(connection);
+    await waitForTemporal(address, timeoutMs, 'default', {}, signal);
+    await ensureSearchAttributes(connection);
+    return serverVersion;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The UI server beside a ready server (unless headless), and the {@link DevServer} of both. */
+async function withUi(
+  server: LaunchedServer,
+  binary: string,
+  options: DevServerOptions,
+  at: { readonly host: string; readonly uiPort: number | undefined },
+): Promise<DevServer> {
+  const { child, address, uiPort } = { ...server, ...at };
+  let ui: ChildProcess | undefined;
+  if (uiPort !== undefined) {
+    const inherit = options.stdio === 'inherit';
+    ui = spawn(
+      binary,
+      uiServerArgs({
+        dir: join(server.work, 'ui'),
+        address,
+        port: uiPort,
+        host: at.host,
+        codecEndpoint: options.uiCodecEndpoint,
+      }),
+      {
+        env: { PATH: process.env.PATH },
+        stdio: ['ignore', inherit ? 'inherit' : 'ignore', inherit ? 'inherit' : 'ignore'],
+      },
+    );
+    stopWithThisProcess(ui);
   }
   const stopBoth = async (signal: 'SIGTERM' | 'SIGKILL') => {
     if (ui) await stopChild(ui, signal);
     await stopChild(child, signal);
   };
+  try {
+    if (ui) await waitForHttp(`http://127.0.0.1:${uiPort}/`, 30_000, ui);
+  } catch (err) {
+    await stopBoth('SIGTERM');
+    throw err;
+  }
   return {
     address,
     uiUrl:
       uiPort === undefined
         ? undefined
-        : `http://${host === '0.0.0.0' ? 'localhost' : host}:${uiPort}`,
-    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
-    serverVersion: serverVersion!,
+        : `http://${at.host === '0.0.0.0' ? 'localhost' : at.host}:${uiPort}`,
+    metricsUrl: `http://127.0.0.1:${server.metricsPort}/metrics`,
+    serverVersion: server.serverVersion,
     pid: child.pid,
     stop: () => stopBoth('SIGTERM'),
     kill: () => stopBoth('SIGKILL'),
-    errorLog: output,
+    errorLog: server.output,
   };
 }
 
