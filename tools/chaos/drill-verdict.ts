@@ -145,6 +145,28 @@ export function explainReconciliation(
   return { ...base, explanation: undefined };
 }
 
+/**
+ * The reconciliations by cause, as one line for people: by design (the scenario's), by a
+ * disruption (with the failure's code), of a call that never left, unexplained.
+ */
+export function reconciliationLine(v: Pick<DrillVerdict, 'reconciliation' | 'neverSent'>): string {
+  const byCause: Record<string, number> = {};
+  for (const e of v.reconciliation) {
+    const key = v.neverSent.includes(e.orderId)
+      ? 'a call that never left'
+      : e.explanation?.startsWith('scenario')
+        ? `by design (${e.scenario})`
+        : e.explanation
+          ? `disruption (${e.code})`
+          : 'UNEXPLAINED';
+    byCause[key] = (byCause[key] ?? 0) + 1;
+  }
+  const causes = Object.entries(byCause)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, n]) => `${k} ${n}`);
+  return `reconciliations ${v.reconciliation.length}: ${causes.join(', ') || 'none'}; of a call that never left ${v.neverSent.length}`;
+}
+
 export interface DrillVerdict {
   readonly audit: AuditReport;
   readonly reconciliation: Explained[];

@@ -14,7 +14,7 @@ import { formatCounts, startWithRetry, waitForSettled } from './audit';
 import { SCENARIO_MIX, mixInput, orderIdFor, pick, prng } from './booking-mix';
 import type { KillRecord } from './crash-drill';
 import { startDrillCluster } from './drill-cluster';
-import { judgeDrill, type DrillVerdict } from './drill-verdict';
+import { judgeDrill, reconciliationLine, type DrillVerdict } from './drill-verdict';
 
 export interface FleetDrillOptions {
   /** @default 300 */
@@ -192,17 +192,7 @@ export function formatFleetReport(r: FleetDrillReport): string[] {
     `  starts: ${r.startAttempts} attempts for ${r.bookings} bookings`,
     `  outcomes: ${formatCounts(a.outcomes)}; NEEDS_RECONCILIATION ${a.reconciliation.length}`,
     `  duplicates ${a.duplicates.length}, lost ${a.lost.length}, stuck ${a.stuck.length}, supplier bookings ${a.supplierBookings}`,
-    `  reconciliations explained ${r.reconciliation.length - r.unexplained.length}/${r.reconciliation.length}: ${formatCounts(
-      r.reconciliation.reduce<Record<string, number>>((acc, e) => {
-        const key = e.explanation?.startsWith('scenario')
-          ? `by design (${e.scenario})`
-          : e.explanation
-            ? `disruption (${e.code})`
-            : 'UNEXPLAINED';
-        acc[key] = (acc[key] ?? 0) + 1;
-        return acc;
-      }, {}),
-    )}`,
+    `  ${reconciliationLine(r)}`,
     ...r.unexplained.map((u) => `    unexplained: ${u.orderId} ${u.scenario} ${u.code ?? ''}`),
     `  activity timeouts seen: ${formatCounts(r.timeouts)}`,
     `  settled ${(r.settleMs / 1000).toFixed(1)} s after the last disruption`,

@@ -15,7 +15,12 @@ import { formatCounts, startWithRetry, waitForSettled } from './audit';
 import { SCENARIO_MIX, mixInput, orderIdFor, pick, prng, type MixEntry } from './booking-mix';
 import type { KillRecord } from './crash-drill';
 import { startDrillCluster } from './drill-cluster';
-import { judgeDrill, workflowTaskTimeouts, type DrillVerdict } from './drill-verdict';
+import {
+  judgeDrill,
+  reconciliationLine,
+  workflowTaskTimeouts,
+  type DrillVerdict,
+} from './drill-verdict';
 import {
   explainTaskTimeouts,
   failedProbes,
@@ -410,7 +415,7 @@ export function formatNodeReport(r: NodeDrillReport): string[] {
     `  starts: ${r.startAttempts} attempts for ${r.bookings} bookings; probe rounds ${r.probes.rounds}, failed probe queries ${r.probes.failed}`,
     `  outcomes: ${formatCounts(a.outcomes)}; NEEDS_RECONCILIATION ${a.reconciliation.length}`,
     `  duplicated ${a.duplicates.length}, lost ${a.lost.length}, stuck ${a.stuck.length}, supplier bookings ${a.supplierBookings}`,
-    `  reconciliations explained ${r.reconciliation.length - r.unexplained.length}/${r.reconciliation.length}; with no supplier booking (a call that never left) ${r.neverSent.length}`,
+    `  ${reconciliationLine(r)}`,
     ...r.unexplained.map((u) => `    unexplained: ${u.orderId} ${u.scenario} ${u.code ?? ''}`),
     `  activity timeouts: ${formatCounts(r.timeouts)}`,
     `  workflow task timeouts: ${r.taskTimeouts.length}`,

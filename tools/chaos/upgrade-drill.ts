@@ -19,9 +19,12 @@ import { formatCounts, waitForSettled } from './audit';
 import { SCENARIO_MIX, orderIdFor, pick, prng } from './booking-mix';
 import type { KillRecord } from './crash-drill';
 import { startDrillCluster } from './drill-cluster';
-import { judgeDrill, type DrillVerdict } from './drill-verdict';
+import { judgeDrill, reconciliationLine, type DrillVerdict } from './drill-verdict';
 import { flowAgainMs } from './node-drill-figures';
 import { explainedTaskTimeouts, startOrders, startProbes } from './node-drill';
+
+/** Bookings start over this window; the upgrade runs from 15 s into it, node by node. */
+const START_WINDOW_MS = 60_000;
 
 /** A node's replacement must have bookings flowing again within this. */
 export const FLOW_AGAIN_WITHIN_MS = 60_000;
@@ -130,11 +133,16 @@ export async function runUpgradeDrill(options: UpgradeDrillOptions): Promise<Upg
         log(
           `upgraded to ${release} (servers report ${infra.serverVersion}) in ${Date.now() - at} ms: ${nodes.map((u) => `node ${u.node} ${u.replacedMs} ms`).join(', ')}`,
         );
-        await sleep(10_000);
+        await sleep(5_000);
       }
     })();
-    // Starts spread over the upgrade's expected length, so that bookings are in every phase.
-    const { startAttempts, startFailures } = await startOrders(stack, orders, 150_000, startedIds);
+    // Starts spread over the upgrade, so that bookings are in every phase while nodes change.
+    const { startAttempts, startFailures } = await startOrders(
+      stack,
+      orders,
+      START_WINDOW_MS,
+      startedIds,
+    );
     await upgrader;
     const lastStep = Date.now();
     const ids = orders.map((o) => o.orderId);
@@ -206,7 +214,7 @@ export function formatUpgradeReport(r: UpgradeDrillReport): string[] {
     `  starts: ${r.startAttempts} attempts for ${r.bookings} bookings`,
     `  outcomes: ${formatCounts(a.outcomes)}; NEEDS_RECONCILIATION ${a.reconciliation.length}`,
     `  duplicated ${a.duplicates.length}, lost ${a.lost.length}, stuck ${a.stuck.length}, supplier bookings ${a.supplierBookings}`,
-    `  reconciliations explained ${r.reconciliation.length - r.unexplained.length}/${r.reconciliation.length}; with no supplier booking (a call that never left) ${r.neverSent.length}`,
+    `  ${reconciliationLine(r)}`,
     ...r.unexplained.map((u) => `    unexplained: ${u.orderId} ${u.scenario} ${u.code ?? ''}`),
     `  activity timeouts: ${formatCounts(r.timeouts)}; workflow task timeouts ${r.taskTimeouts.length}`,
     `  settled ${s(r.settleMs)} after the last step`,

@@ -199,6 +199,9 @@ export interface ClusterOptions {
   readonly release?: TemporalRelease;
 }
 
+/** Between two nodes' replacements in an upgrade: the shards of the one back move to it. */
+const NODE_SETTLE_MS = 10_000;
+
 /** One node replaced by the new release's binary, as {@link ClusterProcesses.upgradeTo} did it. */
 export interface NodeUpgrade {
   readonly node: number;
@@ -412,6 +415,8 @@ export async function startClusterInfrastructure(
       await nodes.kill(i, 'SIGTERM');
       await nodes.start(i);
       steps.push({ node: i + 1, at, replacedMs: Date.now() - at });
+      // The others take the next node's shards over once this one has its own back.
+      if (i < ports.nodes.length - 1) await new Promise((r) => setTimeout(r, NODE_SETTLE_MS));
     }
     view.serverVersion = await readServerVersion(address, security);
     return steps;
