@@ -54,6 +54,11 @@ export async function connectFacts(
   }
 }
 
+/** The task queue's workflows, every division: the doctor reads the most recent's input. */
+export function recentWorkflowsQuery(taskQueue: string): string {
+  return inEveryDivision(`TaskQueue = '${taskQueue.replaceAll("'", "\\'")}'`);
+}
+
 /** The server's version as it reports it (GetSystemInfo), e.g. `1.32.2`. */
 export async function serverVersionFacts(connection: Connection): Promise<string> {
   const info = await within(connection, () => connection.workflowService.getSystemInfo({}));
@@ -150,7 +155,7 @@ export async function recentPayloadFacts(
     connection.workflowService.listWorkflowExecutions({
       namespace,
       pageSize: RECENT_WORKFLOWS,
-      query: inEveryDivision(`TaskQueue = '${taskQueue.replaceAll("'", "\\'")}'`),
+      query: recentWorkflowsQuery(taskQueue),
     }),
   );
   for (const { execution } of (listed.executions ?? []).slice(0, RECENT_WORKFLOWS)) {

@@ -354,6 +354,20 @@ const PHASES: readonly string[] = [...BOOKING_PHASES, ...GUARD_ONLY_PHASES];
 
 const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
+/**
+ * `list`'s visibility query: this deployment's bookings (the task queue separates deployments
+ * sharing one namespace), in `phase` when given (a guard's own phases: the guarding workflows).
+ */
+export function bookingListQuery(taskQueue: string, phase?: string): string {
+  return [
+    phase !== undefined && GUARD_ONLY_PHASES.includes(phase)
+      ? GUARDING_WORKFLOWS
+      : BOOKING_WORKFLOWS,
+    `TaskQueue = ${quote(taskQueue)}`,
+    ...(phase ? [`BookingPhase = ${quote(phase)}`] : []),
+  ].join(' AND ');
+}
+
 async function list(ctx: CliContext, o: { phase?: string; limit: string }): Promise<ExitCode> {
   if (o.phase !== undefined && !PHASES.includes(o.phase)) {
     throw usageError(`--phase: "${o.phase}" is not a phase; one of ${PHASES.join(', ')}`, [
@@ -365,14 +379,7 @@ async function list(ctx: CliContext, o: { phase?: string; limit: string }): Prom
     throw usageError(`--limit: "${o.limit}" is not a positive integer`);
   }
   const bookings = await ctx.bookings();
-  // This deployment's bookings: the task queue separates deployments sharing one namespace.
-  const query = [
-    o.phase !== undefined && GUARD_ONLY_PHASES.includes(o.phase)
-      ? GUARDING_WORKFLOWS
-      : BOOKING_WORKFLOWS,
-    `TaskQueue = ${quote(ctx.config.temporal.taskQueue)}`,
-    ...(o.phase ? [`BookingPhase = ${quote(o.phase)}`] : []),
-  ].join(' AND ');
+  const query = bookingListQuery(ctx.config.temporal.taskQueue, o.phase);
   const rows: {
     orderId: string;
     workflowId: string;

@@ -46,7 +46,7 @@ export function registerReplayCommand(program: Command, run: CommandRunner): voi
 /** The workflows replayed by default: the task queue's open ones and those closed within `days`. */
 export function defaultReplayQuery(taskQueue: string, days: number, now: Date): string {
   const since = new Date(now.getTime() - days * 86_400_000).toISOString();
-  return `TaskQueue = '${taskQueue.replace(/'/g, "''")}' AND (ExecutionStatus = 'Running' OR CloseTime > '${since}')`;
+  return `TaskQueue = '${taskQueue.replaceAll("'", "\\'")}' AND (ExecutionStatus = 'Running' OR CloseTime > '${since}')`;
 }
 
 /** The first line of a replay error: the nondeterministic command and what the history had. */
