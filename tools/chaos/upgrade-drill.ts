@@ -4,9 +4,10 @@
  * processes, bookings across every scenario; while they run, the cluster is upgraded one minor
  * release at a time to the newest, as Temporal documents it — the schemas first with the new
  * release's SQL tool, then each node in turn stopped and started on the new binary. Passes with
- * 0 lost, duplicated or stuck orders, every reconciliation explained and none whose booking call
- * never left, the newest release reported at the end, and bookings flowing again within a minute
- * of each node's replacement. Prints the figures of each step.
+ * 0 lost, duplicated or stuck orders, every reconciliation and workflow task timeout explained and
+ * no reconciliation of a booking call that never left, the newest release reported at the end, and
+ * bookings flowing again within a minute of each node's replacement. Prints the figures of each
+ * step.
  */
 import {
   OLDEST_RELEASE,
@@ -192,6 +193,7 @@ export async function runUpgradeDrill(options: UpgradeDrillOptions): Promise<Upg
         clean &&
         verdict.neverSent.length === 0 &&
         flowing &&
+        taskTimeouts.every((t) => t.cause !== undefined) &&
         measured.length === path.length &&
         infra.serverVersion === newest,
     };
