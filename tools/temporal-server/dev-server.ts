@@ -1,6 +1,6 @@
 /**
  * Starts a real Temporal server for the demo, the local stack and the test suite: the server
- * binary of the selected release (releases.ts, the newest by default) on SQLite — in memory, or
+ * binary of the selected release (selected-release.ts, the newest by default) on SQLite — in memory, or
  * one file in WAL mode when a DB file is given — from the same config template as the cluster
  * (deploy/temporal/config/cluster.yaml with DB=sqlite), one history shard, the namespace
  * `default` and our search attributes registered (also on an existing DB), and the Temporal UI
@@ -30,8 +30,8 @@ const SERVER_CONFIG = join(__dirname, '..', '..', 'deploy', 'temporal', 'config'
  * Dynamic config the product relies on (update-with-start for idempotent starts), the same as the
  * cluster's (deploy/temporal/dynamicconfig/development-sql.yaml): production settings only. Not
  * `system.forceSearchAttributesCacheRefreshOnRead` (Temporal: never in production): the search
- * attributes are registered with the namespace (`--search-attribute`), and added ones are waited
- * for ({@link ensureSearchAttributes}).
+ * attributes are registered through the operator API, and waited for until queries accept them
+ * ({@link ensureSearchAttributes}).
  */
 export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
   'frontend.enableExecuteMultiOperation': 'true',
@@ -60,8 +60,8 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string>> = {
   // room for ~250 new bookings/s; the visibility store keeps its own read limit
   // (`system.visibilityPersistenceMaxReadQPS`, 9000).
   'frontend.namespaceRPS.visibility': '1000',
-  // Off as on the cluster. The CLI's dev server turns it on unless told: every search attribute
-  // check and visibility write then re-reads the cluster metadata.
+  // Off, the server's default, as on the cluster (the Temporal CLI's dev server turned it on):
+  // on, every search attribute check and visibility write re-reads the cluster metadata.
   'system.forceSearchAttributesCacheRefreshOnRead': 'false',
 };
 
@@ -206,8 +206,8 @@ export async function readServerVersion(
 /**
  * Registers our search attributes on `namespace` when missing, and waits until the server's
  * search attribute cache has them (a query naming them is accepted): a workflow that wrote one
- * earlier would fail its task. `--search-attribute` only applies when the namespace is created,
- * so an existing DB file needs this.
+ * earlier would fail its task. For a new namespace (the dev server's `default`, a DB file of an
+ * older release) and an existing one alike.
  */
 export async function ensureSearchAttributes(
   connection: Connection,
@@ -313,13 +313,12 @@ export function devServerEnv(o: {
   readonly internal: Readonly<Record<string, string>>;
   readonly logLevel: string;
 }): Record<string, string> {
-  const bind = o.host === '0.0.0.0' ? '0.0.0.0' : o.host;
   return {
     DB: 'sqlite',
     ...(o.dbFile ? { SQLITE_FILE: o.dbFile } : {}),
     NUM_HISTORY_SHARDS: '1',
     LOG_LEVEL: o.logLevel,
-    BIND_ON_IP: bind,
+    BIND_ON_IP: o.host,
     TEMPORAL_BROADCAST_ADDRESS: '127.0.0.1',
     TEMPORAL_CLUSTER_RPC_ADDRESS: `127.0.0.1:${o.port}`,
     FRONTEND_GRPC_PORT: String(o.port),
@@ -575,7 +574,7 @@ function forgetEarlierMembers(dbFile: string): void {
   }
 }
 
-/** Registers `default` (one day's retention, as the CLI's dev server did); an existing one stays. */
+/** Registers `default` with one day's retention; an existing one stays as it is. */
 async function registerDefaultNamespace(connection: Connection): Promise<void> {
   try {
     await connection.workflowService.registerNamespace({
