@@ -1,5 +1,6 @@
 /**
- * Finds the Temporal CLI (which contains the dev server), or builds it once from its Go module.
+ * Finds the Temporal CLI (a client for the scripts and recipes: `temporal workflow …`,
+ * `temporal operator …`; the dev server is the server binary, dev-server.ts), or builds it once.
  * Order: TEMPORAL_CLI_PATH, `temporal` on PATH, our cache, a Go build into the cache, and last the
  * SDK's own download (machines with internet). Every way that failed is listed in the error.
  */
