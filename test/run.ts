@@ -2,8 +2,8 @@
  * `npm test`: one Temporal dev server for the whole run (or `TEMPORAL_ADDRESS` when set, with the
  * `TEMPORAL_TLS_*` variables it needs; or, with `TEST_ON_CLUSTER=1`, the production topology of
  * `npm run cluster` — PostgreSQL, the Temporal server with mTLS, on TEST_CLUSTER_NODES nodes
- * (default 1; several behind the balancer) — started for the run on `.data/cluster-test/` (or
- * `.data/cluster-test-<N>-nodes/`), base port TEST_CLUSTER_BASE_PORT, default 27233), the
+ * (default 1; several behind the balancer) — started for the run on `.data/cluster-test-<release>/`
+ * (or `.data/cluster-test-<N>-nodes-<release>/`), base port TEST_CLUSTER_BASE_PORT, default 27233), the
  * workflows bundled once, then node's test runner over every `test/**\/*.test.ts` (or the files
  * given as arguments). Everything started here is stopped here, also when a test fails or hangs.
  */
@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { bundleWorkflows } from '../src/workflow-bundle';
 import { RunSummary } from './helpers/run-summary';
+import { selectedRelease } from '../tools/temporal-server/selected-release';
 import { BENCH_WORKFLOWS_PATH } from '../bench/control';
 import { startDevServer, type DevServer } from '../tools/temporal-server/dev-server';
 import {
@@ -108,7 +109,12 @@ async function main(): Promise<number> {
       const nodes = Number(process.env.TEST_CLUSTER_NODES ?? 1);
       cluster = await startClusterInfrastructure({
         // A database per node count: the shard count and the nodes' ports stay its own.
-        dataDir: join(root, '.data', nodes > 1 ? `cluster-test-${nodes}-nodes` : 'cluster-test'),
+        // …and per release: a database's schema only moves forward.
+        dataDir: join(
+          root,
+          '.data',
+          `cluster-test${nodes > 1 ? `-${nodes}-nodes` : ''}-${selectedRelease()}`,
+        ),
         basePort: Number(process.env.TEST_CLUSTER_BASE_PORT ?? 27233),
         nodes,
         log,

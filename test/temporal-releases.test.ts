@@ -4,7 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
+  compareReleases,
   NEWEST_RELEASE,
   OLDEST_RELEASE,
   releaseSupport,
@@ -12,6 +16,7 @@ import {
   SUPPORTED_RELEASES,
 } from '../src/shared/temporal-releases';
 import { upgradePath } from '../tools/chaos/upgrade-drill';
+import { claimDataDir } from '../tools/temporal-server/cluster';
 import { selectedRelease } from '../tools/temporal-server/selected-release';
 
 describe('the supported Temporal releases', () => {
@@ -53,6 +58,25 @@ describe('the supported Temporal releases', () => {
       ['matching.useNewMatcher=true'],
     );
     assert.deepEqual(settingsToSet('1.31.2'), []);
+  });
+
+  it('orders versions, and a cluster data directory refuses a release older than its database', () => {
+    assert.ok(compareReleases('1.30.9', '1.31.2') < 0);
+    assert.ok(compareReleases('1.32.2', '1.32.10') < 0);
+    assert.equal(compareReleases('1.32.2', '1.32.2'), 0);
+    const dir = mkdtempSync(join(tmpdir(), 'hbo-release-claim-'));
+    try {
+      claimDataDir(dir, OLDEST_RELEASE);
+      claimDataDir(dir, NEWEST_RELEASE); // an upgrade: allowed, recorded
+      assert.throws(
+        () => claimDataDir(dir, OLDEST_RELEASE),
+        new RegExp(
+          `holds a database of Temporal ${NEWEST_RELEASE.replace(/\./g, '\\.')}; ${OLDEST_RELEASE.replace(/\./g, '\\.')} cannot run on it`,
+        ),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('upgrades one minor release at a time, to the newest', () => {

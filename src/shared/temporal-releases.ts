@@ -25,6 +25,16 @@ export const TEMPORAL_UI_VERSION = '2.56.4';
  */
 export const GO_TOOLCHAIN = 'go1.27.3';
 
+/** Orders two versions `a.b.c` (negative: `x` is older). Pure. */
+export function compareReleases(x: string, y: string): number {
+  const [a, b] = [x, y].map((v) => v.split('.').map((n) => Number(n) || 0));
+  for (let i = 0; i < 3; i++) {
+    const d = (a![i] ?? 0) - (b![i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
 /** The minor of a version, `1.32.2` → `1.32`. */
 export function minorOf(version: string): string {
   return version.split('.').slice(0, 2).join('.');

@@ -12,7 +12,7 @@
  * busy port stops the start with one line naming it.
  */
 import { type ChildProcess } from 'node:child_process';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -45,7 +45,8 @@ import {
 import { ProcessGroup, stopProcess } from './cluster-processes';
 import { ensureSearchAttributes, readServerVersion, waitForTemporal } from './dev-server';
 import { uiServerArgs } from './ui-server';
-import type { TemporalRelease } from '../../src/shared/temporal-releases';
+import { compareReleases, type TemporalRelease } from '../../src/shared/temporal-releases';
+import { selectedRelease } from './selected-release';
 
 export { ClusterError } from './cluster-error';
 
@@ -74,6 +75,22 @@ async function portFree(port: number): Promise<boolean> {
     srv.once('error', () => resolve(false));
     srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+/**
+ * Records the release a data directory's database was last set up by, and refuses an older one:
+ * Temporal's schemas only move forward (an older server on a newer schema is not supported).
+ */
+export function claimDataDir(dataDir: string, release: TemporalRelease): void {
+  const file = join(dataDir, 'temporal-release');
+  const recorded = existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+  if (recorded !== undefined && compareReleases(recorded, release) > 0) {
+    throw new ClusterError(
+      `${dataDir} holds a database of Temporal ${recorded}; ${release} cannot run on it (schemas only move forward): choose another data directory (--data-dir) or TEMPORAL_RELEASE=${recorded}`,
+    );
+  }
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${release}\n`);
 }
 
 /** One line per busy port, naming who needs it and how to move. */
@@ -283,11 +300,10 @@ export async function startClusterInfrastructure(
 
   const busy = await busyPorts(ports);
   if (busy.length > 0) throw new ClusterError(busy.join('\n'));
+  const release = options.release ?? selectedRelease();
+  claimDataDir(dataDir, release);
 
-  const binaries = await ensureClusterBinaries({
-    log,
-    ...(options.release ? { release: options.release } : {}),
-  });
+  const binaries = await ensureClusterBinaries({ log, release });
   const cli = await resolveTemporalCli({ log, allowDownload: false });
   if (cli.kind !== 'binary') throw new ClusterError('the Temporal CLI is needed for the setup');
   const pgBin = await ensurePostgresBinaries(log);
@@ -409,6 +425,7 @@ export async function startClusterInfrastructure(
     });
     log(`Schemas updated for Temporal ${release} in ${Date.now() - started} ms`);
     nodes.serverBinary = next['temporal-server'];
+    claimDataDir(dataDir, release);
     const steps: NodeUpgrade[] = [];
     for (let i = 0; i < ports.nodes.length; i++) {
       const at = Date.now();
