@@ -310,6 +310,12 @@ export async function startClusterInfrastructure(
   const nginx = nodeCount > 1 ? await ensureNginx(log) : undefined;
   const certs = await makeCertificates(join(dataDir, 'certs'));
 
+  const schemaSetup = {
+    script: join(REPO_ROOT, SHARED_FILES.setupPostgres),
+    pgBin,
+    port: ports.postgres,
+    logFile: processes.logFile('setup'),
+  };
   const postgres = await startLocalPostgres({
     pgBin,
     dataDir,
@@ -319,13 +325,7 @@ export async function startClusterInfrastructure(
   });
   try {
     const setupStarted = Date.now();
-    setUpSchemas({
-      script: join(REPO_ROOT, SHARED_FILES.setupPostgres),
-      pgBin,
-      port: ports.postgres,
-      sqlTool: binaries['temporal-sql-tool'],
-      logFile: processes.logFile('setup'),
-    });
+    setUpSchemas({ ...schemaSetup, sqlTool: binaries['temporal-sql-tool'] });
     log(
       `PostgreSQL ready on 127.0.0.1:${ports.postgres}, schemas up to date (${Date.now() - setupStarted} ms)`,
     );
@@ -416,25 +416,10 @@ export async function startClusterInfrastructure(
   const upgradeTo = async (release: TemporalRelease): Promise<NodeUpgrade[]> => {
     const next = await ensureClusterBinaries({ log, release });
     const started = Date.now();
-    setUpSchemas({
-      script: join(REPO_ROOT, SHARED_FILES.setupPostgres),
-      pgBin,
-      port: ports.postgres,
-      sqlTool: next['temporal-sql-tool'],
-      logFile: processes.logFile('setup'),
-    });
+    setUpSchemas({ ...schemaSetup, sqlTool: next['temporal-sql-tool'] });
     log(`Schemas updated for Temporal ${release} in ${Date.now() - started} ms`);
-    nodes.serverBinary = next['temporal-server'];
     claimDataDir(dataDir, release);
-    const steps: NodeUpgrade[] = [];
-    for (let i = 0; i < ports.nodes.length; i++) {
-      const at = Date.now();
-      await nodes.kill(i, 'SIGTERM');
-      await nodes.start(i);
-      steps.push({ node: i + 1, at, replacedMs: Date.now() - at });
-      // The others take the next node's shards over once this one has its own back.
-      if (i < ports.nodes.length - 1) await new Promise((r) => setTimeout(r, NODE_SETTLE_MS));
-    }
+    const steps = await nodes.replaceEach(next['temporal-server']);
     view.serverVersion = await readServerVersion(address, security);
     return steps;
   };
@@ -609,6 +594,24 @@ class ServerNodes {
     this.o.log(
       `Temporal server ${several ? `node ${i + 1} ` : ''}${node.address} ready in ${Date.now() - started} ms (pid ${proc.pid})`,
     );
+  }
+
+  /**
+   * Each node in turn stopped (SIGTERM) and started on `binary`, the next once this one serves
+   * and has had its shards back for a while: an upgrade, node by node.
+   */
+  async replaceEach(binary: string): Promise<NodeUpgrade[]> {
+    this.serverBinary = binary;
+    const steps: NodeUpgrade[] = [];
+    for (let i = 0; i < this.o.ports.nodes.length; i++) {
+      const at = Date.now();
+      await this.kill(i, 'SIGTERM');
+      await this.start(i);
+      steps.push({ node: i + 1, at, replacedMs: Date.now() - at });
+      if (i < this.o.ports.nodes.length - 1)
+        await new Promise((r) => setTimeout(r, NODE_SETTLE_MS));
+    }
+    return steps;
   }
 
   async kill(i: number, signal: NodeJS.Signals): Promise<void> {
