@@ -36,6 +36,8 @@ export interface EarlierRun {
     readonly supplierStatus?: string;
     readonly price?: SupplierPrice;
     readonly errorCode?: string;
+    /** How the order's guard ended, when the run guarded it to its end (`CHECKED_OUT`, …). */
+    readonly guardPhase?: string;
   };
   /** Set when the run was listed but its record could not be read (e.g. removed by retention). */
   readonly unreadable?: string;
@@ -229,6 +231,7 @@ async function readRun(client: Client, workflowId: string, runId: string): Promi
       ...(supplierStatus !== undefined ? { supplierStatus } : {}),
       ...(result.price !== undefined ? { price: result.price } : {}),
       ...(result.error?.code !== undefined ? { errorCode: result.error.code } : {}),
+      ...(result.guard ? { guardPhase: result.guard.phase } : {}),
     },
   };
 }

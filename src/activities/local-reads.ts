@@ -38,6 +38,10 @@ export type LocalRead<T> =
       readonly retryable: boolean;
     };
 
+/** A read that was not made: the order has earlier runs, which decide first. */
+export type NotRead = { readonly kind: 'not-read' };
+const NOT_READ: NotRead = { kind: 'not-read' };
+
 export function createLocalReadActivities(deps: LocalReadDeps) {
   /** A read within the budget: its result, its failure, or no budget (then it is not made). */
   const readLocally = async <T>(read: () => Promise<T>): Promise<LocalRead<T>> => {
@@ -51,19 +55,23 @@ export function createLocalReadActivities(deps: LocalReadDeps) {
   return {
     /**
      * A new booking's first reads, in one local activity: the order's earlier runs (a failure
-     * fails the activity, which is retried as the earlier-runs check is) and, beside it, the
-     * price check (whose failure is an answer: the workflow schedules the price check instead).
-     * One activity, not two concurrent ones, so the run's history holds one marker. An attempt
-     * retried (visibility behind) reads the price again, within the budget again.
+     * fails the activity, which is retried as the earlier-runs check is) and then, for an order
+     * with none (the common case), the price check (whose failure is an answer: the workflow
+     * schedules the price check instead). An order with earlier runs is not priced here: a retry
+     * of a decided order makes no supplier call; should the runs let it book, the workflow
+     * schedules the price check. One activity, not two, so the run's history holds one marker.
      */
     async earlierRunsAndPriceCheck(
-      input: EarlierRunsInput & { readonly optionId: string },
-    ): Promise<{ earlier: EarlierRuns; price: LocalRead<PriceCheckResult> }> {
-      const [earlier, read] = await Promise.all([
-        deps.earlierRunsOfOrder({ orderId: input.orderId, runId: input.runId }),
-        readLocally(() => deps.priceCheck({ optionId: input.optionId })),
-      ]);
-      return { earlier, price: read };
+      input: EarlierRunsInput & { readonly optionId?: string },
+    ): Promise<{ earlier: EarlierRuns; price: LocalRead<PriceCheckResult> | NotRead }> {
+      const earlier = await deps.earlierRunsOfOrder({ orderId: input.orderId, runId: input.runId });
+      if (earlier.runs.length > 0 || earlier.guard || input.optionId === undefined)
+        return { earlier, price: NOT_READ };
+      const optionId = input.optionId;
+      return {
+        earlier,
+        price: await readLocally(() => deps.priceCheck({ optionId })),
+      };
     },
     async readBookingTermsLocally(input: {
       bookingId: number;

@@ -105,22 +105,11 @@ export interface CancelOrderOptions {
   readonly reason?: string;
   /** Cancel even after the free-cancellation deadline (the penalty is accepted). @default false */
   readonly acceptPenalty?: boolean;
-  /** Only for an order of an earlier version with no guard (`cancelBooking` by supplier id). */
-  readonly polling?: CancelBookingInput['polling'];
-  readonly deadline?: CancelBookingInput['deadline'];
 }
 
 export type OrderCancellation =
   /** The order's workflow accepted the request; the state says how far it got. */
   | { readonly kind: 'requested'; readonly state: OrderState }
-  /** An order of an earlier version with no guard: `cancelBooking` was started for it. */
-  | {
-      readonly kind: 'supplier-cancellation';
-      readonly bookingId: number;
-      readonly workflowId: string;
-      readonly handle: WorkflowHandle;
-      readonly booking: BookRoomResult;
-    }
   /** Nothing to cancel: already cancelled, never booked, or the stay is over. */
   | { readonly kind: 'nothing-to-cancel'; readonly state: OrderState };
 
@@ -183,11 +172,6 @@ function refusal(orderId: string, err: WorkflowUpdateFailedError): CancellationR
     cause?.type ?? 'REFUSED',
     cause?.message ?? err.message,
   );
-}
-
-/** The update found no running workflow: the order's workflow has closed (or never existed). */
-function isClosed(err: unknown): boolean {
-  return err instanceof WorkflowNotFoundError;
 }
 
 export interface BookingClientOptions {
@@ -423,62 +407,55 @@ export class BookingClient {
   }
 
   /**
-   * Cancels the order by its id, in whatever phase, any time before check-in: one `cancel` update
-   * on `booking-<orderId>` (after the free-cancellation deadline only with `acceptPenalty: true`,
-   * else {@link CancellationRefusedError} naming the deadline). Resolves once the request is
-   * accepted; the state says how far it got (`CANCELLING`, then `CANCELLED` or
-   * `CANCELLATION_PENDING`). An order whose workflow has closed has nothing left to cancel.
+   * Cancels the order by its id, in whatever phase, any time before check-in, open or closed: one
+   * `cancel` update sent with a start of the order id alone (update-with-start, `USE_EXISTING`).
+   * A running workflow takes it; a closed order is reached by a new run that books nothing and
+   * cancels a supplier booking the order still holds (its guard was off, or it never confirmed).
+   * After the free-cancellation deadline only with `acceptPenalty: true`; a refusal is a
+   * {@link CancellationRefusedError} naming why. Resolves once the request is accepted; the state
+   * says how far it got (`CANCELLING`, then `CANCELLED` or `CANCELLATION_PENDING`).
    */
   async cancelOrder(orderId: string, options: CancelOrderOptions = {}): Promise<OrderCancellation> {
     const request = {
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
       ...(options.acceptPenalty ? { acceptPenalty: true } : {}),
     };
+    let state: OrderState;
     try {
-      const state = await this.handle(orderId).executeUpdate(cancelUpdate, { args: [request] });
-      return { kind: 'requested', state };
+      state = await this.client.workflow.executeUpdateWithStart(cancelUpdate, {
+        args: [request],
+        startWorkflowOperation: this.reachOrder(orderId),
+      });
     } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) throw refusal(orderId, err);
-      if (!isClosed(err)) throw err;
+      if (!(err instanceof WorkflowUpdateFailedError)) throw err;
+      const cause = err.cause as { type?: string } | undefined;
+      if (cause?.type !== 'NOTHING_TO_CANCEL') throw refusal(orderId, err);
+      // An earlier version's order may be held by a guard of its own: it is cancelled there.
+      const earlier = await guardOfEarlierVersion(this.client, orderId);
+      const there = await earlier?.cancel(request).catch((e: unknown) => {
+        throw e instanceof WorkflowUpdateFailedError ? refusal(orderId, e) : e;
+      });
+      if (there) return { kind: 'requested', state: there };
+      return { kind: 'nothing-to-cancel', state: await this.state(orderId) };
     }
-    return this.cancelClosed(orderId, request, options);
+    return state.open ? { kind: 'requested', state } : { kind: 'nothing-to-cancel', state };
   }
 
   /**
-   * A closed order: guarded to its end, or never booked, has nothing left to cancel; one an
-   * earlier version handed to a guard of its own is cancelled there; one that holds a supplier
-   * booking nobody guards (guard off, or decided unsure) is cancelled by supplier id (harmless
-   * twice).
+   * The start that reaches an order without booking: `bookRoom` with the order id alone. Taken by
+   * the running workflow when there is one (`USE_EXISTING`), else a run that answers the order's
+   * decision (`ALLOW_DUPLICATE`).
    */
-  private async cancelClosed(
-    orderId: string,
-    request: object,
-    options: CancelOrderOptions,
-  ): Promise<OrderCancellation> {
-    const result = (await this.handle(orderId).result()) as OrderResult;
-    if (handedToGuardOfItsOwn(result)) {
-      const earlier = await guardOfEarlierVersion(this.client, orderId);
-      const state = await earlier?.cancel(request).catch((err: unknown) => {
-        throw err instanceof WorkflowUpdateFailedError ? refusal(orderId, err) : err;
-      });
-      if (state) return { kind: 'requested', state };
-    }
-    if (result.guard || result.outcome === 'CANCELLED' || result.bookingId === undefined)
-      return { kind: 'nothing-to-cancel', state: await this.state(orderId) };
-    const handle = await this.startCancellation({
-      bookingId: result.bookingId,
-      orderId,
-      ...(options.reason !== undefined ? { reason: options.reason } : {}),
-      ...(options.polling !== undefined ? { polling: options.polling } : {}),
-      ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
+  private reachOrder(orderId: string) {
+    return new WithStartWorkflowOperation(this.workflow, {
+      taskQueue: this.taskQueue,
+      workflowId: bookingWorkflowId(orderId),
+      args: [{ orderId }],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      typedSearchAttributes: [{ key: OrderIdKey, value: orderId }],
+      staticSummary: `Reach order ${orderId} (books nothing)`,
     });
-    return {
-      kind: 'supplier-cancellation',
-      bookingId: result.bookingId,
-      workflowId: handle.workflowId,
-      handle,
-      booking: result,
-    };
   }
 
   /**

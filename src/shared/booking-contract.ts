@@ -175,14 +175,25 @@ export const PollingSchema = z.strictObject({
 const pollingDescription =
   'how the supplier is polled while the booking (or its cancellation) is pending; each wait is then shortened by up to 20 % at random';
 
+const orderIdSchema = matching(
+  ORDER_ID_RE,
+  '1 to 64 characters of letters, digits, dot, underscore or dash',
+).describe(
+  "the order's id, 1 to 64 of A-Z a-z 0-9 . _ -; the workflow id must be booking-<orderId>",
+);
+
+/**
+ * `bookRoom` started with the order id alone: a start that reaches an order and never books, for
+ * the `cancel` and `outcome` updates sent with it (update-with-start) to an order whose workflow
+ * may have closed. It answers the order's decision (a cancel takes a booking the order still
+ * holds), or ends `FAILED` with `NO_ORDER` when no run decided it.
+ */
+export const OrderIdAloneSchema = z.strictObject({ orderId: orderIdSchema });
+export type OrderIdAlone = z.infer<typeof OrderIdAloneSchema>;
+
 export const BookRoomInputSchema = z
   .strictObject({
-    orderId: matching(
-      ORDER_ID_RE,
-      '1 to 64 characters of letters, digits, dot, underscore or dash',
-    ).describe(
-      "the order's id, 1 to 64 of A-Z a-z 0-9 . _ -; the workflow id must be booking-<orderId>",
-    ),
+    orderId: orderIdSchema,
     optionId: nonBlank(512).describe(
       "the room option to book: a room's id from availability; not blank, at most 512 characters once trimmed",
     ),
@@ -347,11 +358,13 @@ export interface OrderResult extends BookRoomResult {
 }
 
 /**
- * The order workflow's input: a booking's, or, when its guard continues as new, the guard's input
- * with the decision it answers the `outcome` update with. Callers give the first.
+ * The order workflow's input: a booking's; the order id alone (it reaches the order, never
+ * books); or, when its guard continues as new, the guard's input with the decision it answers the
+ * `outcome` update with. Callers give the first two.
  */
 export type OrderInput =
   | BookRoomInput
+  | OrderIdAlone
   | {
       readonly guarding: { readonly guard: GuardBookingInput; readonly decided: BookRoomResult };
     };

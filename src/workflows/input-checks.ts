@@ -20,6 +20,7 @@ import {
   fastGuardCancelRequest,
   fastResolveReconciliation,
 } from '../shared/input-fast-path';
+import { ORDER_ID_RE } from '../shared/booking-values';
 
 export type Checked<T> =
   | { readonly success: true; readonly data: T }
@@ -65,6 +66,18 @@ export function orFail<T>(checked: Checked<T>): T {
   });
 }
 
+/** Whether a start's input is the order id alone (no other field, not even a null one). */
+export function isOrderIdAlone(v: unknown): v is BookingContract.OrderIdAlone {
+  return v !== null && typeof v === 'object' && Object.keys(v).length === 1 && 'orderId' in v;
+}
+export const checkOrderIdAlone = (v: unknown) =>
+  check(
+    isOrderIdAlone(v) && typeof v.orderId === 'string' && ORDER_ID_RE.test(v.orderId)
+      ? v
+      : undefined,
+    () => booking().OrderIdAloneSchema,
+    v,
+  );
 export const checkBookRoomInput = (v: unknown) =>
   check(fastBookRoomInput(v), () => booking().BookRoomInputSchema, v);
 export const checkApprovePriceChange = (v: unknown) =>

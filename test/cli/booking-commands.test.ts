@@ -208,16 +208,8 @@ describe('the booking commands (book, status, approve, reject, resolve, cancel, 
     const bookingId = (await client.bookings.result(byId)).bookingId!;
 
     const [running, done, supplier, neither] = await Promise.all([
-      s.run(
-        'cancel',
-        pending,
-        '--reason',
-        'guest changed plans',
-        '--wait',
-        '--poll-interval',
-        '100ms',
-      ),
-      s.run('--json', 'cancel', confirmed, '--wait', '--poll-interval', '100ms'),
+      s.run('cancel', pending, '--reason', 'guest changed plans', '--wait'),
+      s.run('--json', 'cancel', confirmed, '--wait'),
       s.run('cancel', '--booking-id', String(bookingId), '--wait', '--poll-interval', '100ms'),
       s.run('cancel'),
     ]);

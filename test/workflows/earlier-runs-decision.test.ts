@@ -33,7 +33,29 @@ describe('decideOnEarlierRuns', () => {
       bookingId: 7,
       supplierStatus: 'CONFIRMED',
       price,
+      holdsBooking: true,
     });
+  });
+
+  it('says whether the booking still stands: not once cancelled, or once its guard ended the stay', () => {
+    const holds = (result: NonNullable<EarlierRun['result']>) => {
+      const d = decideOnEarlierRuns({ runs: [run(1, { result })] });
+      return d.next === 'report' && d.holdsBooking;
+    };
+    assert.equal(
+      holds({ outcome: 'NOT_CONFIRMED', bookingId: 4, supplierStatus: 'PENDING' }),
+      true,
+    );
+    assert.equal(
+      holds({ outcome: 'NOT_CONFIRMED', bookingId: 4, supplierStatus: 'CANCELLED' }),
+      false,
+    );
+    assert.equal(holds({ outcome: 'CONFIRMED', bookingId: 4, guardPhase: 'CHECKED_OUT' }), false);
+    assert.equal(
+      holds({ outcome: 'CONFIRMED', bookingId: 4, guardPhase: 'CANCELLED_BY_SUPPLIER' }),
+      false,
+    );
+    assert.equal(holds({ outcome: 'NOT_AVAILABLE' }), false);
   });
 
   it('reports a cancelled booking as CANCELLED: a cancelled order is not booked again', () => {
@@ -52,27 +74,44 @@ describe('decideOnEarlierRuns', () => {
         runId: undefined,
         outcome: 'CONFIRMED',
         bookingId: 5,
+        holdsBooking: false,
       },
     );
   });
 
-  it('lets the order book after a completed run without a booking (it settled what came before)', () => {
-    for (const outcome of ['NOT_AVAILABLE', 'PRICE_REJECTED', 'FAILED', 'CANCELLED']) {
+  it('answers the decision of a completed run without a booking: one decision per order id', () => {
+    for (const outcome of [
+      'NOT_AVAILABLE',
+      'PRICE_REJECTED',
+      'FAILED',
+      'CANCELLED',
+      'NOT_CONFIRMED',
+    ]) {
       const d = decideOnEarlierRuns({
         runs: [run(1, { status: 'TERMINATED', phase: 'BOOKING' }), run(2, { result: { outcome } })],
       });
-      assert.deepEqual(d, { next: 'book' }, outcome);
+      assert.deepEqual(
+        d,
+        { next: 'report', runId: 'run-2', outcome, holdsBooking: false },
+        outcome,
+      );
     }
   });
 
-  it('looks past a run refused for invalid input: it never checked the runs before it', () => {
-    const d = decideOnEarlierRuns({
-      runs: [
-        run(1, { status: 'TERMINATED', phase: 'BOOKING' }),
-        run(2, { result: { outcome: 'FAILED', errorCode: 'INVALID_INPUT' } }),
-      ],
-    });
-    assert.equal(d.next, 'reconcile');
+  it('looks past runs that decided nothing: an input refused, the order id alone finding no order', () => {
+    for (const errorCode of ['INVALID_INPUT', 'NO_ORDER']) {
+      const d = decideOnEarlierRuns({
+        runs: [
+          run(1, { status: 'TERMINATED', phase: 'BOOKING' }),
+          run(2, { result: { outcome: 'FAILED', errorCode } }),
+        ],
+      });
+      assert.equal(d.next, 'reconcile', errorCode);
+      assert.deepEqual(
+        decideOnEarlierRuns({ runs: [run(2, { result: { outcome: 'FAILED', errorCode } })] }),
+        { next: 'book' },
+      );
+    }
   });
 
   it('waits for an operator when a run stopped while its booking call may have been out', () => {

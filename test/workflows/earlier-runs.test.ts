@@ -3,8 +3,7 @@
  * `booking-<orderId>` again with a plain Temporal client and Temporal's defaults (id-reuse policy
  * `ALLOW_DUPLICATE`), or with a conflict policy that terminates the running run, after the first
  * run ended in each outcome. The supplier (the simulator over HTTP) must hold at most one booking
- * for the order, and a run that finds the order booked sends no booking (its one read is the
- * price check made beside the check).
+ * for the order, and a run that finds the order decided answers that decision and calls no supplier.
  */
 import assert from 'node:assert/strict';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
@@ -149,8 +148,8 @@ describe(
       assert.equal(r.outcome, 'CONFIRMED');
       assert.equal(r.bookingId, first.bookingId);
       assert.equal(supplierBookings(input.orderId).length, 1);
-      // The new run guards the order; no booking call (the price check beside the check of
-      // earlier runs, and the read of the booking it takes over, are its supplier calls).
+      // The new run guards the order; no booking call (the read of the booking it takes over is
+      // its supplier call).
       const calls = await scheduled(second.workflowId, second.firstExecutionRunId);
       assert.ok(!calls.some((c) => c.startsWith('createBooking')), calls.join());
       assert.equal((await s.bookings.state(input.orderId)).holder, 'guardBooking');
@@ -172,10 +171,8 @@ describe(
       assert.equal(r.outcome, 'CANCELLED');
       assert.equal(r.bookingId, first.bookingId);
       assert.equal(supplierBookings(input.orderId).length, 1);
-      // Its only supplier call: the price check read beside the check of earlier runs.
-      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
-        'priceCheck',
-      ]);
+      // One decision per order id: it answers the earlier decision and calls no supplier.
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
     });
 
     it('after a reconciliation resolved with the booking, then cancelled: a new run reports it and books nothing', async () => {
@@ -191,7 +188,7 @@ describe(
       const r = await runPlain(input);
       assert.equal(r.outcome, 'CANCELLED', 'the order as its guard ended it');
       assert.equal(r.bookingId, sb.bookingId);
-      assert.match(r.reason ?? '', /booked by an earlier run/);
+      assert.match(r.reason ?? '', /decided by an earlier run/);
       assert.equal(supplierBookings(input.orderId).length, 1);
     });
 
@@ -208,10 +205,8 @@ describe(
       const [sb, ...more] = supplierBookings(input.orderId);
       assert.ok(sb);
       assert.equal(more.length, 0, 'the supplier holds one booking for the order');
-      // Its only supplier call: the price check read beside the check of earlier runs.
-      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
-        'priceCheck',
-      ]);
+      // One decision per order id: it answers the earlier decision and calls no supplier.
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
       await s.bookings.resolveReconciliation(input.orderId, { bookingId: sb.bookingId });
       const r = await ended(second);
       assert.equal(r.outcome, 'CONFIRMED');
@@ -233,10 +228,8 @@ describe(
       const [sb] = await eventually(
         async () => supplierBookings(input.orderId).length > 0 && supplierBookings(input.orderId),
       );
-      // Its only supplier call: the price check read beside the check of earlier runs.
-      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
-        'priceCheck',
-      ]);
+      // One decision per order id: it answers the earlier decision and calls no supplier.
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
       await s.bookings.resolveReconciliation(input.orderId, { bookingId: sb!.bookingId });
       assert.equal((await ended(second)).outcome, 'CONFIRMED');
       assert.equal(supplierBookings(input.orderId).length, 1);
@@ -256,11 +249,10 @@ describe(
         assert.equal(r.outcome, 'CONFIRMED');
         assert.equal(r.bookingId, waiting.bookingId);
         assert.equal(supplierBookings(input.orderId).length, 1);
-        // It follows the earlier booking: no booking call (the price check read beside the check
-        // of earlier runs is its only other supplier call).
+        // It follows the earlier booking: no booking call, and no price check (an order with
+        // earlier runs is not priced before they are read).
         const calls = await scheduled(second.workflowId, second.firstExecutionRunId);
-        assert.ok(!calls.some((c) => c.startsWith('createBooking')), calls.join());
-        assert.equal(calls.filter((c) => c === 'priceCheck').length, 1, calls.join());
+        assert.deepEqual(calls, ['verifyBookingForOrder', 'awaitFinalBookingStatus']);
       });
     }
 
@@ -293,33 +285,26 @@ describe(
       await run.terminate('the test is done with it');
     });
 
-    it('after NOT_AVAILABLE (no booking): the new run may book, and checks the price itself', async () => {
+    it('after NOT_AVAILABLE (no booking): the new run answers NOT_AVAILABLE and calls no supplier', async () => {
       const input = bookingInput('not-available');
       assert.equal((await runPlain(input)).outcome, 'NOT_AVAILABLE');
       const second = await startPlain(input);
-      assert.equal((await ended(second)).outcome, 'NOT_AVAILABLE');
-      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
-        'priceCheck',
-      ]);
+      const r = await ended(second);
+      assert.equal(r.outcome, 'NOT_AVAILABLE');
+      assert.match(r.reason ?? '', /decided by an earlier run/);
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
       assert.equal(supplierBookings(input.orderId).length, 0);
     });
 
-    it('after an operator said no booking exists: the new run may book', async () => {
+    it('after an operator said no booking exists (FAILED): the new run answers FAILED and books nothing', async () => {
       const input = bookingInput('booking-5xx');
       await startPlain(input);
       await phaseOf(input.orderId, 'NEEDS_RECONCILIATION');
       await s.bookings.resolveReconciliation(input.orderId, { noBooking: true });
       assert.equal((await s.bookings.result(input.orderId)).outcome, 'FAILED');
       const second = await startPlain(input);
-      // It sends its own booking call, which this supplier answers 500 again: ambiguous, its own.
-      const st = await phaseOf(input.orderId, 'NEEDS_RECONCILIATION');
-      assert.equal(st.lastError?.code, 'SUPPLIER_UNAVAILABLE');
-      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), [
-        'priceCheck',
-        'createBookingMarked',
-      ]);
-      await s.bookings.resolveReconciliation(input.orderId, { noBooking: true });
-      await ended(second);
+      assert.equal((await ended(second)).outcome, 'FAILED');
+      assert.deepEqual(await scheduled(second.workflowId, second.firstExecutionRunId), []);
     });
 
     it('refuses a workflow id that is not the order’s, before any supplier call', async () => {

@@ -26,7 +26,11 @@ const dir = join(__dirname, '..', 'histories');
  * RECORD_HISTORIES_INTO=order-events-per-endpoint npm test -- test/events/order-events.test.ts
  * test/events/order-event-delivery.test.ts`); `booking-call-marked`: today's bookRoom, its booking
  * call marked (`RECORD_HISTORIES=1 RECORD_HISTORIES_INTO=booking-call-marked npm test --
- * test/workflows/book-room.test.ts test/workflows/booking-call-mark.test.ts`). Which code replays
+ * test/workflows/book-room.test.ts test/workflows/booking-call-mark.test.ts`);
+ * `one-decision-per-order`: today's bookRoom answering a decided order, reached by the order id
+ * alone, cancelling a closed order's booking (`RECORD_HISTORIES=1
+ * RECORD_HISTORIES_INTO=one-decision-per-order npm test --
+ * test/workflows/one-decision-per-order.test.ts`). Which code replays
  * each shape:
  * docs/earlier-versions.md.
  */
@@ -38,6 +42,7 @@ const SHAPES = [
   'one-order-one-workflow',
   'order-events-per-endpoint',
   'booking-call-marked',
+  'one-decision-per-order',
 ] as const;
 const inShape = (shape: string) =>
   readdirSync(join(dir, shape))

@@ -222,15 +222,18 @@ async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFla
     throw usageError('cancel: give an order id, or --booking-id <id>, not both');
   }
   if (o.bookingId !== undefined) return cancelByBookingId(ctx, parseBookingId(o.bookingId), o);
+  if (o.pollInterval !== undefined) {
+    throw usageError(
+      "cancel: --poll-interval goes with --booking-id; an order's cancellation polls as the order was started with",
+    );
+  }
   const id = orderId!;
   const bookings = await ctx.bookings();
-  const polling = cancellationPolling(o);
   await readBeforeWriting(ctx, id);
   const c = await ctx.withWorkerDeadline(() =>
     bookings.cancelOrder(id, {
       ...(o.reason !== undefined ? { reason: o.reason } : {}),
       ...(o.acceptPenalty ? { acceptPenalty: true } : {}),
-      ...(polling ? { polling } : {}),
     }),
   );
   if (c.kind === 'nothing-to-cancel') {
@@ -244,60 +247,27 @@ async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFla
     );
     return ExitCode.OK;
   }
-  if (c.kind === 'requested') {
-    ctx.note(
-      `Cancellation requested for order ${id} (phase ${c.state.phase}, held by ${c.state.holder}).`,
-    );
-    if (c.state.phase === 'NEEDS_RECONCILIATION') {
-      // The workflow cannot know whether there is a supplier booking to cancel until told.
-      ctx.note(`It ends once reconciled: ${phaseHint(c.state) ?? `resolve ${id}`}`);
-    }
-    if (!o.wait) {
-      ctx.emit({ orderId: id, action: 'requested', state: c.state }, () =>
-        renderOrderState(c.state),
-      );
-      return ExitCode.OK;
-    }
-    if (c.state.holder === 'bookRoom') {
-      const result = await bookings.result(id);
-      if (result.outcome !== BookingOutcome.CONFIRMED || result.bookingId === undefined) {
-        ctx.emit({ orderId: id, action: 'requested', result }, () => renderResult(result));
-        return result.outcome === BookingOutcome.CANCELLED ? ExitCode.OK : ExitCode.FAILED;
-      }
-    }
-    const state = await bookings.cancellationSettled(id);
-    ctx.emit({ orderId: id, action: 'requested', state }, () => renderOrderState(state));
-    return state.truth === 'CANCELLED' ? ExitCode.OK : ExitCode.FAILED;
-  }
   ctx.note(
-    `The booking for order ${id} had ended ${c.booking.outcome} with supplier booking ` +
-      `${c.bookingId} and no guard: started cancelBooking (workflow ${c.workflowId}).`,
+    `Cancellation requested for order ${id} (phase ${c.state.phase}, held by ${c.state.holder}).`,
   );
+  if (c.state.phase === 'NEEDS_RECONCILIATION') {
+    // The workflow cannot know whether there is a supplier booking to cancel until told.
+    ctx.note(`It ends once reconciled: ${phaseHint(c.state) ?? `resolve ${id}`}`);
+  }
   if (!o.wait) {
-    ctx.emit(
-      { orderId: id, action: 'cancelBooking', bookingId: c.bookingId, workflowId: c.workflowId },
-      () => `Follow it with --wait, or in the Temporal UI.`,
-    );
+    ctx.emit({ orderId: id, action: 'requested', state: c.state }, () => renderOrderState(c.state));
     return ExitCode.OK;
   }
-  const cancellation = (await c.handle.result()) as CancelBookingResult;
-  ctx.emit(
-    {
-      orderId: id,
-      action: 'cancelBooking',
-      bookingId: c.bookingId,
-      workflowId: c.workflowId,
-      cancellation,
-    },
-    () =>
-      keyValueTable([
-        ['Order', id],
-        ['Supplier booking id', c.bookingId],
-        ['Cancellation', cancellation.outcome],
-        ['Reason', cancellation.reason],
-      ]),
-  );
-  return exitForCancellation(cancellation);
+  if (c.state.holder === 'bookRoom') {
+    const result = await bookings.result(id);
+    if (result.outcome !== BookingOutcome.CONFIRMED || result.bookingId === undefined) {
+      ctx.emit({ orderId: id, action: 'requested', result }, () => renderResult(result));
+      return result.outcome === BookingOutcome.CANCELLED ? ExitCode.OK : ExitCode.FAILED;
+    }
+  }
+  const state = await bookings.cancellationSettled(id);
+  ctx.emit({ orderId: id, action: 'requested', state }, () => renderOrderState(state));
+  return state.truth === 'CANCELLED' ? ExitCode.OK : ExitCode.FAILED;
 }
 
 async function keep(ctx: CliContext, orderId: string, o: { reason?: string }) {
@@ -441,7 +411,7 @@ export function registerOperatorCommands(program: Command, run: CommandRunner): 
     )
     .option(
       '--poll-interval <duration>',
-      "while the supplier answers 202, poll this often, e.g. '2s'",
+      "with --booking-id: while the supplier answers 202, poll this often, e.g. '2s'",
     )
     .option('--wait', 'wait for the outcome (exit 0 only when CANCELLED)')
     .action((orderId: string | undefined, o: CancelFlags) => run((ctx) => cancel(ctx, orderId, o)));

@@ -12,6 +12,7 @@ import type {
   BookRoomInput,
   BookRoomParams,
   BookRoomResult,
+  OrderIdAlone,
   OrderInput,
   OrderResult,
 } from '../../shared/booking-contract';
@@ -20,7 +21,7 @@ import type { GuardBookingInput } from '../../shared/guard-contract';
 import { outcomeUpdate } from '../../shared/booking-messages';
 import { CheckInDateKey, OrderIdKey } from '../../shared/search-attributes';
 import { bookRoomOfEarlierVersions } from '../earlier-versions/book-room';
-import { issueText } from '../input-checks';
+import { checkOrderIdAlone, isOrderIdAlone, issueText } from '../input-checks';
 import { bookRoomInputVerdict, CONTRACT_RULES_PATCH } from '../input-verdicts';
 import { SearchAttributeWriter } from '../search-attribute-writer';
 import { cancelledFromTemporal, checkedGuardInput, guardToTheEnd } from '../guard/guard';
@@ -85,7 +86,8 @@ export function order(input: OrderInput): Promise<OrderResult> {
 }
 
 /** The booking, from the input's checks to its decision. */
-async function book(run: BookingRun, input: BookRoomInput): Promise<BookRoomResult> {
+async function book(run: BookingRun, input: BookRoomInput | OrderIdAlone): Promise<BookRoomResult> {
+  if (isOrderIdAlone(input)) return reach(run, input);
   const checked = checkedInput(input);
   if ('outcome' in checked) return finish(run, checked);
   const p = checked;
@@ -110,6 +112,20 @@ async function book(run: BookingRun, input: BookRoomInput): Promise<BookRoomResu
   if (run.cancelRequested && needsCancelling(run.supplierStatus))
     return settle(run, p, await cancelSupplierBooking(run, p, id, run.cancelWhy()));
   return settle(run, p, supplierDecision(run));
+}
+
+/**
+ * The order id alone reaches the order and never books: it answers the order's decision (and a
+ * `cancel` sent with it takes a supplier booking the order still holds), else `NO_ORDER`.
+ */
+async function reach(run: BookingRun, input: OrderIdAlone): Promise<BookRoomResult> {
+  const checked = checkOrderIdAlone(input);
+  if (!checked.success) return finish(run, Decisions.invalidInput(issueText(checked.issues)));
+  run.searchAttributes.write([{ key: OrderIdKey, value: input.orderId }]);
+  const settled = wrongWorkflowId(input) ?? (await settleEarlierRuns(run, input));
+  if (settled.kind === 'decided') return finish(run, settled.decision);
+  // Unreachable: settling the order id alone decides (earlier-runs.ts).
+  return finish(run, Decisions.noOrder(input.orderId, 'no run of this order has decided it'));
 }
 
 /**

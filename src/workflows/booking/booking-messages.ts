@@ -7,6 +7,7 @@ import {
   ApplicationFailure,
   CancellationScope,
   condition,
+  patched,
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
@@ -27,6 +28,7 @@ import {
 } from '../../shared/booking-messages';
 import { READ_ACTIVITY } from '../activity-options';
 import type { BookingRun } from './booking-run';
+import { ONE_DECISION_PER_ORDER } from './earlier-runs';
 import { failureFacts } from '../failure-facts';
 import {
   checkApprovePriceChange,
@@ -73,8 +75,29 @@ function validateApproval(run: BookingRun, request: ApprovePriceChange): void {
   }
 }
 
-function cancel(run: BookingRun, request: CancelRequest | null | undefined): OrderState {
-  run.requestCancel(request?.reason ?? undefined); // null is absent (rule 7)
+/**
+ * Taken at once where the run knows the order; a cancel sent with the start waits until the run
+ * has read the order's earlier runs, then is carried out or refused with the reason (runs
+ * recorded before one decision per order id answered it at once).
+ */
+function cancel(
+  run: BookingRun,
+  request: CancelRequest | null | undefined,
+): OrderState | Promise<OrderState> {
+  run.requestCancel(request?.reason ?? undefined, request?.acceptPenalty === true); // null is absent (rule 7)
+  if (run.cancelAnswer !== undefined || !patched(ONE_DECISION_PER_ORDER)) return answer(run);
+  return condition(() => run.cancelAnswer !== undefined).then(() => answer(run));
+}
+
+function answer(run: BookingRun): OrderState {
+  const a = run.cancelAnswer;
+  if (a && 'refused' in a) {
+    throw ApplicationFailure.create({
+      type: a.refused.code,
+      message: a.refused.message,
+      nonRetryable: true,
+    });
+  }
   return run.state();
 }
 

@@ -7,7 +7,7 @@
 import { setCurrentDetails, workflowInfo, type CancellationScope } from '@temporalio/workflow';
 import type { BookingSnapshot, PriceCheckResult } from '../../activities/booking';
 import type { StayTerms } from '../../activities/guard';
-import type { LocalRead } from '../../activities/local-reads';
+import type { LocalRead, NotRead } from '../../activities/local-reads';
 import type {
   BookRoomInput,
   BookRoomResult,
@@ -34,6 +34,12 @@ const OUTCOMES: ReadonlySet<string> = new Set(Object.values(BookingOutcome));
 export type Resolution =
   { readonly bookingId: number; readonly snapshot: BookingSnapshot } | { readonly noBooking: true };
 
+/** A `cancel`'s answer: taken (carried out by the run), or refused with a code and words. */
+export type CancelAnswer =
+  | { readonly taken: true }
+  | { readonly refused: { readonly code: string; readonly message: string } };
+export const CANCEL_TAKEN: CancelAnswer = { taken: true };
+
 export class BookingRun {
   readonly orderId: string;
   /** The field the starter validated against; absent in older inputs (then the worker's setting). */
@@ -48,6 +54,13 @@ export class BookingRun {
   approval: boolean | undefined;
   cancelRequested = false;
   cancelReason: string | undefined;
+  /** The `cancel` request's `acceptPenalty` (a booking taken over from an earlier run needs it). */
+  acceptPenalty = false;
+  /**
+   * What a `cancel` gets once the run knows the order (earlier-runs.ts): taken, or refused with
+   * the reason the caller sees. A cancel that arrives before that waits for it; none is dropped.
+   */
+  cancelAnswer: CancelAnswer | undefined;
   /**
    * The booking call has Temporal record that it leaves (`createBookingMarked`), so a timeout
    * without the mark is sent again; false in runs recorded before it (book-room.ts).
@@ -66,7 +79,7 @@ export class BookingRun {
   /** The stay and cancellation terms of the last poll's read, handed to the guard. */
   terms: StayTerms | undefined;
   /** The first task's local price check (one task per step), until the price step takes it. */
-  localPrice: LocalRead<PriceCheckResult> | undefined;
+  localPrice: LocalRead<PriceCheckResult> | NotRead | undefined;
   /** The decision, once the run has one (the `outcome` update answers with it). */
   decided: BookRoomResult | undefined;
   /**
@@ -76,7 +89,7 @@ export class BookingRun {
   guarding: { readonly guard: GuardRun; readonly input: GuardBookingInput } | undefined;
 
   constructor(
-    input: BookRoomInput,
+    input: Pick<BookRoomInput, 'orderId' | 'orderIdField'>,
     /** Every search attribute write of the order goes through here. */
     readonly searchAttributes: SearchAttributes = new SearchAttributeWriter(),
   ) {
@@ -157,10 +170,11 @@ export class BookingRun {
   }
 
   /** Rule 8: the `cancel` update and a cancellation from Temporal both come here. */
-  requestCancel(reason: string | undefined): void {
+  requestCancel(reason: string | undefined, acceptPenalty = false): void {
     if (this.cancelRequested || this.isDecided) return;
     this.cancelRequested = true;
     this.cancelReason = reason;
+    this.acceptPenalty = acceptPenalty;
     this.pollScope?.cancel();
     setCurrentDetails(this.details());
   }

@@ -16,9 +16,13 @@ import type { BookingRun } from './booking-run';
 import { Decisions, type Decision } from './decisions';
 import { outcomeAfterCancellation } from './supplier-outcome';
 
+/** What a cancellation reads of the order's input (its defaults when absent). */
+type CancelTerms = Pick<BookRoomParams, 'orderId'> &
+  Partial<Pick<BookRoomParams, 'cancellationDeadline' | 'polling'>>;
+
 export async function cancelSupplierBooking(
   run: BookingRun,
-  p: BookRoomParams,
+  p: CancelTerms,
   id: number,
   why: string,
 ): Promise<Decision> {
@@ -29,7 +33,7 @@ export async function cancelSupplierBooking(
 /** Runs `cancelBooking` for the order's supplier booking, as a child, and returns its result. */
 export async function cancelAsChild(
   run: BookingRun,
-  p: BookRoomParams,
+  p: CancelTerms,
   id: number,
 ): Promise<CancellationResult> {
   const deadline = p.cancellationDeadline ?? DEFAULT_CANCELLATION_DEADLINE;
@@ -57,7 +61,7 @@ export async function cancelAsChild(
 /** The booking's decision after its cancellation ran (by any route). */
 export function afterCancellation(
   run: BookingRun,
-  p: BookRoomParams,
+  p: CancelTerms,
   result: CancellationResult,
   why: string,
 ): Decision {

@@ -30,6 +30,9 @@ export function decide(run: BookingRun, decision: Decision): BookRoomResult {
     { key: BookingDecidedAtKey, value: new Date() },
   ]);
   run.enter(decision.outcome);
+  run.cancelAnswer ??= {
+    refused: { code: 'ENDED', message: `The booking has already ended: ${decision.outcome}` },
+  };
   run.decided = {
     orderId: run.orderId,
     ...decision,

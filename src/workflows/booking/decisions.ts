@@ -29,23 +29,29 @@ export const Decisions = {
       code: 'EARLIER_RUNS_UNKNOWN',
       message: `the order's earlier runs could not be read: ${message}`,
     }),
-  /** An earlier run of the order holds its booking: this run reports it and sends nothing. */
-  bookedByEarlierRun: (
+  /** An earlier run of the order decided it: this run reports that decision and sends nothing. */
+  decidedByEarlierRun: (
     orderId: string,
     earlier: {
       readonly runId: string | undefined;
       readonly outcome: BookingOutcome;
-      readonly bookingId: number;
+      readonly bookingId?: number;
       readonly supplierStatus?: string;
       readonly price?: SupplierPrice;
     },
   ): Decision => ({
     outcome: earlier.outcome,
-    bookingId: earlier.bookingId,
+    ...(earlier.bookingId !== undefined ? { bookingId: earlier.bookingId } : {}),
     ...(earlier.supplierStatus !== undefined ? { supplierStatus: earlier.supplierStatus } : {}),
     ...(earlier.price !== undefined ? { price: earlier.price } : {}),
-    reason: `order ${orderId} was booked by an earlier run${earlier.runId ? ` (${earlier.runId})` : ''}: this run reports it and sent no booking`,
+    reason: `order ${orderId} was decided by an earlier run${earlier.runId ? ` (${earlier.runId})` : ''}: this run reports that decision and sent nothing to the supplier (a new attempt takes a new order id)`,
   }),
+  /**
+   * The order id alone (a start that only reaches the order) found no decision to answer: nothing
+   * was sent, and the order id stays free for a start with the order's input.
+   */
+  noOrder: (orderId: string, why: string): Decision =>
+    failed(`no decision of order ${orderId} is on record`, { code: 'NO_ORDER', message: why }),
   priceCheckFailed: (error: BookingError): Decision =>
     failed(`price check failed: ${error.code}`, error),
   /** The supplier's answer broke its contract. */

@@ -1,21 +1,23 @@
 /**
  * What a new run of `bookRoom` does about the order's earlier runs, pure (docs/hard-rules.md,
- * rule 1: at most one supplier booking per order, whoever starts the workflow). A plain Temporal
- * client starts a workflow id again with its default id-reuse policy (`ALLOW_DUPLICATE`), and a
- * conflict policy may terminate a running one, so the workflow itself asks, before its first
- * supplier call, what the order's earlier runs and its guard did (activities/earlier-runs.ts).
+ * rule 1: at most one supplier booking per order, and one decision per order id, whoever starts
+ * the workflow). A plain Temporal client starts a workflow id again with its default id-reuse
+ * policy (`ALLOW_DUPLICATE`), and a conflict policy may terminate a running one, so the workflow
+ * itself asks, before its first supplier call, what the order's earlier runs and its guard did
+ * (activities/earlier-runs.ts).
  *
  * The rule, newest evidence first:
- * - a guard exists, or an earlier run holds a supplier booking id: the order has a booking. A run
- *   that finished reports it (its outcome, booking id, status, price) and nothing is sent; a run
- *   that stopped before it finished (terminated, timed out) hands its booking to the new run,
- *   which follows it without booking again;
+ * - a guard exists, or an earlier run completed with a decision: the order has its decision. The
+ *   new run reports it (its outcome and, when it has one, its booking) and sends nothing; whether
+ *   that booking still stands at the supplier (`holdsBooking`) says what a `cancel` can do;
+ * - a run that stopped before it finished (terminated, timed out) while holding a booking hands
+ *   it to the new run, which follows it without booking again;
  * - an earlier run stopped while its booking call may have been in flight (`BOOKING`,
  *   `NEEDS_RECONCILIATION`), or its record cannot be read: nobody can know whether the supplier
  *   booked, so the new run waits for an operator's reconciliation, as after an ambiguous call;
- * - an earlier run that completed without a booking settled everything before it (it ran this
- *   same check first): the new run may book. So may a run whose earlier runs all stopped before any
- *   booking call, or that has none.
+ * - a run that ended without deciding anything (its input refused, or the order id alone that
+ *   found no order: {@link SETTLED_NOTHING}) is looked past, as are runs that stopped before any
+ *   booking call. None left: the new run may book.
  */
 import { BookingOutcome, BookingPhase } from '../../shared/booking-values';
 import type { EarlierRuns } from '../../activities/earlier-runs';
@@ -27,9 +29,11 @@ export type EarlierRunsDecision =
       readonly next: 'report';
       readonly runId: string | undefined;
       readonly outcome: BookingOutcome;
-      readonly bookingId: number;
+      readonly bookingId?: number;
       readonly supplierStatus?: string;
       readonly price?: SupplierPrice;
+      /** The order still holds this supplier booking: a `cancel` cancels it. */
+      readonly holdsBooking: boolean;
     }
   | { readonly next: 'follow'; readonly runId: string; readonly bookingId: number }
   | { readonly next: 'reconcile'; readonly runId: string; readonly why: string };
@@ -46,6 +50,17 @@ const AFTER_BOOKING: ReadonlySet<string> = new Set([
   BookingPhase.CANCELLING,
 ]);
 const OUTCOMES: ReadonlySet<string> = new Set(Object.values(BookingOutcome));
+/**
+ * Error codes of runs that ended without a decision: the input was refused before any check, or
+ * the order id alone (a start that only reaches the order) found no decision to answer.
+ */
+export const SETTLED_NOTHING: ReadonlySet<string> = new Set(['INVALID_INPUT', 'NO_ORDER']);
+/** Guard phases in which the supplier booking no longer stands (cancelled, or the stay is over). */
+const BOOKING_GONE: ReadonlySet<string> = new Set([
+  'CANCELLED',
+  'CANCELLED_BY_SUPPLIER',
+  'CHECKED_OUT',
+]);
 
 function asOutcome(v: string | undefined): BookingOutcome | undefined {
   return v !== undefined && OUTCOMES.has(v) ? (v as BookingOutcome) : undefined;
@@ -64,6 +79,8 @@ export function decideOnEarlierRuns(earlier: EarlierRuns): EarlierRunsDecision {
       runId: holder?.runId,
       outcome: asOutcome(holder?.result?.outcome) ?? BookingOutcome.CONFIRMED,
       bookingId: guard.bookingId,
+      // The earlier version's guard holds it: a cancel goes there (client/earlier-versions.ts).
+      holdsBooking: false,
       ...(holder?.result?.supplierStatus !== undefined
         ? { supplierStatus: holder.result.supplierStatus }
         : {}),
@@ -83,21 +100,22 @@ export function decideOnEarlierRuns(earlier: EarlierRuns): EarlierRunsDecision {
     }
     if (run.status === 'COMPLETED' && run.result) {
       const r = run.result;
-      const bookingId = r.bookingId ?? run.bookingId;
       const outcome = asOutcome(r.outcome);
-      if (bookingId !== undefined && outcome !== undefined) {
-        return {
-          next: 'report',
-          runId: run.runId,
-          outcome,
-          bookingId,
-          ...(r.supplierStatus !== undefined ? { supplierStatus: r.supplierStatus } : {}),
-          ...(r.price !== undefined ? { price: r.price } : {}),
-        };
-      }
-      // An invalid input ends before the check: such a run settled nothing before it.
-      if (r.errorCode === 'INVALID_INPUT') continue;
-      return { next: 'book' };
+      if (outcome === undefined || SETTLED_NOTHING.has(r.errorCode ?? '')) continue;
+      const bookingId = r.bookingId ?? run.bookingId;
+      return {
+        next: 'report',
+        runId: run.runId,
+        outcome,
+        ...(bookingId !== undefined ? { bookingId } : {}),
+        ...(r.supplierStatus !== undefined ? { supplierStatus: r.supplierStatus } : {}),
+        ...(r.price !== undefined ? { price: r.price } : {}),
+        holdsBooking:
+          bookingId !== undefined &&
+          outcome !== BookingOutcome.CANCELLED &&
+          r.supplierStatus !== 'CANCELLED' &&
+          !BOOKING_GONE.has(r.guardPhase ?? ''),
+      };
     }
     // Stopped before it finished: terminated, timed out, failed, cancelled, continued.
     if (run.bookingId !== undefined)

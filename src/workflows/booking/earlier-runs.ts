@@ -4,7 +4,7 @@
  * order's earlier runs decide (earlier-runs-decision.ts) whether this run books, reports their
  * booking, takes it over, or waits for an operator. Nothing is booked before that check decided.
  */
-import { proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../../activities/booking';
 import type { EarlierRuns } from '../../activities/earlier-runs';
 import type { LocalReadActivities } from '../../activities/local-reads';
@@ -16,15 +16,27 @@ import { OrderEventOutbox } from '../order-events/order-event-outbox';
 import type { BookingRun } from './booking-run';
 import { reconcile } from './confirmation';
 import { Decisions, decided, type Decided } from './decisions';
-import { decideOnEarlierRuns } from './earlier-runs-decision';
+import { decideOnEarlierRuns, type EarlierRunsDecision } from './earlier-runs-decision';
+import { cancelSupplierBooking } from './cancel-supplier-booking';
+import { CANCEL_TAKEN } from './booking-run';
+import { cancellationTerms, decideCancellation, stayInstants } from '../guard/guard-decisions';
+import { GuardPhase } from '../../shared/guard-values';
+import { BookingOutcome } from '../../shared/booking-values';
 
 const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
+
+/**
+ * The `patched()` id of one decision per order id (a decided order is answered, never booked
+ * again; a cancel sent with a start reaches a booking an earlier run left). Asked only where the
+ * rule changes what a run does, so runs recorded before it replay as they ran.
+ */
+export const ONE_DECISION_PER_ORDER = 'one-decision-per-order';
 
 /** `has-booking`: an earlier run's booking is this run's booking; nothing is to be sent. */
 export type Settled = { readonly kind: 'book' } | { readonly kind: 'has-booking' } | Decided;
 
 /** Rule 1: the workflow id must be the order's (one workflow id per order, one booking). */
-export function wrongWorkflowId(p: BookRoomParams): Decided | undefined {
+export function wrongWorkflowId(p: Pick<BookRoomParams, 'orderId'>): Decided | undefined {
   const expectedId = bookingWorkflowId(p.orderId);
   if (workflowInfo().workflowId === expectedId) return undefined;
   return decided(
@@ -35,18 +47,19 @@ export function wrongWorkflowId(p: BookRoomParams): Decided | undefined {
 }
 
 /**
- * Reads the order's earlier runs and, beside them in the same local activity, the price check (a
- * read), then settles on what the runs say.
+ * Reads the order's earlier runs and, for an order that has none, the price check (a read, in the
+ * same local activity), then settles on what the runs say. `p` without an option id is the order
+ * id alone (a start that only reaches the order): it never books.
  */
-export function settleEarlierRuns(run: BookingRun, p: BookRoomParams): Promise<Settled> {
+export function settleEarlierRuns(run: BookingRun, p: Reach): Promise<Settled> {
   const { earlierRunsAndPriceCheck } = proxyLocalActivities<LocalReadActivities>({
     ...EARLIER_RUNS_ACTIVITY,
-    summary: `Earlier runs of order ${run.orderId}, and the price check (local)`,
+    summary: `Earlier runs of order ${run.orderId}${p.optionId ? ', and the price check' : ''} (local)`,
   });
   return earlierRunsAndPriceCheck({
     orderId: p.orderId,
     runId: workflowInfo().runId,
-    optionId: p.optionId,
+    ...(p.optionId ? { optionId: p.optionId } : {}),
   }).then(
     (both) => {
       run.localPrice = both.price;
@@ -56,27 +69,43 @@ export function settleEarlierRuns(run: BookingRun, p: BookRoomParams): Promise<S
   );
 }
 
+/** What settling needs of the order: all of it to book, its id alone to reach it. */
+export type Reach = Pick<BookRoomParams, 'orderId'> &
+  Partial<Pick<BookRoomParams, 'optionId' | 'cancellationDeadline' | 'polling'>>;
+
 /**
  * What the order's earlier runs say this run does (earlier-runs-decision.ts). Synchronous where
  * nothing is read: the order's first run, the common case, makes no promise here.
  */
 export function settleOn(
   run: BookingRun,
-  p: BookRoomParams,
+  p: Reach,
   earlier: EarlierRuns,
 ): Settled | Promise<Settled> {
   const decision = decideOnEarlierRuns(earlier);
-  // A run that only reports an earlier booking changes no truth: it announces nothing. The
+  // A run that only reports an earlier decision changes no truth: it announces nothing. The
   // order's first run may deliver at once: no earlier run can have queued an event.
   if (earlier.orderEvents && decision.next !== 'report')
     run.events = new OrderEventOutbox(p.orderId, 0, {
       firstRun: earlier.runs.length === 0 && earlier.guard === undefined,
     });
+  if (decision.next === 'report') return reportEarlier(run, p, decision, earlier.orderEvents);
+  // The order id alone books nothing and takes over nothing: only the order's input can.
+  if (!p.optionId) {
+    run.cancelAnswer = noOrderRefusal(p.orderId);
+    return decided(
+      Decisions.noOrder(
+        p.orderId,
+        decision.next === 'book'
+          ? 'no run of this order has decided it'
+          : `an earlier run (${decision.runId}) stopped before its decision: start the order with its input to take it over`,
+      ),
+    );
+  }
+  run.cancelAnswer = CANCEL_TAKEN;
   switch (decision.next) {
     case 'book':
       return { kind: 'book' };
-    case 'report':
-      return decided(Decisions.bookedByEarlierRun(p.orderId, decision));
     case 'follow':
       return follow(run, decision);
     case 'reconcile':
@@ -85,6 +114,97 @@ export function settleOn(
         `an earlier run of this order (${decision.runId}): ${decision.why}`,
       );
   }
+}
+
+type Report = Extract<EarlierRunsDecision, { next: 'report' }>;
+
+/**
+ * One decision per order id: an earlier run decided the order, so this run answers that decision
+ * and sends nothing, unless it was asked to cancel a supplier booking the order still holds
+ * (nobody guards it: the guard was off, or the booking never confirmed). Then this run takes the
+ * booking and cancels it, after the checks the guard would make (free cancellation, check-in).
+ * Runs recorded before this rule booked again after a decision without a booking, and reported a
+ * booking with a cancel pending.
+ */
+function reportEarlier(
+  run: BookingRun,
+  p: Reach,
+  d: Report,
+  orderEvents: boolean | undefined,
+): Settled | Promise<Settled> {
+  const report = decided(Decisions.decidedByEarlierRun(p.orderId, d));
+  const asksAgain = d.bookingId === undefined || (run.cancelRequested && d.holdsBooking);
+  if (asksAgain && p.optionId && !patched(ONE_DECISION_PER_ORDER)) {
+    run.cancelAnswer = CANCEL_TAKEN;
+    return d.bookingId === undefined ? { kind: 'book' } : report;
+  }
+  if (!run.cancelRequested || !d.holdsBooking) {
+    run.cancelAnswer =
+      d.outcome === BookingOutcome.CANCELLED
+        ? CANCEL_TAKEN
+        : {
+            refused: {
+              code: 'NOTHING_TO_CANCEL',
+              message: `Order ${p.orderId} was decided ${d.outcome}${d.bookingId !== undefined ? ` and its supplier booking ${d.bookingId} no longer stands` : ' without a supplier booking'}: nothing is left to cancel`,
+            },
+          };
+    return report;
+  }
+  if (orderEvents) run.events = new OrderEventOutbox(p.orderId, 0);
+  return cancelTakenOver(run, p, d.bookingId!).then((d2) => d2 ?? report);
+}
+
+/** Cancels a booking an earlier run decided and nobody guards; undefined when it is refused. */
+async function cancelTakenOver(
+  run: BookingRun,
+  p: Reach,
+  bookingId: number,
+): Promise<Decided | undefined> {
+  let snap;
+  try {
+    snap = await reads.verifyBookingForOrder({
+      bookingId,
+      orderId: run.orderId,
+      ...(run.orderIdField ? { orderIdField: run.orderIdField } : {}),
+    });
+  } catch (err) {
+    const f = failureFacts(err);
+    run.cancelAnswer = {
+      refused: {
+        code: f.code,
+        message: `Supplier booking ${bookingId} of order ${run.orderId} cannot be read (${f.message}): nothing was cancelled`,
+      },
+    };
+    return undefined;
+  }
+  const verdict = decideCancellation({
+    orderId: run.orderId,
+    now: Date.now(),
+    phase: GuardPhase.CONFIRMED,
+    terms: cancellationTerms({
+      refundable: snap.terms?.refundable ?? undefined,
+      supplierPenaltyDate: snap.terms?.penaltyDate,
+    }),
+    checkInAt: stayInstants({ checkIn: snap.terms?.checkIn ?? undefined }).checkInAt,
+    acceptPenalty: run.acceptPenalty,
+  });
+  if (verdict.kind === 'refuse') {
+    run.cancelAnswer = { refused: { code: verdict.code, message: verdict.message } };
+    return undefined;
+  }
+  run.cancelAnswer = CANCEL_TAKEN;
+  run.setBooking(bookingId, snap.status);
+  return decided(await cancelSupplierBooking(run, p, bookingId, run.cancelWhy()));
+}
+
+/** The refusal of a cancel sent with the order id alone to an order with no decision. */
+function noOrderRefusal(orderId: string) {
+  return {
+    refused: {
+      code: 'NO_ORDER',
+      message: `Order ${orderId} has no decision on record: nothing to cancel`,
+    },
+  };
 }
 
 /** An earlier run held a booking: this run holds it from here on, once it reads as the order's. */
