@@ -342,6 +342,7 @@ async function createWorkers(
         ? { localCallsPerSecond: config.worker.localSupplierCallsPerSecond }
         : {}),
       shutdownGraceTime: config.worker.shutdownGraceMs,
+      maxCachedWorkflows: config.worker.maxCachedWorkflows,
       onPollLateness: metrics.recordPollLateness,
     }),
   );

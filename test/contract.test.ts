@@ -60,6 +60,7 @@ describe('the published contract (contract/)', () => {
       index.map((e) => e.file),
       [
         'bookRoom.input.schema.json',
+        'bookRoom.order-id-input.schema.json',
         'bookRoom.outcome.update-result.schema.json',
         'bookRoom.bookingState.query.schema.json',
         'bookRoom.approvePriceChange.update-argument.schema.json',

@@ -111,6 +111,7 @@ const NOT_VARIABLES = new Set<string>([
   ...Object.values(PayloadCodecErrorCode),
   ...Object.values(PayloadFailureCode),
   BOOKING_NOT_SENT,
+  'X_FILE', // the docs' placeholder for "any secret variable's _FILE form"
 ]);
 
 /** The sources that read the tools' knobs: tools/, bench/, the test harness, deploy/'s templates. */
@@ -132,11 +133,23 @@ const TOOL_SOURCES = toolSources();
 const readByTools = (name: string) =>
   new RegExp(`(?:\\benv\\.|['"\`]|\\$\\{)${name}\\b`).test(TOOL_SOURCES);
 
-/** The variables `text` names (of our families) that no code reads. */
+/**
+ * A name of any family "looks like a setting" when its last word is one settings end with
+ * (`MAX_CACHED_WORKFLOWS`, `…_TIMEOUT_MS`, `…_PORT`): a setting named in prose must exist too.
+ */
+const SETTING_ENDS = new Set(
+  'MS SECONDS PORT URL FILE PATH DIR KEY KEYS SECRET TOKEN ADDRESS SIZE LIMIT WORKFLOWS INTERVAL TIMEOUT CONCURRENCY'.split(
+    ' ',
+  ),
+);
+const looksLikeVariable = (n: string) =>
+  VARIABLE_FAMILIES.has(n.split('_')[0]!) || SETTING_ENDS.has(n.split('_').pop()!);
+
+/** The variables `text` names (of our families, or shaped as settings) that no code reads. */
 function unknownVariables(text: string): string[] {
   const named = [...text.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g)]
     .map((m) => m[0])
-    .filter((n) => VARIABLE_FAMILIES.has(n.split('_')[0]!) && !NOT_VARIABLES.has(n));
+    .filter((n) => looksLikeVariable(n) && !NOT_VARIABLES.has(n));
   return [...new Set(named)].filter(
     (n) =>
       !PRODUCT_VARIABLES.includes(n) &&
@@ -146,7 +159,60 @@ function unknownVariables(text: string): string[] {
   );
 }
 
+/** Every file of the repository (not node_modules, caches or results), relative to it. */
+function repoFiles(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string) => {
+    for (const name of readdirSync(dir)) {
+      if (['node_modules', '.git', '.data', 'results', 'dist'].includes(name)) continue;
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path, `${rel}${name}/`);
+      else out.push(`${rel}${name}`);
+    }
+  };
+  walk(ROOT, '');
+  return out;
+}
+const REPO_FILES = repoFiles();
+const BASENAMES = new Set(REPO_FILES.map((f) => f.split('/').pop()!));
+/** Files the docs name that are not in the repository, and why. */
+const NOT_HERE: Record<string, string> = {
+  'dist/workflows.bundle.js': '`npm run build` writes it',
+  'alerting/alerts.yml': '`tools/alerting/main.ts render --out alerting/` writes it',
+  'service/matching/ratelimit_manager.go': "the Temporal server's source",
+};
+
+/**
+ * The source files `text` names in backticks (`src/x/y.ts`, `price-and-book.ts`, `run.sh`) that
+ * do not exist: a path must be one of the repository's, a bare name some file's name. Patterns
+ * (`*`, `<…>`, `{…}`) are not names.
+ */
+function unknownFiles(text: string): string[] {
+  const named = [...text.matchAll(/`([^`\s*<>{}]+\.(?:ts|mjs|js|sh|py|go|ya?ml))`/g)].map((m) =>
+    m[1]!.replace(/^\.\//, ''),
+  );
+  return [...new Set(named)].filter((n) =>
+    NOT_HERE[n] !== undefined
+      ? false
+      : n.includes('/')
+        ? !REPO_FILES.includes(n) && !REPO_FILES.some((f) => f.endsWith(`/${n}`))
+        : !BASENAMES.has(n),
+  );
+}
+
 describe('the docs name only what exists', () => {
+  it('every source file the docs name exists', () => {
+    const unknown = DOCS.flatMap((f) => unknownFiles(text(f)).map((n) => `${f}: ${n}`));
+    assert.deepEqual(unknown, []);
+  });
+
+  it('a made-up file is told apart (the check above can fail)', () => {
+    assert.deepEqual(
+      unknownFiles('in `book-room-steps.ts`, `src/workflows/booking/book-room.ts`, `src/x.ts`'),
+      ['book-room-steps.ts', 'src/x.ts'],
+    );
+  });
+
   it('every CLI command and flag in docs/ and the README is one the CLI has', async () => {
     const all = invocations();
     assert.ok(all.length > 20, `found ${all.length} invocations`);
@@ -224,9 +290,14 @@ describe('the docs name only what exists', () => {
   it('a made-up variable is told apart (the check above can fail)', () => {
     assert.deepEqual(
       unknownVariables(
-        'Set `HOTEL_API_TIMEOUT_SECONDS=30`, `PAYLOAD_ENCRYPTION_KEY` and `CHAOS_FLEET_SPEED=2`.',
+        'Set `HOTEL_API_TIMEOUT_SECONDS=30`, `PAYLOAD_ENCRYPTION_KEY`, `CHAOS_FLEET_SPEED=2`; a larger `WORKFLOW_CACHE_SIZE`.',
       ),
-      ['HOTEL_API_TIMEOUT_SECONDS', 'PAYLOAD_ENCRYPTION_KEY', 'CHAOS_FLEET_SPEED'],
+      [
+        'HOTEL_API_TIMEOUT_SECONDS',
+        'PAYLOAD_ENCRYPTION_KEY',
+        'CHAOS_FLEET_SPEED',
+        'WORKFLOW_CACHE_SIZE',
+      ],
     );
     assert.deepEqual(
       unknownVariables(

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import {
+  DEFAULT_MAX_CACHED_WORKFLOWS,
   DEFAULT_MAX_CONCURRENT_CALLS,
   DEFAULT_NAMESPACE,
   DEFAULT_ORDER_ID_FIELD,
@@ -254,6 +255,11 @@ export const EnvSchema = z.object({
     'SUPPLIER_MAX_CONCURRENT_CALLS',
     z.coerce.number().int().positive().default(DEFAULT_MAX_CONCURRENT_CALLS),
     'per-worker cap on concurrent supplier calls',
+  ),
+  MAX_CACHED_WORKFLOWS: doc(
+    'MAX_CACHED_WORKFLOWS',
+    z.coerce.number().int().positive().default(DEFAULT_MAX_CACHED_WORKFLOWS),
+    "workflows a worker keeps in memory between their tasks (the SDK's maxCachedWorkflows): a poll of a booking still cached does not replay its history (docs/capacity.md)",
   ),
   SHUTDOWN_GRACE_MS: doc(
     'SHUTDOWN_GRACE_MS',

@@ -123,6 +123,7 @@ export function loadConfig(
       /** `SUPPLIER_LOCAL_CALLS_PER_SECOND`; unset, derived from the cap (build-worker.ts). */
       localSupplierCallsPerSecond: env.SUPPLIER_LOCAL_CALLS_PER_SECOND,
       maxConcurrentSupplierCalls: env.SUPPLIER_MAX_CONCURRENT_CALLS,
+      maxCachedWorkflows: env.MAX_CACHED_WORKFLOWS,
       /** `SHUTDOWN_GRACE_MS`; unset, the worker derives it from the booking timeout. */
       shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
       /** The SDK's Prometheus exporter port (loopback), 0 = off, `'free'` = any free one. */

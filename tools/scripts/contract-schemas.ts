@@ -21,6 +21,7 @@ import {
   CANCEL_BOOKING_WORKFLOW,
   CancelBookingInputSchema,
   CancelRequestSchema,
+  OrderIdAloneSchema,
   ResolveReconciliationSchema,
 } from '../../src/shared/booking-contract';
 import { KeepRequestSchema } from '../../src/shared/guard-contract';
@@ -39,8 +40,8 @@ export const CONTRACT_DIR = join(__dirname, '..', '..', 'contract');
 interface Entry {
   readonly workflow: string;
   /**
-   * `input`, `result`, `query`, `update-argument`, `update-result`, `continue-as-new-input`,
-   * `order-event`.
+   * `input`, `order-id-input`, `result`, `query`, `update-argument`, `update-result`,
+   * `continue-as-new-input`, `order-event`.
    */
   readonly kind: string;
   /** The query's or update's name, for messages; an order event's type. */
@@ -71,6 +72,16 @@ const ENTRIES: readonly Entry[] = [
     title:
       'bookRoom input (workflow id booking-<orderId>): the order, held by this one workflow from the first call to check-out',
     description: `The input a caller starts bookRoom with. ${NULL_MEANS_ABSENT} ${CHARACTERS} Checked in code beyond this schema: the workflow id must be booking-<orderId> (any other ends FAILED with INVALID_INPUT); customFields may not set the field the order id travels in, which this schema takes to be orderIdField, else ${DEFAULT_ORDER_ID_FIELD} (where the workers' BOOKING_ORDER_ID_FIELD is another field, send orderIdField, as BookingClient does). ${DURATIONS}`,
+  },
+  {
+    workflow: BOOK_ROOM_WORKFLOW,
+    kind: 'order-id-input',
+    schema: OrderIdAloneSchema,
+    io: 'input',
+    title:
+      'bookRoom input with the order id alone (workflow id booking-<orderId>): reaches an order, open or closed, and never books',
+    description:
+      "The start to send with the cancel or outcome update (update-with-start, conflict policy USE_EXISTING) when the order's own input is not at hand, or its workflow may have closed. A running workflow takes the update; otherwise a new run answers the order's decision (a cancel takes a supplier booking the order still holds and cancels it, or is refused with the reason: NOTHING_TO_CANCEL, PENALTY, CHECK_IN_PASSED), and ends FAILED with NO_ORDER when no run decided the order (the order id stays free). Checked in code beyond this schema: the workflow id must be booking-<orderId>.",
   },
   {
     workflow: BOOK_ROOM_WORKFLOW,
