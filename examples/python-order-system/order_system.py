@@ -5,9 +5,12 @@ contract/, and the payload encryption of docs/payload-encryption.md. One workflo
 id `booking-<orderId>`, from the first call to check-out. The program books an order and learns
 the decision in one call (update-with-start of `outcome`), reads its state, starts the same order
 again with the SDK's defaults, cancels a pending order and the confirmed one by order id (one
-`cancel` update each), and shows how a bad input is refused. It prints one JSON document.
+`cancel` update each), shows how a bad input is refused, retries decided orders of each outcome
+(one decision per order id), and cancels a closed order by its id with a start of the order id
+alone. It prints one JSON document.
 
-    python order_system.py --instant-option OPT --pending-option OPT [--order-prefix P]
+    python order_system.py --instant-option OPT --pending-option OPT [--not-available-option OPT]
+        [--not-confirmed-option OPT] [--policy-change-option OPT] [--order-prefix P]
 
 Environment: TEMPORAL_ADDRESS (localhost:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_TASK_QUEUE
 (hotel-booking), PAYLOAD_ENCRYPTION_KEYS (keyId:base64,...; unset: the public development key), and
@@ -25,7 +28,7 @@ import os
 import pathlib
 import sys
 import time
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import jsonschema
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -121,17 +124,31 @@ def booking_input(order_id: str, option_id: str) -> Dict[str, Any]:
     }
 
 
-async def book(client: Client, queue: str, sent: Dict[str, Any]) -> Any:
-    """Starts the order's workflow (or finds it running) and returns the decision: one call."""
-    start = WithStartWorkflowOperation(
+def start_of(queue: str, sent: Dict[str, Any]) -> WithStartWorkflowOperation:
+    """The order's start, to send an update with: the running workflow takes the update, else a
+    new run does (it answers a decided order's decision and books nothing)."""
+    return WithStartWorkflowOperation(
         "bookRoom",
         sent,
         id=f"booking-{sent['orderId']}",
         task_queue=queue,
         id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
     )
+
+
+async def book(client: Client, queue: str, sent: Dict[str, Any]) -> Any:
+    """Starts the order's workflow (or finds it running) and returns the decision: one call.
+    Safe to retry at any time: a decided order answers its decision and books nothing."""
     return await client.execute_update_with_start_workflow(
-        "outcome", start_workflow_operation=start
+        "outcome", start_workflow_operation=start_of(queue, sent)
+    )
+
+
+async def cancel(client: Client, queue: str, order_id: str, reason: Optional[str]) -> Any:
+    """Cancels an order by its id, open or closed: the cancel update with a start of the order id
+    alone (which never books)."""
+    return await client.execute_update_with_start_workflow(
+        "cancel", {"reason": reason}, start_workflow_operation=start_of(queue, {"orderId": order_id})
     )
 
 
@@ -144,7 +161,7 @@ async def wait_for_phase(handle: Any, phase: str, seconds: float = 30) -> Dict[s
         await asyncio.sleep(0.1)
 
 
-def setting(name: str) -> bytes | None:
+def setting(name: str) -> Optional[bytes]:
     """A PEM or key setting: NAME (a path, or the text itself) or NAME_FILE (a path)."""
     path = os.environ.get(f"{name}_FILE")
     if path:
@@ -183,6 +200,9 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--instant-option", required=True)
     parser.add_argument("--pending-option", required=True)
+    parser.add_argument("--not-available-option")
+    parser.add_argument("--not-confirmed-option")
+    parser.add_argument("--policy-change-option")
     parser.add_argument("--order-prefix", default=f"py-{int(time.time())}")
     args = parser.parse_args()
 
@@ -263,6 +283,51 @@ async def main() -> None:
         "schemaProblems": problems(bad, "bookRoom.input.schema.json"),
         "result": await handle.result(),
     }
+
+    # 6. Decided orders of each outcome, retried as an order system retries: with the SDK's
+    #    defaults (a plain start after the workflow closed), and the one call again. Each answers
+    #    the first decision; none books again (the test counts the supplier's bookings).
+    report["retried"] = {}
+    outcomes = {
+        "NOT_AVAILABLE": (args.not_available_option, {}),
+        "NOT_CONFIRMED": (args.not_confirmed_option, {}),
+        "PRICE_REJECTED": (args.policy_change_option, {"priceChangePolicy": {"approvalTimeout": "300ms"}}),
+        "CONFIRMED": (args.instant_option, {"guard": {"enabled": False}}),
+    }
+    for outcome, (option, extra) in outcomes.items():
+        if not option:
+            continue
+        order_id = f"{args.order_prefix}-{outcome.lower()}"
+        sent = {**booking_input(order_id, option), **extra}
+        first = await book(client, queue, sent)
+        await client.get_workflow_handle(f"booking-{order_id}").result()
+        plain = await client.start_workflow("bookRoom", sent, id=f"booking-{order_id}", task_queue=queue)
+        report["retried"][outcome] = {
+            "orderId": order_id,
+            "first": first,
+            "plainStart": await plain.result(),
+            "again": await book(client, queue, sent),
+            "orderIdAlone": await book(client, queue, {"orderId": order_id}),
+        }
+
+    # 7. The confirmed order without a guard has closed with its supplier booking: cancelled by its
+    #    id in one call; every later call answers CANCELLED. An order with nothing to cancel is
+    #    refused with the reason.
+    if "CONFIRMED" in report["retried"]:
+        order_id = report["retried"]["CONFIRMED"]["orderId"]
+        answer = await cancel(client, queue, order_id, "the guest cancelled")
+        report["cancelledClosed"] = {
+            "updateAnswer": answer,
+            "updateAnswerProblems": problems(answer, "bookRoom.cancel.update-result.schema.json"),
+            "startProblems": problems({"orderId": order_id}, "bookRoom.order-id-input.schema.json"),
+            "decision": await book(client, queue, {"orderId": order_id}),
+        }
+    if "NOT_AVAILABLE" in report["retried"]:
+        try:
+            await cancel(client, queue, report["retried"]["NOT_AVAILABLE"]["orderId"], None)
+            report["cancelRefused"] = None
+        except WorkflowUpdateFailedError as err:
+            report["cancelRefused"] = {"type": getattr(err.cause, "type", None), "message": str(err.cause)}
 
     print(json.dumps(report))
 

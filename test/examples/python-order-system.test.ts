@@ -55,6 +55,12 @@ describe('a Python order system (examples/python-order-system)', { skip: env.ski
         scenarioOptionId('instant'),
         '--pending-option',
         scenarioOptionId('pending-long'),
+        '--not-available-option',
+        scenarioOptionId('not-available'),
+        '--not-confirmed-option',
+        scenarioOptionId('not-confirmed'),
+        '--policy-change-option',
+        scenarioOptionId('policy-change'),
         '--order-prefix',
         prefix,
       ],
@@ -111,5 +117,30 @@ describe('a Python order system (examples/python-order-system)', { skip: env.ski
     assert.match(r.refused.result.error.message, /rooms/);
     assert.match(r.refused.result.error.message, /contact\.phone/);
     assert.equal(bookings(`${prefix}-c`).length, 0);
+
+    // 6. Decided orders of each outcome, retried with the SDK's defaults and the documented call:
+    //    the first decision every time, and at most the one supplier booking.
+    assert.deepEqual(Object.keys(r.retried).sort(), [
+      'CONFIRMED',
+      'NOT_AVAILABLE',
+      'NOT_CONFIRMED',
+      'PRICE_REJECTED',
+    ]);
+    for (const [outcome, t] of Object.entries(r.retried) as [string, Record<string, any>][]) {
+      for (const answer of [t.first, t.plainStart, t.again, t.orderIdAlone])
+        assert.equal(answer.outcome, outcome, `${outcome}: ${JSON.stringify(answer)}`);
+      assert.ok(bookings(t.orderId).length <= 1, `${outcome}: at most one supplier booking`);
+      assert.equal(bookings(t.orderId).length, t.first.bookingId === undefined ? 0 : 1);
+    }
+
+    // 7. The closed, unguarded confirmed order cancelled by its id alone; a refusal says why.
+    assert.deepEqual(r.cancelledClosed.startProblems, []);
+    assert.deepEqual(r.cancelledClosed.updateAnswerProblems, []);
+    assert.equal(r.cancelledClosed.updateAnswer.phase, 'CANCELLING');
+    assert.equal(r.cancelledClosed.decision.outcome, 'CANCELLED');
+    const [closedBooking, ...second] = bookings(r.retried.CONFIRMED.orderId);
+    assert.equal(closedBooking?.status, 'CANCELLED');
+    assert.equal(second.length, 0);
+    assert.equal(r.cancelRefused?.type, 'NOTHING_TO_CANCEL');
   });
 });

@@ -25,13 +25,14 @@ export type PythonEnv =
 export function pythonEnv(requirements: string): PythonEnv {
   const which = spawnSync(
     'python3',
-    ['-c', 'import venv, sys; print(sys.version_info >= (3, 9))'],
+    ['-c', 'import venv, sys; print(sys.version_info >= (3, 10))'],
     {
       encoding: 'utf8',
     },
   );
   if (which.error || which.status !== 0) return { skip: 'no python3 with the venv module on PATH' };
-  if (which.stdout.trim() !== 'True') return { skip: 'python3 is older than 3.9' };
+  // The examples' pinned packages (temporalio, jsonschema) need Python 3.10 or later.
+  if (which.stdout.trim() !== 'True') return { skip: 'python3 is older than 3.10' };
   const hash = createHash('sha256').update(readFileSync(requirements)).digest('hex').slice(0, 16);
   const dir = join(CACHE, `venv-${hash}`);
   const python = join(dir, 'bin', 'python');
