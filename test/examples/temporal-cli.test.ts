@@ -43,12 +43,13 @@ describe('the Temporal CLI recipe (examples/temporal-cli)', () => {
     await s?.close();
   });
 
-  it('books with the decision in one call, starts, queries, cancels by order id before and after the decision and by Temporal, with payloads encrypted', async () => {
+  it('books with the decision in one call, starts, queries, cancels by order id before and after the decision, by Temporal and once closed, with payloads encrypted', async () => {
     const cli = await resolveTemporalCli({ log: () => undefined });
     assert.equal(cli.kind, 'binary', 'the suite runs with a Temporal CLI binary');
     const order = newOrderId('cli');
     const order2 = newOrderId('cli');
     const order3 = newOrderId('cli');
+    const order4 = newOrderId('cli');
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', recipe()], {
       env: {
         ...process.env,
@@ -60,6 +61,7 @@ describe('the Temporal CLI recipe (examples/temporal-cli)', () => {
         ORDER: order,
         ORDER2: order2,
         ORDER3: order3,
+        ORDER4: order4,
         OPTION: scenarioOptionId('pending-long'),
         OPTION_CONFIRMED: scenarioOptionId('instant'),
       },
@@ -76,6 +78,17 @@ describe('the Temporal CLI recipe (examples/temporal-cli)', () => {
     const confirmed = s.sim.bookings({ customFields: { custom_field_10: order3 } });
     assert.equal(confirmed.length, 1, 'one supplier booking for the order');
     assert.equal(confirmed[0]?.status, 'CANCELLED');
+
+    // The unguarded order: decided CONFIRMED, asked again (the same decision, no second booking),
+    // then cancelled by its id alone once closed; its last result is CANCELLED.
+    const unguarded = s.sim.bookings({ customFields: { custom_field_10: order4 } });
+    assert.equal(unguarded.length, 1, 'one supplier booking for the unguarded order');
+    assert.equal(unguarded[0]?.status, 'CANCELLED');
+    const last = (await s.temporal.client.workflow.getHandle(`booking-${order4}`).result()) as {
+      outcome: string;
+    };
+    assert.equal(last.outcome, 'CANCELLED');
+    assert.match(stdout, /decided by an earlier run/);
 
     // What the CLI sent reached Temporal encrypted: the guest's name is nowhere in the history.
     const history = await s.temporal.connection.workflowService.getWorkflowExecutionHistory({
