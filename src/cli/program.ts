@@ -12,6 +12,7 @@ import type { CommandRunner } from './commands/command-runner';
 import { registerDoctorCommand } from './commands/doctor-command';
 import { registerEventCommands } from './commands/event-commands';
 import { registerOperatorCommands } from './commands/operator-commands';
+import { registerGenerateCommand } from './commands/generate-command';
 import { registerReplayCommand } from './commands/replay-command';
 import { registerSetupCommand } from './commands/setup-command';
 import { ExitCode } from './exit-codes';
@@ -35,6 +36,7 @@ Examples:
   doctor           doctor --book --property 1001 --checkin 2027-05-10 (docs/doctor.md)
   setup            doctor namespace (prepare, then check the Temporal namespace; docs/go-live.md)
   replay           (this build against the namespace's histories, before a rollout; docs/upgrading.md)
+  generate payload-key      generate codec-token (new secrets, printed; docs/adopt.md)
 
 Exit codes: 0 ok; 1 the operation failed (e.g. book --wait not CONFIRMED); 2 bad usage,
 invalid input or configuration (nothing started); 3 Temporal, a worker or the supplier unreachable.
@@ -79,6 +81,7 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
   registerDoctorCommand(program, run);
   registerSetupCommand(program, run);
   registerReplayCommand(program, run);
+  registerGenerateCommand(program, run);
   // Subcommands inherit the output and exit behaviour, so their usage errors come back here too.
   for (const command of allCommands(program)) {
     command.exitOverride().configureOutput({

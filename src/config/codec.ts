@@ -29,7 +29,7 @@ export const DEV_CODEC_TOKEN = 'dev-codec-token';
 export const MIN_PRODUCTION_TOKEN_LENGTH = 16;
 
 /** `keyId` as it appears in payload metadata and error messages. */
-const KEY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+export const KEY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** Standard or URL-safe base64, padding optional (what `openssl rand -base64 32` prints, and more). */
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
