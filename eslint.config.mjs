@@ -15,7 +15,7 @@ const productBoundary = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.data/', 'bench/results/', 'test/histories/', 'bin/'] },
+  { ignores: ['node_modules/', '**/dist/', '.data/', 'bench/results/', 'test/histories/', 'bin/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

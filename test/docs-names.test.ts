@@ -65,7 +65,9 @@ function invocations(): { where: string; words: string[]; flags: string[] }[] {
   const found: { where: string; words: string[]; flags: string[] }[] = [];
   for (const file of DOCS) {
     const body = text(file).replace(/\\\n\s*/g, ' ');
-    for (const m of body.matchAll(/(?:hotel-booking|npm run starter --) ((?:[\w-]|\s)[^`\n|]*)/g)) {
+    for (const m of body.matchAll(
+      /(?:hotel-booking|npm run (?:-s )?starter --) ((?:[\w-]|\s)[^`\n|]*)/g,
+    )) {
       const tokens = m[1]!.trim().split(/\s+/);
       const words: string[] = [];
       for (const t of tokens) {
@@ -200,7 +202,44 @@ function unknownFiles(text: string): string[] {
   );
 }
 
+const SCRIPTS = Object.keys(
+  (JSON.parse(text('package.json')) as { scripts: Record<string, string> }).scripts,
+);
+
+/**
+ * What `text`'s npm commands name that does not exist: a script of `npm run [-s] <script>`, a
+ * file of `npm test -- <files>`, a history folder of `RECORD_HISTORIES_INTO=<folder>`.
+ */
+function unknownNpmNames(text: string): string[] {
+  const body = text.replace(/\\\n\s*/g, ' ');
+  const scripts = [...body.matchAll(/npm run (?:-s )?([a-z][\w:-]*\w)/g)]
+    .map((m) => m[1]!)
+    .filter((n) => !SCRIPTS.includes(n))
+    .map((n) => `npm run ${n}`);
+  const files = [...body.matchAll(/npm test -- ([^`\n|;&]*)/g)]
+    .flatMap((m) => m[1]!.trim().split(/\s+/))
+    .filter((t) => /\.ts$/.test(t) && !t.includes('<') && !REPO_FILES.includes(t));
+  const folders = [...body.matchAll(/RECORD_HISTORIES_INTO=([\w-]+)/g)]
+    .map((m) => `test/histories/${m[1]!}`)
+    .filter((d) => !REPO_FILES.some((f) => f.startsWith(`${d}/`)));
+  return [...new Set([...scripts, ...files, ...folders])];
+}
+
 describe('the docs name only what exists', () => {
+  it('every npm script, test file and history folder the docs name exists', () => {
+    const unknown = DOCS.flatMap((f) => unknownNpmNames(text(f)).map((n) => `${f}: ${n}`));
+    assert.deepEqual(unknown, []);
+  });
+
+  it('a made-up script, test file or history folder is told apart (the check above can fail)', () => {
+    assert.deepEqual(
+      unknownNpmNames(
+        'npm run -s lint, npm run made-up; npm test -- test/docs.test.ts test/gone.test.ts; RECORD_HISTORIES_INTO=nowhere npm test',
+      ),
+      ['npm run made-up', 'test/gone.test.ts', 'test/histories/nowhere'],
+    );
+  });
+
   it('every source file the docs name exists', () => {
     const unknown = DOCS.flatMap((f) => unknownFiles(text(f)).map((n) => `${f}: ${n}`));
     assert.deepEqual(unknown, []);

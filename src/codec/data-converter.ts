@@ -22,7 +22,6 @@
  * the sandbox and are never bundled.
  */
 import type { DataConverter } from '@temporalio/common';
-import type { BundleOptions } from '@temporalio/worker';
 import type { EncryptionConfig } from './types';
 import { EncryptionCodec } from './encryption-codec';
 
@@ -33,12 +32,12 @@ import { EncryptionCodec } from './encryption-codec';
 export const FAILURE_CONVERTER_PATH: string = require.resolve('./failure-converter');
 
 /**
- * What `bundleWorkflowCode` must be given so that the sandbox encodes failures as the worker does.
- * There is no `payloadConverterPath`: the default payload converter is used everywhere.
+ * What `bundleWorkflowCode` must be given so that the sandbox encodes failures as the worker does
+ * (its `BundleOptions`' field of that name; typed here without the worker package, which a client
+ * does not install). There is no `payloadConverterPath`: the default payload converter is used
+ * everywhere.
  */
-export const workflowBundleConverterOptions: Readonly<
-  Pick<BundleOptions, 'failureConverterPath' | 'payloadConverterPath'>
-> = {
+export const workflowBundleConverterOptions: { readonly failureConverterPath: string } = {
   failureConverterPath: FAILURE_CONVERTER_PATH,
 };
 

@@ -34,7 +34,7 @@ export const KEY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
 /** A payload key as read: its id and its 32 bytes (the codec's `EncryptionKey`). */
-interface Key {
+export interface Key {
   readonly id: string;
   readonly key: KeyObject;
 }

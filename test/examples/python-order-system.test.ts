@@ -126,7 +126,11 @@ describe('a Python order system (examples/python-order-system)', { skip: env.ski
       'NOT_CONFIRMED',
       'PRICE_REJECTED',
     ]);
-    for (const [outcome, t] of Object.entries(r.retried) as [string, Record<string, any>][]) {
+    type Answer = { outcome: string; bookingId?: number };
+    type Retried = Record<'first' | 'plainStart' | 'again' | 'orderIdAlone', Answer> & {
+      orderId: string;
+    };
+    for (const [outcome, t] of Object.entries(r.retried as Record<string, Retried>)) {
       for (const answer of [t.first, t.plainStart, t.again, t.orderIdAlone])
         assert.equal(answer.outcome, outcome, `${outcome}: ${JSON.stringify(answer)}`);
       assert.ok(bookings(t.orderId).length <= 1, `${outcome}: at most one supplier booking`);
