@@ -24,6 +24,7 @@ import {
   type OrderState,
 } from '../../src/client';
 import { cancelUpdate, outcomeUpdate } from '../../src/shared/booking-messages';
+import { BookingOutcomeKey } from '../../src/shared/search-attributes';
 import {
   bookingInput,
   maybeRecordHistory,
@@ -101,6 +102,11 @@ describe('one decision per order id, whoever asks and however', () => {
         assert.match(r.reason ?? '', /decided by an earlier run/);
       }
       assert.equal(supplierRequests(), before, 'no supplier call after the decision');
+      // Counted once: a run that answers an earlier decision writes no BookingOutcome of its own.
+      const latest = await s.temporal.client.workflow
+        .getHandle(bookingWorkflowId(input.orderId))
+        .describe();
+      assert.equal(latest.typedSearchAttributes.get(BookingOutcomeKey), undefined);
       assert.equal(supplierBookings(s, input.orderId).length, first.bookingId ? 1 : 0);
     });
   }

@@ -80,6 +80,11 @@ export class BookingRun {
   terms: StayTerms | undefined;
   /** The first task's local price check (one task per step), until the price step takes it. */
   localPrice: LocalRead<PriceCheckResult> | NotRead | undefined;
+  /**
+   * The run answers an earlier run's decision (one decision per order id): it writes no
+   * `BookingOutcome` or `BookingDecidedAt`, so visibility counts each order's decision once.
+   */
+  answersEarlier = false;
   /** The decision, once the run has one (the `outcome` update answers with it). */
   decided: BookRoomResult | undefined;
   /**

@@ -25,10 +25,12 @@ export function decide(run: BookingRun, decision: Decision): BookRoomResult {
   if (decision.error) run.noteError(decision.error);
   if (decision.bookingId !== undefined && decision.bookingId !== run.bookingId)
     run.setBooking(decision.bookingId, decision.supplierStatus ?? run.supplierStatus ?? 'UNKNOWN');
-  run.searchAttributes.write([
-    { key: BookingOutcomeKey, value: decision.outcome },
-    { key: BookingDecidedAtKey, value: new Date() },
-  ]);
+  if (!run.answersEarlier) {
+    run.searchAttributes.write([
+      { key: BookingOutcomeKey, value: decision.outcome },
+      { key: BookingDecidedAtKey, value: new Date() },
+    ]);
+  }
   run.enter(decision.outcome);
   run.cancelAnswer ??= {
     refused: { code: 'ENDED', message: `The booking has already ended: ${decision.outcome}` },

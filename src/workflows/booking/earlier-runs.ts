@@ -133,11 +133,14 @@ function reportEarlier(
   orderEvents: boolean | undefined,
 ): Settled | Promise<Settled> {
   const report = decided(Decisions.decidedByEarlierRun(p.orderId, d));
+  const oneDecision = patched(ONE_DECISION_PER_ORDER);
   const asksAgain = d.bookingId === undefined || (run.cancelRequested && d.holdsBooking);
-  if (asksAgain && p.optionId && !patched(ONE_DECISION_PER_ORDER)) {
+  if (asksAgain && p.optionId && !oneDecision) {
     run.cancelAnswer = CANCEL_TAKEN;
     return d.bookingId === undefined ? { kind: 'book' } : report;
   }
+  // The order's decision is the earlier run's: this run answers it and counts none of its own.
+  run.answersEarlier = oneDecision;
   if (!run.cancelRequested || !d.holdsBooking) {
     run.cancelAnswer =
       d.outcome === BookingOutcome.CANCELLED
