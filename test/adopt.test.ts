@@ -110,7 +110,7 @@ describe('docs/adopt.md, run as written', { skip }, () => {
       const { code, out } = await runBlock(script, env, 240_000);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       console.log(`[adopt] the self-hosted sequence took ${seconds} s (exit ${code})`);
-      if (process.env.ADOPT_SHOW === "1") console.log(out);
+      if (process.env.ADOPT_SHOW === '1') console.log(out);
       assert.equal(code, 0, out.slice(-4000));
       assert.match(out, /│ Outcome +│ CONFIRMED/);
       const [booking, ...more] = sim.bookings({ customFields: { custom_field_10: order } });

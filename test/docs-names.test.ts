@@ -96,6 +96,10 @@ const ALERTING = Object.keys(ALERTING_VARIABLES);
 /** Variables of others that the docs may name: what each belongs to. */
 const UPSTREAM_VARIABLES: Record<string, string> = {
   NODE_OPTIONS: "Node.js's own (the image sets it)",
+  // The Temporal CLI 1.5.1 reads PEM text from these (test/ops/temporal-cli-env.test.ts runs it).
+  TEMPORAL_TLS_CERT_DATA: "the Temporal CLI's: the client certificate as PEM text",
+  TEMPORAL_TLS_KEY_DATA: "the Temporal CLI's: the client key as PEM text",
+  TEMPORAL_TLS_CA_DATA: "the Temporal CLI's: the server's CA as PEM text (1.5.1 refuses it alone)",
 };
 /**
  * A name "looks like our variable" when its first word is one our variables use (`TEMPORAL_`,
@@ -182,6 +186,8 @@ const NOT_HERE: Record<string, string> = {
   'dist/workflows.bundle.js': '`npm run build` writes it',
   'alerting/alerts.yml': '`tools/alerting/main.ts render --out alerting/` writes it',
   'service/matching/ratelimit_manager.go': "the Temporal server's source",
+  'docker-compose.override.yml':
+    "yours: Compose's file of local overrides, beside docker-compose.yml",
 };
 
 /**

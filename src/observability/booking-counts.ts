@@ -1,12 +1,12 @@
 /**
  * Fleet-wide booking counts from Temporal's visibility store: how many bookings wait for a person
- * (phases `NEEDS_RECONCILIATION`, `AWAITING_APPROVAL`) and how many finished with each outcome.
+ * (phases `NEEDS_RECONCILIATION`, `AWAITING_APPROVAL`) and how many were decided with each outcome.
  *
  * Why visibility and not in-process counters: a workflow's result is seen by no worker (workflow
  * code cannot do I/O, and the client that started it may be another service), and a booking
  * waiting for an operator is not on any worker either. Counting the search attributes the
  * workflows already write is correct whichever worker ran what; every worker reports the same
- * numbers, so aggregate them with `max`, not `sum`. Finished workflows leave visibility after the
+ * numbers, so aggregate them with `max`, not `sum`. Closed workflows leave visibility after the
  * namespace's retention period, so the outcome counts cover that window, not all time.
  */
 import {
@@ -41,7 +41,11 @@ export interface BookingCounts {
    * from above, closely (a booking reaches these phases within minutes of its start).
    */
   readonly oldestWaitingStart: Readonly<Partial<Record<WaitingPhase, number>>>;
-  /** Closed `bookRoom` workflows by `BookingOutcome` (within the namespace's retention). */
+  /**
+   * `bookRoom` runs by `BookingOutcome`, the order's decision: running ones (a CONFIRMED order
+   * while its guard runs) and closed ones within the namespace's retention, one per deciding run (a run that answers an
+   * earlier decision writes no outcome).
+   */
   readonly outcomes: Readonly<Record<BookingOutcome, number>>;
   /** Closed `cancelBooking` workflows by outcome (within retention). */
   readonly cancellations: Readonly<Record<CancellationOutcome, number>>;

@@ -69,7 +69,7 @@ export const WORKER_SERIES = {
     type: 'gauge',
     labels: ['outcome'],
     meaning:
-      'Finished bookRoom workflows by outcome still in visibility (within the namespace retention; fleet-wide: aggregate with max).',
+      "Orders' decisions by outcome: bookRoom runs (bookRoomAndGuard too) in visibility whose BookingOutcome is that outcome, running or closed. A CONFIRMED order counts from its decision, while its guard runs and after (still CONFIRMED if the guard later cancelled it), until its closed runs pass the namespace retention; a guard continued as new counts once per run, while a start after the order closed answers the decision and is not counted (fleet-wide: aggregate with max).",
   },
   cancellationsByOutcome: {
     name: 'hotel_cancellations_by_outcome',

@@ -80,7 +80,8 @@ const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string
 /** Our own image (built from the Dockerfile), as opposed to upstream images. */
 const isOurs = (s: Service) => s.build !== undefined;
 
-function envOf(s: Service): Record<string, string> {
+/** A service's `environment:` as written (before interpolation). */
+function rawEnvOf(s: Service): Record<string, string> {
   const raw = s.environment ?? {};
   const entries = Array.isArray(raw)
     ? raw.map((e) => {
@@ -88,7 +89,48 @@ function envOf(s: Service): Record<string, string> {
         return [e.slice(0, i), e.slice(i + 1)] as const;
       })
     : Object.entries(raw).map(([k, v]) => [k, v === null ? '' : String(v)] as const);
-  return Object.fromEntries(entries.map(([k, v]) => [k, interpolate(v)]));
+  return Object.fromEntries(entries);
+}
+
+/** A service's environment as compose gives it, with `shell` set (default: nothing set). */
+function envOf(s: Service, shell: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(rawEnvOf(s)).map(([k, v]) => [k, interpolate(v, shell)]),
+  );
+}
+
+/** What compose fixes for our services (published and probed ports, the UI's origin). */
+const COMPOSE_FIXED = [
+  'METRICS_PORT',
+  'HEALTH_PORT',
+  'TEMPORAL_METRICS_PORT',
+  'CODEC_SERVER_PORT',
+  'CODEC_CORS_ORIGIN',
+];
+
+/**
+ * docs/deploying.md's one rule for the variables of our services, broken, one line each: every
+ * variable compose sets under `environment:` is taken from the shell or `.env` by its own name
+ * (`${NAME}`, `${NAME:-default}`) unless it is one of `fixed`, and the page names it (`named`);
+ * none is one the page puts in `hotel-booking.env` (TLS, API key, a `*_FILE` form), which
+ * `environment:` would override.
+ */
+function composeRuleBreaks(
+  environment: Record<string, string>,
+  named: ReadonlySet<string>,
+  fixed: readonly string[],
+): string[] {
+  const breaks: string[] = [];
+  for (const [key, value] of Object.entries(environment)) {
+    if (/^TEMPORAL_TLS|^TEMPORAL_API_KEY|_FILE$/.test(key))
+      breaks.push(`${key}: belongs in hotel-booking.env`);
+    else if (fixed.includes(key)) {
+      if (value.includes('$')) breaks.push(`${key}: fixed, yet taken from the shell`);
+    } else if (!new RegExp(`^\\$\\{${key}(?::?-[^}]*)?\\}$`).test(value))
+      breaks.push(`${key}: not taken from the shell (${value})`);
+    if (!named.has(key)) breaks.push(`${key}: not named by docs/deploying.md`);
+  }
+  return breaks;
 }
 
 function argv(value: string | string[] | undefined): string[] {
@@ -335,6 +377,54 @@ describe('docker-compose.yml', () => {
     assert.ok(grace, 'worker has stop_grace_period in seconds');
     const drain = wenv.SHUTDOWN_GRACE_MS ?? shutdownGraceMsFor(wenv.HOTEL_API_BOOKING_TIMEOUT_MS);
     assert.ok(Number(grace[1]) * 1000 > drain, `stop_grace_period > the worker's grace ${drain}`);
+  });
+
+  it("follows docs/deploying.md's one rule: the shell or .env sets what compose gives our services, hotel-booking.env the rest", () => {
+    const page = read('docs/deploying.md');
+    const start = page.indexOf('## Docker Compose');
+    assert.ok(start >= 0, 'docs/deploying.md has its Docker Compose section');
+    const section = page.slice(start, page.indexOf('\n## ', start + 1));
+    const named = new Set(
+      [...section.matchAll(/`([A-Z][A-Z0-9_]+)(?:=[^`]*)?`/g)].map((m) => m[1]!),
+    );
+    for (const name of ['worker', 'codec-server']) {
+      assert.deepEqual(composeRuleBreaks(rawEnvOf(service(name)), named, COMPOSE_FIXED), [], name);
+    }
+    // The worker pointed at another Temporal from the shell: it goes there, and the setup job
+    // prepares the worker's namespace.
+    const shell = { TEMPORAL_ADDRESS: 'temporal.internal:7233', TEMPORAL_NAMESPACE: 'bookings' };
+    const worker = envOf(service('worker'), shell);
+    assert.equal(worker.TEMPORAL_ADDRESS, shell.TEMPORAL_ADDRESS);
+    assert.equal(worker.TEMPORAL_NAMESPACE, shell.TEMPORAL_NAMESPACE);
+    assert.equal(envOf(service('temporal-setup'), shell).TEMPORAL_NAMESPACE, 'bookings');
+    assert.doesNotThrow(() => loadConfig(worker));
+  });
+
+  it('a variable that breaks the rule is told apart (the check above can fail)', () => {
+    assert.deepEqual(
+      composeRuleBreaks(
+        {
+          TEMPORAL_ADDRESS: 'temporal:7233',
+          TEMPORAL_NAMESPACE: '${TEMPORAL_NAMESPACE:-default}',
+          LOG_LEVEL: '${OTHER_LEVEL:-info}',
+          TEMPORAL_TLS_CA: '${TEMPORAL_TLS_CA:-}',
+          METRICS_PORT: '${METRICS_PORT:-9464}',
+          HEALTH_PORT: '8081',
+          ORDER_EVENTS_URL: '${ORDER_EVENTS_URL:-}',
+        },
+        new Set(['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'LOG_LEVEL', 'METRICS_PORT']),
+        ['METRICS_PORT', 'HEALTH_PORT'],
+      ),
+      [
+        'TEMPORAL_ADDRESS: not taken from the shell (temporal:7233)',
+        'LOG_LEVEL: not taken from the shell (${OTHER_LEVEL:-info})',
+        'TEMPORAL_TLS_CA: belongs in hotel-booking.env',
+        'TEMPORAL_TLS_CA: not named by docs/deploying.md',
+        'METRICS_PORT: fixed, yet taken from the shell',
+        'HEALTH_PORT: not named by docs/deploying.md',
+        'ORDER_EVENTS_URL: not named by docs/deploying.md',
+      ],
+    );
   });
 
   it('has a healthcheck wherever a dependency waits for health', () => {

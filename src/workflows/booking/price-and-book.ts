@@ -171,10 +171,10 @@ async function askPerson(
   };
   run.approval = undefined;
   run.enter(BookingPhase.AWAITING_APPROVAL);
-  const answered = await waitUntil(
-    () => run.approval !== undefined || run.cancelRequested,
-    timeoutMs,
-  );
+  const answered = await waitUntil(() => run.approval !== undefined || run.cancelRequested, {
+    ms: timeoutMs,
+    summary: 'Approval timeout: the price change is rejected unless approved',
+  });
   run.pendingDecision = undefined;
   if (run.cancelRequested) return cancelledBeforeBooking(run);
   if (!answered) return decided(Decisions.priceRejected(`no decision within ${String(timeout)}`));
@@ -230,7 +230,9 @@ async function bookOnce(
         case 'fail':
           return decided(Decisions.bookingRefused(error));
         case 'resend':
-          await sleep(next.delayMs);
+          await sleep(next.delayMs, {
+            summary: `POST /booking again: attempt ${attempt} booked nothing`,
+          });
           if (run.cancelRequested) return cancelledBeforeBooking(run);
           continue;
         case 'recheck-price': {

@@ -214,6 +214,14 @@ export function autoCancelAfterNotice(
 
 type WakeKind = 'ending-notice' | 'reconfirm' | 'auto-cancel' | 'check-out';
 
+/** What the guard's timer waits for, by wake: its summary in the Temporal UI. */
+export const WAKE_SUMMARIES: Readonly<Record<WakeKind, string>> = {
+  'ending-notice': 'Free cancellation ending soon: notice to the order system',
+  reconfirm: 'Next reconfirmation of the booking at the supplier',
+  'auto-cancel': 'Automatic cancellation before free cancellation ends',
+  'check-out': 'Check-out: the guard ends',
+};
+
 /** The next thing the guard waits for, or nothing left but the end of the stay. */
 export function nextWake(input: {
   readonly reconfirmAt: readonly number[];

@@ -35,6 +35,7 @@ import {
   reconfirmationTimes,
   reconfirmationVerdict,
   stayInstants,
+  WAKE_SUMMARIES,
   type BookingRead,
 } from './guard-decisions';
 import { parseInstant } from '../../shared/dates';
@@ -248,10 +249,10 @@ export async function watch(
       autoCancelAt: run.autoCancelAt(),
       checkOutAt: known.checkOutAt,
     });
-    const waitMs = wake ? wake.at - Date.now() : undefined;
-    if (waitMs === undefined || waitMs > 0) {
+    const timer = wake && { ms: wake.at - Date.now(), summary: WAKE_SUMMARIES[wake.what] };
+    if (!timer || timer.ms > 0) {
       run.changed = false;
-      const interrupted = await waitUntil(() => run.pending !== undefined || run.changed, waitMs);
+      const interrupted = await waitUntil(() => run.pending !== undefined || run.changed, timer);
       if (interrupted) continue;
     }
     if (!wake) continue;

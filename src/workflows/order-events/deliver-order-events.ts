@@ -130,7 +130,10 @@ async function deliverOldest(run: DeliveryRun): Promise<void> {
     if (keepRetrying(run.failingSince, Date.now())) {
       run.setMark(DeliveryMark.FAILING);
       run.nextAttemptAt = Date.now() + retryWaitMs(round);
-      await waitUntil(() => run.redeliver, retryWaitMs(round));
+      await waitUntil(() => run.redeliver, {
+        ms: retryWaitMs(round),
+        summary: "Next delivery attempt of the order's oldest event",
+      });
     } else {
       run.setMark(DeliveryMark.UNDELIVERED);
       run.nextAttemptAt = undefined;

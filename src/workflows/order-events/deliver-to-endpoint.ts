@@ -238,7 +238,15 @@ async function step(run: EndpointDelivery): Promise<void> {
   // Hand-overs fill the history while it waits: it continues as new when the server suggests it.
   const woken = () => run.wake || workflowInfo().continueAsNewSuggested;
   const due = nextDueAt(run.backlog, run.breaker, now);
-  await waitUntil(woken, due === undefined ? undefined : Math.max(1, due - now));
+  await waitUntil(
+    woken,
+    due === undefined
+      ? undefined
+      : {
+          ms: Math.max(1, due - now),
+          summary: 'Next delivery round due (retry, parking or probe)',
+        },
+  );
 }
 
 /** The round's answers; an activity that failed as a whole failed every order of it. */
