@@ -71,12 +71,19 @@ const VISIBILITY_WAIT_MS = 5_000;
 
 export function createEarlierRunsActivities(deps: { readonly orderEvents?: boolean } = {}) {
   return {
-    async earlierRunsOfOrder(input: EarlierRunsInput): Promise<EarlierRuns> {
+    /**
+     * `onFirstList` (for the caller in this process, never sent by Temporal) hears how many other
+     * runs the first list shows, before the list is complete (local-reads.ts).
+     */
+    async earlierRunsOfOrder(
+      input: EarlierRunsInput,
+      onFirstList?: (otherRuns: number) => void,
+    ): Promise<EarlierRuns> {
       const client = Context.current().client;
       const workflowId = bookingWorkflowId(input.orderId);
       // The guard is read from its own record (not visibility), beside the list.
       const [ids, guard] = await Promise.all([
-        listRuns(client, workflowId, input.runId),
+        listRuns(client, workflowId, input.runId, onFirstList),
         readGuard(client, input.orderId),
       ]);
       const runs = await Promise.all(
@@ -103,9 +110,19 @@ export type EarlierRunsActivities = ReturnType<typeof createEarlierRunsActivitie
  * else the list APIs by workflow id, open then closed, which every Temporal server serves
  * (Temporal's time-skipping test server included).
  */
-async function listRuns(client: Client, workflowId: string, runId: string): Promise<string[]> {
+async function listRuns(
+  client: Client,
+  workflowId: string,
+  runId: string,
+  onFirstList?: (otherRuns: number) => void,
+): Promise<string[]> {
   const until = Date.now() + VISIBILITY_WAIT_MS;
   let byQuery = true;
+  let first = onFirstList;
+  const heard = (ids: readonly string[]) => {
+    first?.(ids.filter((id) => id !== runId).length);
+    first = undefined;
+  };
   // Visibility is written a few ms after the start: a short first wait, then doubling. The closed
   // list is read only once the open one shows the asking run (in that order: the earlier runs'
   // closes were written before it).
@@ -117,6 +134,8 @@ async function listRuns(client: Client, workflowId: string, runId: string): Prom
       if (open.includes(runId)) return [...open, ...(await listed(client, 'closed', workflowId))];
     } else if (all.includes(runId)) {
       return all;
+    } else {
+      heard(all);
     }
     if (Date.now() + delay > until) {
       throw ApplicationFailure.retryable(

@@ -55,23 +55,32 @@ export function createLocalReadActivities(deps: LocalReadDeps) {
   return {
     /**
      * A new booking's first reads, in one local activity: the order's earlier runs (a failure
-     * fails the activity, which is retried as the earlier-runs check is) and then, for an order
-     * with none (the common case), the price check (whose failure is an answer: the workflow
-     * schedules the price check instead). An order with earlier runs is not priced here: a retry
-     * of a decided order makes no supplier call; should the runs let it book, the workflow
-     * schedules the price check. One activity, not two, so the run's history holds one marker.
+     * fails the activity, which is retried as the earlier-runs check is) and, for an order with
+     * none (the common case), the price check (whose failure is an answer: the workflow schedules
+     * the price check instead). The price is read beside the runs' list once its first answer
+     * shows no other run (a list that is complete at once: after it); an order with earlier runs
+     * is not priced here, so a retry of a decided order makes no supplier call, and should its
+     * runs let it book, the workflow schedules the price check. One activity, not two, so the
+     * run's history holds one marker.
      */
     async earlierRunsAndPriceCheck(
       input: EarlierRunsInput & { readonly optionId?: string },
     ): Promise<{ earlier: EarlierRuns; price: LocalRead<PriceCheckResult> | NotRead }> {
-      const earlier = await deps.earlierRunsOfOrder({ orderId: input.orderId, runId: input.runId });
-      if (earlier.runs.length > 0 || earlier.guard || input.optionId === undefined)
-        return { earlier, price: NOT_READ };
-      const optionId = input.optionId;
-      return {
-        earlier,
-        price: await readLocally(() => deps.priceCheck({ optionId })),
-      };
+      const { optionId } = input;
+      let price: Promise<LocalRead<PriceCheckResult>> | undefined;
+      const read = () => (price ??= readLocally(() => deps.priceCheck({ optionId: optionId! })));
+      const earlier = await deps.earlierRunsOfOrder(
+        { orderId: input.orderId, runId: input.runId },
+        (otherRuns) => {
+          if (otherRuns === 0 && optionId !== undefined) void read();
+        },
+      );
+      const alone = earlier.runs.length === 0 && !earlier.guard;
+      // A price read beside a list that later showed an earlier run (visibility behind by a few
+      // ms) was made: its answer is kept, the workflow decides on the runs first.
+      if (!alone || optionId === undefined)
+        return { earlier, price: price ? await price : NOT_READ };
+      return { earlier, price: await read() };
     },
     async readBookingTermsLocally(input: {
       bookingId: number;
