@@ -1,0 +1,68 @@
+/**
+ * What orders are: one order's truth in every phase, live while its workflow runs, its last once
+ * closed; and the bookings a visibility query finds.
+ */
+import { bookingWorkflowId, type OrderResult } from '../shared/booking-contract';
+import { bookingStateQuery } from '../shared/booking-messages';
+import type { OrderState } from '../shared/guard-contract';
+import { truthOf } from '../shared/order-truth';
+import {
+  BookingPhaseKey,
+  inEveryDivision,
+  SupplierBookingIdKey,
+} from '../shared/search-attributes';
+import { guardOfEarlierVersion, handedToGuardOfItsOwn } from './earlier-versions';
+import { orderHandle, type BookingClientSettings } from './booking-client-options';
+
+/** The order's last state, once its workflow has closed. */
+function closedOrderState(orderId: string, result: OrderResult): OrderState {
+  if (result.guard) return { ...result.guard.state, open: false };
+  return {
+    orderId,
+    phase: result.outcome,
+    truth: truthOf(result.outcome, false),
+    holder: 'bookRoom',
+    workflowId: bookingWorkflowId(orderId),
+    open: false,
+    outcome: result.outcome,
+    cancelRequested: result.cancellation !== undefined,
+    ...(result.bookingId !== undefined ? { bookingId: result.bookingId } : {}),
+    ...(result.supplierStatus !== undefined ? { supplierStatus: result.supplierStatus } : {}),
+    ...(result.price !== undefined ? { price: result.price } : {}),
+    ...(result.error !== undefined ? { lastError: { ...result.error, at: '' } } : {}),
+  };
+}
+
+/** `BookingClient`'s `bookingState`, `state` and `list`. */
+export class OrderStates {
+  constructor(private readonly settings: BookingClientSettings) {}
+
+  async bookingState(orderId: string): Promise<OrderState> {
+    return orderHandle(this.settings.client, orderId).query(bookingStateQuery);
+  }
+
+  async state(orderId: string): Promise<OrderState> {
+    const handle = orderHandle(this.settings.client, orderId);
+    if ((await handle.describe()).status.name === 'RUNNING') return handle.query(bookingStateQuery);
+    const result = (await handle.result()) as OrderResult;
+    const earlier = handedToGuardOfItsOwn(result)
+      ? await guardOfEarlierVersion(this.settings.client, orderId)
+      : undefined;
+    return earlier ? earlier.state() : closedOrderState(orderId, result);
+  }
+
+  async *list(
+    query: string,
+  ): AsyncIterable<{ workflowId: string; status: string; phase?: string; bookingId?: number }> {
+    for await (const wf of this.settings.client.workflow.list({ query: inEveryDivision(query) })) {
+      const phase = wf.typedSearchAttributes.get(BookingPhaseKey);
+      const bookingId = wf.typedSearchAttributes.get(SupplierBookingIdKey);
+      yield {
+        workflowId: wf.workflowId,
+        status: wf.status.name,
+        ...(phase !== undefined ? { phase } : {}),
+        ...(bookingId !== undefined ? { bookingId } : {}),
+      };
+    }
+  }
+}

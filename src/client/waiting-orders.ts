@@ -1,0 +1,30 @@
+/**
+ * Answers to an order that waits for a person: a price or policy change to approve or reject
+ * (`AWAITING_APPROVAL`), a booking call whose result is unknown to reconcile (`NEEDS_RECONCILIATION`).
+ */
+import type { ResolveReconciliation } from '../shared/booking-contract';
+import { approvePriceChangeUpdate, resolveReconciliationUpdate } from '../shared/booking-messages';
+import type { OrderState } from '../shared/guard-contract';
+import { validResolution } from './booking-input';
+import { orderHandle, type BookingClientSettings } from './booking-client-options';
+
+/** `BookingClient`'s `approvePriceChange` and `resolveReconciliation`. */
+export class WaitingOrders {
+  constructor(private readonly settings: BookingClientSettings) {}
+
+  async approvePriceChange(orderId: string, approve: boolean): Promise<OrderState> {
+    return orderHandle(this.settings.client, orderId).executeUpdate(approvePriceChangeUpdate, {
+      args: [{ approve }],
+    });
+  }
+
+  async resolveReconciliation(
+    orderId: string,
+    resolution: ResolveReconciliation,
+  ): Promise<OrderState> {
+    const valid = validResolution(resolution);
+    return orderHandle(this.settings.client, orderId).executeUpdate(resolveReconciliationUpdate, {
+      args: [valid],
+    });
+  }
+}
