@@ -1,7 +1,7 @@
 /**
  * `bookRoom`'s verdict on its input: what today's rules decide (the fields through
  * input-checks.ts, then the rules across fields) and, when the rules of runs recorded before them
- * decide otherwise, theirs too. The workflow asks `patched(CONTRACT_RULES_PATCH)` only then, so a
+ * decide otherwise, theirs too. The workflow asks `patched('contract-rules-as-published')` only then, so a
  * new run takes today's verdict and a recorded run replays with the verdict it ran with. Pure.
  *
  * Today's rules are the published contract's (contract/, docs/contract.md): with no
@@ -13,9 +13,6 @@ import type { BookRoomParams } from '../shared/booking-contract';
 import { bookRoomInputRuleIssues, type FieldIssue } from '../shared/booking-values';
 import { earlierRuleIssues } from './earlier-versions/input-rules';
 import { checkBookRoomInput, type Checked } from './input-checks';
-
-/** The `patched()` id of the rules as the contract publishes them. */
-export const CONTRACT_RULES_PATCH = 'contract-rules-as-published';
 
 export interface InputVerdict<T> {
   /** Today's verdict. */

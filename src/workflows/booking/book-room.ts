@@ -22,7 +22,8 @@ import { outcomeUpdate } from '../../shared/booking-messages';
 import { CheckInDateKey, OrderIdKey } from '../../shared/search-attributes';
 import { bookRoomOfEarlierVersions } from '../earlier-versions/book-room';
 import { checkOrderIdAlone, isOrderIdAlone, issueText } from '../input-checks';
-import { bookRoomInputVerdict, CONTRACT_RULES_PATCH } from '../input-verdicts';
+import { bookRoomInputVerdict } from '../input-verdicts';
+import { Patch } from '../../shared/compatibility';
 import { SearchAttributeWriter } from '../search-attribute-writer';
 import { cancelledFromTemporal, checkedGuardInput, guardToTheEnd } from '../guard/guard';
 import { registerGuardHandlers } from '../guard/guard-messages';
@@ -39,21 +40,12 @@ import { priceAndBook } from './price-and-book';
 import { needsCancelling, readStatus } from './supplier-outcome';
 
 /**
- * Written first by the runs of this shape recorded before {@link BOOKING_CALL_MARKED}. A
- * `bookRoom` history with neither marker was recorded by an earlier version (two workflows per
- * order) and replays as it ran (docs/earlier-versions.md).
+ * Every run of this shape writes one marker first (the registry: src/shared/compatibility.ts):
+ * `booking-call-marked` now; `one-order-one-workflow` in runs recorded before the booking call was
+ * marked. A history with neither was recorded by an earlier version and replays as it ran.
  */
-export const ONE_ORDER_ONE_WORKFLOW = 'one-order-one-workflow';
-
-/**
- * Written first by every run of this shape now: its booking call is marked
- * (activities/booking.ts `createBookingMarked`), so a timeout without the mark is proof that the
- * call never left. One marker per run: a run that writes it asks for no other.
- */
-export const BOOKING_CALL_MARKED = 'booking-call-marked';
-
 export function bookRoom(input: OrderInput): Promise<OrderResult> {
-  if (!patched(BOOKING_CALL_MARKED) && !patched(ONE_ORDER_ONE_WORKFLOW)) {
+  if (!patched(Patch.BOOKING_CALL_MARKED) && !patched(Patch.ONE_ORDER_ONE_WORKFLOW)) {
     return bookRoomOfEarlierVersions(input as BookRoomInput);
   }
   return order(input);
@@ -69,7 +61,7 @@ export function order(input: OrderInput): Promise<OrderResult> {
   const run = new BookingRun(input);
   // Already decided for a bookRoom run (no second marker); a start of the earlier name writes it
   // here. Runs recorded before it replay their booking call unmarked.
-  run.bookingCallMarked = patched(BOOKING_CALL_MARKED);
+  run.bookingCallMarked = patched(Patch.BOOKING_CALL_MARKED);
   registerBookingHandlers(run);
   // Rule 8: a cancellation from Temporal means what the `cancel` update means, taken by whichever
   // part holds the order. The script runs non-cancellable (one scope for the booking and its
@@ -134,7 +126,8 @@ async function reach(run: BookingRun, input: OrderIdAlone): Promise<BookRoomResu
  */
 function checkedInput(input: BookRoomInput): BookRoomParams | Decision {
   const verdict = bookRoomInputVerdict(input);
-  const checked = verdict.earlier && !patched(CONTRACT_RULES_PATCH) ? verdict.earlier : verdict.now;
+  const checked =
+    verdict.earlier && !patched(Patch.CONTRACT_RULES_AS_PUBLISHED) ? verdict.earlier : verdict.now;
   if (!checked.success) return Decisions.invalidInput(issueText(checked.issues));
   return checked.data;
 }

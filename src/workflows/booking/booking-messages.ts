@@ -28,7 +28,7 @@ import {
 } from '../../shared/booking-messages';
 import { READ_ACTIVITY } from '../activity-options';
 import type { BookingRun } from './booking-run';
-import { ONE_DECISION_PER_ORDER } from './earlier-runs';
+import { Patch } from '../../shared/compatibility';
 import { failureFacts } from '../failure-facts';
 import {
   checkApprovePriceChange,
@@ -85,7 +85,7 @@ function cancel(
   request: CancelRequest | null | undefined,
 ): OrderState | Promise<OrderState> {
   run.requestCancel(request?.reason ?? undefined, request?.acceptPenalty === true); // null is absent (rule 7)
-  if (run.cancelAnswer !== undefined || !patched(ONE_DECISION_PER_ORDER)) return answer(run);
+  if (run.cancelAnswer !== undefined || !patched(Patch.ONE_DECISION_PER_ORDER)) return answer(run);
   return condition(() => run.cancelAnswer !== undefined).then(() => answer(run));
 }
 

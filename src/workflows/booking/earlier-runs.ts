@@ -10,6 +10,7 @@ import type { EarlierRuns } from '../../activities/earlier-runs';
 import type { LocalReadActivities } from '../../activities/local-reads';
 import type { BookRoomParams } from '../../shared/booking-contract';
 import { bookingWorkflowId } from '../../shared/booking-values';
+import { Patch } from '../../shared/compatibility';
 import { EARLIER_RUNS_ACTIVITY, READ_ACTIVITY } from '../activity-options';
 import { failureFacts } from '../failure-facts';
 import { OrderEventOutbox } from '../order-events/order-event-outbox';
@@ -24,13 +25,6 @@ import { GuardPhase } from '../../shared/guard-values';
 import { BookingOutcome } from '../../shared/booking-values';
 
 const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
-
-/**
- * The `patched()` id of one decision per order id (a decided order is answered, never booked
- * again; a cancel sent with a start reaches a booking an earlier run left). Asked only where the
- * rule changes what a run does, so runs recorded before it replay as they ran.
- */
-export const ONE_DECISION_PER_ORDER = 'one-decision-per-order';
 
 /** `has-booking`: an earlier run's booking is this run's booking; nothing is to be sent. */
 export type Settled = { readonly kind: 'book' } | { readonly kind: 'has-booking' } | Decided;
@@ -133,7 +127,7 @@ function reportEarlier(
   orderEvents: boolean | undefined,
 ): Settled | Promise<Settled> {
   const report = decided(Decisions.decidedByEarlierRun(p.orderId, d));
-  const oneDecision = patched(ONE_DECISION_PER_ORDER);
+  const oneDecision = patched(Patch.ONE_DECISION_PER_ORDER);
   const asksAgain = d.bookingId === undefined || (run.cancelRequested && d.holdsBooking);
   if (asksAgain && p.optionId && !oneDecision) {
     run.cancelAnswer = CANCEL_TAKEN;

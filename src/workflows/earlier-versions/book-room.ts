@@ -33,23 +33,18 @@ import {
 import { priceAndBook } from '../booking/price-and-book';
 import { needsCancelling, readStatus } from '../booking/supplier-outcome';
 import { EachWriteSearchAttributes } from './each-write';
-import { GUARD_AFTER_CONFIRMED_PATCH, handOverInThisTask, handOverToGuard } from './guard-handover';
+import { handOverInThisTask, handOverToGuard } from './guard-handover';
+import { Patch } from '../../shared/compatibility';
 
-/** Patch id of the input rules across fields (bookRoomInputRuleIssues). */
-const INPUT_RULES_PATCH = 'input-rules-across-fields';
-/** Patch: the earlier runs are checked before the first supplier call. */
-const EARLIER_RUNS_PATCH = 'earlier-runs-checked';
-/**
- * Patch: one workflow task per step (merged search attribute writes, the price check as a local
- * activity beside the check of earlier runs, the guard started by a local activity in the task
- * that decided). It stands for the patches before it: their markers are not written again.
+/*
+ * Its patches (the registry: src/shared/compatibility.ts): `one-task-per-step` (merged search
+ * attribute writes, the price check as a local activity beside the check of earlier runs, the
+ * guard started by a local activity in the task that decided) stands for the four before it,
+ * whose markers it does not write again.
  */
-const ONE_TASK_PER_STEP = 'one-task-per-step';
-/** Patch: cancellations run as a `cancelBooking` child rather than inline. */
-const CANCEL_AS_CHILD = 'cancel-as-child-workflow';
 
 export async function bookRoomOfEarlierVersions(input: BookRoomInput): Promise<BookRoomResult> {
-  const oneTask = patched(ONE_TASK_PER_STEP);
+  const oneTask = patched(Patch.ONE_TASK_PER_STEP);
   const run = new BookingRun(
     input,
     oneTask ? new SearchAttributeWriter() : new EachWriteSearchAttributes(),
@@ -66,14 +61,14 @@ async function script(run: BookingRun, input: BookRoomInput, oneTask: boolean) {
   if (!parsed.success) return finish(run, Decisions.invalidInput(issueText(parsed.issues)));
   const p = parsed.data;
   const ruleIssues = bookRoomInputRuleIssues(p);
-  if (ruleIssues.length > 0 && patched(INPUT_RULES_PATCH))
+  if (ruleIssues.length > 0 && patched(Patch.INPUT_RULES_ACROSS_FIELDS))
     return finish(run, Decisions.invalidInput(issueText(ruleIssues)));
   run.searchAttributes.write([
     { key: OrderIdKey, value: p.orderId },
     ...(p.checkIn ? [{ key: CheckInDateKey, value: new Date(`${p.checkIn}T00:00:00Z`) }] : []),
   ]);
   let settled: Settled = { kind: 'book' };
-  if (oneTask || patched(EARLIER_RUNS_PATCH)) {
+  if (oneTask || patched(Patch.EARLIER_RUNS_CHECKED)) {
     settled =
       wrongWorkflowId(p) ??
       (await (oneTask ? settleEarlierRuns(run, p) : settleSeparately(run, p)));
@@ -139,7 +134,7 @@ async function cancel(
 ): Promise<Decision> {
   run.enter(BookingPhase.CANCELLING);
   const result =
-    oneTask || patched(CANCEL_AS_CHILD)
+    oneTask || patched(Patch.CANCEL_AS_CHILD_WORKFLOW)
       ? await cancelAsChild(run, p, id)
       : await runCancellation(id, p.cancellationDeadline, p.polling ?? DEFAULT_POLLING);
   return afterCancellation(run, p, result, why);
@@ -158,7 +153,7 @@ async function handOver(
   const result = decide(run, decision);
   run.searchAttributes.flush();
   await run.events?.flushed();
-  if (run.bookingId !== undefined && (oneTask || patched(GUARD_AFTER_CONFIRMED_PATCH))) {
+  if (run.bookingId !== undefined && (oneTask || patched(Patch.GUARD_AFTER_CONFIRMED))) {
     const input = guardInput(p, {
       bookingId: run.bookingId,
       price: run.price,

@@ -11,9 +11,6 @@ import type { GuardBookingInput } from '../../shared/guard-contract';
 import { GUARD_BOOKING_WORKFLOW, guardStart } from '../../shared/guard-values';
 import { START_GUARD_ACTIVITY } from '../activity-options';
 
-/** The `patched()` id of the hand-over: histories recorded before it close without a guard. */
-export const GUARD_AFTER_CONFIRMED_PATCH = 'guard-after-confirmed';
-
 /**
  * Starts the order's guard from this workflow task (a local activity, retried until Temporal
  * takes the start). A guard that already exists for the order is logged; the outcome stands.
