@@ -14,6 +14,62 @@ const productBoundary = {
   message: 'The product (src/) never imports tools/, bench/ or test/: they import it.',
 };
 
+/**
+ * The walls between the folders of src/: a file under `src/<from>/` imports nothing of `to` (the
+ * folders or files of src/ named, without `.ts`), type-only imports and `export … from` included
+ * (no `allowTypeImports`): a type across a wall ties the layers as a value does.
+ * test/house/import-graph.test.ts holds them on the import graph too (`require()` included), lints
+ * a made-up import across each, and finds no import cycle in src/.
+ */
+export const walls = [
+  {
+    from: 'activities',
+    to: ['workflows'],
+    why: 'workflows call activities (by type), never the other way; what both need lives in src/shared/',
+  },
+  {
+    from: 'observability',
+    to: ['workflows'],
+    why: 'it reads what the workflows write (src/shared/), not their code',
+  },
+  {
+    from: 'doctor',
+    to: ['cli'],
+    why: 'the CLI renders the doctor, not the other way',
+  },
+  {
+    from: 'hotel-api',
+    to: ['config', 'activities', 'workflows', 'client', 'cli'],
+    why: 'the supplier client sits under the activities: it imports only its own files and src/shared/',
+  },
+  {
+    from: 'shared',
+    to: [
+      'activities',
+      'workflows',
+      'client',
+      'cli',
+      'doctor',
+      'worker',
+      'worker-config',
+      'build-worker',
+    ],
+    why: 'the contract sits under every layer that shares it',
+  },
+];
+
+/**
+ * `no-restricted-imports` patterns of the walls of `src/<from>/`: a relative path that climbs to a
+ * walled folder or file.
+ */
+const wallPatterns = (from) =>
+  walls
+    .filter((w) => w.from === from)
+    .map((w) => ({
+      regex: `^(?:\\.\\./)+(?:${w.to.join('|')})(?:/|$)`,
+      message: `src/${w.from}/ imports nothing of ${w.to.map((t) => `src/${t}`).join(', ')}: ${w.why}.`,
+    }));
+
 export default tseslint.config(
   { ignores: ['node_modules/', '**/dist/', '.data/', 'bench/results/', 'test/histories/', 'bin/'] },
   js.configs.recommended,
@@ -63,30 +119,14 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // The supplier's client sits under the activities: it owns its config type and calls HTTP.
-    files: ['src/hotel-api/**/*.ts'],
+  // The walls (`walls` above). The zod-free files of src/shared/ repeat theirs below: a later
+  // block's options for a rule replace an earlier one's.
+  ...['activities', 'observability', 'doctor', 'hotel-api', 'shared'].map((from) => ({
+    files: [`src/${from}/**/*.ts`],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            productBoundary,
-            {
-              group: [
-                '**/config',
-                '**/config/**',
-                '**/activities/**',
-                '**/workflows/**',
-                '**/client/**',
-              ],
-              message: 'The hotel API client imports only its own files and src/shared/.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [productBoundary, ...wallPatterns(from)] }],
     },
-  },
+  })),
   {
     // What the client and the workflows share lives in src/shared/, not in a workflow module.
     files: ['src/client/**/*.ts', 'src/cli/**/*.ts'],
@@ -159,6 +199,7 @@ export default tseslint.config(
           paths: [{ name: 'zod', message: 'Workflows import this module: no zod here' }],
           patterns: [
             productBoundary,
+            ...wallPatterns('shared'),
             {
               group: ['./booking-contract', './guard-contract', './absent'],
               allowTypeImports: true,

@@ -17,10 +17,10 @@ import {
   orderEventsHandedOverSignal,
   orderEventsTaskQueue,
   type EndpointDeliveryMemo,
+  type EndpointDeliverySettings,
   type OrderEvent,
 } from '../shared/order-events';
 import { OrderEventsDeliveryKey } from '../shared/search-attributes';
-import type { EndpointDeliveryInput } from '../workflows/order-events/deliver-to-endpoint';
 
 /**
  * How long after its announcement began an event may wait for others (the booking's task waits
@@ -43,7 +43,7 @@ interface Waiting {
  * A hand-over per worker. `start`: the delivery workflow's input should this signal start it.
  */
 export function createHandover(options: {
-  readonly start: EndpointDeliveryInput;
+  readonly start: EndpointDeliverySettings;
   readonly gatherMs?: number;
 }) {
   const gatherMs = options.gatherMs ?? HANDOVER_GATHER_MS;

@@ -7,7 +7,6 @@ import { Context, log } from '@temporalio/activity';
 import { Webhook } from 'standardwebhooks';
 import { request } from 'undici';
 import { orderEventBody, type OrderEvent } from '../shared/order-events';
-import type { OrderEventsEndpoint } from './order-events';
 
 export function logAnswer(event: OrderEvent, answer: PostAnswer): void {
   const fields = logFields(event);
@@ -35,8 +34,11 @@ export type PostAnswer =
       readonly failure: string;
     };
 
-/** A signed POST of events to the endpoint; no answer within `timeoutMs` is a failed one. */
-export function signedPoster(endpoint: OrderEventsEndpoint) {
+/**
+ * A signed POST of events to the endpoint (its `url` and `whsec_…` secret, of the worker's
+ * `OrderEventsEndpoint`: order-events.ts); no answer within `timeoutMs` is a failed one.
+ */
+export function signedPoster(endpoint: { readonly url: string; readonly secret: string }) {
   const webhook = new Webhook(endpoint.secret);
   return async (event: OrderEvent, timeoutMs: number): Promise<PostAnswer> => {
     const body = JSON.stringify(orderEventBody(event));

@@ -20,9 +20,10 @@ import {
   orderEventsWorkflowId,
   type EndpointDeliveryMemo,
   type OrderEvent,
+  type OrderRoundResult,
+  type RoundPart,
 } from '../shared/order-events';
 import { OrderEventsDeliveryKey, OrderIdKey } from '../shared/search-attributes';
-import type { OrderRoundResult, RoundPart } from '../workflows/order-events/endpoint-backlog';
 import {
   afterAsk,
   afterDirect,

@@ -11,7 +11,7 @@ import { connectBookingClient, type ConnectedClient } from '../client';
 import { assertSupplierCredentials, type Config } from '../config';
 import { HotelApiClient } from '../hotel-api';
 import { temporalUnreachable, type FailureContext } from './cli-errors';
-import { probeTcp } from './tcp-probe';
+import { probeTcp } from '../doctor/tcp-probe';
 
 /** Where the tool writes; tests and the demo pass their own. */
 export interface CliIo {

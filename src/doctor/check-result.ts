@@ -16,6 +16,7 @@ export const NAMESPACE_CHECKS = [
   'booking-workers',
   'order-events-workers',
   'payload-keys',
+  'earlier-versions',
   'codec-server',
 ] as const;
 

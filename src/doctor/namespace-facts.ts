@@ -7,7 +7,7 @@
 import { Connection } from '@temporalio/client';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
-import { probeTcp } from '../cli/tcp-probe';
+import { probeTcp } from './tcp-probe';
 import type { EncryptionCodec } from '../codec';
 import { isEncrypted, METADATA_KEY_ID, PayloadCodecError } from '../codec';
 import {
@@ -18,6 +18,7 @@ import {
 import { temporalNotAnswering } from '../client/temporal-not-answering';
 import { readSearchAttributes, refusalOf, refusedInQueries } from '../namespace/prepare-namespace';
 import { PRODUCT_SEARCH_ATTRIBUTES } from '../namespace/search-attribute-plan';
+import { countableNow } from '../shared/compatibility';
 import { inEveryDivision } from '../shared/search-attributes';
 import type { ConnectionFacts, NamespaceFacts, SearchAttributeFacts } from './namespace-verdicts';
 import type { PayloadFacts } from './payload-verdicts';
@@ -188,4 +189,23 @@ export async function recentPayloadFacts(
     }
   }
   return { kind: 'none' };
+}
+
+/**
+ * How many runs of earlier versions are still open, per registry entry whose query needs no
+ * deploy time (src/shared/compatibility.ts): their code stays until each counts 0.
+ */
+export async function earlierVersionFacts(
+  connection: Connection,
+  namespace: string,
+): Promise<{ readonly id: string; readonly open: number }[]> {
+  return Promise.all(
+    countableNow().map(async (e) => {
+      const counted = await connection.workflowService.countWorkflowExecutions({
+        namespace,
+        query: inEveryDivision(e.deleteWhen!),
+      });
+      return { id: e.id, open: Number(counted.count ?? 0) };
+    }),
+  );
 }

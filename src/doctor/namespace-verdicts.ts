@@ -259,3 +259,17 @@ export function retentionVerdict(
     `a start of an order id whose runs closed more than ${shown} ago books again as a new order. Set it: ${set.join(' ; ')}`,
   );
 }
+
+/** The runs of earlier versions still open: what they keep (docs/earlier-versions.md). Never a failure. */
+export function earlierVersionsVerdict(
+  facts: readonly { readonly id: string; readonly open: number }[],
+): CheckResult {
+  const counts = facts.map((f) => `${f.id}: ${f.open}`).join(', ');
+  const open = facts.reduce((sum, f) => sum + f.open, 0);
+  return ok(
+    'earlier-versions',
+    open === 0
+      ? `no run of an earlier version is open (${counts}): the code kept for them may go once the retention has passed (docs/earlier-versions.md)`
+      : `${open} run(s) of earlier versions still open (${counts}): the code kept for them stays (docs/earlier-versions.md)`,
+  );
+}

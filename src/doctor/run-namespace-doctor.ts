@@ -3,7 +3,7 @@
  * go-live (docs/doctor.md), with the configuration the workers run with: the connection with
  * its security, the server's release, the namespace, its search attributes and retention, workers polling the booking
  * and order-events task queues, the payload keys against the most recent booking's input, the
- * codec server. Runs the checks in order and returns one report (the same shape and exit codes
+ * runs of earlier versions still open, the codec server. Runs the checks in order and returns one report (the same shape and exit codes
  * as the supplier's doctor, run-doctor.ts); the CLI renders it. Nothing is written to Temporal.
  */
 import type { Connection } from '@temporalio/client';
@@ -16,6 +16,7 @@ import { doctorExitCode, fail, NAMESPACE_CHECKS } from './check-result';
 import { codecServerCheck } from './codec-server-check';
 import {
   connectFacts,
+  earlierVersionFacts,
   namespaceFacts,
   pollerFacts,
   serverVersionFacts,
@@ -23,6 +24,7 @@ import {
   searchAttributeFacts,
 } from './namespace-facts';
 import {
+  earlierVersionsVerdict,
   namespaceVerdict,
   retentionVerdict,
   searchAttributesVerdict,
@@ -129,6 +131,9 @@ async function namespaceChecks(
         development: config.encryption.development,
         facts: await recentPayloadFacts(connection, namespace, taskQueue, codec),
       }),
+    ),
+    await guarded('earlier-versions', async () =>
+      earlierVersionsVerdict(await earlierVersionFacts(connection, namespace)),
     ),
   );
   return undefined;

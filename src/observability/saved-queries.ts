@@ -7,14 +7,18 @@
  * the built-in `WorkflowType`, `ExecutionStatus`, `StartTime`, `CloseTime` and
  * `TemporalNamespaceDivision` (every division); a test runs each against a real server.
  */
-import { ENDING_NOTICE_MS } from '../workflows/guard/guard-decisions';
 import {
   BOOKING_WORKFLOWS,
   BOOK_ROOM_WORKFLOW,
   BookingOutcome,
   BookingPhase,
 } from '../shared/booking-contract';
-import { GUARDING_WORKFLOWS, GuardPhase, ReconfirmationMark } from '../shared/guard-contract';
+import {
+  ENDING_NOTICE_MS,
+  GUARDING_WORKFLOWS,
+  GuardPhase,
+  ReconfirmationMark,
+} from '../shared/guard-contract';
 import { ORDER_EVENTS_FAILING_QUERY } from '../shared/order-events';
 import { inEveryDivision } from '../shared/search-attributes';
 

@@ -21,23 +21,24 @@ import {
   type GuardBookingResult,
 } from './guard-contract';
 import {
-  CURRENCY_RE,
   CUSTOM_FIELD_NAMES,
   CUSTOM_FIELD_RE,
-  DECIMAL_RE,
   ORDER_ID_RE,
   PHONE_LENGTH,
   PHONE_PREFIX_RE,
   PHONE_RE,
   isPhone,
   type BookingOutcome,
-  type BookingPhase,
   type CancellationOutcome,
   type FieldIssue,
 } from './booking-values';
+import type { BookingError } from './booking-state';
+import { PriceSchema, type SupplierPrice } from './price';
 
 export { absent };
 export * from './booking-values';
+export * from './booking-state';
+export * from './price';
 
 const duration = positiveDuration;
 
@@ -106,15 +107,6 @@ export const ContactSchema = z.strictObject({
       .max(254, 'at most 254 characters')
       .optional()
       .describe('the contact e-mail address, at most 254 characters'),
-  ),
-});
-
-export const PriceSchema = z.strictObject({
-  net: matching(DECIMAL_RE, "a decimal amount as a string, e.g. '120.50'").describe(
-    "the net amount as a decimal string, e.g. '120.50'",
-  ),
-  currency: matching(CURRENCY_RE, "an ISO 4217 code such as 'EUR'").describe(
-    "the ISO 4217 currency code, e.g. 'EUR'",
   ),
 });
 
@@ -317,24 +309,7 @@ function bookRoomInputRulesAsJsonSchema(): Record<string, unknown>[] {
 export type BookRoomInput = z.input<typeof BookRoomInputSchema>;
 /** The input with every default applied. */
 export type BookRoomParams = z.output<typeof BookRoomInputSchema>;
-export type Price = z.infer<typeof PriceSchema>;
 export type Polling = z.output<typeof PollingSchema>;
-
-/** The supplier's full price record, as the price check returns it. */
-export interface SupplierPrice {
-  readonly net: string;
-  /** The seed does not mark it required: a price without one is never auto-accepted. */
-  readonly currency?: string | undefined;
-  readonly taxes?: string;
-  readonly sales_taxes?: string;
-  readonly without_tax?: string;
-}
-
-export interface BookingError {
-  /** The hotel API client's code (e.g. `AUTH_INVALID`) or one of the workflow's own. */
-  readonly code: string;
-  readonly message: string;
-}
 
 export interface BookRoomResult {
   readonly orderId: string;
@@ -368,27 +343,6 @@ export type OrderInput =
   | {
       readonly guarding: { readonly guard: GuardBookingInput; readonly decided: BookRoomResult };
     };
-
-export interface PriceDecision {
-  readonly status: 'PRICE CHANGE' | 'POLICY CHANGE' | 'AVAILABLE';
-  readonly expected?: Price;
-  readonly offered?: SupplierPrice;
-  readonly increasePercent?: number;
-  readonly deadline: string;
-}
-
-export interface BookingState {
-  readonly orderId: string;
-  readonly phase: BookingPhase;
-  readonly supplierStatus?: string;
-  readonly bookingId?: number;
-  readonly price?: SupplierPrice;
-  readonly lastError?: BookingError & { readonly at: string };
-  /** What is waiting for `approvePriceChange`, while `AWAITING_APPROVAL`. */
-  readonly pendingDecision?: PriceDecision;
-  readonly cancelRequested: boolean;
-  readonly outcome?: BookingOutcome;
-}
 
 export const ApprovePriceChangeSchema = z.strictObject({
   approve: z

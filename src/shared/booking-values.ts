@@ -4,8 +4,6 @@
  * zod schemas: the sandbox evaluates every imported module again for each workflow. The public
  * entry point stays `booking-contract.ts`, which re-exports all of it.
  */
-import type { BookRoomParams } from './booking-contract';
-
 export const BOOK_ROOM_WORKFLOW = 'bookRoom';
 /**
  * `bookRoomAndGuard`, id `booking-<orderId>` too: `bookRoom`'s booking, then, once CONFIRMED, the
@@ -93,13 +91,25 @@ export interface FieldIssue {
 }
 
 /**
+ * The fields of a parsed `bookRoom` input (`BookRoomParams`, booking-contract.ts) that
+ * {@link bookRoomInputRuleIssues} reads: stated here, so this zod-free module does not import the
+ * schema's module (which re-exports this one).
+ */
+export interface BookRoomRuleFields {
+  readonly priceChangePolicy?: { readonly maxIncreasePercent?: number } | undefined;
+  readonly expectedPrice?: unknown;
+  readonly orderIdField?: string | undefined;
+  readonly customFields?: Readonly<Record<string, string>> | undefined;
+}
+
+/**
  * Rules across fields of a parsed `bookRoom` input, which the zod schema alone does not state (the
  * published JSON Schema does: booking-contract.ts). The client refuses an input that breaks one
  * before anything starts, with its own `BOOKING_ORDER_ID_FIELD`; the workflow re-checks direct
  * starts with the default field when the input names none (src/workflows/input-verdicts.ts).
  */
 export function bookRoomInputRuleIssues(
-  p: BookRoomParams,
+  p: BookRoomRuleFields,
   defaultOrderIdField?: string,
 ): FieldIssue[] {
   const issues: FieldIssue[] = [];

@@ -5,13 +5,7 @@
  * Names are stable: add fields freely, never rename.
  */
 import { z } from 'zod';
-import type {
-  BookingError,
-  BookingOutcome,
-  BookingPhase,
-  BookingState,
-  CancellationOutcome,
-} from './booking-contract';
+import type { BookingError, BookingState } from './booking-state';
 import {
   DEFAULT_AUTO_CANCEL_MARGIN,
   DEFAULT_AUTO_CANCEL_NOTICE,
@@ -22,7 +16,12 @@ import {
 import { absent, matching } from './absent';
 import { durationPattern } from './contract-patterns';
 import { durationToMs } from './duration';
-import { ORDER_ID_RE } from './booking-values';
+import {
+  ORDER_ID_RE,
+  type BookingOutcome,
+  type BookingPhase,
+  type CancellationOutcome,
+} from './booking-values';
 import type { GuardPhase } from './guard-values';
 
 export * from './guard-values';

@@ -61,6 +61,13 @@ export const FINAL_GUARD_PHASES: readonly GuardPhase[] = [
   GuardPhase.CHECKED_OUT,
 ];
 
+/**
+ * How long before free cancellation ends the order system is told
+ * (`order.free_cancellation_ending`, src/workflows/guard/guard-decisions.ts) and the operator's
+ * reminder view looks ahead (src/observability/saved-queries.ts): 48 h.
+ */
+export const ENDING_NOTICE_MS = 48 * 3_600_000;
+
 /** Values of the `Reconfirmation` search attribute. */
 export const ReconfirmationMark = { CONFIRMED: 'CONFIRMED', FLAGGED: 'FLAGGED' } as const;
 export type ReconfirmationMark = (typeof ReconfirmationMark)[keyof typeof ReconfirmationMark];

@@ -205,6 +205,34 @@ export interface EndpointEventsState {
   readonly orders: readonly OrderEventsState[];
 }
 
+/**
+ * How the endpoint's delivery workflow is started (a worker's hand-over, signal-with-start): its
+ * waits and its hold, which tests shorten. The workflow's input adds what a run carries across
+ * `continueAsNew` (src/workflows/order-events/deliver-to-endpoint.ts).
+ */
+export interface EndpointDeliverySettings {
+  /**
+   * The wait after an order's failed round, and before the breaker's first probe; each next one
+   * doubles, to an hour. Tests shorten it. @default 30000
+   */
+  readonly firstRetryWaitMs?: number;
+  /** Events held before a new order gets a delivery workflow of its own. @default 2000 */
+  readonly maxHeldEvents?: number;
+}
+
+/** One order's part of a round of the endpoint's delivery: its events, oldest first. */
+export interface RoundPart {
+  readonly orderId: string;
+  readonly events: readonly OrderEvent[];
+}
+
+/** One order's answer from a round: how many of its events went, why the next did not. */
+export interface OrderRoundResult {
+  readonly orderId: string;
+  readonly delivered: number;
+  readonly failure?: string;
+}
+
 /** An order's own delivery workflow: one event. */
 export const orderEventSignal = defineSignal<[OrderEvent]>('orderEvent');
 export const orderEventsStateQuery = defineQuery<OrderEventsState>('orderEventsState');

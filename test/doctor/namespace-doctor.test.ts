@@ -136,6 +136,12 @@ describe('hotel-booking setup and doctor namespace, run as commands', () => {
     const client = new Client({ connection, namespace: ns.fresh, dataConverter });
     const bookings = new BookingClient({ client, taskQueue });
     await bookings.startBooking(bookingInput('instant'));
+    // A guard an earlier version started, still open (nobody polls its queue): counted.
+    await client.workflow.start('guardBooking', {
+      workflowId: `guard-doctor-${Date.now().toString(36)}`,
+      taskQueue: `nobody-polls-${taskQueue}`,
+      args: [],
+    });
     await eventually(
       async () => {
         const [wf, act] = await Promise.all(
@@ -234,10 +240,12 @@ describe('hotel-booking setup and doctor namespace, run as commands', () => {
       'booking-workers',
       'order-events-workers',
       'payload-keys',
+      'earlier-versions',
       'codec-server',
     ]) {
       assert.match(r.stdout, new RegExp(`│ ${name}\\s+│ OK`), `${name}\n${explain(r)}`);
     }
+    assert.match(r.stdout, /1 run\(s\) of earlier versions\s+│?\s*still open \(guardBooking: 1\)/s);
     assert.match(r.stdout, /key id "k-test".*decodes/s);
     // The version the server gives, not one we assume.
     assert.match(

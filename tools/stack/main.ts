@@ -7,7 +7,7 @@
  * Ctrl-C stops everything it started.
  */
 import { resolve } from 'node:path';
-import { parseHostPort, probeTcp } from '../../src/cli/tcp-probe';
+import { parseHostPort, probeTcp } from '../../src/doctor/tcp-probe';
 import { loadCodecServerConfig } from '../../src/config/codec';
 import { ConfigError, loadConfig, parseEnv } from '../../src/config';
 import { PortInUseError } from '../../src/observability/ports';

@@ -5,8 +5,10 @@
  */
 import { parseInstant } from '../../shared/dates';
 import type { CancellationTerms, FlagReason } from '../../shared/guard-contract';
-import { GuardPhase } from '../../shared/guard-values';
+import { ENDING_NOTICE_MS, GuardPhase } from '../../shared/guard-values';
 import { durationToMs } from '../../shared/duration';
+
+export { ENDING_NOTICE_MS };
 
 const DAY_MS = 86_400_000;
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -183,8 +185,6 @@ export function reconfirmationVerdict(
   };
 }
 
-/** How long before free cancellation ends the order system is told (the reminder view's 48 h). */
-export const ENDING_NOTICE_MS = 48 * 3_600_000;
 /** An automatic cancellation runs at least this long before free cancellation ends. */
 const BEFORE_DEADLINE_MS = 60_000;
 

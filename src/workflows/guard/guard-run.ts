@@ -1,9 +1,9 @@
 /**
  * The state of an order's guard, in one place: what the guard knows of the booking (the `Carried`
- * record, handed over by `continueAsNew`), the cancellation requests in flight, and the small
- * mutators that keep the search attributes, the UI's details and the flag metric in step with it.
- * Steps (guard-steps.ts) and handlers (guard-messages.ts) take the run; its home (guard-home.ts)
- * gives it its writer and outbox.
+ * record of guard-state.ts, handed over by `continueAsNew`), the cancellation requests in flight,
+ * and the small mutators that keep the search attributes, the UI's details and the flag metric in
+ * step with it. Steps (guard-steps.ts) and handlers (guard-messages.ts) take the run; its home
+ * (`GuardHome`, below) gives it its writer and outbox.
  */
 import { metricMeter, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { MetricCounter } from '@temporalio/common';
@@ -33,13 +33,24 @@ import {
 } from './guard-decisions';
 import type { OrderEventOutbox } from '../order-events/order-event-outbox';
 import type { SearchAttributes } from '../search-attribute-writer';
-import type { Carried, GuardHome } from './guard-home';
-
-export type { Carried } from './guard-home';
+import type { Carried, TermsRead } from './guard-state';
 import { OrderEventType } from '../../shared/order-events';
 import { parseInstant } from '../../shared/dates';
 import { durationToMs } from '../../shared/duration';
 import { truthOf } from '../../shared/order-truth';
+
+/**
+ * Where a guard lives: in its order's workflow (../booking/book-room.ts), with the booking's
+ * writer and outbox, or in a workflow of its own (earlier versions). The home owns how the
+ * booking's terms are first read when the booking's last read did not hold them.
+ */
+export interface GuardHome {
+  readonly searchAttributes: SearchAttributes;
+  readonly events: OrderEventOutbox | undefined;
+  readTerms(run: GuardRun): Promise<TermsRead>;
+  /** Called as the guard ends, before its last writes go out. */
+  closing?(run: GuardRun): void;
+}
 
 export type CancelBy = 'update' | 'temporal' | 'auto';
 export interface CancelRequest {

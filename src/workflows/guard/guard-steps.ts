@@ -40,7 +40,7 @@ import {
 } from './guard-decisions';
 import { parseInstant } from '../../shared/dates';
 import { waitUntil } from '../wait';
-import type { TermsRead } from './guard-home';
+import type { TermsRead } from './guard-state';
 import type { CancelRequest, GuardRun } from './guard-run';
 
 /**

@@ -26,7 +26,7 @@ import type {
 import { GuardPhase } from '../../shared/guard-values';
 import { watch } from './guard-steps';
 import type { GuardRun } from './guard-run';
-import { type Carried } from './guard-run';
+import type { Carried } from './guard-state';
 import { checkGuardBookingInput, orFail } from '../input-checks';
 
 /** The guard's input, parsed (defaults applied); a bad one fails the workflow, named. */

@@ -27,9 +27,12 @@ import {
   orderEventsHandedOverSignal,
   redeliverOrderUpdate,
   type EndpointDeliveryMemo,
+  type EndpointDeliverySettings,
   type EndpointEventsState,
   type OrderEvent,
   type OrderEventsState,
+  type OrderRoundResult,
+  type RoundPart,
 } from '../../shared/order-events';
 import { OrderEventsDeliveryKey } from '../../shared/search-attributes';
 import { DELIVER_ROUND_ACTIVITY, HAND_OVER_TO_ORDERS_ACTIVITY } from '../activity-options';
@@ -49,8 +52,6 @@ import {
   redeliver,
   roundAt,
   type Backlog,
-  type OrderRoundResult,
-  type RoundPart,
 } from './endpoint-backlog';
 import { backlogMark, failingOrders, orderState } from './endpoint-marks';
 import {
@@ -62,14 +63,8 @@ import {
 } from './endpoint-breaker';
 import { waitUntil } from '../wait';
 
-export interface EndpointDeliveryInput {
-  /**
-   * The wait after an order's failed round, and before the breaker's first probe; each next one
-   * doubles, to an hour. Tests shorten it. @default 30000
-   */
-  readonly firstRetryWaitMs?: number;
-  /** Events held before a new order gets a delivery workflow of its own. @default 2000 */
-  readonly maxHeldEvents?: number;
+/** The workflow's input: how its starter set it up, and what a previous run carried over. */
+export interface EndpointDeliveryInput extends EndpointDeliverySettings {
   /** What a previous run handed over with `continueAsNew`. */
   readonly carried?: {
     readonly backlog: Backlog;

@@ -9,7 +9,7 @@
  * first one the endpoint does not take; the rest wait behind it. Orders do not wait for each
  * other.
  */
-import type { OrderEvent } from '../../shared/order-events';
+import type { OrderEvent, OrderRoundResult, RoundPart } from '../../shared/order-events';
 import type { BreakerAllows, EndpointBreaker } from './endpoint-breaker';
 import { enqueue, keepRetrying, retryWaitMs, RETRY_WINDOW_MS } from './order-event-decisions';
 
@@ -105,12 +105,6 @@ export function hold(
   return { backlog: { orders, spilled }, spill };
 }
 
-/** One order's part of a round: its events, oldest first. */
-export interface RoundPart {
-  readonly orderId: string;
-  readonly events: readonly OrderEvent[];
-}
-
 /**
  * What a round sends at `now`: with the breaker closed, every due order (oldest orders first, at
  * most `max` events); open, one order as its probe once it is time; and, whatever the breaker
@@ -158,13 +152,6 @@ export function nextDueAt(
     if (o.failingSince !== undefined) times.push(o.failingSince + RETRY_WINDOW_MS);
   }
   return times.length > 0 ? Math.min(...times) : undefined;
-}
-
-/** One order's answer from a round: how many of its events went, why the next did not. */
-export interface OrderRoundResult {
-  readonly orderId: string;
-  readonly delivered: number;
-  readonly failure?: string;
 }
 
 /**
