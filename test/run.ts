@@ -8,7 +8,7 @@
  * given as arguments). Everything started here is stopped here, also when a test fails or hangs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { bundleWorkflows } from '../src/workflow-bundle';
@@ -81,10 +81,24 @@ function findTests(dir: string): string[] {
   });
 }
 
+/** A mistake in the arguments: said in one line, no stack. */
+class RunUsageError extends Error {}
+
+/**
+ * The test files the arguments name: a folder stands for its `*.test.ts` files (node's runner
+ * would take it as a pattern and run none); a name that is neither fails the run, said once.
+ */
+function testFilesOf(args: readonly string[]): string[] {
+  return args.flatMap((arg) => {
+    if (!existsSync(arg)) throw new RunUsageError(`npm test: no such test file or folder: ${arg}`);
+    return statSync(arg).isDirectory() ? findTests(arg) : [arg];
+  });
+}
+
 async function main(): Promise<number> {
   const root = join(__dirname, '..');
   const args = process.argv.slice(2);
-  const files = (args.length > 0 ? args : findTests(join(root, 'test'))).sort();
+  const files = (args.length > 0 ? testFilesOf(args) : findTests(join(root, 'test'))).sort();
   const started = Date.now();
   const log = (line: string) => console.log(`[test-run] ${line}`);
 
@@ -177,7 +191,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    console.error(err);
-    process.exit(1);
+    console.error(err instanceof RunUsageError ? err.message : err);
+    process.exit(err instanceof RunUsageError ? 2 : 1);
   },
 );

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -39,6 +39,30 @@ describe('the test runner', () => {
       'a line split across chunks',
     );
     assert.equal(cancelled.exitCode(), 1);
+  });
+
+  it('runs the test files of a folder it is given, and names a path that is neither in one line, exit 2', async () => {
+    const run = (arg: string) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'run.ts'), arg], {
+          cwd: join(__dirname, '..'),
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: {
+            ...withoutTestContext(process.env),
+            TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
+          },
+        });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        child.once('exit', (code) => resolve({ code, out }));
+      });
+    const [missing, folder] = await Promise.all([run('test/no-such-folder'), run('test/house')]);
+    assert.equal(missing.code, 2, missing.out);
+    assert.equal(missing.out.trim(), 'npm test: no such test file or folder: test/no-such-folder');
+    assert.equal(folder.code, 0, folder.out.slice(-2000));
+    const inFolder = readdirSync(join(__dirname, 'house')).filter((f) => f.endsWith('.test.ts'));
+    assert.match(folder.out, new RegExp(`\\[test-run\\] ${inFolder.length} test files`));
   });
 
   it('exits after a file cancelled on its timeout, and stops what that file left running', async () => {
