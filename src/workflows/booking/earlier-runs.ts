@@ -131,7 +131,10 @@ function reportEarlier(
   const asksAgain = d.bookingId === undefined || (run.cancelRequested && d.holdsBooking);
   if (asksAgain && p.optionId && !oneDecision) {
     run.cancelAnswer = CANCEL_TAKEN;
-    return d.bookingId === undefined ? { kind: 'book' } : report;
+    if (d.bookingId !== undefined) return report;
+    // As those runs did: they booked again, announcing as any run after the order's first.
+    if (orderEvents) run.events = new OrderEventOutbox(p.orderId, 0, { firstRun: false });
+    return { kind: 'book' };
   }
   // The order's decision is the earlier run's: this run answers it and counts none of its own.
   run.answersEarlier = oneDecision;
