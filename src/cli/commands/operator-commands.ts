@@ -1,6 +1,6 @@
 /**
- * What an operator does to bookings: `status`, `approve` / `reject`, `cancel`, `resolve`, `list`.
- * Queries and updates need a worker to answer; they run with a deadline so a missing worker is
+ * What an operator does to bookings: `status`, `approve` / `reject`, `cancel` (cancel-command.ts),
+ * `keep`, `resolve`, `list`. Queries and updates need a worker to answer; they run with a deadline so a missing worker is
  * reported (exit 3) instead of hanging.
  */
 import { WorkflowUpdateFailedError, type WorkflowExecutionDescription } from '@temporalio/client';
@@ -14,34 +14,18 @@ import {
   GuardPhase,
   bookingWorkflowId,
   type BookRoomResult,
-  type CancelBookingResult,
   type OrderState,
 } from '../../client';
 import { cutAtDeadline } from '../../client/temporal-not-answering';
 import { BookingOutcomeKey, BookingPhaseKey } from '../../shared/search-attributes';
 import type { CliContext } from '../cli-context';
-import {
-  CliError,
-  PayloadFailureCode,
-  payloadCodecErrorIn,
-  toCliFailure,
-  usageError,
-} from '../cli-errors';
+import { CliError, toCliFailure, usageError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';
-import { keyValueTable, renderOrderState, renderResult, renderState, table } from '../render';
-import { writeKeyProblem } from '../write-key-decision';
+import { renderOrderState, renderResult, renderState, table } from '../render';
 import { phaseHint } from './book-command';
+import { registerCancelCommand } from './cancel-command';
 import type { CommandRunner } from './command-runner';
-
-function parseBookingId(raw: string): number {
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0) {
-    throw usageError(`--booking-id: "${raw}" is not a supplier booking id (a positive integer)`, [
-      { field: '--booking-id', message: 'a positive integer' },
-    ]);
-  }
-  return n;
-}
+import { parseBookingId, readBeforeWriting } from './order-writes';
 
 async function describeBooking(
   ctx: CliContext,
@@ -105,28 +89,6 @@ function guardHint(state: OrderState): string | undefined {
 }
 
 /**
- * Reads the booking before sending it anything (write-key-decision.ts): a key the tool lacks
- * stops the command here in one line, and so does a tool that would encrypt with a key id its
- * workers do not write with; no worker answering stops it as the update would. Anything else the
- * read meets (no such booking, a run that failed) is left to the command, which says it.
- */
-async function readBeforeWriting(ctx: CliContext, orderId: string): Promise<void> {
-  const { bookings, codec } = await ctx.temporal();
-  codec.takeDecryptedKeyIds();
-  try {
-    await ctx.withWorkerDeadline(() => bookings.state(orderId), 10_000);
-  } catch (err) {
-    if (payloadCodecErrorIn(err) || cutAtDeadline(err)) throw err;
-    return;
-  }
-  const problem = writeKeyProblem({
-    encryptsWith: codec.encryptionKeyId,
-    workersWrite: codec.takeDecryptedKeyIds(),
-  });
-  if (problem) throw new CliError(problem, ExitCode.USAGE, PayloadFailureCode.WRITE_KEY);
-}
-
-/**
  * Sends an update to a running booking. An ended workflow answers "not found" to updates, which
  * would send a person looking for a typo, and an order that decided (and now guards the
  * booking) refuses it: say that the booking has ended, and how.
@@ -172,102 +134,6 @@ async function decide(ctx: CliContext, orderId: string, approve: boolean): Promi
     ].join('\n'),
   );
   return ExitCode.OK;
-}
-
-interface CancelFlags {
-  bookingId?: string;
-  reason?: string;
-  acceptPenalty?: boolean;
-  wait?: boolean;
-  pollInterval?: string;
-}
-
-function cancellationPolling(o: CancelFlags) {
-  return o.pollInterval
-    ? { initialInterval: o.pollInterval, maximumInterval: o.pollInterval }
-    : undefined;
-}
-
-const exitForCancellation = (r: CancelBookingResult): ExitCode =>
-  r.outcome === 'CANCELLED' ? ExitCode.OK : ExitCode.FAILED;
-
-async function cancelByBookingId(ctx: CliContext, bookingId: number, o: CancelFlags) {
-  const bookings = await ctx.bookings();
-  const polling = cancellationPolling(o);
-  const handle = await bookings.startCancellation({
-    bookingId,
-    ...(o.reason !== undefined ? { reason: o.reason } : {}),
-    ...(polling ? { polling } : {}),
-  });
-  ctx.note(
-    `Started cancelBooking for supplier booking ${bookingId} (workflow ${handle.workflowId}).`,
-  );
-  if (!o.wait) {
-    ctx.emit({ bookingId, workflowId: handle.workflowId }, () => `Follow it in the Temporal UI.`);
-    return ExitCode.OK;
-  }
-  const cancellation = (await handle.result()) as CancelBookingResult;
-  ctx.emit({ bookingId, workflowId: handle.workflowId, cancellation }, () =>
-    keyValueTable([
-      ['Supplier booking id', bookingId],
-      ['Cancellation', cancellation.outcome],
-      ['Reason', cancellation.reason],
-    ]),
-  );
-  return exitForCancellation(cancellation);
-}
-
-async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFlags) {
-  if ((orderId === undefined) === (o.bookingId === undefined)) {
-    throw usageError('cancel: give an order id, or --booking-id <id>, not both');
-  }
-  if (o.bookingId !== undefined) return cancelByBookingId(ctx, parseBookingId(o.bookingId), o);
-  if (o.pollInterval !== undefined) {
-    throw usageError(
-      "cancel: --poll-interval goes with --booking-id; an order's cancellation polls as the order was started with",
-    );
-  }
-  const id = orderId!;
-  const bookings = await ctx.bookings();
-  await readBeforeWriting(ctx, id);
-  const c = await ctx.withWorkerDeadline(() =>
-    bookings.cancelOrder(id, {
-      ...(o.reason !== undefined ? { reason: o.reason } : {}),
-      ...(o.acceptPenalty ? { acceptPenalty: true } : {}),
-    }),
-  );
-  if (c.kind === 'nothing-to-cancel') {
-    ctx.emit({ orderId: id, action: 'none', state: c.state }, () =>
-      [
-        c.state.truth === 'CANCELLED'
-          ? `The booking for order ${id} is already cancelled.`
-          : `Nothing to cancel: order ${id} is ${c.state.truth}.`,
-        renderOrderState(c.state),
-      ].join('\n'),
-    );
-    return ExitCode.OK;
-  }
-  ctx.note(
-    `Cancellation requested for order ${id} (phase ${c.state.phase}, held by ${c.state.holder}).`,
-  );
-  if (c.state.phase === 'NEEDS_RECONCILIATION') {
-    // The workflow cannot know whether there is a supplier booking to cancel until told.
-    ctx.note(`It ends once reconciled: ${phaseHint(c.state) ?? `resolve ${id}`}`);
-  }
-  if (!o.wait) {
-    ctx.emit({ orderId: id, action: 'requested', state: c.state }, () => renderOrderState(c.state));
-    return ExitCode.OK;
-  }
-  if (c.state.holder === 'bookRoom') {
-    const result = await bookings.result(id);
-    if (result.outcome !== BookingOutcome.CONFIRMED || result.bookingId === undefined) {
-      ctx.emit({ orderId: id, action: 'requested', result }, () => renderResult(result));
-      return result.outcome === BookingOutcome.CANCELLED ? ExitCode.OK : ExitCode.FAILED;
-    }
-  }
-  const state = await bookings.cancellationSettled(id);
-  ctx.emit({ orderId: id, action: 'requested', state }, () => renderOrderState(state));
-  return state.truth === 'CANCELLED' ? ExitCode.OK : ExitCode.FAILED;
 }
 
 async function keep(ctx: CliContext, orderId: string, o: { reason?: string }) {
@@ -397,24 +263,7 @@ export function registerOperatorCommands(program: Command, run: CommandRunner): 
     .argument('<orderId>')
     .action((orderId: string) => run((ctx) => decide(ctx, orderId, false)));
 
-  program
-    .command('cancel')
-    .description(
-      'Cancel an order in any phase before check-in (a confirmed one through its guard; after free cancellation ends only with --accept-penalty), or a supplier booking by id',
-    )
-    .argument('[orderId]')
-    .option('--booking-id <id>', 'cancel this supplier booking id (starts cancelBooking)')
-    .option('--reason <text>', 'why, for the record')
-    .option(
-      '--accept-penalty',
-      'cancel even though free cancellation has ended (or is unknown): the penalty is accepted',
-    )
-    .option(
-      '--poll-interval <duration>',
-      "with --booking-id: while the supplier answers 202, poll this often, e.g. '2s'",
-    )
-    .option('--wait', 'wait for the outcome (exit 0 only when CANCELLED)')
-    .action((orderId: string | undefined, o: CancelFlags) => run((ctx) => cancel(ctx, orderId, o)));
+  registerCancelCommand(program, run);
 
   program
     .command('keep')
