@@ -42,7 +42,7 @@ FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 # NODE_OPTIONS: V8's young generation bounded in every isolate of the worker from its start
 # (MAX_SEMI_SPACE_MIB in src/build-worker.ts, which sets it for the workflow thread itself; the
-# main thread's heap is sized before any code runs). Bench: bench/README.md "Memory of the worker".
+# main thread's heap is sized before any code runs). Bench: bench/results/log.md "Memory of the worker".
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=1 \
     WORKFLOW_BUNDLE_PATH=/app/dist/workflows.bundle.js \

@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
+import { posix } from 'node:path';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
@@ -15,21 +16,47 @@ const productBoundary = {
 };
 
 /**
- * The walls between the folders of src/: a file under `src/<from>/` imports nothing of `to` (the
- * folders or files of src/ named, without `.ts`), type-only imports and `export … from` included
- * (no `allowTypeImports`): a type across a wall ties the layers as a value does.
- * test/house/import-graph.test.ts holds them on the import graph too (`require()` included), lints
- * a made-up import across each, and finds no import cycle in src/.
+ * The walls between the folders of src/: a file under `src/<from>/` (a folder of src/, or one of
+ * src/order-events/) imports nothing of `to` (the folders or files of src/ named, without `.ts`),
+ * type-only imports and `export … from` included (no `allowTypeImports`): a type across a wall
+ * ties the layers as a value does. test/house/import-graph.test.ts holds them on the import graph
+ * too (`require()` included), lints a made-up import across each, and finds no import cycle in
+ * src/.
  */
 export const walls = [
   {
     from: 'activities',
-    to: ['workflows'],
+    to: ['workflows', 'order-events/workflows'],
     why: 'workflows call activities (by type), never the other way; what both need lives in src/shared/',
   },
   {
+    from: 'order-events/activities',
+    to: ['workflows', 'order-events/workflows'],
+    why: "workflows call activities, never the other way; what both need is order events' contract",
+  },
+  {
+    from: 'order-events/workflows',
+    to: ['activities', 'order-events/activities', 'order-events/config'],
+    why: "they see their activities through the contract's OrderEventActivities: the workflow bundle holds no activity code",
+  },
+  {
+    from: 'order-events/contract',
+    to: [
+      'order-events/activities',
+      'order-events/workflows',
+      'order-events/config',
+      'activities',
+      'workflows',
+      'client',
+      'cli',
+      'worker',
+      'build-worker',
+    ],
+    why: 'the contract of order events sits below both layers and every reader of it',
+  },
+  {
     from: 'observability',
-    to: ['workflows'],
+    to: ['workflows', 'order-events/workflows'],
     why: 'it reads what the workflows write (src/shared/), not their code',
   },
   {
@@ -39,7 +66,7 @@ export const walls = [
   },
   {
     from: 'hotel-api',
-    to: ['config', 'activities', 'workflows', 'client', 'cli'],
+    to: ['config', 'activities', 'workflows', 'client', 'cli', 'order-events'],
     why: 'the supplier client sits under the activities: it imports only its own files and src/shared/',
   },
   {
@@ -53,6 +80,7 @@ export const walls = [
       'worker',
       'worker-config',
       'build-worker',
+      'order-events',
     ],
     why: 'the contract sits under every layer that shares it',
   },
@@ -60,15 +88,47 @@ export const walls = [
 
 /**
  * `no-restricted-imports` patterns of the walls of `src/<from>/`: a relative path that climbs to a
- * walled folder or file.
+ * walled folder or file (from `src/<from>/` or any folder below it).
  */
 const wallPatterns = (from) =>
   walls
     .filter((w) => w.from === from)
     .map((w) => ({
-      regex: `^(?:\\.\\./)+(?:${w.to.join('|')})(?:/|$)`,
+      regex: `^(?:\\.\\./)*(?:${w.to.map((to) => posix.relative(`src/${from}`, `src/${to}`).replaceAll('.', '\\.')).join('|')})(?:/|$)`,
       message: `src/${w.from}/ imports nothing of ${w.to.map((t) => `src/${t}`).join(', ')}: ${w.why}.`,
     }));
+
+/** What workflow code may import (the sandbox's rules), with `walls` patterns of its own. */
+const workflowSandbox = (walled) => ({
+  paths: nodeBuiltins.map((name) => ({
+    name,
+    message: 'Workflow code must be deterministic: no Node built-ins.',
+  })),
+  patterns: [
+    productBoundary,
+    ...walled,
+    {
+      regex: '^(?!@temporalio/workflow$|@temporalio/common$|\\.{1,2}/)',
+      message:
+        'Workflow files may import only @temporalio/workflow, @temporalio/common and relative pure modules.',
+    },
+    {
+      group: ['**/activities', '**/activities/**'],
+      allowTypeImports: true,
+      message: 'Reference activities with `import type` and proxyActivities.',
+    },
+    {
+      // The sandbox evaluates the workflow modules once per worker and freezes them for every
+      // workflow (preloadModules, src/workflow-bundle.ts); zod's schemas cannot be frozen, so zod
+      // and the schemas are loaded per workflow, by input-checks.ts only, for inputs the fast path
+      // cannot vouch for.
+      group: ['**/shared/booking-contract', '**/shared/guard-contract'],
+      allowTypeImports: true,
+      message:
+        'Workflows import values from booking-values/guard-values and check inputs with input-checks.ts',
+    },
+  ],
+});
 
 export default tseslint.config(
   { ignores: ['node_modules/', '**/dist/', '.data/', 'bench/results/', 'test/histories/', 'bin/'] },
@@ -102,8 +162,9 @@ export default tseslint.config(
   },
   {
     // Configuration is a leaf: it reads and checks the environment, and imports nothing else of
-    // the product (the layers own the types it hands them; the compiler matches them).
-    files: ['src/config/**/*.ts'],
+    // the product (the layers own the types it hands them; the compiler matches them). Order
+    // events' part of it lives with them (src/order-events/config.ts), a leaf too.
+    files: ['src/config/**/*.ts', 'src/order-events/config.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -111,8 +172,9 @@ export default tseslint.config(
           patterns: [
             productBoundary,
             {
-              group: ['../*', '../**'],
-              message: 'src/config/ imports nothing else of the product.',
+              regex: '^\\.\\./(?!order-events/config$)',
+              message:
+                'src/config/ imports nothing else of the product but src/order-events/config.ts, which imports nothing of it.',
             },
           ],
         },
@@ -121,7 +183,15 @@ export default tseslint.config(
   },
   // The walls (`walls` above). The zod-free files of src/shared/ repeat theirs below: a later
   // block's options for a rule replace an earlier one's.
-  ...['activities', 'observability', 'doctor', 'hotel-api', 'shared'].map((from) => ({
+  ...[
+    'activities',
+    'observability',
+    'doctor',
+    'hotel-api',
+    'shared',
+    'order-events/activities',
+    'order-events/contract',
+  ].map((from) => ({
     files: [`src/${from}/**/*.ts`],
     rules: {
       'no-restricted-imports': ['error', { patterns: [productBoundary, ...wallPatterns(from)] }],
@@ -149,39 +219,13 @@ export default tseslint.config(
   {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O packages.
     files: ['src/workflows/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', workflowSandbox([])] },
+  },
+  {
+    // Order events' workflows: the same sandbox, and their walls.
+    files: ['src/order-events/workflows/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: nodeBuiltins.map((name) => ({
-            name,
-            message: 'Workflow code must be deterministic: no Node built-ins.',
-          })),
-          patterns: [
-            productBoundary,
-            {
-              regex: '^(?!@temporalio/workflow$|@temporalio/common$|\\.{1,2}/)',
-              message:
-                'Workflow files may import only @temporalio/workflow, @temporalio/common and relative pure modules.',
-            },
-            {
-              group: ['**/activities', '**/activities/**'],
-              allowTypeImports: true,
-              message: 'Reference activities with `import type` and proxyActivities.',
-            },
-            {
-              // The sandbox evaluates the workflow modules once per worker and freezes them for
-              // every workflow (preloadModules, src/workflow-bundle.ts); zod's schemas cannot be
-              // frozen, so zod and the schemas are loaded per workflow, by input-checks.ts only,
-              // for inputs the fast path cannot vouch for.
-              group: ['**/shared/booking-contract', '**/shared/guard-contract'],
-              allowTypeImports: true,
-              message:
-                'Workflows import values from booking-values/guard-values and check inputs with input-checks.ts',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', workflowSandbox(wallPatterns('order-events/workflows'))],
     },
   },
   {
@@ -211,11 +255,34 @@ export default tseslint.config(
     },
   },
   {
+    // The zod-free part of order events' contract, which workflows import.
+    files: ['src/order-events/contract/event.ts', 'src/order-events/contract/delivery.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', message: 'Workflows import this module: no zod here' }],
+          patterns: [
+            productBoundary,
+            ...wallPatterns('order-events/contract'),
+            {
+              group: ['**/shared/booking-contract', '**/shared/guard-contract', './body-schemas'],
+              allowTypeImports: true,
+              message: 'Workflows import this module: types only from the zod contracts',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The workflow bundle's modules are evaluated once per worker and shared by every workflow
     // (preloadModules, src/workflow-bundle.ts): a module-level variable would carry one
     // workflow's state into another's.
     files: [
       'src/workflows/**/*.ts',
+      'src/order-events/workflows/**/*.ts',
+      'src/order-events/contract/*.ts',
       'src/shared/**/*.ts',
       'src/catalogue/**/*.ts',
       'src/config/defaults.ts',

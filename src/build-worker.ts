@@ -7,8 +7,8 @@ import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/w
 import type { DataConverter } from '@temporalio/common';
 import { createActivities } from './activities';
 import { localCallsPerSecond } from './activities/local-supplier-budget';
-import { createOrderEventActivities, type OrderEventsEndpoint } from './activities/order-events';
-import { orderEventsTaskQueue } from './shared/order-events';
+import { createOrderEventActivities, type OrderEventsEndpoint } from './order-events/activities';
+import { orderEventsTaskQueue } from './order-events/contract/delivery';
 import type { CatalogueStore } from './catalogue/store';
 import type { HotelApiClient } from './hotel-api';
 import {
@@ -82,7 +82,7 @@ const ACTIVITY_POLLERS = 40;
  * sandbox leaves short-lived garbage for each workflow it creates (~1.3 MB when every workflow
  * evaluated its own copy of the workflow modules), let its heap grow from ~150 MB live to ~590 MB
  * between full collections (memory probe, 200 bookings), and the worker's RSS followed. Load
- * drill and bench: bench/README.md.
+ * drill and bench: bench/results/log.md.
  */
 export const HEAP_GROWING_PERCENT = 50;
 
@@ -91,7 +91,7 @@ export const HEAP_GROWING_PERCENT = 50;
  * V8's default on 64 bits is 16: up to ~48 MiB of young generation in each of the worker's two
  * isolates (main thread, workflow thread), most of it resident once touched. At 1 the worker
  * started at 165 MiB RSS instead of 208 and stayed at 267 instead of 350 MiB with 500 bookings
- * waiting (bench `scale`, bench/README.md "Memory of the worker"); scavenges run more often, and
+ * waiting (bench `scale`, bench/results/log.md "Memory of the worker"); scavenges run more often, and
  * bookRoom's workflow task time did not change measurably (same section).
  */
 export const MAX_SEMI_SPACE_MIB = 1;

@@ -1,5 +1,5 @@
 /**
- * The bench's worker is compiled JavaScript on plain node (bench/compiled-worker.ts): compiled once
+ * The bench's worker is compiled JavaScript on plain node (bench/shared/compiled-worker.ts): compiled once
  * per change of the sources into the cache, and the compiled child starts without tsx.
  */
 import assert from 'node:assert/strict';
@@ -7,8 +7,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ChildHandle } from '../bench/child-ipc';
-import { compiledBenchWorker, sourceHash } from '../bench/compiled-worker';
+import { ChildHandle } from '../bench/shared/child-ipc';
+import { compiledBenchWorker, sourceHash } from '../bench/shared/compiled-worker';
 
 const ROOT = join(__dirname, '..');
 
@@ -45,7 +45,7 @@ describe('the compiled bench worker', () => {
     const env = { ...process.env, XDG_CACHE_HOME: tmp('cache') };
     const lines: string[] = [];
     const compiled = await compiledBenchWorker((l) => lines.push(l), env);
-    assert.match(compiled.module, /bench-worker\/[0-9a-f]{16}\/bench\/worker-child\.js$/);
+    assert.match(compiled.module, /bench-worker\/[0-9a-f]{16}\/bench\/shared\/worker-child\.js$/);
     assert.ok(lines.some((l) => l.includes('compiled in')));
     lines.length = 0;
     assert.deepEqual(await compiledBenchWorker((l) => lines.push(l), env), compiled);

@@ -1,14 +1,14 @@
 /**
- * The bench's settings for its cluster part (bench/bench-config.ts) and the names its figures are
- * written under (bench/cluster.ts): the full run includes the cluster, `--quick` leaves it out
+ * The bench's settings for its cluster part (bench/shared/config.ts) and the names its figures are
+ * written under (bench/cluster/): the full run includes the cluster, `--quick` leaves it out
  * unless `BENCH_PARTS` names it, bad knobs are one line naming the variable.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { outputFor, PARTS, settingsFrom } from '../bench/bench-config';
-import { clusterFigures, type ClusterBenchResult } from '../bench/cluster';
-import { pollsOnTime, probeRates, stepHolds } from '../bench/scale-probe';
-import { roundOrders } from '../bench/throughput';
+import { outputFor, PARTS, settingsFrom } from '../bench/shared/config';
+import { clusterFigures, type ClusterBenchResult } from '../bench/cluster/cluster';
+import { pollsOnTime, probeRates, stepHolds } from '../bench/scale/probe';
+import { roundOrders } from '../bench/shared/windows';
 
 describe('bench settings: the cluster part', () => {
   it('the full run and --quick have every part, the cluster last', () => {

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { cpuSeconds, statFields, treeCpuSeconds } from '../bench/bench-stack';
-import { msPerWorkflow } from '../bench/throughput';
+import { cpuSeconds, statFields, treeCpuSeconds } from '../bench/shared/processes';
+import { msPerWorkflow } from '../bench/throughput/throughput';
 
 /** A shell loop that keeps one core busy for a while (a few hundred ms here). */
 const BURN = 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done';

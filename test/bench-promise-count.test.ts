@@ -1,13 +1,13 @@
 /**
- * The bench's count of promises and sandbox entries per step of a booking (bench/promise-steps.ts,
- * bench/promise-count.ts): observations are attributed to the activation they happen in, each
+ * The bench's count of promises and sandbox entries per step of a booking (bench/promises/steps.ts,
+ * bench/promises/count.ts): observations are attributed to the activation they happen in, each
  * activation is named by the events that led to it, the booking's window ends at the guard's first
  * wait; and a replay of a recorded history counts the same on every run.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { countPromises, PROMISE_COUNT_HISTORY } from '../bench/promise-count';
+import { countPromises, PROMISE_COUNT_HISTORY } from '../bench/promises/count';
 import {
   bookingWindow,
   promiseCountFigures,
@@ -15,7 +15,7 @@ import {
   type Observed,
   type ObservedCommand,
   type ObservedJob,
-} from '../bench/promise-steps';
+} from '../bench/promises/steps';
 import { testWorkflowBundle } from './helpers/temporal';
 
 const promise = (site?: string): Observed =>
@@ -28,7 +28,7 @@ const activate = (historyLength: number, ...jobs: ObservedJob[]): Observed => ({
 });
 const commands = (...list: ObservedCommand[]): Observed => ({ kind: 'commands', commands: list });
 
-/** A booking's replay as bench/promise-count.ts notes it: four activations, then the eviction. */
+/** A booking's replay as bench/promises/count.ts notes it: four activations, then the eviction. */
 const booking: Observed[] = [
   entry('initRuntime'),
   promise('src/a.ts:1 order'),

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { metricSumsBy } from '../bench/bench-stack';
-import { medianRequests, requestsPerWorkflow } from '../bench/server-work';
+import { metricSumsBy } from '../bench/shared/metrics';
+import { medianRequests, requestsPerWorkflow } from '../bench/shared/metrics';
 
 const TEXT = [
   '# HELP persistence_requests Persistence requests',

@@ -1,5 +1,5 @@
 /**
- * The bench's figures against their targets (bench/targets.ts): computed from the run's own
+ * The bench's figures against their targets (bench/report/targets.ts): computed from the run's own
  * results, written under the names the README's "Latest full run" table uses, the rows whose
  * target was replaced kept as reported figures, and the load drill's memory figures carried from
  * its summary file (tools/chaos/load-run.ts) into the results.
@@ -15,8 +15,8 @@ import {
   targets,
   targetsRecord,
   type BenchResults,
-} from '../bench/targets';
-import type { OverheadAtLatency } from '../bench/overhead';
+} from '../bench/report/targets';
+import type { OverheadAtLatency } from '../bench/overhead/overhead';
 import {
   readLoadDrillSummaries,
   writeLoadDrillSummary,
@@ -261,13 +261,13 @@ describe('bench targets', () => {
     );
   });
 
-  it('every figure has its row in bench/README.md under the same name', () => {
-    const readme = readFileSync(join(__dirname, '..', 'bench', 'README.md'), 'utf8');
+  it('every figure has its row in bench/results/log.md under the same name', () => {
+    const readme = readFileSync(join(__dirname, '..', 'bench', 'results', 'log.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Latest full run'));
     for (const t of targets({})) {
       assert.ok(
         section.includes(`| ${t.label} |`),
-        `bench/README.md "Latest full run" has no row "${t.label}"`,
+        `bench/results/log.md "Latest full run" has no row "${t.label}"`,
       );
     }
     // The reported rows of fixed names (the promise count's are named by its steps).
@@ -281,7 +281,7 @@ describe('bench targets', () => {
     for (const label of Object.keys(every)) {
       assert.ok(
         section.includes(`| ${label} |`),
-        `bench/README.md "Latest full run" has no row "${label}"`,
+        `bench/results/log.md "Latest full run" has no row "${label}"`,
       );
     }
   });

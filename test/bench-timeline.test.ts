@@ -1,5 +1,5 @@
 /**
- * The bench's step breakdown (bench/timeline.ts) on a real history: the steps of a run add up to its
+ * The bench's step breakdown (bench/shared/timeline.ts) on a real history: the steps of a run add up to its
  * end-to-end time, and the time goes where the history says it went.
  */
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { temporal } from '@temporalio/proto';
-import { meanSteps, runSteps, STEPS } from '../bench/timeline';
+import { meanSteps, runSteps, STEPS } from '../bench/shared/timeline';
 import {
   connectTemporal,
   uniqueTaskQueue,

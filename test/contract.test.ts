@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { OrderEventType } from '../src/shared/order-events';
+import { OrderEventType } from '../src/order-events/contract/event';
 import { CONTRACT_DIR, asciiDigits, contractFiles } from '../tools/scripts/contract-schemas';
 
 type Json = Record<string, unknown>;

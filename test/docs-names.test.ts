@@ -1,5 +1,5 @@
 /**
- * The docs name only what exists. In docs/ and the README:
+ * The docs name only what exists. In docs/, the README and src/order-events/README.md:
  *
  * - every command-line invocation (`hotel-booking …`, `npm run starter -- …`) names commands and
  *   flags the CLI has (asked of the CLI's own help, in-process);
@@ -33,6 +33,7 @@ const DOCS = [
   ...readdirSync(join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
+  'src/order-events/README.md',
 ];
 const text = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 

@@ -18,6 +18,7 @@ const DOCS = [
     .map((f) => `docs/${f}`),
   'examples/python-order-system/README.md',
   'examples/temporal-cli/README.md',
+  'src/order-events/README.md',
 ];
 
 /** GitHub's anchor of a heading. */

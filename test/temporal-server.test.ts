@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client, Connection } from '@temporalio/client';
-import { metricSum } from '../bench/bench-stack';
+import { metricSum } from '../bench/shared/metrics';
 import { ALL_SEARCH_ATTRIBUTE_KEYS, OrderEventsDeliveryKey } from '../src/shared/search-attributes';
 import { cachedCliPath, resolveTemporalCli } from '../tools/temporal-server/cli-binary';
 import { ensureClusterBinaries } from '../tools/temporal-server/cluster-binaries';

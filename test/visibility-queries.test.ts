@@ -15,7 +15,7 @@ import { BOOKING_COUNT_QUERIES, WAITING_PHASES } from '../src/observability/book
 import { savedQueries } from '../src/observability/saved-queries';
 import { BookingOutcome, BookingPhase, CancellationOutcome } from '../src/shared/booking-values';
 import { GuardPhase } from '../src/shared/guard-values';
-import { ORDER_EVENTS_FAILING_QUERY } from '../src/shared/order-events';
+import { ORDER_EVENTS_FAILING_QUERY } from '../src/order-events/contract/delivery';
 import { ALL_SEARCH_ATTRIBUTE_KEYS, inEveryDivision } from '../src/shared/search-attributes';
 import { connectTemporal, type TestTemporal } from './helpers/temporal';
 

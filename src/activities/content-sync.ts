@@ -140,179 +140,185 @@ async function forEachDetail<T>(
   if (deferred !== undefined) throw deferred;
 }
 
-export function createContentSyncActivities(deps: ContentSyncActivityDeps) {
-  const { hotelApi } = deps;
+function store(deps: ContentSyncActivityDeps): CatalogueStore {
+  if (deps.catalogueStore === undefined) {
+    throw ApplicationFailure.create({
+      type: 'CATALOGUE_NOT_CONFIGURED',
+      message: 'This worker has no catalogue store (createActivities({ catalogueStore }))',
+      nonRetryable: true,
+    });
+  }
+  return deps.catalogueStore;
+}
 
-  function store(): CatalogueStore {
-    if (deps.catalogueStore === undefined) {
-      throw ApplicationFailure.create({
-        type: 'CATALOGUE_NOT_CONFIGURED',
-        message: 'This worker has no catalogue store (createActivities({ catalogueStore }))',
-        nonRetryable: true,
-      });
+/** The detail, or `undefined` when the supplier says it is missing or inactive (404). */
+async function fetchDetail(
+  hotelApi: HotelApiClient,
+  hotelId: number,
+  language: ContentLanguage,
+  signal: AbortSignal,
+): Promise<PropertyDetail | undefined> {
+  try {
+    return await hotelApi.getProperty({ hotelId, languageCode: language }, { signal });
+  } catch (err) {
+    if (err instanceof HotelApiError && err.code === 'NOT_FOUND') return undefined;
+    throw toApplicationFailure(err);
+  }
+}
+
+/** Stores one detail for the pass; its changes added to `counts`. */
+async function storeDetail(
+  catalogue: CatalogueStore,
+  detail: PropertyDetail,
+  at: { countryCode: string; language: ContentLanguage; syncId: string },
+  counts: ChangeCounts,
+): Promise<ChangeCounts> {
+  const { countryCode, language } = at;
+  const record: PropertyRecord = { id: detail.id, language, countryCode, detail };
+  return addCounts(counts, await catalogue.upsertProperties([record], at.syncId));
+}
+
+/** `GET /static_content_reference_list` for a language, stored when changed. */
+async function syncReferenceLists(
+  deps: ContentSyncActivityDeps,
+  input: { language: ContentLanguage },
+): Promise<{ lists: number; items: number; changed: number }> {
+  const catalogue = store(deps);
+  const signal = Context.current().cancellationSignal;
+  const r = await supplierCall(() =>
+    deps.hotelApi.staticReferenceList({ language: input.language }, { signal }),
+  );
+  // The five documented lists, and any further list the supplier adds.
+  const lists: Record<string, ReferenceItem[]> = {};
+  for (const [name, value] of Object.entries(r)) {
+    if (Array.isArray(value)) lists[name] = value as ReferenceItem[];
+  }
+  const changed = await catalogue.upsertReferenceLists(input.language, lists);
+  const items = Object.values(lists).reduce((n, l) => n + l.length, 0);
+  return { lists: Object.keys(lists).length, items, changed };
+}
+
+/** Where a page's attempt starts: the last attempt's progress, else the page read from the list. */
+async function pageProgress(
+  deps: ContentSyncActivityDeps,
+  input: SyncContentPageInput,
+): Promise<PageProgress> {
+  const ctx = Context.current();
+  const previous: unknown = ctx.info.heartbeatDetails;
+  if (isPageProgress(previous)) return previous;
+  const { countryCode, language, page } = input;
+  const signal = ctx.cancellationSignal;
+  const list = await supplierCall(() =>
+    deps.hotelApi.listProperties({ countryCode, languageCode: language, page }, { signal }),
+  );
+  const progress: PageProgress = {
+    total: list.total,
+    listed: list.properties.map((p) => p.id),
+    done: [],
+    missing: [],
+    counts: NO_CHANGES,
+  };
+  ctx.heartbeat(progress);
+  return progress;
+}
+
+/**
+ * One page of the list, each listed property's detail (rate-limited), stored as it arrives.
+ * A detail that answers 404 (deactivated between list and detail) is skipped: it is not
+ * "seen", so the end of the pass marks it inactive.
+ */
+async function syncContentPage(
+  deps: ContentSyncActivityDeps,
+  input: SyncContentPageInput,
+): Promise<SyncContentPageResult> {
+  const catalogue = store(deps);
+  const ctx = Context.current();
+  const signal = ctx.cancellationSignal;
+  const progress = await pageProgress(deps, input);
+  const missing = new Set(progress.missing);
+  let { done, counts } = progress;
+  const todo = [...new Set(progress.listed)].filter(
+    (id) => !missing.has(id) && !rangesHas(done, id),
+  );
+  let latest = progress;
+  const fetchAndStore = async (id: number) => {
+    const detail = await fetchDetail(deps.hotelApi, id, input.language, signal);
+    if (detail === undefined) {
+      missing.add(id);
+    } else {
+      counts = await storeDetail(catalogue, detail, input, counts);
+      done = mergeRanges(done, [[id, id]]);
     }
-    return deps.catalogueStore;
-  }
-
-  /** The detail, or `undefined` when the supplier says it is missing or inactive (404). */
-  async function fetchDetail(
-    hotelId: number,
-    language: ContentLanguage,
-    signal: AbortSignal,
-  ): Promise<PropertyDetail | undefined> {
-    try {
-      return await hotelApi.getProperty({ hotelId, languageCode: language }, { signal });
-    } catch (err) {
-      if (err instanceof HotelApiError && err.code === 'NOT_FOUND') return undefined;
-      throw toApplicationFailure(err);
-    }
-  }
-
-  function record(
-    detail: PropertyDetail,
-    countryCode: string,
-    language: ContentLanguage,
-  ): PropertyRecord {
-    return { id: detail.id, language, countryCode, detail };
-  }
-
+    latest = { ...progress, done, missing: [...missing], counts };
+    // The SDK throttles what reaches the server; the latest details win.
+    ctx.heartbeat(latest);
+  };
+  await keepBeating(
+    HEARTBEAT_INTERVAL_MS,
+    () => latest,
+    () => forEachDetail(todo, limitsOf(input, signal), fetchAndStore),
+  );
   return {
-    /** `GET /static_content_reference_list` for a language, stored when changed. */
-    async syncReferenceLists(input: {
-      language: ContentLanguage;
-    }): Promise<{ lists: number; items: number; changed: number }> {
-      return cancellable(async () => {
-        const catalogue = store();
-        const signal = Context.current().cancellationSignal;
-        const r = await supplierCall(() =>
-          hotelApi.staticReferenceList({ language: input.language }, { signal }),
-        );
-        // The five documented lists, and any further list the supplier adds.
-        const lists: Record<string, ReferenceItem[]> = {};
-        for (const [name, value] of Object.entries(r)) {
-          if (Array.isArray(value)) lists[name] = value as ReferenceItem[];
-        }
-        const changed = await catalogue.upsertReferenceLists(input.language, lists);
-        const items = Object.values(lists).reduce((n, l) => n + l.length, 0);
-        return { lists: Object.keys(lists).length, items, changed };
-      });
-    },
+    page: input.page,
+    total: progress.total,
+    ids: done,
+    missing: missing.size,
+    listed: progress.listed.length,
+    ...counts,
+  };
+}
 
-    /**
-     * One page of the list, each listed property's detail (rate-limited), stored as it arrives.
-     * A detail that answers 404 (deactivated between list and detail) is skipped: it is not
-     * "seen", so the end of the pass marks it inactive.
-     */
-    async syncContentPage(input: SyncContentPageInput): Promise<SyncContentPageResult> {
-      return cancellable(async () => {
-        const catalogue = store();
-        const ctx = Context.current();
-        const signal = ctx.cancellationSignal;
-        const { countryCode, language, page, syncId } = input;
+/**
+ * The end of a full pass: every active row of the country and language that the pass did not
+ * see is marked inactive. Each such row is first checked with its detail: the list can shift
+ * under a paging client (a property removed from page 1 moves another from page 2 to page 1
+ * after page 1 was read), so a 200 keeps the row active and refreshes it; only a 404 (or a
+ * detail now in another country) deactivates it.
+ */
+async function finishContentSync(
+  deps: ContentSyncActivityDeps,
+  input: FinishContentSyncInput,
+): Promise<FinishContentSyncResult> {
+  const catalogue = store(deps);
+  const ctx = Context.current();
+  const signal = ctx.cancellationSignal;
+  const { countryCode, language, syncId, seen } = input;
+  const candidates = (await catalogue.activeIds(countryCode, language)).filter(
+    (id) => !rangesHas(seen, id),
+  );
+  const alive: number[] = [];
+  let counts = NO_CHANGES;
+  const check = async (id: number) => {
+    const detail = await fetchDetail(deps.hotelApi, id, language, signal);
+    if (detail !== undefined && (detail.country?.code ?? countryCode) === countryCode) {
+      counts = await storeDetail(catalogue, detail, input, counts);
+      alive.push(id);
+    }
+    ctx.heartbeat();
+  };
+  await keepBeating(
+    HEARTBEAT_INTERVAL_MS,
+    () => undefined,
+    () => forEachDetail(candidates, limitsOf(input, signal), check),
+  );
+  const keep = mergeRanges(seen, toRanges(alive));
+  const deactivated = await catalogue.markInactiveExcept(
+    countryCode,
+    language,
+    rangeIds(keep),
+    syncId,
+  );
+  return { deactivated, confirmedActive: toRanges(alive), ...counts };
+}
 
-        const previous: unknown = ctx.info.heartbeatDetails;
-        let progress: PageProgress;
-        if (isPageProgress(previous)) {
-          progress = previous;
-        } else {
-          const list = await supplierCall(() =>
-            hotelApi.listProperties({ countryCode, languageCode: language, page }, { signal }),
-          );
-          progress = {
-            total: list.total,
-            listed: list.properties.map((p) => p.id),
-            done: [],
-            missing: [],
-            counts: NO_CHANGES,
-          };
-          ctx.heartbeat(progress);
-        }
-
-        const missing = new Set(progress.missing);
-        let done = progress.done;
-        let counts = progress.counts;
-        const todo = [...new Set(progress.listed)].filter(
-          (id) => !missing.has(id) && !rangesHas(done, id),
-        );
-        let latest = progress;
-        await keepBeating(
-          HEARTBEAT_INTERVAL_MS,
-          () => latest,
-          () =>
-            forEachDetail(todo, limitsOf(input, signal), async (id) => {
-              const detail = await fetchDetail(id, language, signal);
-              if (detail === undefined) {
-                missing.add(id);
-              } else {
-                const c = await catalogue.upsertProperties(
-                  [record(detail, countryCode, language)],
-                  syncId,
-                );
-                counts = addCounts(counts, c);
-                done = mergeRanges(done, [[id, id]]);
-              }
-              latest = { ...progress, done, missing: [...missing], counts };
-              // The SDK throttles what reaches the server; the latest details win.
-              ctx.heartbeat(latest);
-            }),
-        );
-
-        return {
-          page,
-          total: progress.total,
-          ids: done,
-          missing: missing.size,
-          listed: progress.listed.length,
-          ...counts,
-        };
-      });
-    },
-
-    /**
-     * The end of a full pass: every active row of the country and language that the pass did not
-     * see is marked inactive. Each such row is first checked with its detail: the list can shift
-     * under a paging client (a property removed from page 1 moves another from page 2 to page 1
-     * after page 1 was read), so a 200 keeps the row active and refreshes it; only a 404 (or a
-     * detail now in another country) deactivates it.
-     */
-    async finishContentSync(input: FinishContentSyncInput): Promise<FinishContentSyncResult> {
-      return cancellable(async () => {
-        const catalogue = store();
-        const ctx = Context.current();
-        const signal = ctx.cancellationSignal;
-        const { countryCode, language, syncId, seen } = input;
-
-        const candidates = (await catalogue.activeIds(countryCode, language)).filter(
-          (id) => !rangesHas(seen, id),
-        );
-        const alive: number[] = [];
-        let counts = NO_CHANGES;
-        await keepBeating(
-          HEARTBEAT_INTERVAL_MS,
-          () => undefined,
-          () =>
-            forEachDetail(candidates, limitsOf(input, signal), async (id) => {
-              const detail = await fetchDetail(id, language, signal);
-              if (detail !== undefined && (detail.country?.code ?? countryCode) === countryCode) {
-                counts = addCounts(
-                  counts,
-                  await catalogue.upsertProperties([record(detail, countryCode, language)], syncId),
-                );
-                alive.push(id);
-              }
-              ctx.heartbeat();
-            }),
-        );
-        const keep = mergeRanges(seen, toRanges(alive));
-        const deactivated = await catalogue.markInactiveExcept(
-          countryCode,
-          language,
-          rangeIds(keep),
-          syncId,
-        );
-        return { deactivated, confirmedActive: toRanges(alive), ...counts };
-      });
-    },
+export function createContentSyncActivities(deps: ContentSyncActivityDeps) {
+  return {
+    syncReferenceLists: (input: { language: ContentLanguage }) =>
+      cancellable(() => syncReferenceLists(deps, input)),
+    syncContentPage: (input: SyncContentPageInput) =>
+      cancellable(() => syncContentPage(deps, input)),
+    finishContentSync: (input: FinishContentSyncInput) =>
+      cancellable(() => finishContentSync(deps, input)),
   };
 }
 

@@ -151,7 +151,7 @@ async function listRuns(
  * The visibility query for every run of `workflowId`, whatever its division (`inEveryDivision`): a
  * run whose starter set one would otherwise be left out, the asking run itself included. On SQLite
  * visibility it is also the workflow id's index that serves it: 0.7 ms of server CPU per list at
- * 15,000 rows, 10–12 ms with the default filter (bench/visibility-list-cost.ts).
+ * 15,000 rows, 10–12 ms with the default filter (bench/experiments/visibility-list-cost.ts).
  */
 export function everyRunQuery(workflowId: string): string {
   return inEveryDivision(`WorkflowId = '${workflowId.replace(/'/g, "\\'")}'`);

@@ -8,14 +8,17 @@
  */
 import { Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy } from '@temporalio/client';
-import type { GuardBookingInput } from '../shared/guard-contract';
+import type { GuardInput } from '../shared/guard-contract';
 import { GUARD_BOOKING_WORKFLOW, guardStart } from '../shared/guard-values';
 
 export type GuardStart = 'started' | 'exists';
 
+/** The earlier guard's input: the guard's, and whether bookRoom started it in the deciding task. */
+export type EarlierGuardInput = GuardInput & { readonly startedInOneTask?: boolean };
+
 export function createGuardStartActivities() {
   return {
-    async startGuard(input: GuardBookingInput): Promise<GuardStart> {
+    async startGuard(input: EarlierGuardInput): Promise<GuardStart> {
       const info = Context.current().info;
       try {
         await Context.current().client.workflow.start(GUARD_BOOKING_WORKFLOW, {

@@ -8,7 +8,7 @@ import { createGuardActivities } from './guard';
 import { createGuardStartActivities } from './guard-start';
 import { createLocalReadActivities } from './local-reads';
 import { tokenBucket } from './local-supplier-budget';
-import { createOrderEventActivities, type OrderEventsEndpoint } from './order-events';
+import { createOrderEventActivities, type OrderEventsEndpoint } from '../order-events/activities';
 
 export type ActivityDeps = BookingActivityDeps & {
   readonly catalogueStore?: CatalogueStore;

@@ -52,11 +52,11 @@ export function pollDelayMs(
  *
  * - Polls that a busy server or a worker restart held up, then served together, go back to their
  *   own times, spread as before, instead of coming due together again a delay later (which kept
- *   a machine that had drained a backlog at its limit, cycle after cycle: bench/README.md).
+ *   a machine that had drained a backlog at its limit, cycle after cycle: bench/results/log.md).
  * - A poll that ran late skips the slots it could not keep apart from itself by its lateness, so
  *   a server that is behind gets fewer polls until it catches up: from about half a delay late, a
  *   booking polls every other slot (without it, 10,000 bookings' polls stayed behind for two
- *   minutes after the bench's build: bench/README.md).
+ *   minutes after the bench's build: bench/results/log.md).
  * - On time, the next poll comes one jittered delay after this one, as the schedule says.
  *
  * `nowMs` is the worker's clock and `dueAtMs` the server's. A worker clock behind the server's

@@ -45,7 +45,7 @@ export async function followBooking(o: FollowOptions): Promise<BookRoomResult> {
       orderId: final.orderId,
       phase: final.outcome,
       truth: truthOf(final.outcome, false),
-      holder: 'bookRoom',
+      holder: 'booking',
       workflowId: bookingWorkflowId(final.orderId),
       open: false,
       cancelRequested: false,

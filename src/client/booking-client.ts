@@ -19,7 +19,7 @@ import {
   type ResolveReconciliation,
 } from '../shared/booking-contract';
 import type { OrderState } from '../shared/guard-contract';
-import type { OrderEventsState } from '../shared/order-events';
+import type { OrderEventsState } from '../order-events/contract/delivery';
 import { DEFAULT_ORDER_ID_FIELD, DEFAULT_TASK_QUEUE } from '../config/defaults';
 import { BookingInputError, CancellationRefusedError } from './booking-errors';
 import {

@@ -6,11 +6,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { OrderResult } from '../shared/booking-contract';
 import { bookingStateQuery, cancelUpdate } from '../shared/booking-messages';
-import {
-  guardWorkflowId,
-  type GuardBookingResult,
-  type OrderState,
-} from '../shared/guard-contract';
+import { guardWorkflowId, type GuardResult, type OrderState } from '../shared/guard-contract';
 
 /** An earlier version's guard of the order, when one exists. */
 export async function guardOfEarlierVersion(client: Client, orderId: string) {
@@ -24,14 +20,27 @@ export async function guardOfEarlierVersion(client: Client, orderId: string) {
   }
   return {
     async state(): Promise<OrderState> {
-      if (running) return handle.query(bookingStateQuery);
-      return ((await handle.result()) as GuardBookingResult).state;
+      if (running) return inTodaysWords(await handle.query(bookingStateQuery));
+      return inTodaysWords(((await handle.result()) as GuardResult).state);
     },
     /** Its `cancel` update, while it runs; undefined once it has closed. */
     async cancel(request: object): Promise<OrderState | undefined> {
-      return running ? handle.executeUpdate(cancelUpdate, { args: [request] }) : undefined;
+      if (!running) return undefined;
+      return inTodaysWords(await handle.executeUpdate(cancelUpdate, { args: [request] }));
     },
   };
+}
+
+/**
+ * An order's state in today's words: earlier versions named its holder `bookRoom` and
+ * `guardBooking` (today `booking` and `guard`), in their workers' answers and in the results of
+ * the orders they closed.
+ */
+export function inTodaysWords<T extends OrderState | undefined>(state: T): T {
+  const was = state?.holder as string | undefined;
+  if (was === 'bookRoom') return { ...state, holder: 'booking' };
+  if (was === 'guardBooking') return { ...state, holder: 'guard' };
+  return state;
 }
 
 /** Whether a closed order's result says an earlier version handed it to a guard of its own. */

@@ -12,7 +12,7 @@ import { bookingWorkflowId } from '../shared/booking-contract';
 import { cancelUpdate, keepUpdate } from '../shared/booking-messages';
 import type { OrderState } from '../shared/guard-contract';
 import { OrderIdKey } from '../shared/search-attributes';
-import { guardOfEarlierVersion } from './earlier-versions';
+import { guardOfEarlierVersion, inTodaysWords } from './earlier-versions';
 import { CancellationRefusedError } from './booking-errors';
 import { orderHandle, type BookingClientSettings } from './booking-client-options';
 import type { OrderStates } from './order-state';
@@ -55,10 +55,12 @@ export class OrderCancellations {
     };
     let state: OrderState;
     try {
-      state = await this.settings.client.workflow.executeUpdateWithStart(cancelUpdate, {
-        args: [request],
-        startWorkflowOperation: this.reachOrder(orderId),
-      });
+      state = inTodaysWords(
+        await this.settings.client.workflow.executeUpdateWithStart(cancelUpdate, {
+          args: [request],
+          startWorkflowOperation: this.reachOrder(orderId),
+        }),
+      );
     } catch (err) {
       if (!(err instanceof WorkflowUpdateFailedError)) throw err;
       const cause = err.cause as { type?: string } | undefined;
@@ -94,7 +96,7 @@ export class OrderCancellations {
   async cancellationSettled(orderId: string, pollMs: number): Promise<OrderState> {
     for (;;) {
       const st = await this.states.state(orderId);
-      if (st.phase !== 'CANCELLING' && !(st.holder === 'bookRoom' && st.open && st.cancelRequested))
+      if (st.phase !== 'CANCELLING' && !(st.holder === 'booking' && st.open && st.cancelRequested))
         return st;
       await pause(pollMs);
     }
@@ -102,9 +104,10 @@ export class OrderCancellations {
 
   async keep(orderId: string, reason?: string): Promise<OrderState> {
     try {
-      return await orderHandle(this.settings.client, orderId).executeUpdate(keepUpdate, {
-        args: [reason ? { reason } : {}],
-      });
+      const handle = orderHandle(this.settings.client, orderId);
+      return inTodaysWords(
+        await handle.executeUpdate(keepUpdate, { args: [reason ? { reason } : {}] }),
+      );
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) {
         const cause = err.cause as { message?: string } | undefined;

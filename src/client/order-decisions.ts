@@ -40,10 +40,8 @@ import { orderHandle, type BookingClientSettings } from './booking-client-option
  * first workflow task) before it returns anyway: the start is durable, and `result` asks again.
  */
 const OUTCOME_ACCEPT_WAIT_MS = 10_000;
-/** How far this machine's clock may be behind the server's when a start's own run is told apart. */
-const START_CLOCK_MARGIN_MS = 5_000;
-/** How many started bookings' `outcome` update ids a client keeps for `result` (oldest dropped). */
-const SENT_OUTCOMES_KEPT = 10_000;
+/** The run's memo entry that names the `outcome` update its start carried. */
+export const START_UPDATE_MEMO = 'outcomeUpdateId';
 
 export type StartStatus = 'STARTED' | 'ALREADY_RUNNING' | 'ALREADY_FINISHED';
 
@@ -60,12 +58,6 @@ export interface StartedBooking {
   readonly outcome?: BookingOutcome;
 }
 
-/** An `outcome` update a start sent, and the run that took it (unknown if none took it in time). */
-interface SentOutcome {
-  readonly updateId: string;
-  readonly runId?: string;
-}
-
 async function describeIfExists(
   handle: WorkflowHandle,
 ): Promise<WorkflowExecutionDescription | undefined> {
@@ -77,25 +69,27 @@ async function describeIfExists(
   }
 }
 
-/** `BookingClient`'s `startBooking` and `result`, and what the first leaves the second. */
+/**
+ * `BookingClient`'s `startBooking` and `result`: one mechanism. The start carries the `outcome`
+ * update under an id of its own, which it also writes in the run's memo (`outcomeUpdateId`): so
+ * the run itself says which start made it, and `result`, in any process, waits for that update.
+ */
 export class OrderDecisions {
-  /**
-   * The `outcome` update each start of this client sent, by workflow id, with the run that took it
-   * when known, until `result` takes it.
-   */
-  private readonly sentOutcomes = new Map<string, SentOutcome>();
-
   constructor(private readonly settings: BookingClientSettings) {}
 
   async startBooking(input: BookRoomInput): Promise<StartedBooking> {
     const valid = validateBookRoomInput(input, this.settings.orderIdField);
     const workflowId = bookingWorkflowId(valid.orderId);
+    // Its own id: a second caller's update with the same id would be taken as this one's retry,
+    // and its start reported as this one (the server answers a known update id before the policy).
+    const updateId = `${OUTCOME_UPDATE_ID}-${randomUUID()}`;
     const options = {
       taskQueue: this.settings.taskQueue,
       workflowId,
       args: [valid] as [BookRoomParams],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      memo: { [START_UPDATE_MEMO]: updateId },
       typedSearchAttributes: [
         { key: OrderIdKey, value: valid.orderId },
         { key: BookingPhaseKey, value: BookingPhase.PRICE_CHECK },
@@ -106,7 +100,7 @@ export class OrderDecisions {
       staticSummary: `Book option for order ${valid.orderId}`,
     };
     try {
-      const runId = await this.startWithOutcome(options);
+      const runId = await this.startWithOutcome(options, updateId);
       return { orderId: valid.orderId, workflowId, runId, status: 'STARTED' };
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -124,18 +118,16 @@ export class OrderDecisions {
 
   /**
    * Starts the order's workflow with its `outcome` update (update-with-start: the update rides in
-   * the first workflow task, so asking for the decision costs no task of its own). Waits for a
-   * worker to accept it for {@link OUTCOME_ACCEPT_WAIT_MS} at most; the start stands either way.
+   * the first workflow task, so asking for the decision costs no task of its own). Temporal holds
+   * the start's answer until a worker accepts the update; after {@link OUTCOME_ACCEPT_WAIT_MS}
+   * the run's memo says whether this call started it.
    */
   private async startWithOutcome(
     options: WorkflowStartOptions & { workflowIdConflictPolicy: WorkflowIdConflictPolicy },
+    updateId: string,
   ): Promise<string | undefined> {
     const { client, workflow } = this.settings;
     const start = new WithStartWorkflowOperation(workflow, options);
-    // Its own id: a second caller's update with the same id would be taken as this one's retry,
-    // and its start reported as this one (the server answers a known update id before the policy).
-    const updateId = `${OUTCOME_UPDATE_ID}-${randomUUID()}`;
-    const sentAt = Date.now();
     const sent = client.connection.withDeadline(Date.now() + OUTCOME_ACCEPT_WAIT_MS, () =>
       client.workflow.startUpdateWithStart(outcomeUpdate, {
         updateId,
@@ -149,51 +141,35 @@ export class OrderDecisions {
       // The start's own answer: started, or refused (already started).
       await start.workflowHandle();
     } catch (err) {
+      // No worker took the update in time (DEADLINE_EXCEEDED, or CANCELLED when the server's end
+      // of the deadline came first): the run, if any, says whose start made it.
       if (!cutAtDeadline(err)) throw err;
-      // Temporal holds the start's answer until a worker takes the update: no worker took it in
-      // time (DEADLINE_EXCEEDED, or CANCELLED when the server's end of the deadline came first).
-      // The run tells whether this call started it (its start time is this call's).
       const run = await describeIfExists(client.workflow.getHandle(options.workflowId));
       if (!run || run.type !== workflow) throw err;
-      if (run.startTime.getTime() < sentAt - START_CLOCK_MARGIN_MS)
+      if (run.memo?.[START_UPDATE_MEMO] !== updateId)
         throw new WorkflowExecutionAlreadyStartedError(
           'Workflow execution already started',
           options.workflowId,
           workflow,
         );
-      this.rememberOutcome(options.workflowId, { updateId, runId: run.runId });
       return run.runId;
     }
     // Undefined when no worker took the update in time: the workflow runs (its run id unknown
     // here), and `result` asks for the decision again.
-    const runId = (await settled)?.workflowRunId;
-    this.rememberOutcome(options.workflowId, { updateId, ...(runId ? { runId } : {}) });
-    return runId;
-  }
-
-  private rememberOutcome(workflowId: string, sent: SentOutcome): void {
-    this.sentOutcomes.set(workflowId, sent);
-    if (this.sentOutcomes.size > SENT_OUTCOMES_KEPT)
-      this.sentOutcomes.delete(this.sentOutcomes.keys().next().value!);
+    return (await settled)?.workflowRunId;
   }
 
   async result(orderId: string): Promise<BookRoomResult> {
     const handle = orderHandle(this.settings.client, orderId);
-    const sent = this.sentOutcomes.get(handle.workflowId);
-    this.sentOutcomes.delete(handle.workflowId);
+    const run = await handle.describe();
+    if (run.status.name !== 'RUNNING') return (await handle.result()) as BookRoomResult;
+    const sent = run.memo?.[START_UPDATE_MEMO];
     const asks = [
-      // The update this client sent with the start: waiting for it costs the workflow nothing,
-      // and asked of the run that took it, the server finds that run without reading which run
-      // is the workflow id's current one.
-      ...(sent
+      // The update the start sent: waiting for it costs the workflow nothing.
+      ...(typeof sent === 'string'
         ? [
             () =>
-              handle
-                .getUpdateHandle<BookRoomResult>(
-                  sent.updateId,
-                  sent.runId ? { workflowRunId: sent.runId } : {},
-                )
-                .result(),
+              handle.getUpdateHandle<BookRoomResult>(sent, { workflowRunId: run.runId }).result(),
           ]
         : []),
       () => handle.executeUpdate(outcomeUpdate, { updateId: OUTCOME_UPDATE_ID }),
@@ -202,8 +178,8 @@ export class OrderDecisions {
       try {
         return await ask();
       } catch (err) {
-        // Not there (not taken in time, another run, closed) or not this workflow's (an earlier
-        // version's bookRoom has no such update).
+        // Not there (closed meanwhile, aborted by its closing task) or not this workflow's (an
+        // earlier version's bookRoom has no such update).
         if (!(err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError))
           throw err;
       }

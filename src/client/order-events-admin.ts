@@ -8,6 +8,7 @@ import {
   DeliveryMark,
   endpointDeliveryWorkflowId,
   endpointEventsStateQuery,
+  earlierOrderEventsWorkflowId,
   ORDER_EVENTS_FAILING_QUERY,
   orderEventsStateQuery,
   orderEventsTaskQueue,
@@ -15,7 +16,7 @@ import {
   redeliverOrderEventsUpdate,
   redeliverOrderUpdate,
   type OrderEventsState,
-} from '../shared/order-events';
+} from '../order-events/contract/delivery';
 import { inEveryDivision } from '../shared/search-attributes';
 import type { BookingClientSettings } from './booking-client-options';
 
@@ -40,12 +41,13 @@ export class OrderEventsAdmin {
 
   async redeliverOrderEvents(orderId: string): Promise<OrderEventsState> {
     const { client, taskQueue } = this.settings;
-    try {
-      return await client.workflow
-        .getHandle(orderEventsWorkflowId(orderId))
-        .executeUpdate(redeliverOrderEventsUpdate);
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    // The order's overflow, under today's id or an earlier version's (docs/earlier-versions.md).
+    for (const id of [orderEventsWorkflowId(orderId), earlierOrderEventsWorkflowId(orderId)]) {
+      try {
+        return await client.workflow.getHandle(id).executeUpdate(redeliverOrderEventsUpdate);
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+      }
     }
     const endpointId = endpointDeliveryWorkflowId(taskQueue);
     try {

@@ -11,17 +11,17 @@ import {
   inEveryDivision,
   SupplierBookingIdKey,
 } from '../shared/search-attributes';
-import { guardOfEarlierVersion, handedToGuardOfItsOwn } from './earlier-versions';
+import { guardOfEarlierVersion, handedToGuardOfItsOwn, inTodaysWords } from './earlier-versions';
 import { orderHandle, type BookingClientSettings } from './booking-client-options';
 
 /** The order's last state, once its workflow has closed. */
 function closedOrderState(orderId: string, result: OrderResult): OrderState {
-  if (result.guard) return { ...result.guard.state, open: false };
+  if (result.guard) return inTodaysWords({ ...result.guard.state, open: false });
   return {
     orderId,
     phase: result.outcome,
     truth: truthOf(result.outcome, false),
-    holder: 'bookRoom',
+    holder: 'booking',
     workflowId: bookingWorkflowId(orderId),
     open: false,
     outcome: result.outcome,
@@ -38,12 +38,13 @@ export class OrderStates {
   constructor(private readonly settings: BookingClientSettings) {}
 
   async bookingState(orderId: string): Promise<OrderState> {
-    return orderHandle(this.settings.client, orderId).query(bookingStateQuery);
+    return inTodaysWords(await orderHandle(this.settings.client, orderId).query(bookingStateQuery));
   }
 
   async state(orderId: string): Promise<OrderState> {
     const handle = orderHandle(this.settings.client, orderId);
-    if ((await handle.describe()).status.name === 'RUNNING') return handle.query(bookingStateQuery);
+    if ((await handle.describe()).status.name === 'RUNNING')
+      return inTodaysWords(await handle.query(bookingStateQuery));
     const result = (await handle.result()) as OrderResult;
     const earlier = handedToGuardOfItsOwn(result)
       ? await guardOfEarlierVersion(this.settings.client, orderId)

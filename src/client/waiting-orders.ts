@@ -6,6 +6,7 @@ import type { ResolveReconciliation } from '../shared/booking-contract';
 import { approvePriceChangeUpdate, resolveReconciliationUpdate } from '../shared/booking-messages';
 import type { OrderState } from '../shared/guard-contract';
 import { validResolution } from './booking-input';
+import { inTodaysWords } from './earlier-versions';
 import { orderHandle, type BookingClientSettings } from './booking-client-options';
 
 /** `BookingClient`'s `approvePriceChange` and `resolveReconciliation`. */
@@ -13,9 +14,10 @@ export class WaitingOrders {
   constructor(private readonly settings: BookingClientSettings) {}
 
   async approvePriceChange(orderId: string, approve: boolean): Promise<OrderState> {
-    return orderHandle(this.settings.client, orderId).executeUpdate(approvePriceChangeUpdate, {
-      args: [{ approve }],
-    });
+    const handle = orderHandle(this.settings.client, orderId);
+    return inTodaysWords(
+      await handle.executeUpdate(approvePriceChangeUpdate, { args: [{ approve }] }),
+    );
   }
 
   async resolveReconciliation(
@@ -23,8 +25,9 @@ export class WaitingOrders {
     resolution: ResolveReconciliation,
   ): Promise<OrderState> {
     const valid = validResolution(resolution);
-    return orderHandle(this.settings.client, orderId).executeUpdate(resolveReconciliationUpdate, {
-      args: [valid],
-    });
+    const handle = orderHandle(this.settings.client, orderId);
+    return inTodaysWords(
+      await handle.executeUpdate(resolveReconciliationUpdate, { args: [valid] }),
+    );
   }
 }

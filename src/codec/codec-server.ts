@@ -106,130 +106,80 @@ class HttpError extends Error {
   }
 }
 
-/**
- * Builds the codec server (not listening: call `listen`, port 0 in tests).
- *
- * @throws {TypeError} when `token` is empty.
- */
-export function buildCodecServer(options: CodecServerOptions): CodecServer {
-  const { codec } = options;
-  if (options.token === '') throw new TypeError('buildCodecServer: token must not be empty');
+/** The configured token, checked in constant time against a bearer header or a `/t/<token>` path. */
+function tokenCheck(token: string) {
   // Compare digests, not tokens: equal lengths for timingSafeEqual, and the token's length leaks
   // nothing either.
-  const tokenDigest = sha256(options.token);
-  const origins = new Set(
-    typeof options.corsOrigin === 'string' ? [options.corsOrigin] : (options.corsOrigin ?? []),
-  );
-  const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024; // 8 MiB
-  const onError = options.onError ?? ((err: unknown) => console.error('[codec-server]', err));
-
-  function authorized(header: string | undefined, pathToken: string | undefined): boolean {
+  const tokenDigest = sha256(token);
+  return (header: string | undefined, pathToken: string | undefined): boolean => {
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
     const presented = match?.[1] ?? (pathToken === undefined ? undefined : safeDecode(pathToken));
     // Hash even when the header is missing so that both paths cost the same.
     const ok = timingSafeEqual(sha256(presented ?? ''), tokenDigest);
     return presented !== undefined && ok;
+  };
+}
+
+/** The CORS preflight of an allowed origin; any other origin is refused. */
+function preflight(res: ServerResponse, allowedOrigin: string | undefined): void {
+  if (allowedOrigin === undefined) {
+    throw new HttpError(403, 'origin_not_allowed', 'This origin may not call the codec server');
   }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const origin = req.headers.origin;
-    const allowedOrigin = origin !== undefined && origins.has(origin) ? origin : undefined;
-    // Caches must not serve one origin's CORS answer to another.
-    res.setHeader('Vary', 'Origin');
-    if (allowedOrigin !== undefined) {
-      res.setHeader('Access-Control-Allow-Origin', allowedOrigin);
-      res.setHeader('Access-Control-Allow-Credentials', 'true');
-    }
-    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
-
-    if (req.method === 'OPTIONS') {
-      if (allowedOrigin === undefined) {
-        throw new HttpError(403, 'origin_not_allowed', 'This origin may not call the codec server');
-      }
-      res.writeHead(204, {
-        'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-        'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS,
-        'Access-Control-Max-Age': '600',
-      });
-      res.end();
-      return;
-    }
-
-    if (path === '/health') {
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        throw new HttpError(405, 'method_not_allowed', 'Use GET', { Allow: 'GET, HEAD' });
-      }
-      sendJson(res, 200, { status: 'ok' });
-      return;
-    }
-
-    const routeMatch = ROUTE.exec(path);
-    const route = routeMatch?.[2] as 'encode' | 'decode' | undefined;
-    if (route === undefined) throw new HttpError(404, 'not_found', 'Use POST /encode or /decode');
-    if (req.method !== 'POST') {
-      throw new HttpError(405, 'method_not_allowed', 'Use POST', { Allow: 'POST, OPTIONS' });
-    }
-    if (!authorized(req.headers.authorization, routeMatch?.[1])) {
-      throw new HttpError(401, 'unauthorized', 'A valid Authorization: Bearer token is required', {
-        'WWW-Authenticate': 'Bearer',
-      });
-    }
-
-    const body = await readBody(req, maxBodyBytes);
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new HttpError(400, 'bad_json', 'The body is not valid JSON');
-    }
-    const parsed = PayloadsBody.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue?.path.join('.') || 'body';
-      throw new HttpError(
-        400,
-        'bad_request',
-        `Expected {"payloads":[{"metadata":{...},"data":"<base64>"}]}: ${where}: ${issue?.message ?? 'invalid'}`,
-      );
-    }
-
-    const payloads = parsed.data.payloads.map(fromJson);
-    let result: Payload[];
-    try {
-      result = route === 'encode' ? await codec.encode(payloads) : await codec.decode(payloads);
-    } catch (err) {
-      if (err instanceof PayloadCodecError) throw new HttpError(422, err.code, err.message);
-      throw err;
-    }
-    // Decoded payloads are guest data: no cache anywhere may keep them.
-    res.setHeader('Cache-Control', 'no-store');
-    sendJson(res, 200, { payloads: result.map(toJson) });
-  }
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (err instanceof HttpError) {
-        if (err.status === 413) res.setHeader('Connection', 'close');
-        sendJson(res, err.status, { error: err.error, message: err.message }, err.headers);
-        // A rejected upload may still be streaming in; do not read the rest of it.
-        if (err.status === 413) res.once('finish', () => req.destroy());
-        return;
-      }
-      onError(err);
-      if (!res.headersSent) {
-        sendJson(res, 500, { error: 'internal', message: 'The codec server failed' });
-      } else {
-        res.destroy();
-      }
-    });
+  res.writeHead(204, {
+    'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+    'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS,
+    'Access-Control-Max-Age': '600',
   });
-  // Slow-loris guard: a request must arrive whole within these limits.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  res.end();
+}
 
+/** The body's payloads, or a 400 that says what is wrong where. */
+function payloadsOf(body: Buffer): Payload[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'bad_json', 'The body is not valid JSON');
+  }
+  const parsed = PayloadsBody.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.join('.') || 'body';
+    throw new HttpError(
+      400,
+      'bad_request',
+      `Expected {"payloads":[{"metadata":{...},"data":"<base64>"}]}: ${where}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  return parsed.data.payloads.map(fromJson);
+}
+
+/** A failed request's answer: its HTTP error, or a 500 that says nothing of the cause. */
+function answerFailure(
+  req: IncomingMessage,
+  res: ServerResponse,
+  err: unknown,
+  onError: (err: unknown) => void,
+): void {
+  if (err instanceof HttpError) {
+    if (err.status === 413) res.setHeader('Connection', 'close');
+    sendJson(res, err.status, { error: err.error, message: err.message }, err.headers);
+    // A rejected upload may still be streaming in; do not read the rest of it.
+    if (err.status === 413) res.once('finish', () => req.destroy());
+    return;
+  }
+  onError(err);
+  if (!res.headersSent) {
+    sendJson(res, 500, { error: 'internal', message: 'The codec server failed' });
+  } else {
+    res.destroy();
+  }
+}
+
+/** `listen` and `close` of a built server. */
+function lifecycle(server: Server): Omit<CodecServer, 'server'> {
   let closing: Promise<void> | undefined;
   return {
-    server,
     listen(port, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -253,6 +203,71 @@ export function buildCodecServer(options: CodecServerOptions): CodecServer {
       return closing;
     },
   };
+}
+
+/**
+ * Builds the codec server (not listening: call `listen`, port 0 in tests).
+ *
+ * @throws {TypeError} when `token` is empty.
+ */
+export function buildCodecServer(options: CodecServerOptions): CodecServer {
+  const { codec } = options;
+  if (options.token === '') throw new TypeError('buildCodecServer: token must not be empty');
+  const authorized = tokenCheck(options.token);
+  const origins = new Set(
+    typeof options.corsOrigin === 'string' ? [options.corsOrigin] : (options.corsOrigin ?? []),
+  );
+  const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024; // 8 MiB
+  const onError = options.onError ?? ((err: unknown) => console.error('[codec-server]', err));
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const origin = req.headers.origin;
+    const allowedOrigin = origin !== undefined && origins.has(origin) ? origin : undefined;
+    // Caches must not serve one origin's CORS answer to another.
+    res.setHeader('Vary', 'Origin');
+    if (allowedOrigin !== undefined) {
+      res.setHeader('Access-Control-Allow-Origin', allowedOrigin);
+      res.setHeader('Access-Control-Allow-Credentials', 'true');
+    }
+    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    if (req.method === 'OPTIONS') return preflight(res, allowedOrigin);
+    if (path === '/health') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        throw new HttpError(405, 'method_not_allowed', 'Use GET', { Allow: 'GET, HEAD' });
+      }
+      return sendJson(res, 200, { status: 'ok' });
+    }
+    const routeMatch = ROUTE.exec(path);
+    const route = routeMatch?.[2] as 'encode' | 'decode' | undefined;
+    if (route === undefined) throw new HttpError(404, 'not_found', 'Use POST /encode or /decode');
+    if (req.method !== 'POST') {
+      throw new HttpError(405, 'method_not_allowed', 'Use POST', { Allow: 'POST, OPTIONS' });
+    }
+    if (!authorized(req.headers.authorization, routeMatch?.[1])) {
+      throw new HttpError(401, 'unauthorized', 'A valid Authorization: Bearer token is required', {
+        'WWW-Authenticate': 'Bearer',
+      });
+    }
+    const payloads = payloadsOf(await readBody(req, maxBodyBytes));
+    let result: Payload[];
+    try {
+      result = route === 'encode' ? await codec.encode(payloads) : await codec.decode(payloads);
+    } catch (err) {
+      if (err instanceof PayloadCodecError) throw new HttpError(422, err.code, err.message);
+      throw err;
+    }
+    // Decoded payloads are guest data: no cache anywhere may keep them.
+    res.setHeader('Cache-Control', 'no-store');
+    sendJson(res, 200, { payloads: result.map(toJson) });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => answerFailure(req, res, err, onError));
+  });
+  // Slow-loris guard: a request must arrive whole within these limits.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  return { server, ...lifecycle(server) };
 }
 
 function safeDecode(segment: string): string | undefined {

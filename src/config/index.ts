@@ -7,7 +7,7 @@ import { codecServerTarget, loadEncryptionConfig } from './codec';
 import { EnvSchema, type Env } from './env-schema';
 import { ConfigError } from './errors';
 import { isLoopbackUrl } from './loopback';
-import { loadOrderEvents } from './order-events';
+import { loadOrderEvents } from '../order-events/config';
 import { loadTemporalSecurity } from './temporal-security';
 
 export { EnvSchema, type Env } from './env-schema';

@@ -10,7 +10,7 @@ import type { Connection } from '@temporalio/client';
 import { EncryptionCodec } from '../codec';
 import { describeTemporalSecurity } from '../client/connection-options';
 import type { Config } from '../config';
-import { orderEventsTaskQueue } from '../shared/order-events';
+import { orderEventsTaskQueue } from '../order-events/contract/delivery';
 import type { CheckName, CheckResult, DoctorExit, Skipped, Stop } from './check-result';
 import { doctorExitCode, fail, NAMESPACE_CHECKS } from './check-result';
 import { codecServerCheck } from './codec-server-check';

@@ -20,7 +20,7 @@ import {
   DELIVER_TO_ENDPOINT_WORKFLOW,
   ORDER_EVENTS_FAILING_QUERY,
   type EndpointDeliveryMemo,
-} from '../shared/order-events';
+} from '../order-events/contract/delivery';
 import { inEveryDivision } from '../shared/search-attributes';
 
 /** The phases in which a booking waits for an operator. */

@@ -52,11 +52,106 @@ export interface WorkerMetrics {
   readonly recordPollLateness: (lateMs: number) => void;
 }
 
-/** Creates the registry and our series. One per process (default metrics are process-wide). */
-export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerMetrics {
-  const registry = new Registry();
-  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+/** The gauges of one round of visibility queries, and how a round's counts or failure set them. */
+function roundGauges(registry: Registry, collect: () => Promise<void>) {
+  const gauge = <S extends WorkerSeries>(series: S) =>
+    new Gauge({ ...seriesOptions(series), registers: [registry], collect });
+  const waiting = gauge(WORKER_SERIES.bookingsWaiting);
+  const oldestWaiting = gauge(WORKER_SERIES.bookingsWaitingOldest);
+  const outcomes = gauge(WORKER_SERIES.bookingsByOutcome);
+  const cancellations = gauge(WORKER_SERIES.cancellationsByOutcome);
+  const flags = gauge(WORKER_SERIES.reconfirmationFlags);
+  const unconfirmed = gauge(WORKER_SERIES.cancellationsUnconfirmed);
+  return {
+    set(counts: Awaited<ReturnType<BookingCounter['get']>>): void {
+      for (const [phase, n] of Object.entries(counts.waiting)) waiting.set({ phase }, n);
+      // 0 only where none waits: a phase whose oldest start was not read is unknown.
+      oldestWaiting.reset();
+      for (const phase of Object.keys(counts.waiting) as WaitingPhase[]) {
+        const started = counts.oldestWaitingStart[phase];
+        if (started !== undefined) {
+          oldestWaiting.set({ phase }, Math.max(0, counts.at - started) / 1000);
+        } else if (counts.waiting[phase] === 0) {
+          oldestWaiting.set({ phase }, 0);
+        }
+      }
+      for (const [outcome, n] of Object.entries(counts.outcomes)) outcomes.set({ outcome }, n);
+      for (const [outcome, n] of Object.entries(counts.cancellations))
+        cancellations.set({ outcome }, n);
+      flags.set(counts.reconfirmationFlags);
+      unconfirmed.set(counts.cancellationsUnconfirmed);
+    },
+    /**
+     * Unknown is no sample, never a number: stale numbers would look like real ones, and a 0
+     * would tell the alerts "none". prom-client's reset() empties a labelled gauge but puts an
+     * unlabelled one back at 0 (as its constructor does), so those two are removed: remove() with
+     * no label values deletes their one sample.
+     */
+    unknown(): void {
+      for (const g of [waiting, oldestWaiting, outcomes, cancellations]) g.reset();
+      flags.remove();
+      unconfirmed.remove();
+    },
+  };
+}
 
+/**
+ * The fleet-wide booking gauges: one round of visibility queries feeds them all (a scrape collects
+ * every metric at once, so their collects share the round the first one started).
+ */
+function bookingGauges(
+  registry: Registry,
+  counter: BookingCounter,
+  onCountError?: (err: unknown) => void,
+): void {
+  let round: Promise<void> | undefined;
+  const refresh = (): Promise<void> =>
+    (round ??= counter
+      .get()
+      .then(
+        (counts) => gauges.set(counts),
+        (err: unknown) => {
+          gauges.unknown();
+          countErrors.inc();
+          onCountError?.(err);
+        },
+      )
+      .finally(() => {
+        round = undefined;
+      }));
+  const countErrors = new Counter({
+    ...seriesOptions(WORKER_SERIES.bookingCountErrors),
+    registers: [registry],
+    // Collected after the round like the gauges, so a scrape reports its own failure.
+    collect: () => refresh(),
+  });
+  const gauges = roundGauges(registry, refresh);
+}
+
+/** How many orders have order events failing delivery, read at each scrape. */
+function orderEventsGauge(
+  registry: Registry,
+  failingOrders: () => number | Promise<number>,
+  onCountError?: (err: unknown) => void,
+): void {
+  new Gauge({
+    ...seriesOptions(WORKER_SERIES.orderEventsFailing),
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(await failingOrders());
+      } catch (err) {
+        // Visibility unreachable: unknown, so no sample (neither the last value nor the 0 an
+        // unlabelled gauge starts at); the failure is logged once.
+        this.remove();
+        onCountError?.(err);
+      }
+    },
+  });
+}
+
+/** Each supplier call counted and timed, by endpoint, method, status and code. */
+function supplierCallRecorder(registry: Registry): (event: CallEvent) => void {
   const calls = new Counter({
     ...seriesOptions(WORKER_SERIES.supplierCalls),
     registers: [registry],
@@ -66,111 +161,35 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
     buckets: [...WORKER_SERIES.supplierCallDuration.buckets],
     registers: [registry],
   });
+  return (event) => {
+    try {
+      const labels = { endpoint: event.endpoint, method: event.method };
+      const status = event.statusCode === undefined ? 'none' : String(event.statusCode);
+      calls.inc({ ...labels, status, code: event.code ?? 'OK' });
+      const result = event.code === undefined ? 'ok' : 'error';
+      duration.observe({ ...labels, result }, event.durationMs / 1000);
+    } catch {
+      // Metrics never break a booking.
+    }
+  };
+}
+
+/** Creates the registry and our series. One per process (default metrics are process-wide). */
+export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerMetrics {
+  const registry = new Registry();
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+  const recordSupplierCall = supplierCallRecorder(registry);
   const lateness = new Histogram({
     ...seriesOptions(WORKER_SERIES.pollLateness),
     buckets: [...WORKER_SERIES.pollLateness.buckets],
     registers: [registry],
   });
-
-  const counter = options.bookingCounter;
-  if (counter) {
-    const countErrors = new Counter({
-      ...seriesOptions(WORKER_SERIES.bookingCountErrors),
-      registers: [registry],
-      // Collected after the round like the gauges, so a scrape reports its own failure.
-      collect: () => refresh(),
-    });
-    // One round of visibility queries feeds the three gauges: a scrape collects all metrics at
-    // once, so the three collects share the round that the first one started.
-    let round: Promise<void> | undefined;
-    const refresh = (): Promise<void> =>
-      (round ??= counter
-        .get()
-        .then(
-          (counts) => {
-            for (const [phase, n] of Object.entries(counts.waiting)) waiting.set({ phase }, n);
-            // 0 only where none waits: a phase whose oldest start was not read is unknown.
-            oldestWaiting.reset();
-            for (const phase of Object.keys(counts.waiting) as WaitingPhase[]) {
-              const started = counts.oldestWaitingStart[phase];
-              if (started !== undefined) {
-                oldestWaiting.set({ phase }, Math.max(0, counts.at - started) / 1000);
-              } else if (counts.waiting[phase] === 0) {
-                oldestWaiting.set({ phase }, 0);
-              }
-            }
-            for (const [outcome, n] of Object.entries(counts.outcomes))
-              outcomes.set({ outcome }, n);
-            for (const [outcome, n] of Object.entries(counts.cancellations))
-              cancellations.set({ outcome }, n);
-            flags.set(counts.reconfirmationFlags);
-            unconfirmed.set(counts.cancellationsUnconfirmed);
-          },
-          (err: unknown) => {
-            // Unknown is no sample, never a number: stale numbers would look like real ones, and
-            // a 0 would tell the alerts "none". prom-client's reset() empties a labelled gauge
-            // but puts an unlabelled one back at 0 (as its constructor does), so those two are
-            // removed: remove() with no label values deletes their one sample.
-            waiting.reset();
-            oldestWaiting.reset();
-            outcomes.reset();
-            cancellations.reset();
-            flags.remove();
-            unconfirmed.remove();
-            countErrors.inc();
-            options.onCountError?.(err);
-          },
-        )
-        .finally(() => {
-          round = undefined;
-        }));
-    // The gauges of one round: collected together, so they share the round `refresh` starts.
-    const roundGauge = <S extends WorkerSeries>(series: S) =>
-      new Gauge({ ...seriesOptions(series), registers: [registry], collect: refresh });
-    const waiting = roundGauge(WORKER_SERIES.bookingsWaiting);
-    const oldestWaiting = roundGauge(WORKER_SERIES.bookingsWaitingOldest);
-    const outcomes = roundGauge(WORKER_SERIES.bookingsByOutcome);
-    const cancellations = roundGauge(WORKER_SERIES.cancellationsByOutcome);
-    const flags = roundGauge(WORKER_SERIES.reconfirmationFlags);
-    const unconfirmed = roundGauge(WORKER_SERIES.cancellationsUnconfirmed);
-  }
-
-  const failingOrders = options.orderEventsFailing;
-  if (failingOrders) {
-    new Gauge({
-      ...seriesOptions(WORKER_SERIES.orderEventsFailing),
-      registers: [registry],
-      async collect() {
-        try {
-          this.set(await failingOrders());
-        } catch (err) {
-          // Visibility unreachable: unknown, so no sample (neither the last value nor the 0 an
-          // unlabelled gauge starts at); the failure is logged once.
-          this.remove();
-          options.onCountError?.(err);
-        }
-      },
-    });
-  }
-
+  if (options.bookingCounter) bookingGauges(registry, options.bookingCounter, options.onCountError);
+  if (options.orderEventsFailing)
+    orderEventsGauge(registry, options.orderEventsFailing, options.onCountError);
   return {
     registry,
-    recordSupplierCall(event) {
-      try {
-        const labels = { endpoint: event.endpoint, method: event.method };
-        calls.inc({
-          ...labels,
-          status: event.statusCode === undefined ? 'none' : String(event.statusCode),
-          code: event.code ?? 'OK',
-        });
-        duration.observe(
-          { ...labels, result: event.code === undefined ? 'ok' : 'error' },
-          event.durationMs / 1000,
-        );
-      } catch {
-        // Metrics never break a booking.
-      }
-    },
+    recordSupplierCall,
     recordPollLateness(lateMs) {
       if (Number.isFinite(lateMs) && lateMs >= 0) lateness.observe(lateMs / 1000);
     },

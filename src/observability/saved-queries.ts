@@ -19,7 +19,7 @@ import {
   GuardPhase,
   ReconfirmationMark,
 } from '../shared/guard-contract';
-import { ORDER_EVENTS_FAILING_QUERY } from '../shared/order-events';
+import { ORDER_EVENTS_FAILING_QUERY } from '../order-events/contract/delivery';
 import { inEveryDivision } from '../shared/search-attributes';
 
 export interface SavedQuery {

@@ -17,8 +17,8 @@ import {
   GuardCancelRequestSchema,
   GuardPolicySchema,
   positiveDuration,
-  type GuardBookingInput,
-  type GuardBookingResult,
+  type GuardInput,
+  type GuardResult,
 } from './guard-contract';
 import {
   CUSTOM_FIELD_NAMES,
@@ -329,7 +329,7 @@ export interface BookRoomResult {
  * (what the `outcome` update answered) and, for a CONFIRMED booking, how its guard ended.
  */
 export interface OrderResult extends BookRoomResult {
-  readonly guard?: GuardBookingResult;
+  readonly guard?: GuardResult;
 }
 
 /**
@@ -341,7 +341,7 @@ export type OrderInput =
   | BookRoomInput
   | OrderIdAlone
   | {
-      readonly guarding: { readonly guard: GuardBookingInput; readonly decided: BookRoomResult };
+      readonly guarding: { readonly guard: GuardInput; readonly decided: BookRoomResult };
     };
 
 export const ApprovePriceChangeSchema = z.strictObject({

@@ -42,7 +42,7 @@ const EARLIER_ORDERS = `WorkflowType IN ('bookRoom', 'bookRoomAndGuard') AND Exe
 export interface CompatibilityEntry {
   /** The `patched()` id, the marker, or the workflow type. */
   readonly id: string;
-  readonly kind: 'patch' | 'marker' | 'workflow-type';
+  readonly kind: 'patch' | 'marker' | 'workflow-type' | 'public-name' | 'workflow-id';
   /** Why it exists: what the runs it serves did differently. */
   readonly why: string;
   /** The files and symbols that exist only for it (deleted with it). */
@@ -126,6 +126,24 @@ export const COMPATIBILITY: readonly CompatibilityEntry[] = [
       'src/activities/guard-start.ts',
     ],
     deleteWhen: "WorkflowType = 'guardBooking' AND ExecutionStatus = 'Running'",
+  },
+  {
+    id: 'order-events-<orderId>',
+    kind: 'workflow-id',
+    why: "the overflow's workflows (deliverOrderEvents) of earlier versions ran under this id, one character from the endpoint delivery's order-events:<task queue>; today's start as events-overflow-<orderId>, and an order's events go behind a running one of the earlier id first",
+    code: [
+      'earlierOrderEventsWorkflowId in src/order-events/contract/delivery.ts',
+      'its uses in src/order-events/activities/overflow.ts and src/client/order-events-admin.ts',
+    ],
+    deleteWhen:
+      "WorkflowType = 'deliverOrderEvents' AND ExecutionStatus = 'Running' AND WorkflowId STARTS_WITH 'order-events-'",
+  },
+  {
+    id: 'holder',
+    kind: 'public-name',
+    why: "the order state's holder as earlier versions named it (today booking, guard): in their workers' answers and in the results of orders they closed",
+    code: ['inTodaysWords in src/client/earlier-versions.ts'],
+    deleteWhen: `WorkflowType IN ('bookRoom', 'guardBooking') AND StartTime < '${DEPLOYED_AT}'`,
   },
 ];
 

@@ -161,8 +161,8 @@ export interface CancellationTerms {
 export interface OrderState extends Omit<BookingState, 'phase'> {
   readonly phase: BookingPhase | GuardPhase;
   readonly truth: OrderTruth;
-  /** The part of the order's workflow that holds it: the booking, or (`guardBooking`) its guard. */
-  readonly holder: 'bookRoom' | 'guardBooking';
+  /** The part of the order's workflow that holds it: the booking, or (once CONFIRMED) the guard. */
+  readonly holder: 'booking' | 'guard';
   readonly workflowId: string;
   /** Whether that workflow is still running. */
   readonly open: boolean;
@@ -188,7 +188,7 @@ export interface OrderState extends Omit<BookingState, 'phase'> {
 }
 
 /** What `bookRoom` hands over, and what `continueAsNew` carries. */
-export const GuardBookingInputSchema = z.strictObject({
+export const GuardInputSchema = z.strictObject({
   orderId: matching(ORDER_ID_RE, 'an order id').describe("the order's id"),
   bookingId: z
     .number()
@@ -240,16 +240,6 @@ export const GuardBookingInputSchema = z.strictObject({
     .describe(
       "order events are on (docs/order-events.md): the guard's events have sequences after lastSequence",
     ),
-  /**
-   * A guard of an earlier version (its own workflow, `guard-<orderId>`) started by `bookRoom` in
-   * the workflow task that decided CONFIRMED (src/workflows/earlier-versions/guard-booking.ts).
-   */
-  startedInOneTask: z
-    .boolean()
-    .optional()
-    .describe(
-      'set only for guards of earlier versions (their own workflow, guard-<orderId>); unused in the order workflow',
-    ),
   terms: z
     .strictObject({
       status: z.string().describe("the supplier's booking status"),
@@ -282,10 +272,10 @@ export const GuardBookingInputSchema = z.strictObject({
       "the guard's own state, carried across continue-as-new (what it knows: phase, terms, reconfirmations, flag, cancellation); its shape is the guard's, not part of the contract",
     ),
 });
-export type GuardBookingInput = z.input<typeof GuardBookingInputSchema>;
-export type GuardBookingParams = z.output<typeof GuardBookingInputSchema>;
+export type GuardInput = z.input<typeof GuardInputSchema>;
+export type GuardParams = z.output<typeof GuardInputSchema>;
 
-export interface GuardBookingResult {
+export interface GuardResult {
   readonly orderId: string;
   readonly bookingId: number;
   /** The final phase: `CANCELLED`, `CANCELLED_BY_SUPPLIER` or `CHECKED_OUT`. */

@@ -34,12 +34,7 @@ import {
 } from '../config/defaults';
 import { DATE_RE, INSTANT_RE } from './dates';
 import { durationToMs } from './duration';
-import type {
-  GuardBookingParams,
-  GuardCancelRequest,
-  GuardPolicy,
-  KeepRequest,
-} from './guard-contract';
+import type { GuardParams, GuardCancelRequest, GuardPolicy, KeepRequest } from './guard-contract';
 
 /** Thrown inside this module when an input is not one the fast path vouches for. */
 const UNSURE = Symbol('unsure');
@@ -70,28 +65,46 @@ function strict(v: unknown, keys: ReadonlySet<string>): Input {
   return v as Input;
 }
 
-function required(out: Out, input: Input, key: string, check: Check): void {
-  if (!(key in input)) unsure();
-  out[key] = check(input[key]);
-}
+/** How one field of an object is read: from `input` into `out`, under `key`. */
+type Read = (out: Out, input: Input, key: string) => void;
+
+const required =
+  (check: Check): Read =>
+  (out, input, key) => {
+    if (!(key in input)) unsure();
+    out[key] = check(input[key]);
+  };
 
 /** An optional field; `nullIsAbsent`: wrapped in `absent()` (rule 7). */
-function optional(out: Out, input: Input, key: string, check: Check, nullIsAbsent = true): void {
-  if (!(key in input)) return;
-  const v = input[key];
-  out[key] = v === undefined || (nullIsAbsent && v === null) ? undefined : check(v);
-}
+const optional =
+  (check: Check, nullIsAbsent = true): Read =>
+  (out, input, key) => {
+    if (!(key in input)) return;
+    const v = input[key];
+    out[key] = v === undefined || (nullIsAbsent && v === null) ? undefined : check(v);
+  };
 
-function withDefault(
-  out: Out,
-  input: Input,
-  key: string,
-  check: Check,
-  fallback: () => unknown,
-  nullIsAbsent = true,
-): void {
-  const v = input[key];
-  out[key] = v === undefined || (nullIsAbsent && v === null) ? fallback() : check(v);
+const withDefault =
+  (check: Check, fallback: () => unknown, nullIsAbsent = true): Read =>
+  (out, input, key) => {
+    const v = input[key];
+    out[key] = v === undefined || (nullIsAbsent && v === null) ? fallback() : check(v);
+  };
+
+/** The keys of every object the fast path reads, for the test that holds them to the schemas. */
+const SHAPES: ReadonlySet<string>[] = [];
+export const vouchedShapes = (): readonly ReadonlySet<string>[] => SHAPES;
+
+/** A strict object of `fields` (zod's strictObject), each read in turn: one line a field. */
+function object(fields: Record<string, Read>): Check {
+  const keys = new Set(Object.keys(fields));
+  SHAPES.push(keys);
+  return (v) => {
+    const input = strict(v, keys);
+    const out: Out = {};
+    for (const key in fields) fields[key]!(out, input, key);
+    return out;
+  };
 }
 
 const string =
@@ -144,33 +157,25 @@ export const EMAIL_RE = new RegExp(
 
 // --- bookRoom ------------------------------------------------------------------------------------
 
-const GUEST_KEYS = new Set(['firstName', 'lastName', 'notes']);
-const guestRoom: Check = (v) => {
-  const input = strict(v, GUEST_KEYS);
-  const out: Out = {};
-  required(out, input, 'firstName', nonBlank(100));
-  required(out, input, 'lastName', nonBlank(100));
-  optional(out, input, 'notes', string(undefined, 1000));
-  return out;
-};
+const guestRoom = object({
+  firstName: required(nonBlank(100)),
+  lastName: required(nonBlank(100)),
+  notes: optional(string(undefined, 1000)),
+});
 
 const rooms: Check = (v) => {
   if (!Array.isArray(v) || v.length < 1) unsure();
   return v.map(guestRoom);
 };
 
-const CONTACT_KEYS = new Set(['phonePrefix', 'phone', 'email']);
-const contact: Check = (v) => {
-  const input = strict(v, CONTACT_KEYS);
-  const out: Out = {};
-  required(out, input, 'phonePrefix', string(PHONE_PREFIX_RE));
-  required(out, input, 'phone', (p) => {
+const contact = object({
+  phonePrefix: required(string(PHONE_PREFIX_RE)),
+  phone: required((p) => {
     if (typeof p !== 'string' || !isPhone(p)) unsure();
     return p;
-  });
-  optional(out, input, 'email', string(EMAIL_RE, 254));
-  return out;
-};
+  }),
+  email: optional(string(EMAIL_RE, 254)),
+});
 
 /** `customFields`: null entries dropped (rule 7), names custom_field_1..10, values ≤ 255. */
 const customFields: Check = (v) => {
@@ -185,179 +190,109 @@ const customFields: Check = (v) => {
   return out;
 };
 
-const PRICE_KEYS = new Set(['net', 'currency']);
-const price: Check = (v) => {
-  const input = strict(v, PRICE_KEYS);
-  const out: Out = {};
-  required(out, input, 'net', string(DECIMAL_RE));
-  required(out, input, 'currency', string(CURRENCY_RE));
-  return out;
-};
+const price = object({
+  net: required(string(DECIMAL_RE)),
+  currency: required(string(CURRENCY_RE)),
+});
 
-const PRICE_POLICY_KEYS = new Set(['maxIncreasePercent', 'acceptPolicyChange', 'approvalTimeout']);
-const priceChangePolicy: Check = (v) => {
-  const input = strict(v, PRICE_POLICY_KEYS);
-  const out: Out = {};
-  withDefault(out, input, 'maxIncreasePercent', number(0, 100), () => 0);
-  withDefault(out, input, 'acceptPolicyChange', boolean, () => false);
-  withDefault(out, input, 'approvalTimeout', duration, () => DEFAULT_APPROVAL_TIMEOUT);
-  return out;
-};
+const priceChangePolicy = object({
+  maxIncreasePercent: withDefault(number(0, 100), () => 0),
+  acceptPolicyChange: withDefault(boolean, () => false),
+  approvalTimeout: withDefault(duration, () => DEFAULT_APPROVAL_TIMEOUT),
+});
 
-const POLLING_KEYS = new Set(['initialInterval', 'maximumInterval', 'backoffCoefficient']);
 /** `PollingSchema`; `nullIsAbsent` false for the guard's own copy (no `absent()` there). */
-const polling =
-  (nullIsAbsent: boolean): Check =>
-  (v) => {
-    const input = strict(v, POLLING_KEYS);
-    const out: Out = {};
-    withDefault(out, input, 'initialInterval', duration, () => P.initialInterval, nullIsAbsent);
-    withDefault(out, input, 'maximumInterval', duration, () => P.maximumInterval, nullIsAbsent);
-    withDefault(
-      out,
-      input,
-      'backoffCoefficient',
-      number(1, 10),
-      () => P.backoffCoefficient,
-      nullIsAbsent,
-    );
-    return out;
-  };
+const polling = (nullIsAbsent: boolean) =>
+  object({
+    initialInterval: withDefault(duration, () => P.initialInterval, nullIsAbsent),
+    maximumInterval: withDefault(duration, () => P.maximumInterval, nullIsAbsent),
+    backoffCoefficient: withDefault(number(1, 10), () => P.backoffCoefficient, nullIsAbsent),
+  });
 
-const GUARD_POLICY_KEYS = new Set([
-  'enabled',
-  'freeCancellationUntil',
-  'checkInAt',
-  'checkOutAt',
-  'reconfirmBefore',
-  'autoCancelBeforePenalty',
-  'autoCancelMargin',
-  'autoCancelNotice',
-]);
-const guardPolicy: Check = (v) => {
-  const input = strict(v, GUARD_POLICY_KEYS);
-  const out: Out = {};
-  withDefault(out, input, 'enabled', boolean, () => true);
-  optional(out, input, 'freeCancellationUntil', string(INSTANT_RE));
-  optional(out, input, 'checkInAt', string(INSTANT_RE));
-  optional(out, input, 'checkOutAt', string(INSTANT_RE));
-  withDefault(
-    out,
-    input,
-    'reconfirmBefore',
+const guardPolicy = object({
+  enabled: withDefault(boolean, () => true),
+  freeCancellationUntil: optional(string(INSTANT_RE)),
+  checkInAt: optional(string(INSTANT_RE)),
+  checkOutAt: optional(string(INSTANT_RE)),
+  reconfirmBefore: withDefault(
     (r) => {
       if (!Array.isArray(r) || r.length > 6) unsure();
       return r.map(duration);
     },
     () => [...DEFAULT_RECONFIRM_BEFORE],
-  );
-  withDefault(out, input, 'autoCancelBeforePenalty', boolean, () => false);
-  withDefault(out, input, 'autoCancelMargin', duration, () => DEFAULT_AUTO_CANCEL_MARGIN);
-  withDefault(out, input, 'autoCancelNotice', duration, () => DEFAULT_AUTO_CANCEL_NOTICE);
-  return out;
-};
+  ),
+  autoCancelBeforePenalty: withDefault(boolean, () => false),
+  autoCancelMargin: withDefault(duration, () => DEFAULT_AUTO_CANCEL_MARGIN),
+  autoCancelNotice: withDefault(duration, () => DEFAULT_AUTO_CANCEL_NOTICE),
+});
 
 /** `GuardPolicySchema.parse({})`. */
 export function defaultGuardPolicy(): GuardPolicy {
   return guardPolicy({}) as GuardPolicy;
 }
 
-const BOOK_ROOM_KEYS = new Set([
-  'orderId',
-  'optionId',
-  'rooms',
-  'contact',
-  'customFields',
-  'expectedPrice',
-  'priceChangePolicy',
-  'confirmationDeadline',
-  'cancelOnConfirmationTimeout',
-  'cancellationDeadline',
-  'checkIn',
-  'polling',
-  'orderIdField',
-  'guard',
-]);
-function bookRoomInput(v: unknown): BookRoomParams {
-  const input = strict(v, BOOK_ROOM_KEYS);
-  const out: Out = {};
-  required(out, input, 'orderId', string(ORDER_ID_RE));
-  required(out, input, 'optionId', nonBlank(512));
-  required(out, input, 'rooms', rooms);
-  required(out, input, 'contact', contact);
-  optional(out, input, 'customFields', customFields);
-  optional(out, input, 'expectedPrice', price);
-  optional(out, input, 'priceChangePolicy', priceChangePolicy);
-  withDefault(out, input, 'confirmationDeadline', duration, () => DEFAULT_CONFIRMATION_DEADLINE);
-  withDefault(out, input, 'cancelOnConfirmationTimeout', boolean, () => true);
-  withDefault(out, input, 'cancellationDeadline', duration, () => DEFAULT_CANCELLATION_DEADLINE);
-  optional(out, input, 'checkIn', string(DATE_RE));
-  optional(out, input, 'polling', polling(true));
-  optional(out, input, 'orderIdField', string(CUSTOM_FIELD_RE));
-  optional(out, input, 'guard', guardPolicy);
-  return out as BookRoomParams;
-}
+const bookRoomInput = object({
+  orderId: required(string(ORDER_ID_RE)),
+  optionId: required(nonBlank(512)),
+  rooms: required(rooms),
+  contact: required(contact),
+  customFields: optional(customFields),
+  expectedPrice: optional(price),
+  priceChangePolicy: optional(priceChangePolicy),
+  confirmationDeadline: withDefault(duration, () => DEFAULT_CONFIRMATION_DEADLINE),
+  cancelOnConfirmationTimeout: withDefault(boolean, () => true),
+  cancellationDeadline: withDefault(duration, () => DEFAULT_CANCELLATION_DEADLINE),
+  checkIn: optional(string(DATE_RE)),
+  polling: optional(polling(true)),
+  orderIdField: optional(string(CUSTOM_FIELD_RE)),
+  guard: optional(guardPolicy),
+});
 
 /** `BookRoomInputSchema.parse(v)` for an input the fast path vouches for, else `undefined`. */
-export const fastBookRoomInput = (v: unknown) => vouch(bookRoomInput, v);
+export const fastBookRoomInput = (v: unknown) =>
+  vouch(bookRoomInput, v) as BookRoomParams | undefined;
 
-const APPROVE_KEYS = new Set(['approve']);
 /** `ApprovePriceChangeSchema`. */
 export const fastApprovePriceChange = (v: unknown) =>
-  vouch((x): ApprovePriceChange => {
-    const out: Out = {};
-    required(out, strict(x, APPROVE_KEYS), 'approve', boolean);
-    return out as ApprovePriceChange;
-  }, v);
+  vouch(object({ approve: required(boolean) }), v) as ApprovePriceChange | undefined;
 
-const REASON_KEYS = new Set(['reason']);
+const reasonOnly = object({ reason: optional(string(undefined, 500)) });
 /** `CancelRequestSchema` (and the guard's `KeepRequestSchema`: the same shape). */
 export const fastCancelRequest = (v: unknown) =>
-  vouch((x): CancelRequest & KeepRequest => {
-    const out: Out = {};
-    optional(out, strict(x, REASON_KEYS), 'reason', string(undefined, 500));
-    return out as CancelRequest;
-  }, v);
+  vouch(reasonOnly, v) as (CancelRequest & KeepRequest) | undefined;
 
-/** `ResolveReconciliationSchema`: exactly `{ bookingId }` or `{ noBooking: true }`, nulls absent. */
+const byBookingId = object({ bookingId: required(positiveInt) });
+const withoutBooking = object({ noBooking: required((v) => (v === true ? v : unsure())) });
+/** `ResolveReconciliationSchema`: exactly `{ bookingId }` or `{ noBooking: true }`. */
 export const fastResolveReconciliation = (v: unknown) =>
-  vouch((x): ResolveReconciliation => {
-    if (typeof x !== 'object' || x === null || Object.getPrototypeOf(x) !== Object.prototype)
-      unsure();
-    const entries = Object.entries(x).filter(([, value]) => value !== null);
-    if (entries.length !== 1) unsure();
-    const [[k, value]] = entries as [[string, unknown]];
-    if (k === 'bookingId') return { bookingId: positiveInt(value) as number };
-    if (k === 'noBooking' && value === true) return { noBooking: true };
-    return unsure();
-  }, v);
+  vouch(
+    (x) =>
+      (x as { bookingId?: unknown } | null)?.bookingId !== undefined
+        ? byBookingId(x)
+        : withoutBooking(x),
+    v,
+  ) as ResolveReconciliation | undefined;
 
-const CANCEL_BOOKING_KEYS = new Set(['bookingId', 'orderId', 'reason', 'deadline', 'polling']);
+const cancelBookingInput = object({
+  bookingId: required(positiveInt),
+  orderId: optional(string(ORDER_ID_RE)),
+  reason: optional(string(undefined, 500)),
+  deadline: withDefault(duration, () => DEFAULT_CANCELLATION_DEADLINE),
+  polling: optional(polling(true)),
+});
 /** `CancelBookingInputSchema`. */
 export const fastCancelBookingInput = (v: unknown) =>
-  vouch((x): CancelBookingParams => {
-    const input = strict(x, CANCEL_BOOKING_KEYS);
-    const out: Out = {};
-    required(out, input, 'bookingId', positiveInt);
-    optional(out, input, 'orderId', string(ORDER_ID_RE));
-    optional(out, input, 'reason', string(undefined, 500));
-    withDefault(out, input, 'deadline', duration, () => DEFAULT_CANCELLATION_DEADLINE);
-    optional(out, input, 'polling', polling(true));
-    return out as CancelBookingParams;
-  }, v);
+  vouch(cancelBookingInput, v) as CancelBookingParams | undefined;
 
 // --- the guard's input ---------------------------------------------------------------------------
 
-const GUARD_CANCEL_KEYS = new Set(['reason', 'acceptPenalty']);
+const guardCancelRequest = object({
+  reason: optional(string(undefined, 500)),
+  acceptPenalty: optional(boolean),
+});
 /** `GuardCancelRequestSchema`. */
 export const fastGuardCancelRequest = (v: unknown) =>
-  vouch((x): GuardCancelRequest => {
-    const input = strict(x, GUARD_CANCEL_KEYS);
-    const out: Out = {};
-    optional(out, input, 'reason', string(undefined, 500));
-    optional(out, input, 'acceptPenalty', boolean);
-    return out as GuardCancelRequest;
-  }, v);
+  vouch(guardCancelRequest, v) as GuardCancelRequest | undefined;
 
 /** `price` of the guard's input: a loose object, `net` and an optional `currency` checked. */
 const loosePrice: Check = (v) => {
@@ -366,70 +301,49 @@ const loosePrice: Check = (v) => {
   const input = v as Input;
   if (Object.prototype.hasOwnProperty.call(input, '__proto__')) unsure();
   const out: Out = {};
-  required(out, input, 'net', string());
-  optional(out, input, 'currency', string(), false);
+  required(string())(out, input, 'net');
+  optional(string(), false)(out, input, 'currency');
   for (const k in input) if (k !== 'net' && k !== 'currency') out[k] = input[k];
   return out;
 };
 
-const ORDER_EVENTS_KEYS = new Set(['lastSequence']);
-const orderEvents: Check = (v) => {
-  const input = strict(v, ORDER_EVENTS_KEYS);
-  const last = input.lastSequence;
-  if (typeof last !== 'number' || !Number.isSafeInteger(last) || last < 0) unsure();
-  return { lastSequence: last };
-};
+const orderEvents = object({
+  lastSequence: required((last) => {
+    if (typeof last !== 'number' || !Number.isSafeInteger(last) || last < 0) unsure();
+    return last;
+  }),
+});
 
-const TERMS_KEYS = new Set(['status', 'checkIn', 'checkOut', 'refundable', 'penaltyDate']);
+const nullOr =
+  (check: Check): Check =>
+  (x) =>
+    x === null ? null : check(x);
+
 /** `terms` of the guard's input: every field present, nullable but the status. */
-const terms: Check = (v) => {
-  const input = strict(v, TERMS_KEYS);
-  const out: Out = {};
-  required(out, input, 'status', string());
-  for (const key of ['checkIn', 'checkOut', 'penaltyDate'])
-    required(out, input, key, (x) => (x === null ? null : string()(x)));
-  required(out, input, 'refundable', (x) => (x === null ? null : boolean(x)));
-  return out;
-};
+const terms = object({
+  status: required(string()),
+  checkIn: required(nullOr(string())),
+  checkOut: required(nullOr(string())),
+  refundable: required(nullOr(boolean)),
+  penaltyDate: required(nullOr(string())),
+});
 
-const GUARD_INPUT_KEYS = new Set([
-  'orderId',
-  'bookingId',
-  'checkIn',
-  'guard',
-  'cancellationDeadline',
-  'polling',
-  'cancellationPending',
-  'orderEvents',
-  'startedInOneTask',
-  'terms',
-  'price',
-  'carried',
-]);
-/** `GuardBookingInputSchema`, for the inputs bookRoom hands over (`carried` goes to zod). */
-export const fastGuardBookingInput = (v: unknown) =>
-  vouch((x): GuardBookingParams => {
-    const input = strict(x, GUARD_INPUT_KEYS);
+const guardInput = object({
+  // An input with the guard's own carried state goes to zod.
+  carried: (out, input) => {
     if (input.carried !== undefined) unsure();
-    const out: Out = {};
-    required(out, input, 'orderId', string(ORDER_ID_RE));
-    required(out, input, 'bookingId', positiveInt);
-    optional(out, input, 'checkIn', string(DATE_RE), false);
-    optional(out, input, 'guard', guardPolicy, false);
-    withDefault(
-      out,
-      input,
-      'cancellationDeadline',
-      duration,
-      () => DEFAULT_CANCELLATION_DEADLINE,
-      false,
-    );
-    optional(out, input, 'polling', polling(false), false);
-    optional(out, input, 'cancellationPending', boolean, false);
-    optional(out, input, 'orderEvents', orderEvents, false);
-    optional(out, input, 'startedInOneTask', boolean, false);
-    optional(out, input, 'terms', terms, false);
-    optional(out, input, 'price', loosePrice, false);
     if ('carried' in input) out.carried = undefined;
-    return out as GuardBookingParams;
-  }, v);
+  },
+  orderId: required(string(ORDER_ID_RE)),
+  bookingId: required(positiveInt),
+  checkIn: optional(string(DATE_RE), false),
+  guard: optional(guardPolicy, false),
+  cancellationDeadline: withDefault(duration, () => DEFAULT_CANCELLATION_DEADLINE, false),
+  polling: optional(polling(false), false),
+  cancellationPending: optional(boolean, false),
+  orderEvents: optional(orderEvents, false),
+  terms: optional(terms, false),
+  price: optional(loosePrice, false),
+});
+/** `GuardInputSchema`, for the inputs bookRoom hands over (`carried` goes to zod). */
+export const fastGuardInput = (v: unknown) => vouch(guardInput, v) as GuardParams | undefined;

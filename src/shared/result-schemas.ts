@@ -18,12 +18,7 @@ import {
   type OrderIdAlone,
   type OrderInput,
 } from './booking-contract';
-import {
-  GuardBookingInputSchema,
-  GuardPhase,
-  type GuardBookingResult,
-  type OrderState,
-} from './guard-contract';
+import { GuardInputSchema, GuardPhase, type GuardResult, type OrderState } from './guard-contract';
 
 const outcome = z.enum(Object.values(BookingOutcome));
 const cancellationOutcome = z.enum(Object.values(CancellationOutcome));
@@ -139,9 +134,9 @@ export const OrderStateSchema = z.object({
     ),
   truth: orderTruth,
   holder: z
-    .enum(['bookRoom', 'guardBooking'])
+    .enum(['booking', 'guard'])
     .describe(
-      'the part of the order workflow that holds the order: bookRoom until the decision, guardBooking once the guard holds it',
+      'the part of the order workflow that holds the order: booking until the decision, guard once the guard holds it',
     ),
   workflowId: z.string().describe("the order's workflow id, booking-<orderId>"),
   open: z.boolean().describe('whether that workflow is still running'),
@@ -225,7 +220,7 @@ export const OrderStateSchema = z.object({
     .describe('the last cancellation request that was refused'),
 });
 
-export const GuardBookingResultSchema = z.object({
+export const GuardResultSchema = z.object({
   orderId: z.string().describe("the order's id"),
   bookingId: z.number().int().describe('the supplier booking id'),
   phase: guardPhase.describe(
@@ -238,7 +233,7 @@ export const GuardBookingResultSchema = z.object({
 });
 
 export const OrderResultSchema = BookRoomResultSchema.extend({
-  guard: GuardBookingResultSchema.optional().describe(
+  guard: GuardResultSchema.optional().describe(
     'how the guard of a CONFIRMED booking ended (check-out or cancellation)',
   ),
 });
@@ -258,9 +253,7 @@ export const CancelBookingResultSchema = z.object({
 export const GuardingInputSchema = z.object({
   guarding: z
     .object({
-      guard: GuardBookingInputSchema.describe(
-        "the guard's input: the confirmed booking and its policy",
-      ),
+      guard: GuardInputSchema.describe("the guard's input: the confirmed booking and its policy"),
       decided: BookRoomResultSchema.describe('the decision, which the outcome update answers'),
     })
     .describe('the guard phase of the order, continued as new'),
@@ -275,7 +268,7 @@ const same = <T extends true>(): T | undefined => undefined;
 same<Same<Plain<BookRoomResult>, Plain<z.output<typeof BookRoomResultSchema>>>>();
 same<Same<Plain<BookingState>, Plain<z.output<typeof BookingStateSchema>>>>();
 same<Same<Plain<OrderState>, Plain<z.output<typeof OrderStateSchema>>>>();
-same<Same<Plain<GuardBookingResult>, Plain<z.output<typeof GuardBookingResultSchema>>>>();
+same<Same<Plain<GuardResult>, Plain<z.output<typeof GuardResultSchema>>>>();
 same<Same<Plain<CancelBookingResult>, Plain<z.output<typeof CancelBookingResultSchema>>>>();
 same<
   Same<

@@ -4,54 +4,38 @@
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-export const BookingPhaseKey = defineSearchAttributeKey(
-  'BookingPhase',
-  SearchAttributeType.KEYWORD,
-);
+const keyword = <N extends string>(name: N) =>
+  defineSearchAttributeKey(name, SearchAttributeType.KEYWORD);
+const datetime = <N extends string>(name: N) =>
+  defineSearchAttributeKey(name, SearchAttributeType.DATETIME);
+
+export const BookingPhaseKey = keyword('BookingPhase');
 export const SupplierBookingIdKey = defineSearchAttributeKey(
   'SupplierBookingId',
   SearchAttributeType.INT,
 );
-export const SupplierStatusKey = defineSearchAttributeKey(
-  'SupplierStatus',
-  SearchAttributeType.KEYWORD,
-);
-export const BookingOutcomeKey = defineSearchAttributeKey(
-  'BookingOutcome',
-  SearchAttributeType.KEYWORD,
-);
-export const OrderIdKey = defineSearchAttributeKey('OrderId', SearchAttributeType.KEYWORD);
-export const CheckInDateKey = defineSearchAttributeKey('CheckInDate', SearchAttributeType.DATETIME);
+export const SupplierStatusKey = keyword('SupplierStatus');
+export const BookingOutcomeKey = keyword('BookingOutcome');
+export const OrderIdKey = keyword('OrderId');
+export const CheckInDateKey = datetime('CheckInDate');
 /**
  * When the booking was decided (its outcome), by the order's workflow, which does not close then
  * when CONFIRMED: the daily views' "today" for it (a `bookRoom` run closes at its decision).
  */
-export const BookingDecidedAtKey = defineSearchAttributeKey(
-  'BookingDecidedAt',
-  SearchAttributeType.DATETIME,
-);
+export const BookingDecidedAtKey = datetime('BookingDecidedAt');
 
 // --- after CONFIRMED (the guard) -----------------------------------------------------------------
 /** When free cancellation ends (absent when unknown). The "free cancellation ends within 48 h" view. */
-export const FreeCancellationUntilKey = defineSearchAttributeKey(
-  'FreeCancellationUntil',
-  SearchAttributeType.DATETIME,
-);
+export const FreeCancellationUntilKey = datetime('FreeCancellationUntil');
 /** `CONFIRMED` after a reconfirmation that read CONFIRMED; `FLAGGED` when one did not. */
-export const ReconfirmationKey = defineSearchAttributeKey(
-  'Reconfirmation',
-  SearchAttributeType.KEYWORD,
-);
+export const ReconfirmationKey = keyword('Reconfirmation');
 
 // --- order events (the delivery workflows) --------------------------------------------------------
 /**
  * `DELIVERED`, `FAILING` or `UNDELIVERED` (order-events.ts `DeliveryMark`) of a delivery workflow,
  * the endpoint's or an order's own: the failing view.
  */
-export const OrderEventsDeliveryKey = defineSearchAttributeKey(
-  'OrderEventsDelivery',
-  SearchAttributeType.KEYWORD,
-);
+export const OrderEventsDeliveryKey = keyword('OrderEventsDelivery');
 
 /** Every custom search attribute, for registration on the server. */
 export const ALL_SEARCH_ATTRIBUTE_KEYS = [
@@ -78,10 +62,7 @@ export const EVERY_DIVISION =
   '(TemporalNamespaceDivision IS NULL OR TemporalNamespaceDivision IS NOT NULL)';
 
 /** Temporal's own attribute of that name, as a starter (any SDK, the CLI) may set it. */
-export const TemporalNamespaceDivisionKey = defineSearchAttributeKey(
-  'TemporalNamespaceDivision',
-  SearchAttributeType.KEYWORD,
-);
+export const TemporalNamespaceDivisionKey = keyword('TemporalNamespaceDivision');
 
 /** A query's trailing `ORDER BY` (attribute names, commas, `ASC`/`DESC`), which stays last. */
 const ORDER_BY = /\s*\bORDER\s+BY\s+[\w\s,]+$/i;

@@ -100,7 +100,7 @@ export const EARLIER_RUNS_ACTIVITY: LocalActivityOptions = {
 /**
  * Announcing an order event (a local activity of bookRoom and the guard, in the workflow task that
  * changed the order's truth: no task queue, so it counts against no rate cap): a direct POST cut
- * at 1 s (activities/direct-delivery.ts), else a hand-over to the endpoint's delivery workflow.
+ * at 1 s (src/order-events/activities/direct.ts), else a hand-over to the endpoint's delivery.
  * Retried until one of them took it: the workflow does not close with an event unannounced.
  */
 export const ANNOUNCE_EVENT_ACTIVITY: LocalActivityOptions = {
@@ -110,9 +110,9 @@ export const ANNOUNCE_EVENT_ACTIVITY: LocalActivityOptions = {
 };
 
 /**
- * One delivery round of an order's own delivery workflow (deliver-order-events.ts): three POSTs of
- * its event a few seconds apart (each bounded by DELIVERY_TIMEOUT_MS); the workflow then waits
- * with its own backoff (order-event-decisions.ts) and shows the order as failing.
+ * One delivery round of an overflow workflow (src/order-events/workflows/overflow-delivery.ts):
+ * three POSTs of its event a few seconds apart (each bounded by DELIVERY_TIMEOUT_MS); the
+ * workflow then waits with its own backoff (decisions.ts there) and shows the order as failing.
  */
 export const DELIVER_EVENT_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '20s',
@@ -125,11 +125,12 @@ export const DELIVER_EVENT_ACTIVITY: ActivityOptions = {
 };
 
 /**
- * One round of the endpoint's delivery (deliver-to-endpoint.ts): every due order's events, up to
- * three POSTs each a few seconds apart, orders side by side; the activity starts no POST after
- * ROUND_BUDGET_MS (activities/order-events.ts) and reports what went. It heartbeats, so a round
- * lost with its worker is sent again by another within 20 s; answers the endpoint gave are
- * results, not failures, so only a lost or broken round is retried here.
+ * One round of the endpoint's delivery (src/order-events/workflows/endpoint-delivery.ts): every
+ * due order's events, up to three POSTs each a few seconds apart, orders side by side; the
+ * activity starts no POST after ROUND_BUDGET_MS (src/order-events/activities/rounds.ts) and
+ * reports what went. It heartbeats, so a round lost with its worker is sent again by another
+ * within 20 s; answers the endpoint gave are results, not failures, so only a lost or broken
+ * round is retried here.
  */
 export const DELIVER_ROUND_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '2m',
@@ -138,7 +139,7 @@ export const DELIVER_ROUND_ACTIVITY: ActivityOptions = {
 };
 
 /**
- * Handing events the endpoint's delivery cannot hold to their orders' own delivery workflows
+ * Handing events the endpoint's delivery cannot hold to their orders' overflow workflows
  * (signal-with-start): retried until Temporal takes them.
  */
 export const HAND_OVER_TO_ORDERS_ACTIVITY: ActivityOptions = {

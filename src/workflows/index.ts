@@ -5,8 +5,8 @@ import { order } from './booking/book-room';
 export { bookRoom } from './booking/book-room';
 export { cancelBooking } from './cancellation/cancel-booking';
 export { syncContent } from './content-sync/content-sync';
-export { deliverOrderEvents } from './order-events/deliver-order-events';
-export { deliverOrderEventsToEndpoint } from './order-events/deliver-to-endpoint';
+export { deliverOrderEventsToEndpoint } from '../order-events/workflows/endpoint-delivery';
+export { deliverOrderEvents } from '../order-events/workflows/overflow-delivery';
 /** The order workflow's earlier name: served by the same code (docs/earlier-versions.md). */
 export const bookRoomAndGuard = order;
 /** Guards of earlier versions, until their check-out (docs/earlier-versions.md). */

@@ -16,7 +16,7 @@ import {
   fastBookRoomInput,
   fastCancelBookingInput,
   fastCancelRequest,
-  fastGuardBookingInput,
+  fastGuardInput,
   fastGuardCancelRequest,
   fastResolveReconciliation,
 } from '../shared/input-fast-path';
@@ -88,8 +88,8 @@ export const checkResolveReconciliation = (v: unknown) =>
   check(fastResolveReconciliation(v), () => booking().ResolveReconciliationSchema, v);
 export const checkCancelBookingInput = (v: unknown) =>
   check(fastCancelBookingInput(v), () => booking().CancelBookingInputSchema, v);
-export const checkGuardBookingInput = (v: unknown) =>
-  check(fastGuardBookingInput(v), () => guard().GuardBookingInputSchema, v);
+export const checkGuardInput = (v: unknown) =>
+  check(fastGuardInput(v), () => guard().GuardInputSchema, v);
 export const checkGuardCancelRequest = (v: unknown) =>
   check(fastGuardCancelRequest(v), () => guard().GuardCancelRequestSchema, v);
 export const checkKeepRequest = (v: unknown) =>

@@ -224,7 +224,7 @@ describe('the booking commands (book, status, approve, reject, resolve, cancel, 
       state: { holder: string; truth: string; cancellation?: { outcome?: string } };
     }>(done);
     assert.equal(doc.action, 'requested');
-    assert.equal(doc.state.holder, 'guardBooking');
+    assert.equal(doc.state.holder, 'guard');
     assert.equal(doc.state.truth, 'CANCELLED');
     assert.equal(doc.state.cancellation?.outcome, 'CANCELLED');
 

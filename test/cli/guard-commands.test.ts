@@ -53,7 +53,7 @@ describe('the CLI on guarded orders (status, cancel --accept-penalty, keep)', ()
     const deadline = Date.now() + 30_000;
     for (;;) {
       const st = await client.bookings.state(order).catch(() => undefined);
-      if (st?.holder === 'guardBooking' && (st.reconfirmations?.length ?? 0) >= 1) return st;
+      if (st?.holder === 'guard' && (st.reconfirmations?.length ?? 0) >= 1) return st;
       if (Date.now() > deadline) throw new Error(`${order} was never guarded`);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -75,7 +75,7 @@ describe('the CLI on guarded orders (status, cancel --accept-penalty, keep)', ()
     const doc = json<{ state: OrderState; result: { outcome: string } }>(status);
     assert.equal(doc.result.outcome, 'CONFIRMED');
     assert.equal(doc.state.truth, 'CONFIRMED');
-    assert.equal(doc.state.holder, 'guardBooking');
+    assert.equal(doc.state.holder, 'guard');
     assert.equal(doc.state.terms?.freeCancellationUntil, deadline);
     assert.equal(await phaseAttribute(order), doc.state.phase);
 
@@ -128,7 +128,7 @@ describe('the CLI on guarded orders (status, cancel --accept-penalty, keep)', ()
     assert.equal(run.code, 0, explain(run));
     const doc = json<{ action: string; state: OrderState }>(run);
     assert.equal(doc.action, 'requested');
-    assert.equal(doc.state.holder, 'guardBooking');
+    assert.equal(doc.state.holder, 'guard');
     assert.equal(doc.state.truth, 'CANCELLED');
     assert.equal(doc.state.cancellation?.outcome, 'CANCELLED');
     assert.equal(await phaseAttribute(order), 'CANCELLED');

@@ -18,7 +18,7 @@ import {
   orderEventsWorkflowId,
   type EndpointDeliveryMemo,
   type OrderEventsState,
-} from '../../src/shared/order-events';
+} from '../../src/order-events/contract/delivery';
 import { OrderEventsDeliveryKey } from '../../src/shared/search-attributes';
 import { createBookingCounter, failingOrderCount } from '../../src/observability/booking-counts';
 import { cli, explain, json } from '../cli/cli-process';

@@ -11,10 +11,10 @@ import { OrderEventsDeliveryKey } from '../../src/shared/search-attributes';
 import {
   endpointDeliveryWorkflowId,
   endpointEventsStateQuery,
-  OrderEventType,
   orderEventsWorkflowId,
   type OrderEventsState,
-} from '../../src/shared/order-events';
+} from '../../src/order-events/contract/delivery';
+import { OrderEventType } from '../../src/order-events/contract/event';
 import { createBookingCounter } from '../../src/observability/booking-counts';
 import { savedQueries } from '../../src/observability/saved-queries';
 import { cli, explain, json } from '../cli/cli-process';

@@ -14,7 +14,7 @@ import {
   type BookingWorkflow,
 } from '../../src/client';
 import { outcomeUpdate } from '../../src/shared/booking-messages';
-import type { OrderEventsEndpoint } from '../../src/activities/order-events';
+import type { OrderEventsEndpoint } from '../../src/order-events/activities';
 import {
   createBookingWorker,
   createOrderEventsWorker,

@@ -76,12 +76,16 @@ function declaredWorkerMetrics(): Set<string> {
     if (String(m.type) === 'histogram')
       for (const s of ['_bucket', '_sum', '_count']) names.add(m.name + s);
   }
-  const dir = join(ROOT, 'src', 'workflows');
-  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-    if (!file.endsWith('.ts')) continue;
-    const text = readFileSync(join(dir, file), 'utf8');
-    for (const m of text.matchAll(/metricMeter\.create\w+\(\s*'([a-z_]+)'/g)) {
-      names.add(`temporal_${m[1]}`);
+  for (const dir of [
+    join(ROOT, 'src', 'workflows'),
+    join(ROOT, 'src', 'order-events', 'workflows'),
+  ]) {
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts')) continue;
+      const text = readFileSync(join(dir, file), 'utf8');
+      for (const m of text.matchAll(/metricMeter\.create\w+\(\s*'([a-z_]+)'/g)) {
+        names.add(`temporal_${m[1]}`);
+      }
     }
   }
   return names;

@@ -48,11 +48,16 @@ describe('the list of metric series', () => {
 
   it('the workflows create exactly the workflow counters, under their meter names', () => {
     const created: string[] = [];
-    const dir = join(ROOT, 'src', 'workflows');
-    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-      if (!file.endsWith('.ts')) continue;
-      const text = readFileSync(join(dir, file), 'utf8');
-      for (const m of text.matchAll(/metricMeter\.create\w+\(\s*'([a-z_]+)'/g)) created.push(m[1]!);
+    for (const dir of [
+      join(ROOT, 'src', 'workflows'),
+      join(ROOT, 'src', 'order-events', 'workflows'),
+    ]) {
+      for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+        if (!file.endsWith('.ts')) continue;
+        const text = readFileSync(join(dir, file), 'utf8');
+        for (const m of text.matchAll(/metricMeter\.create\w+\(\s*'([a-z_]+)'/g))
+          created.push(m[1]!);
+      }
     }
     assert.deepEqual(
       created.sort(),

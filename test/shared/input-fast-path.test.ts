@@ -26,7 +26,7 @@ import {
   toFieldIssues,
 } from '../../src/shared/booking-contract';
 import {
-  GuardBookingInputSchema,
+  GuardInputSchema,
   GuardCancelRequestSchema,
   GuardPolicySchema,
   KeepRequestSchema,
@@ -39,16 +39,17 @@ import {
   fastBookRoomInput,
   fastCancelBookingInput,
   fastCancelRequest,
-  fastGuardBookingInput,
+  fastGuardInput,
   fastGuardCancelRequest,
   fastResolveReconciliation,
+  vouchedShapes,
 } from '../../src/shared/input-fast-path';
 import {
   checkApprovePriceChange,
   checkBookRoomInput,
   checkCancelBookingInput,
   checkCancelRequest,
-  checkGuardBookingInput,
+  checkGuardInput,
   checkGuardCancelRequest,
   checkKeepRequest,
   checkResolveReconciliation,
@@ -269,9 +270,9 @@ const CASES: Case[] = [
   },
   {
     name: 'guardBooking input',
-    schema: GuardBookingInputSchema,
-    fast: fastGuardBookingInput,
-    check: checkGuardBookingInput,
+    schema: GuardInputSchema,
+    fast: fastGuardInput,
+    check: checkGuardInput,
     input: guardBookingInput,
   },
   {
@@ -310,6 +311,38 @@ const CASES: Case[] = [
     input: resolution,
   },
 ];
+
+const keysOf = (keys: Iterable<string>) => [...keys].sort().join(',');
+
+/** The key sets of every strict object (zod's strictObject) in `schema`, into `into`. */
+function strictObjectsOf(schema: unknown, into: Set<string>): void {
+  const def = (schema as { _zod: { def: Record<string, unknown> } })._zod.def;
+  const inner = (k: string) => strictObjectsOf(def[k], into);
+  switch (def.type) {
+    case 'object': {
+      const shape = def.shape as Record<string, unknown>;
+      const catchall = (def.catchall as { _zod: { def: { type: string } } } | undefined)?._zod.def;
+      if (catchall?.type === 'never') into.add(keysOf(Object.keys(shape)));
+      for (const field of Object.values(shape)) strictObjectsOf(field, into);
+      return;
+    }
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+      return inner('innerType');
+    case 'pipe':
+      return (inner('in'), inner('out'));
+    case 'array':
+      return inner('element');
+    case 'union':
+      for (const option of def.options as unknown[]) strictObjectsOf(option, into);
+      return;
+    default:
+      return;
+  }
+}
 
 describe('workflow input checks without zod', () => {
   for (const c of CASES) {
@@ -361,6 +394,14 @@ describe('workflow input checks without zod', () => {
       );
     });
   }
+
+  it("knows every object of every message by zod's own keys: a field added to one is missing from neither", () => {
+    const known = new Set(vouchedShapes().map(keysOf));
+    const wanted = new Set<string>();
+    for (const c of CASES) strictObjectsOf(c.schema, wanted);
+    // The guard's carried state and loose price are zod's alone (a record, a loose object).
+    assert.deepStrictEqual([...known].sort(), [...wanted].sort());
+  });
 
   it("uses zod's own patterns and defaults", () => {
     assert.equal(EMAIL_RE.source, z.regexes.email.source);

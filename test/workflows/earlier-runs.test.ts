@@ -152,7 +152,7 @@ describe(
       // its supplier call).
       const calls = await scheduled(second.workflowId, second.firstExecutionRunId);
       assert.ok(!calls.some((c) => c.startsWith('createBooking')), calls.join());
-      assert.equal((await s.bookings.state(input.orderId)).holder, 'guardBooking');
+      assert.equal((await s.bookings.state(input.orderId)).holder, 'guard');
       // Cancelled by order id in one call: the one booking is cancelled.
       assert.equal((await s.bookings.cancelOrder(input.orderId)).kind, 'requested');
       assert.equal((await s.bookings.cancellationSettled(input.orderId, 100)).truth, 'CANCELLED');

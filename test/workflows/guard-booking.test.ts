@@ -16,8 +16,8 @@ import {
   type OrderResult,
   GUARD_BOOKING_WORKFLOW,
   guardWorkflowId,
-  type GuardBookingInput,
-  type GuardBookingResult,
+  type GuardInput,
+  type GuardResult,
   type GuardPolicyInput,
   type OrderState,
 } from '../../src/client';
@@ -156,7 +156,7 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
       /not found/i,
     );
     const st = await phase(input.orderId, 'CONFIRMED');
-    assert.equal(st.holder, 'guardBooking');
+    assert.equal(st.holder, 'guard');
     assert.equal(st.workflowId, started.workflowId);
     assert.equal(st.bookingId, result.bookingId);
     assert.equal(st.truth, 'CONFIRMED');
@@ -193,13 +193,13 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
     assert.match(st.terms?.freeCancellationUntil ?? '', /T12:00:00\.000Z$/);
     assert.equal(st.terms?.source, 'supplier');
     assert.equal(st.truth, 'CONFIRMED');
-    assert.equal(st.holder, 'guardBooking');
+    assert.equal(st.holder, 'guard');
     await eventually(async () => (await agreed(orderId)).reconfirmations?.length === 1);
     assert.equal(supplier(orderId).retrieves, 1, 'one supplier read so far');
 
     const c = await s.bookings.cancelOrder(orderId, { reason: 'guest changed plans' });
     assert.equal(c.kind, 'requested');
-    const done = (await handle.result()) as GuardBookingResult;
+    const done = (await handle.result()) as GuardResult;
     assert.equal(done.phase, 'CANCELLED');
     assert.equal(done.truth, 'CANCELLED');
     assert.equal(done.state.cancellation?.by, 'update');
@@ -246,7 +246,7 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
 
     const c = await s.bookings.cancelOrder(orderId, { acceptPenalty: true });
     assert.equal(c.kind, 'requested');
-    const done = (await handle.result()) as GuardBookingResult;
+    const done = (await handle.result()) as GuardResult;
     assert.equal(done.phase, 'CANCELLED');
     assert.equal(done.state.cancellation?.acceptPenalty, true);
     assert.equal(supplier(orderId).status, 'CANCELLED');
@@ -258,7 +258,7 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
     const { orderId, handle } = await guarded('instant');
     await phase(orderId, 'CONFIRMED');
     await handle.cancel();
-    const done = (await handle.result()) as GuardBookingResult;
+    const done = (await handle.result()) as GuardResult;
     assert.equal(done.phase, 'CANCELLED');
     assert.equal(done.state.cancellation?.by, 'temporal');
     assert.equal(supplier(orderId).status, 'CANCELLED');
@@ -272,7 +272,7 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
     const settled = await s.bookings.cancellationSettled(orderId, 100);
     assert.equal(settled.truth, 'CANCELLED');
     assert.equal(settled.cancellation?.outcome, 'CANCELLED');
-    const done = (await handle.result()) as GuardBookingResult;
+    const done = (await handle.result()) as GuardResult;
     assert.equal(done.phase, 'CANCELLED');
     const b = supplier(orderId);
     assert.equal(b.status, 'CANCELLED');
@@ -292,7 +292,7 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
       { checkInAt, checkOutAt: isoIn(25_000), reconfirmBefore: ['12s'] },
       { param: 2 },
     );
-    const done = (await handle.result()) as GuardBookingResult;
+    const done = (await handle.result()) as GuardResult;
     assert.equal(done.phase, 'CANCELLED_BY_SUPPLIER');
     assert.equal(done.truth, 'CANCELLED_BY_SUPPLIER');
     assert.equal(done.state.flag?.reason, 'SUPPLIER_CANCELLED');
@@ -333,12 +333,12 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
           bookingId,
           cancellationPending: true,
           guard: { checkInAt: isoIn(20_000), checkOutAt: isoIn(25_000), reconfirmBefore: ['12s'] },
-        } satisfies GuardBookingInput,
+        } satisfies GuardInput,
       ],
     });
     const st = await phase(orderId, 'CANCELLATION_PENDING', () => earlierGuardState(orderId));
     assert.equal(st.truth, 'CANCELLATION_PENDING');
-    const done = (await handle.result()) as GuardBookingResult;
+    const done = (await handle.result()) as GuardResult;
     assert.equal(done.phase, 'CANCELLED');
     assert.equal(done.state.flag, undefined);
   });
@@ -363,7 +363,7 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
         if (wf.workflowId === bookingWorkflowId(orderId)) return true;
       return false;
     });
-    const done = (await handle.result()) as GuardBookingResult;
+    const done = (await handle.result()) as GuardResult;
     assert.equal(done.phase, 'CANCELLED');
     assert.equal(done.state.cancellation?.by, 'auto');
     assert.equal(done.state.cancellation?.acceptPenalty, false);
@@ -391,7 +391,7 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
     await phase(orderId, 'CONFIRMED');
     const kept = await s.bookings.keep(orderId, 'the order system confirmed it');
     assert.equal(kept.autoCancel?.kept, true);
-    const done = (await handle.result()) as GuardBookingResult;
+    const done = (await handle.result()) as GuardResult;
     assert.equal(done.phase, 'CHECKED_OUT');
     assert.equal(done.truth, 'STAY_COMPLETED');
     assert.equal(done.state.cancellation, undefined);
@@ -422,12 +422,12 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
     const handle = await s.temporal.client.workflow.start(GUARD_BOOKING_WORKFLOW, {
       taskQueue: s.taskQueue,
       workflowId: guardWorkflowId(orderId),
-      args: [{ orderId, bookingId, carried } satisfies GuardBookingInput],
+      args: [{ orderId, bookingId, carried } satisfies GuardInput],
     });
     const st = await eventually(() => earlierGuardState(orderId));
     assert.equal(st.terms?.freeCancellationUntil, carried.terms.freeCancellationUntil);
     assert.equal(st.nextReconfirmationAt, new Date(now + 5_000).toISOString());
-    const done = (await handle.result()) as GuardBookingResult;
+    const done = (await handle.result()) as GuardResult;
     assert.equal(done.phase, 'CHECKED_OUT');
     assert.equal(done.state.reconfirmations?.length, 2);
     assert.equal(supplier(orderId).retrieves, 1, 'only the carried reconfirmation point read');
@@ -451,7 +451,7 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
           orderId,
           bookingId,
           guard: { checkInAt: isoIn(20_000), checkOutAt: isoIn(22_000), reconfirmBefore: ['8s'] },
-        } satisfies GuardBookingInput,
+        } satisfies GuardInput,
       ],
     });
     await phase(orderId, 'CONFIRMED', () => earlierGuardState(orderId));
@@ -459,7 +459,7 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
     await first.running;
     const second = await startWorker();
     try {
-      const done = (await handle.result()) as GuardBookingResult;
+      const done = (await handle.result()) as GuardResult;
       assert.equal(done.phase, 'CHECKED_OUT');
       assert.equal(
         done.state.reconfirmations?.length,
@@ -486,7 +486,7 @@ describe('the guard of a confirmed order', { concurrency: true }, () => {
       assert.equal(err.code, 'CHECK_IN_PASSED');
       return true;
     });
-    const done = (await handle.result()) as GuardBookingResult;
+    const done = (await handle.result()) as GuardResult;
     assert.equal(done.phase, 'CHECKED_OUT');
     assert.equal(done.truth, 'STAY_COMPLETED');
     const st = await agreed(orderId);

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import ts from 'typescript';
-import { endpointDeliveryWorkflowId } from '../../src/shared/order-events';
+import { endpointDeliveryWorkflowId } from '../../src/order-events/contract/delivery';
 import { WAKE_SUMMARIES } from '../../src/workflows/guard/guard-decisions';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy';
 import {
@@ -25,7 +25,9 @@ import {
 import { testDataConverter } from '../helpers/temporal';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
-const WORKFLOWS = join(__dirname, '..', '..', 'src', 'workflows');
+const SRC = join(__dirname, '..', '..', 'src');
+/** The workflow sources: src/workflows/ and order events' workflows. */
+const WORKFLOW_DIRS = ['workflows', join('order-events', 'workflows')];
 
 /**
  * The timers `source` starts without a summary: a `sleep` call with no options naming `summary`,
@@ -55,14 +57,16 @@ function timersWithoutSummary(source: string, file = 'source.ts'): string[] {
 
 describe('timer summaries in the workflow sources', () => {
   it('every sleep names a summary, and no condition takes a timeout', () => {
-    const files = readdirSync(WORKFLOWS, { recursive: true, encoding: 'utf8' }).filter((f) =>
-      f.endsWith('.ts'),
+    const files = WORKFLOW_DIRS.flatMap((dir) =>
+      readdirSync(join(SRC, dir), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => join(dir, f)),
     );
     assert.ok(files.length > 30, `${files.length} workflow files`);
-    const sleeps = files.filter((f) => /\bsleep\(/.test(readFileSync(join(WORKFLOWS, f), 'utf8')));
+    const sleeps = files.filter((f) => /\bsleep\(/.test(readFileSync(join(SRC, f), 'utf8')));
     assert.ok(sleeps.length >= 2, `sleep is called in ${sleeps.join(', ')}`);
     const missing = files.flatMap((f) =>
-      timersWithoutSummary(readFileSync(join(WORKFLOWS, f), 'utf8'), f),
+      timersWithoutSummary(readFileSync(join(SRC, f), 'utf8'), f),
     );
     assert.deepEqual(missing, []);
   });

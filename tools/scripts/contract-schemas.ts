@@ -25,8 +25,8 @@ import {
   ResolveReconciliationSchema,
 } from '../../src/shared/booking-contract';
 import { KeepRequestSchema } from '../../src/shared/guard-contract';
-import { OrderEventType } from '../../src/shared/order-events';
-import { orderEventBodySchema, orderEventWhen } from '../../src/shared/order-event-schemas';
+import { OrderEventType } from '../../src/order-events/contract/event';
+import { orderEventBodySchema, orderEventWhen } from '../../src/order-events/contract/body-schemas';
 import {
   BookRoomResultSchema,
   CancelBookingResultSchema,

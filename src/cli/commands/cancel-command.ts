@@ -96,7 +96,7 @@ async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFla
     ctx.emit({ orderId: id, action: 'requested', state: c.state }, () => renderOrderState(c.state));
     return ExitCode.OK;
   }
-  if (c.state.holder === 'bookRoom') {
+  if (c.state.holder === 'booking') {
     const result = await bookings.result(id);
     if (result.outcome !== BookingOutcome.CONFIRMED || result.bookingId === undefined) {
       ctx.emit({ orderId: id, action: 'requested', result }, () => renderResult(result));

@@ -4,7 +4,7 @@
  */
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Command } from 'commander';
-import type { OrderEventsState } from '../../shared/order-events';
+import type { OrderEventsState } from '../../order-events/contract/delivery';
 import type { CliContext } from '../cli-context';
 import { CliError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';

@@ -59,10 +59,10 @@ async function status(ctx: CliContext, orderId: string): Promise<ExitCode> {
   if (workflowStatus === 'COMPLETED' || (workflowStatus === 'RUNNING' && state.outcome))
     result = await ctx.withWorkerDeadline(() => bookings.result(orderId), 10_000);
   ctx.emit({ orderId, workflowId, workflowStatus, ...(result ? { result } : {}), state }, () => {
-    const hint = state.holder === 'bookRoom' ? phaseHint(state) : guardHint(state);
+    const hint = state.holder === 'booking' ? phaseHint(state) : guardHint(state);
     // bookRoom's own view while it holds the order; once guarded, its outcome and the guard's truth.
     const tables =
-      state.holder === 'bookRoom'
+      state.holder === 'booking'
         ? [result ? renderResult(result) : renderState(state)]
         : [...(result ? [renderResult(result)] : []), renderOrderState(state)];
     return [

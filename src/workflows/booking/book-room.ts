@@ -17,7 +17,7 @@ import type {
   OrderResult,
 } from '../../shared/booking-contract';
 import { BookingOutcome } from '../../shared/booking-values';
-import type { GuardBookingInput } from '../../shared/guard-contract';
+import type { GuardInput } from '../../shared/guard-contract';
 import { outcomeUpdate } from '../../shared/booking-messages';
 import { CheckInDateKey, OrderIdKey } from '../../shared/search-attributes';
 import { bookRoomOfEarlierVersions } from '../earlier-versions/book-room';
@@ -173,7 +173,7 @@ function settle(
 }
 
 /** A run continued as new by its guard: the guard goes on, `outcome` answers from the input. */
-function guardOn(input: GuardBookingInput, decided: BookRoomResult): Promise<OrderResult> {
+function guardOn(input: GuardInput, decided: BookRoomResult): Promise<OrderResult> {
   setHandler(outcomeUpdate, () => decided);
   const params = checkedGuardInput(input);
   const guard = new GuardRun(params, guardHome(new SearchAttributeWriter(), guardOutbox(params)));
@@ -184,7 +184,7 @@ function guardOn(input: GuardBookingInput, decided: BookRoomResult): Promise<Ord
 
 function guarded(
   guard: GuardRun,
-  input: GuardBookingInput,
+  input: GuardInput,
   decided: BookRoomResult,
 ): Promise<OrderResult> {
   return guardToTheEnd(guard, input, (next) =>

@@ -18,9 +18,9 @@ import type {
 } from '../../shared/booking-contract';
 import { BookingOutcome, BookingPhase } from '../../shared/booking-values';
 import { truthOf } from '../../shared/order-truth';
-import type { GuardBookingInput, OrderState } from '../../shared/guard-contract';
+import type { GuardInput, OrderState } from '../../shared/guard-contract';
 import type { GuardRun } from '../guard/guard-run';
-import type { OrderEventOutbox } from '../order-events/order-event-outbox';
+import type { OrderEventOutbox } from '../../order-events/workflows/outbox';
 import { SearchAttributeWriter, type SearchAttributes } from '../search-attribute-writer';
 import {
   BookingPhaseKey,
@@ -74,7 +74,7 @@ export class BookingRun {
   outcome: BookingOutcome | undefined;
   /** The outcome's reason, once there is one (for the order event). */
   reason: string | undefined;
-  /** Order events are on for this run: phase changes are announced (order-event-outbox.ts). */
+  /** Order events are on for this run: phase changes are announced (order-events' outbox.ts). */
   events: OrderEventOutbox | undefined;
   /** The stay and cancellation terms of the last poll's read, handed to the guard. */
   terms: StayTerms | undefined;
@@ -91,7 +91,7 @@ export class BookingRun {
    * The order's guard and its input, from the activation that decided CONFIRMED
    * (../guard/guard-run.ts): it holds the order from there on.
    */
-  guarding: { readonly guard: GuardRun; readonly input: GuardBookingInput } | undefined;
+  guarding: { readonly guard: GuardRun; readonly input: GuardInput } | undefined;
 
   constructor(
     input: Pick<BookRoomInput, 'orderId' | 'orderIdField'>,
@@ -108,7 +108,7 @@ export class BookingRun {
     return {
       orderId: this.orderId,
       truth: truthOf(this.phase, open),
-      holder: 'bookRoom',
+      holder: 'booking',
       workflowId: workflowInfo().workflowId,
       open,
       phase: this.phase,

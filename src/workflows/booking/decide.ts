@@ -13,7 +13,7 @@ import { registerGuardHandlers } from '../guard/guard-messages';
 import type { GuardHome } from '../guard/guard-home';
 import { GuardRun } from '../guard/guard-run';
 import { readBooking } from '../guard/guard-steps';
-import type { OrderEventOutbox } from '../order-events/order-event-outbox';
+import type { OrderEventOutbox } from '../../order-events/workflows/outbox';
 import type { SearchAttributes } from '../search-attribute-writer';
 import type { BookingRun } from './booking-run';
 import type { Decision } from './decisions';

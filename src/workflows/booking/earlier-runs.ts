@@ -13,7 +13,7 @@ import { bookingWorkflowId } from '../../shared/booking-values';
 import { Patch } from '../../shared/compatibility';
 import { EARLIER_RUNS_ACTIVITY, READ_ACTIVITY } from '../activity-options';
 import { failureFacts } from '../failure-facts';
-import { OrderEventOutbox } from '../order-events/order-event-outbox';
+import { OrderEventOutbox } from '../../order-events/workflows/outbox';
 import type { BookingRun } from './booking-run';
 import { reconcile } from './confirmation';
 import { Decisions, decided, type Decided } from './decisions';

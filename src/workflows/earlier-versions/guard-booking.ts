@@ -6,7 +6,8 @@
  * in one task, and its own `BookingOutcome` when it closes.
  */
 import { CancellationScope } from '@temporalio/workflow';
-import type { GuardBookingInput, GuardBookingResult } from '../../shared/guard-contract';
+import type { EarlierGuardInput } from '../../activities/guard-start';
+import type { GuardResult } from '../../shared/guard-contract';
 import { BookingOutcomeKey } from '../../shared/search-attributes';
 import { SearchAttributeWriter } from '../search-attribute-writer';
 import { cancelledFromTemporal, checkedGuardInput, guardToTheEnd } from '../guard/guard';
@@ -16,9 +17,11 @@ import { GuardRun } from '../guard/guard-run';
 import { readBooking } from '../guard/guard-steps';
 import { EachWriteSearchAttributes } from './each-write';
 
-export async function guardBooking(input: GuardBookingInput): Promise<GuardBookingResult> {
-  const params = checkedGuardInput(input);
-  const oneTask = params.startedInOneTask === true;
+export async function guardBooking(input: EarlierGuardInput): Promise<GuardResult> {
+  // The flag is this home's, not the guard's: continue-as-new carries it on in `input`.
+  const { startedInOneTask, ...guardInput } = input;
+  const params = checkedGuardInput(guardInput);
+  const oneTask = startedInOneTask === true;
   const home: GuardHome = {
     searchAttributes: oneTask ? new SearchAttributeWriter() : new EachWriteSearchAttributes(),
     events: guardOutbox(params),

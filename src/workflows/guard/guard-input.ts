@@ -1,6 +1,6 @@
 /** The guard's input for a CONFIRMED order, from what its booking holds. Pure. */
 import type { BookRoomParams, SupplierPrice } from '../../shared/booking-contract';
-import type { GuardBookingInput } from '../../shared/guard-contract';
+import type { GuardInput } from '../../shared/guard-contract';
 
 /** What the booking holds of a confirmed booking when its guard takes the order. */
 export interface HandedOver {
@@ -11,14 +11,14 @@ export interface HandedOver {
   /** Order events are on: the guard announces its changes, after the booking's last sequence. */
   readonly events: { readonly lastSequence: number } | undefined;
   /** The status and terms of the booking's last read (a poll), when it read them. */
-  readonly terms: GuardBookingInput['terms'];
+  readonly terms: GuardInput['terms'];
 }
 
 /** The guard's input for a confirmed order; undefined when the order is not to be guarded. */
 export function guardInput(
   p: Pick<BookRoomParams, 'orderId' | 'checkIn' | 'guard' | 'cancellationDeadline' | 'polling'>,
   held: HandedOver,
-): GuardBookingInput | undefined {
+): GuardInput | undefined {
   if (p.guard?.enabled === false) return undefined;
   return {
     orderId: p.orderId,

@@ -11,12 +11,7 @@ import type { Polling, SupplierPrice } from '../../shared/booking-contract';
 import { CancellationOutcome } from '../../shared/booking-values';
 import { DEFAULT_POLLING } from '../../config/defaults';
 import { defaultGuardPolicy } from '../../shared/input-fast-path';
-import type {
-  GuardBookingParams,
-  GuardFlag,
-  GuardPolicy,
-  OrderState,
-} from '../../shared/guard-contract';
+import type { GuardParams, GuardFlag, GuardPolicy, OrderState } from '../../shared/guard-contract';
 import { FINAL_GUARD_PHASES, GuardPhase, ReconfirmationMark } from '../../shared/guard-values';
 import {
   BookingPhaseKey,
@@ -31,10 +26,10 @@ import {
   endingNoticeTime,
   iso,
 } from './guard-decisions';
-import type { OrderEventOutbox } from '../order-events/order-event-outbox';
+import type { OrderEventOutbox } from '../../order-events/workflows/outbox';
 import type { SearchAttributes } from '../search-attribute-writer';
 import type { Carried, TermsRead } from './guard-state';
-import { OrderEventType } from '../../shared/order-events';
+import { OrderEventType } from '../../order-events/contract/event';
 import { parseInstant } from '../../shared/dates';
 import { durationToMs } from '../../shared/duration';
 import { truthOf } from '../../shared/order-truth';
@@ -84,7 +79,7 @@ export class GuardRun {
   readonly #flags: MetricCounter;
 
   constructor(
-    readonly params: GuardBookingParams,
+    readonly params: GuardParams,
     /** Where the guard lives: its writer, its outbox and how it first reads the terms. */
     readonly home: GuardHome,
   ) {
@@ -134,7 +129,7 @@ export class GuardRun {
       orderId: this.orderId,
       phase: known.phase,
       truth: truthOf(known.phase, !this.isFinal),
-      holder: 'guardBooking',
+      holder: 'guard',
       workflowId: workflowInfo().workflowId,
       open: !this.isFinal,
       outcome: 'CONFIRMED',
@@ -224,7 +219,7 @@ export class GuardRun {
     const { known } = this;
     known.endingAnnouncedAt = Date.now();
     const at = this.autoCancelAt();
-    this.events?.push(OrderEventType.FREE_CANCELLATION_ENDING, {
+    this.events?.deliver(OrderEventType.FREE_CANCELLATION_ENDING, {
       ...this.eventData(),
       phase: known.phase,
       reason:

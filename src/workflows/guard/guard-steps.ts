@@ -15,7 +15,7 @@ import {
 import type { BookingTerms, GuardActivities } from '../../activities/guard';
 import type { LocalReadActivities } from '../../activities/local-reads';
 import { CancellationOutcome } from '../../shared/booking-values';
-import type { GuardBookingInput } from '../../shared/guard-contract';
+import type { GuardInput } from '../../shared/guard-contract';
 import { GuardPhase, ReconfirmationMark } from '../../shared/guard-values';
 import {
   BookingPhaseKey,
@@ -221,9 +221,9 @@ export async function cancel(run: GuardRun, request: CancelRequest): Promise<voi
  */
 export async function watch(
   run: GuardRun,
-  input: GuardBookingInput,
-  continueWith: (next: GuardBookingInput) => Promise<never> = (next) =>
-    continueAsNew<(i: GuardBookingInput) => Promise<unknown>>(next),
+  input: GuardInput,
+  continueWith: (next: GuardInput) => Promise<never> = (next) =>
+    continueAsNew<(i: GuardInput) => Promise<unknown>>(next),
 ): Promise<void> {
   const { known } = run;
   if (!run.carried) {

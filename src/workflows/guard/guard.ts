@@ -18,20 +18,16 @@
  * guard-messages.ts, steps in guard-steps.ts, decisions in guard-decisions.ts.
  */
 import { allHandlersFinished, condition } from '@temporalio/workflow';
-import type {
-  GuardBookingInput,
-  GuardBookingParams,
-  GuardBookingResult,
-} from '../../shared/guard-contract';
+import type { GuardInput, GuardParams, GuardResult } from '../../shared/guard-contract';
 import { GuardPhase } from '../../shared/guard-values';
 import { watch } from './guard-steps';
 import type { GuardRun } from './guard-run';
 import type { Carried } from './guard-state';
-import { checkGuardBookingInput, orFail } from '../input-checks';
+import { checkGuardInput, orFail } from '../input-checks';
 
 /** The guard's input, parsed (defaults applied); a bad one fails the workflow, named. */
-export function checkedGuardInput(input: GuardBookingInput): GuardBookingParams {
-  return orFail(checkGuardBookingInput(input));
+export function checkedGuardInput(input: GuardInput): GuardParams {
+  return orFail(checkGuardInput(input));
 }
 
 /** A cancellation from Temporal, taken as the `cancel` update's request. */
@@ -47,9 +43,9 @@ export function cancelledFromTemporal(run: GuardRun): void {
  */
 export async function guardToTheEnd(
   run: GuardRun,
-  input: GuardBookingInput,
-  continueWith?: (next: GuardBookingInput) => Promise<never>,
-): Promise<GuardBookingResult> {
+  input: GuardInput,
+  continueWith?: (next: GuardInput) => Promise<never>,
+): Promise<GuardResult> {
   await watch(run, input, continueWith);
   // Let running update handlers return their answer before the workflow closes.
   await condition(allHandlersFinished);

@@ -1,0 +1,251 @@
+/**
+ * The booking activities that read and wait: a booking read back (`retrieve`), one poll of a
+ * pending booking, a cancellation sent and one round of waiting for it. A poll that is not final
+ * fails BENIGN with the next poll as its `nextRetryDelay`, so a wait of days keeps a small history.
+ */
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { Context } from '@temporalio/activity';
+import type { HotelApiClient } from '../hotel-api';
+import { HotelApiError } from '../hotel-api/errors';
+import type { Polling } from '../shared/booking-contract';
+import { supplierStatusKind } from '../shared/supplier-status';
+import { toApplicationFailure, type FailureFacts } from './failures';
+import { termsOf, type StayTerms } from './guard';
+import { nextPollDelayMs } from './poll-delay';
+
+/** What the reads need of the worker: the supplier client and the order id's field. */
+export interface SupplierReads {
+  readonly hotelApi: HotelApiClient;
+  /** The custom field that carries the order id (config `BOOKING_ORDER_ID_FIELD`). */
+  readonly orderIdField: string;
+  /** Told how late each poll started against its schedule, in ms (metrics, benchmarks). */
+  readonly onPollLateness?: (lateMs: number) => void;
+}
+
+export interface BookingSnapshot {
+  readonly bookingId: number;
+  readonly status: string;
+  readonly price?: {
+    readonly totalAmount: string;
+    readonly currency: string;
+    readonly paymentStatus?: string;
+  };
+  /** The order id read back from the booking's custom fields, when present. */
+  readonly orderId?: string;
+  /** The stay and cancellation terms the read held (the guard starts from them). */
+  readonly terms?: StayTerms;
+}
+
+/**
+ * A poll's "not yet": BENIGN (an expected retry, kept out of error logs and failure metrics) and
+ * retryable, `nextRetryDelay` the next poll. Its message names the status; it carries no details
+ * and no stack trace. Nothing reads them (the workflow sees this failure only as the cause of a
+ * deadline), and each poll of each waiting booking would pay for them: the stack formatted, both
+ * serialized and encrypted by the worker, and stored with the activity by the server.
+ */
+function pending(type: string, message: string, nextRetryDelay: number): ApplicationFailure {
+  const failure = ApplicationFailure.create({
+    type,
+    message,
+    nextRetryDelay,
+    category: ApplicationFailureCategory.BENIGN,
+  });
+  failure.stack = '';
+  return failure;
+}
+
+/**
+ * Refusals that another send of a cancel cannot fix: credentials (rule 5: fail fast, the outcome
+ * says why) and parameters the supplier rejects. Any other failure of an idempotent call proves
+ * nothing and is retried until the call's deadline.
+ */
+const CANCEL_REFUSALS: ReadonlySet<string> = new Set([
+  'AUTH_INVALID',
+  'ACCOUNT_INACTIVE',
+  'VALIDATION',
+  'INVALID_REQUEST',
+]);
+
+/** What a poll keeps across its attempts (heartbeat details): since when reads have failed. */
+interface PollMemory {
+  /** Server time (ms) of the first attempt of the current run of failed reads; null: none. */
+  readonly failingSince: number | null;
+}
+
+function pollMemory(details: unknown): PollMemory {
+  const since = (details as Partial<PollMemory> | undefined)?.failingSince;
+  return { failingSince: typeof since === 'number' ? since : null };
+}
+
+/** The same failure, retryable, with `nextRetryDelay` = the next poll: it proves nothing final. */
+function retryLater(failure: ApplicationFailure, nextRetryDelay: number): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: failure.type ?? 'UNKNOWN',
+    message: failure.message,
+    nextRetryDelay,
+    details: failure.details ? [...failure.details] : [],
+  });
+}
+
+const signal = (): AbortSignal => Context.current().cancellationSignal;
+
+/** `GET /retrieve`, reduced to what the workflow needs (ids, status, price, terms: no guest data). */
+export async function snapshot(
+  deps: SupplierReads,
+  bookingId: number,
+  field = deps.orderIdField,
+): Promise<BookingSnapshot> {
+  const r = await deps.hotelApi.retrieveBooking({ bookingId }, { signal: signal() });
+  const fields = r.custom_fields as Record<string, unknown> | null | undefined;
+  const orderId = fields && typeof fields[field] === 'string' ? fields[field] : undefined;
+  const p = r.price;
+  return {
+    bookingId: r.booking_id,
+    status: r.status,
+    ...(p
+      ? {
+          price: {
+            totalAmount: p.total_amount,
+            currency: p.currency,
+            ...(p.payment_status ? { paymentStatus: p.payment_status } : {}),
+          },
+        }
+      : {}),
+    ...(orderId !== undefined ? { orderId } : {}),
+    terms: termsOf(r),
+  };
+}
+
+function recordLateness(deps: SupplierReads): void {
+  const info = Context.current().info;
+  deps.onPollLateness?.(Math.max(0, Date.now() - info.currentAttemptScheduledTimestampMs));
+}
+
+/** The delay before the next poll, decided as this attempt ends (activities/poll-delay.ts). */
+function nextPollMs(polling: Polling): number {
+  const info = Context.current().info;
+  return nextPollDelayMs(
+    polling,
+    info.attempt,
+    info.currentAttemptScheduledTimestampMs,
+    Date.now(),
+  );
+}
+
+/** After reads failed for `unreadableAfterMs`: not retryable, so an operator is shown it. */
+function unreadable(bookingId: number, failure: ApplicationFailure, forMs: number) {
+  const facts = failure.details?.[0] as FailureFacts | undefined;
+  return ApplicationFailure.create({
+    type: 'BOOKING_UNREADABLE',
+    message: `Booking ${bookingId} could not be read for ${Math.round(forMs / 1000)} s; last: ${failure.message}`,
+    nonRetryable: true,
+    details: [
+      {
+        code: facts?.code ?? failure.type ?? 'UNKNOWN',
+        retryable: true,
+        ambiguous: false,
+      } satisfies FailureFacts,
+    ],
+  });
+}
+
+export interface AwaitFinalStatusInput {
+  bookingId: number;
+  polling: Polling;
+  unreadableAfterMs?: number;
+  untilReadable?: boolean;
+}
+
+/**
+ * One poll of a pending booking: returns once its status is final; while it is pending, fails
+ * with a BENIGN retryable `BOOKING_PENDING` whose `nextRetryDelay` is the next poll. Retries are
+ * not written to history, so a booking that waits for days keeps a small history.
+ *
+ * A failed read proves nothing about the booking (a proxy's HTML page, a 404 from a lagging
+ * replica, a 401 during a key rotation, a 408, an outage): it is retried at the poll's pace
+ * until the deadline. When reads have failed for `unreadableAfterMs` (server time, kept across
+ * attempts in heartbeat details), it fails `BOOKING_UNREADABLE` (not retryable) so the
+ * workflow can show the booking to an operator; it then polls with `untilReadable`, which
+ * returns the first snapshot read, pending or not.
+ */
+export async function awaitFinalBookingStatus(
+  deps: SupplierReads,
+  input: AwaitFinalStatusInput,
+): Promise<BookingSnapshot> {
+  recordLateness(deps);
+  const ctx = Context.current();
+  const now = ctx.info.currentAttemptScheduledTimestampMs;
+  const memory = pollMemory(ctx.info.heartbeatDetails);
+  let snap: BookingSnapshot;
+  try {
+    snap = await snapshot(deps, input.bookingId);
+  } catch (err) {
+    const failure = toApplicationFailure(err);
+    const since = memory.failingSince ?? now;
+    if (input.unreadableAfterMs !== undefined && now - since >= input.unreadableAfterMs)
+      throw unreadable(input.bookingId, failure, now - since);
+    ctx.heartbeat({ failingSince: since } satisfies PollMemory);
+    throw retryLater(failure, nextPollMs(input.polling));
+  }
+  if (memory.failingSince !== null) ctx.heartbeat({ failingSince: null } satisfies PollMemory);
+  if (input.untilReadable || supplierStatusKind(snap.status) === 'final') return snap;
+  const next = nextPollMs(input.polling);
+  throw pending('BOOKING_PENDING', `Booking ${input.bookingId} is ${snap.status}`, next);
+}
+
+/**
+ * `DELETE /cancel`: 204 is a cancellation; 202 only says the status is not known yet; 404 says
+ * the booking does not exist. Cancelling twice is harmless, so every failure except a refusal
+ * ({@link CANCEL_REFUSALS}) is retried by the policy until the cancellation's deadline.
+ */
+export async function cancelBooking(
+  deps: SupplierReads,
+  input: { bookingId: number },
+): Promise<{ outcome: 'CANCELLED' | 'PENDING' | 'NOT_FOUND' }> {
+  try {
+    const r = await deps.hotelApi.cancelBooking(
+      { bookingId: input.bookingId },
+      { signal: signal() },
+    );
+    return { outcome: r.outcome === 'CANCELLED' ? 'CANCELLED' : 'PENDING' };
+  } catch (err) {
+    if (err instanceof HotelApiError && err.code === 'NOT_FOUND') return { outcome: 'NOT_FOUND' };
+    const failure = toApplicationFailure(err);
+    if (!failure.nonRetryable || CANCEL_REFUSALS.has(failure.type ?? '')) throw failure;
+    throw ApplicationFailure.create({
+      type: failure.type ?? 'UNKNOWN',
+      message: failure.message,
+      details: failure.details ? [...failure.details] : [],
+    });
+  }
+}
+
+/**
+ * One round of waiting for a 202 cancellation: retrieve; `CANCELLED` or 404 end it; otherwise
+ * the cancel is sent again (harmless) and a BENIGN `CANCELLATION_PENDING` asks for another round.
+ * A failed read or re-send proves nothing: another round follows, until the deadline.
+ */
+export async function awaitCancellation(
+  deps: SupplierReads,
+  input: { bookingId: number; polling: Polling },
+): Promise<{ outcome: 'CANCELLED' | 'NOT_FOUND' }> {
+  recordLateness(deps);
+  let status: string;
+  try {
+    status = (await snapshot(deps, input.bookingId)).status;
+    if (status === 'CANCELLED') return { outcome: 'CANCELLED' };
+    const again = await deps.hotelApi.cancelBooking(
+      { bookingId: input.bookingId },
+      { signal: signal() },
+    );
+    if (again.outcome === 'CANCELLED') return { outcome: 'CANCELLED' };
+  } catch (err) {
+    if (err instanceof HotelApiError && err.code === 'NOT_FOUND') return { outcome: 'NOT_FOUND' };
+    throw retryLater(toApplicationFailure(err), nextPollMs(input.polling));
+  }
+  throw pending(
+    'CANCELLATION_PENDING',
+    `Cancellation of booking ${input.bookingId} not confirmed yet (status ${status})`,
+    nextPollMs(input.polling),
+  );
+}

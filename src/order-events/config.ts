@@ -1,0 +1,76 @@
+/**
+ * Order events' part of the configuration, called by src/config/index.ts (a leaf, as src/config/
+ * is): where events go (`ORDER_EVENTS_URL`) and the secret they are signed with
+ * (`ORDER_EVENTS_SECRET` or `ORDER_EVENTS_SECRET_FILE`, a Standard Webhooks `whsec_…` secret).
+ * Every problem is one line naming the variable; the secret is never echoed.
+ */
+import { readFileSync } from 'node:fs';
+
+/** The variables read here, as src/config/env-schema.ts parses them. */
+type Env = Partial<
+  Record<'ORDER_EVENTS_URL' | 'ORDER_EVENTS_SECRET' | 'ORDER_EVENTS_SECRET_FILE', string>
+>;
+
+/** `whsec_` and the base64 of the key, as Standard Webhooks writes secrets. */
+const SECRET = /^whsec_([A-Za-z0-9+/]+={0,2})$/;
+/** The key lengths Standard Webhooks allows, bytes. */
+const MIN_KEY_BYTES = 24;
+const MAX_KEY_BYTES = 64;
+
+const HOW = `whsec_ followed by the base64 of ${MIN_KEY_BYTES} to ${MAX_KEY_BYTES} random bytes, e.g. whsec_$(openssl rand -base64 32)`;
+
+/** The endpoint and secret, undefined when `ORDER_EVENTS_URL` is unset (no events). */
+export function loadOrderEvents(
+  env: Env,
+  problems: string[],
+): { readonly url: string; readonly secret: string } | undefined {
+  const url = env.ORDER_EVENTS_URL;
+  if (url === undefined) return undefined;
+  const before = problems.length;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    problems.push('ORDER_EVENTS_URL: not a URL (the order system endpoint, http:// or https://)');
+  }
+  if (parsed && parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    problems.push(`ORDER_EVENTS_URL: must be http:// or https://, not ${parsed.protocol}//`);
+  }
+  const secret = readSecret(env, problems);
+  if (secret !== undefined) {
+    const variable =
+      env.ORDER_EVENTS_SECRET_FILE !== undefined
+        ? 'ORDER_EVENTS_SECRET_FILE'
+        : 'ORDER_EVENTS_SECRET';
+    const key = SECRET.exec(secret)?.[1];
+    const bytes = key === undefined ? 0 : Buffer.from(key, 'base64').length;
+    if (bytes < MIN_KEY_BYTES || bytes > MAX_KEY_BYTES)
+      problems.push(`${variable}: must be ${HOW}`);
+  }
+  if (problems.length > before || secret === undefined) return undefined;
+  return { url, secret };
+}
+
+function readSecret(env: Env, problems: string[]): string | undefined {
+  const file = env.ORDER_EVENTS_SECRET_FILE;
+  if (env.ORDER_EVENTS_SECRET !== undefined && file !== undefined) {
+    problems.push('ORDER_EVENTS_SECRET and ORDER_EVENTS_SECRET_FILE: set only one of them');
+    return undefined;
+  }
+  if (file !== undefined) {
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      problems.push(`ORDER_EVENTS_SECRET_FILE: cannot read ${file} (${code})`);
+      return undefined;
+    }
+  }
+  if (env.ORDER_EVENTS_SECRET === undefined) {
+    problems.push(
+      `ORDER_EVENTS_SECRET: required with ORDER_EVENTS_URL (or ORDER_EVENTS_SECRET_FILE): ${HOW}`,
+    );
+    return undefined;
+  }
+  return env.ORDER_EVENTS_SECRET;
+}

@@ -1,0 +1,91 @@
+/**
+ * The seam, in bookRoom and its guard (../README.md): `deliver` fills the outbox synchronously and
+ * one coroutine drains it in order, one local activity per event, which picks the route. A run
+ * awaits {@link flushed} before it hands over to the guard, continues as new or closes. In order
+ * per order: `direct` only while nothing of the order can wait in a delivery workflow (made by the
+ * order's first run, none of its events queued yet); from then on every event is queued.
+ */
+import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import type { OrderEventActivities } from '../contract/delivery';
+import {
+  eventTypeOfPhase,
+  orderEventId,
+  type OrderEvent,
+  type OrderEventData,
+  type OrderEventType,
+} from '../contract/event';
+import { ANNOUNCE_EVENT_ACTIVITY } from '../../workflows/activity-options';
+import { iso } from '../../workflows/guard/guard-decisions';
+import { sequenceFloor } from './decisions';
+
+const { announceOrderEvent } = proxyLocalActivities<OrderEventActivities>(ANNOUNCE_EVENT_ACTIVITY);
+
+export class OrderEventOutbox {
+  #queue: OrderEvent[] = [];
+  /** The drain in flight, one local activity per event: resolves once the queue is empty. */
+  #drain: Promise<void> | undefined;
+
+  /** The last sequence used for this order's events. */
+  lastSequence: number;
+
+  /** Events may still be POSTed at once: see the module's comment. */
+  #direct: boolean;
+
+  constructor(
+    readonly orderId: string,
+    /** The last sequence handed over (by bookRoom to the guard, or across continueAsNew). */
+    handedOver = 0,
+    options: { readonly firstRun?: boolean } = {},
+  ) {
+    this.lastSequence = sequenceFloor(handedOver, workflowInfo().runStartTime.getTime());
+    this.#direct = options.firstRun === true;
+  }
+
+  /** Delivers the event of entering `phase`, if that phase announces one. */
+  phase(phase: string, data: Omit<OrderEventData, 'orderId' | 'phase' | 'sequence'>): void {
+    const type = eventTypeOfPhase(phase as Parameters<typeof eventTypeOfPhase>[0]);
+    if (type) this.deliver(type, { ...data, phase });
+  }
+
+  /** The seam: queues an event; the drain announces it after those before it. */
+  deliver(type: OrderEventType, data: Omit<OrderEventData, 'orderId' | 'sequence'>): void {
+    const now = Date.now();
+    const sequence = ++this.lastSequence;
+    this.#queue.push({
+      id: orderEventId(this.orderId, sequence),
+      type,
+      timestamp: iso(now),
+      data: { orderId: this.orderId, ...data, sequence } as OrderEventData,
+    });
+    this.#drain ??= this.#announceFirst();
+  }
+
+  /** Announces the queue's first event, then the next, until the queue is empty. */
+  #announceFirst(): Promise<void> {
+    const hints = this.#direct ? { direct: true } : { checkOverflow: true };
+    return announceOrderEvent(this.#queue[0]!, hints).then(
+      (announced) => {
+        // A history recorded before direct delivery has no answer: its events were queued.
+        if (announced?.delivered !== 'at-once') this.#direct = false;
+        this.#queue.shift();
+        if (this.#queue.length > 0) return this.#announceFirst();
+        this.#drain = undefined;
+      },
+      (err: unknown) => {
+        // The announcement retries until it answers, so only a cancelled one fails: the event
+        // stays first in the queue, and the next `deliver` drains again.
+        this.#drain = undefined;
+        throw err;
+      },
+    );
+  }
+
+  /**
+   * Resolves once every queued event is delivered or in its delivery workflow, those queued
+   * while it waited included.
+   */
+  flushed(): Promise<void> {
+    const drain = this.#drain;
+    return drain ? drain.then(() => this.flushed()) : Promise.resolve();
+  }
+}
