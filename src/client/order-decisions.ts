@@ -40,8 +40,20 @@ import { orderHandle, type BookingClientSettings } from './booking-client-option
  * first workflow task) before it returns anyway: the start is durable, and `result` asks again.
  */
 const OUTCOME_ACCEPT_WAIT_MS = 10_000;
-/** The run's memo entry that names the `outcome` update its start carried. */
-export const START_UPDATE_MEMO = 'outcomeUpdateId';
+/**
+ * The run's details (user metadata: the UI shows them, decoded only when asked, never by a list)
+ * name the `outcome` update its start carried.
+ */
+export const startDetails = (updateId: string): string =>
+  `Started with its outcome update ${updateId} (BookingClient).`;
+const START_UPDATE = /outcome update (outcome-[0-9a-f-]{36})/;
+
+/** The `outcome` update a run's start carried, when BookingClient started it. */
+export async function startUpdateOf(
+  run: WorkflowExecutionDescription,
+): Promise<string | undefined> {
+  return START_UPDATE.exec((await run.staticDetails()) ?? '')?.[1];
+}
 
 export type StartStatus = 'STARTED' | 'ALREADY_RUNNING' | 'ALREADY_FINISHED';
 
@@ -71,8 +83,8 @@ async function describeIfExists(
 
 /**
  * `BookingClient`'s `startBooking` and `result`: one mechanism. The start carries the `outcome`
- * update under an id of its own, which it also writes in the run's memo (`outcomeUpdateId`): so
- * the run itself says which start made it, and `result`, in any process, waits for that update.
+ * update under an id of its own, which it also writes in the run's details ({@link startDetails}):
+ * so the run itself says which start made it, and `result`, in any process, waits for that update.
  */
 export class OrderDecisions {
   constructor(private readonly settings: BookingClientSettings) {}
@@ -89,7 +101,7 @@ export class OrderDecisions {
       args: [valid] as [BookRoomParams],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      memo: { [START_UPDATE_MEMO]: updateId },
+      staticDetails: startDetails(updateId),
       typedSearchAttributes: [
         { key: OrderIdKey, value: valid.orderId },
         { key: BookingPhaseKey, value: BookingPhase.PRICE_CHECK },
@@ -120,7 +132,7 @@ export class OrderDecisions {
    * Starts the order's workflow with its `outcome` update (update-with-start: the update rides in
    * the first workflow task, so asking for the decision costs no task of its own). Temporal holds
    * the start's answer until a worker accepts the update; after {@link OUTCOME_ACCEPT_WAIT_MS}
-   * the run's memo says whether this call started it.
+   * the run's details say whether this call started it.
    */
   private async startWithOutcome(
     options: WorkflowStartOptions & { workflowIdConflictPolicy: WorkflowIdConflictPolicy },
@@ -142,11 +154,11 @@ export class OrderDecisions {
       await start.workflowHandle();
     } catch (err) {
       // No worker took the update in time (DEADLINE_EXCEEDED, or CANCELLED when the server's end
-      // of the deadline came first): the run, if any, says whose start made it.
+      // of the deadline came first): the run's details, if it exists, say whose start made it.
       if (!cutAtDeadline(err)) throw err;
       const run = await describeIfExists(client.workflow.getHandle(options.workflowId));
       if (!run || run.type !== workflow) throw err;
-      if (run.memo?.[START_UPDATE_MEMO] !== updateId)
+      if ((await startUpdateOf(run)) !== updateId)
         throw new WorkflowExecutionAlreadyStartedError(
           'Workflow execution already started',
           options.workflowId,
@@ -163,7 +175,7 @@ export class OrderDecisions {
     const handle = orderHandle(this.settings.client, orderId);
     const run = await handle.describe();
     if (run.status.name !== 'RUNNING') return (await handle.result()) as BookRoomResult;
-    const sent = run.memo?.[START_UPDATE_MEMO];
+    const sent = await startUpdateOf(run);
     const asks = [
       // The update the start sent: waiting for it costs the workflow nothing.
       ...(typeof sent === 'string'

@@ -1,12 +1,12 @@
 /**
  * "Start and learn the decision" is one mechanism: `startBooking` sends the `outcome` update with
- * the start, under an id of its own that the run's memo names; `result` waits for that update, in
+ * the start, under an id of its own that the run's details (user metadata) name; `result` waits for that update, in
  * whichever process asks. A real dev server, worker and simulator.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BookingClient } from '../../src/client';
-import { START_UPDATE_MEMO } from '../../src/client/order-decisions';
+import { startUpdateOf } from '../../src/client/order-decisions';
 import { bookingInput, startBookingStack, type BookingStack } from '../helpers/booking-stack';
 
 describe('start and learn the decision', () => {
@@ -30,7 +30,12 @@ describe('start and learn the decision', () => {
     const started = await s.bookings.startBooking(input);
     assert.equal(started.status, 'STARTED');
     const run = await s.bookings.handle(input.orderId).describe();
-    assert.match(String(run.memo?.[START_UPDATE_MEMO]), /^outcome-[0-9a-f-]{36}$/);
+    assert.match(String(await startUpdateOf(run)), /^outcome-[0-9a-f-]{36}$/);
+    assert.deepEqual(
+      run.memo ?? {},
+      {},
+      'no memo: a list by a client without every key decodes none',
+    );
 
     // A client that did not start it, as another process of the order system would be.
     const elsewhere = new BookingClient({ client: s.temporal.client, taskQueue: s.taskQueue });
