@@ -5,7 +5,7 @@
  * marker is written with that task's other events: no state change of their own); what delivering
  * events can add on the server is the delivery workflows, on the events task queue
  * `<task queue>-order-events`: the endpoint's delivery (`order-events:<task queue>`, every run of
- * it, continue-as-new included) and orders' own (`order-events-<orderId>`). Each of their state
+ * it, continue-as-new included) and orders' own (`events-overflow-<orderId>`). Each of their state
  * changes, one write of the workflow's state by the server, shows in the history as one event of
  * {@link STATE_CHANGES}: the start, each workflow task started and completed (or failed, timed
  * out), each activity started and ended, each timer fired, each signal (a hand-over of events;
