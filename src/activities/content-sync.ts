@@ -155,11 +155,11 @@ function store(deps: ContentSyncActivityDeps): CatalogueStore {
 async function fetchDetail(
   hotelApi: HotelApiClient,
   hotelId: number,
-  language: ContentLanguage,
-  signal: AbortSignal,
+  languageCode: ContentLanguage,
 ): Promise<PropertyDetail | undefined> {
+  const signal = Context.current().cancellationSignal;
   try {
-    return await hotelApi.getProperty({ hotelId, languageCode: language }, { signal });
+    return await hotelApi.getProperty({ hotelId, languageCode }, { signal });
   } catch (err) {
     if (err instanceof HotelApiError && err.code === 'NOT_FOUND') return undefined;
     throw toApplicationFailure(err);
@@ -242,7 +242,7 @@ async function syncContentPage(
   );
   let latest = progress;
   const fetchAndStore = async (id: number) => {
-    const detail = await fetchDetail(deps.hotelApi, id, input.language, signal);
+    const detail = await fetchDetail(deps.hotelApi, id, input.language);
     if (detail === undefined) {
       missing.add(id);
     } else {
@@ -289,7 +289,7 @@ async function finishContentSync(
   const alive: number[] = [];
   let counts = NO_CHANGES;
   const check = async (id: number) => {
-    const detail = await fetchDetail(deps.hotelApi, id, language, signal);
+    const detail = await fetchDetail(deps.hotelApi, id, language);
     if (detail !== undefined && (detail.country?.code ?? countryCode) === countryCode) {
       counts = await storeDetail(catalogue, detail, input, counts);
       alive.push(id);
