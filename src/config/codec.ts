@@ -10,7 +10,7 @@ import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { developmentKeyDecision } from './development-key-decision';
 import type { Env } from './env-schema';
-import { ConfigError } from './errors';
+import { ConfigError, shown } from './errors';
 
 /** AES-256: 32 bytes of key. */
 export const KEY_BYTES = 32;
@@ -130,7 +130,7 @@ export function loadEncryptionConfig(env: Env): {
       text = readFileSync(file, 'utf8');
     } catch (err) {
       problems.push(
-        `PAYLOAD_ENCRYPTION_KEYS_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        `PAYLOAD_ENCRYPTION_KEYS_FILE: cannot read ${shown(file)} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
       );
     }
     if (text !== undefined)

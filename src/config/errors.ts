@@ -5,3 +5,11 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/**
+ * A value as a problem shows it: quoted (one line, whatever it holds), a URL's password masked.
+ * Only for values that are not secrets themselves (paths, addresses); a secret is never shown.
+ */
+export function shown(value: string): string {
+  return JSON.stringify(value.replace(/(\/\/[^/@:\s]*:)[^/@\s]*@/g, '$1***@'));
+}

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { codecServerTarget, loadEncryptionConfig } from './codec';
 import { EnvSchema, type Env } from './env-schema';
-import { ConfigError } from './errors';
+import { ConfigError, shown } from './errors';
 import { isLoopbackUrl } from './loopback';
 import { loadOrderEvents } from '../order-events/config';
 import { loadTemporalSecurity } from './temporal-security';
@@ -35,7 +35,7 @@ function readSecret(
       return readFileSync(file, 'utf8').trim();
     } catch (err) {
       problems.push(
-        `${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        `${name}_FILE: cannot read ${shown(file)} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
       );
       return undefined;
     }

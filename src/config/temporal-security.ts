@@ -6,6 +6,7 @@
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { shown } from './errors';
 
 /** The set `TEMPORAL_TLS_*` / `TEMPORAL_API_KEY*` variables of `env`, to hand to a subprocess. */
 export function temporalSecurityEnvOf(env: TemporalSecurityEnv): Record<string, string> {
@@ -80,13 +81,16 @@ function readPem(
     try {
       text = readFileSync(path, 'utf8');
     } catch (err) {
+      // The key's own value may be key material that is not PEM: never echoed.
+      const what = from === 'TEMPORAL_TLS_KEY' ? 'its value as a file' : shown(path);
       problems.push(
-        `${from}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'}); give a readable PEM file`,
+        `${from}: not PEM text, and cannot read ${what} (${(err as NodeJS.ErrnoException).code ?? 'error'}); give the PEM or a readable PEM file`,
       );
       return undefined;
     }
     if (!PEM.test(text)) {
-      problems.push(`${from}: ${path} is not a PEM file (no -----BEGIN …----- line)`);
+      const what = from === 'TEMPORAL_TLS_KEY' ? 'its file' : shown(path);
+      problems.push(`${from}: ${what} is not a PEM file (no -----BEGIN …----- line)`);
       return undefined;
     }
   }
@@ -97,7 +101,7 @@ function parseBool(name: string, v: string | undefined, problems: string[]): boo
   if (!set(v)) return undefined;
   if (['true', '1'].includes(v)) return true;
   if (['false', '0'].includes(v)) return false;
-  problems.push(`${name}: must be true or false (got "${v}")`);
+  problems.push(`${name}: must be true or false (got ${shown(v)})`);
   return undefined;
 }
 
@@ -124,10 +128,10 @@ export function loadTemporalSecurity(
     try {
       apiKey = readFileSync(env.TEMPORAL_API_KEY_FILE, 'utf8').trim();
       if (apiKey === '')
-        problems.push(`TEMPORAL_API_KEY_FILE: ${env.TEMPORAL_API_KEY_FILE} is empty`);
+        problems.push(`TEMPORAL_API_KEY_FILE: ${shown(env.TEMPORAL_API_KEY_FILE)} is empty`);
     } catch (err) {
       problems.push(
-        `TEMPORAL_API_KEY_FILE: cannot read ${env.TEMPORAL_API_KEY_FILE} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        `TEMPORAL_API_KEY_FILE: cannot read ${shown(env.TEMPORAL_API_KEY_FILE)} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
       );
     }
   }

@@ -62,7 +62,7 @@ function readSecret(env: Env, problems: string[]): string | undefined {
       return readFileSync(file, 'utf8').trim();
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      problems.push(`ORDER_EVENTS_SECRET_FILE: cannot read ${file} (${code})`);
+      problems.push(`ORDER_EVENTS_SECRET_FILE: cannot read ${JSON.stringify(file)} (${code})`);
       return undefined;
     }
   }

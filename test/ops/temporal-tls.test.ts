@@ -205,8 +205,18 @@ describe('TLS configuration is validated at start, one line per bad value', () =
 
   it('names the unreadable file', () => {
     assert.deepEqual(problemsOf({ TEMPORAL_TLS_CA: join(dir, 'missing.pem') }), [
-      `TEMPORAL_TLS_CA: cannot read ${join(dir, 'missing.pem')} (ENOENT); give a readable PEM file`,
+      `TEMPORAL_TLS_CA: not PEM text, and cannot read ${JSON.stringify(join(dir, 'missing.pem'))} (ENOENT); give the PEM or a readable PEM file`,
     ]);
+  });
+
+  it("never shows the key variable's own value, which may be key material that is not PEM", () => {
+    const notPem = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC-not-pem-key-material';
+    const problems = problemsOf({ TEMPORAL_TLS_KEY: notPem, TEMPORAL_TLS_CERT: certs.clientCert });
+    assert.match(
+      problems.join(),
+      /^TEMPORAL_TLS_KEY: not PEM text, and cannot read its value as a file/,
+    );
+    assert.doesNotMatch(problems.join(), /not-pem-key-material/);
   });
 
   it('a key without a certificate, and a certificate without a key', () => {
@@ -248,7 +258,7 @@ describe('TLS configuration is validated at start, one line per bad value', () =
     writeFileSync(notPem, 'hello');
     assert.deepEqual(problemsOf({ TEMPORAL_TLS_CA_FILE: notPem, TEMPORAL_TLS: 'yes' }), [
       'TEMPORAL_TLS: must be true or false (got "yes")',
-      `TEMPORAL_TLS_CA_FILE: ${notPem} is not a PEM file (no -----BEGIN …----- line)`,
+      `TEMPORAL_TLS_CA_FILE: ${JSON.stringify(notPem)} is not a PEM file (no -----BEGIN …----- line)`,
     ]);
   });
 
