@@ -20,7 +20,7 @@
  * (`hotel-booking doctor namespace` warns about the development key).
  */
 import { isLoopbackAddress } from './loopback';
-import { shown } from './errors';
+import { withoutPassword } from './errors';
 
 export interface DevelopmentKeyFacts {
   /** `TEMPORAL_ADDRESS`. */
@@ -50,7 +50,7 @@ export function developmentKeyDecision(facts: DevelopmentKeyFacts): DevelopmentK
     };
   }
   if (isLoopbackAddress(facts.temporalAddress) && !facts.apiKey) return { use: true };
-  const where = `Temporal at ${shown(facts.temporalAddress)} ${facts.apiKey ? 'with an API key' : '(not this machine)'}`;
+  const where = `Temporal at ${withoutPassword(facts.temporalAddress)} ${facts.apiKey ? 'with an API key' : '(not this machine)'}`;
   if (facts.nodeEnv !== undefined && DECLARED_NOT_PRODUCTION.includes(facts.nodeEnv)) {
     return {
       use: true,

@@ -11,5 +11,10 @@ export class ConfigError extends Error {
  * Only for values that are not secrets themselves (paths, addresses); a secret is never shown.
  */
 export function shown(value: string): string {
-  return JSON.stringify(value.replace(/(\/\/[^/@:\s]*:)[^/@\s]*@/g, '$1***@'));
+  return JSON.stringify(withoutPassword(value));
+}
+
+/** `value` with a URL's password masked (`//user:***@host`). */
+export function withoutPassword(value: string): string {
+  return value.replace(/(\/\/[^/@:\s]*:)[^/@\s]*@/g, '$1***@');
 }
