@@ -4,7 +4,10 @@
  * documented exit code (0 ok, 1 failed, 2 bad usage or input, 3 unreachable) within the deadline,
  * say why on stderr without a stack trace, and never print the supplier's secret.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { runCli } from '../../src/cli/program';
 import { loadConfig } from '../../src/config';
@@ -141,17 +144,22 @@ export const cliSurface: Surface = {
   async run({ seed, count, until }: CampaignOptions) {
     const t = tally('cli', {});
     const [temporal, supplier] = [await closedPort(), await closedPort()];
+    const dir = mkdtempSync(join(tmpdir(), 'fuzz-cli-'));
     const config = loadConfig({
       TEMPORAL_ADDRESS: `127.0.0.1:${temporal}`,
       HOTEL_API_BASE_URL: `http://127.0.0.1:${supplier}`,
       HOTEL_API_KEY: 'fuzz-key',
       HOTEL_API_SECRET: SECRET,
-      CATALOGUE_DB_PATH: ':memory:',
+      CATALOGUE_DB_PATH: join(dir, 'catalogue.db'),
     });
-    for (const args of fc.sample(argv, { seed, numRuns: count })) {
-      if (Date.now() > until) break;
-      t.inputs += 1;
-      await judge(t, args, config);
+    try {
+      for (const args of fc.sample(argv, { seed, numRuns: count })) {
+        if (Date.now() > until) break;
+        t.inputs += 1;
+        await judge(t, args, config);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
     return t;
   },

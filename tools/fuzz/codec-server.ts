@@ -226,9 +226,9 @@ function judge(
 }
 
 export const codecServerSurface: Surface = {
-  name: 'codec server',
+  name: 'codec-server',
   async run({ seed, count, until }: CampaignOptions) {
-    const t = tally('codec server', {});
+    const t = tally('codec-server', {});
     const failures: unknown[] = [];
     const server = buildCodecServer({
       codec,

@@ -5,9 +5,10 @@
  */
 import { configurationSurface } from './configuration';
 import { codecServerSurface } from './codec-server';
+import { cliSurface } from './cli';
 import { defects, figure, type Surface, type Tally } from './campaign';
 
-export const SURFACES: readonly Surface[] = [configurationSurface, codecServerSurface];
+export const SURFACES: readonly Surface[] = [configurationSurface, codecServerSurface, cliSurface];
 
 export async function campaign(options: {
   seed: number;
