@@ -76,8 +76,8 @@ async function startKinds(
 /** One confirmed booking on `k`'s task queue. */
 async function oneBooking(s: Settings, k: KindStack): Promise<boolean> {
   const input = benchBookingInput('instant', s.guard ? {} : NO_GUARD);
-  await k.bookings.startBooking(input);
-  const confirmed = (await k.bookings.result(input.orderId)).outcome === 'CONFIRMED';
+  const started = await k.bookings.startBooking(input);
+  const confirmed = (await k.bookings.result(started)).outcome === 'CONFIRMED';
   if (confirmed) k.confirmed += 1;
   return confirmed;
 }

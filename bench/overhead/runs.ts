@@ -75,8 +75,8 @@ export class OverheadRuns {
     if (this.#eagerClient) {
       result = await this.#eagerBooking(this.#eagerClient, input);
     } else {
-      await this.#stack.bookings.startBooking(input);
-      result = await this.#stack.bookings.result(input.orderId);
+      const started = await this.#stack.bookings.startBooking(input);
+      result = await this.#stack.bookings.result(started);
     }
     const ms = performance.now() - t0;
     const workflowId = bookingWorkflowId(input.orderId);

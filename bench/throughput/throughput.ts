@@ -76,7 +76,7 @@ function runner(s: Settings, stack: PartStack, controlWorkflow: ControlWorkflow)
       if (kind === 'booking') {
         const input = benchBookingInput('instant', s.guard ? {} : NO_GUARD);
         const started = await stack.bookings.startBooking(input);
-        const r = await stack.bookings.result(input.orderId);
+        const r = await stack.bookings.result(started);
         samples.booking ??= started.workflowId;
         return r.outcome === 'CONFIRMED';
       }

@@ -50,8 +50,8 @@ export class WorkRuns {
     if (kind === 'booking') {
       const { bookings } = this.#stack;
       const input = benchBookingInput('instant', this.#s.guard ? {} : NO_GUARD);
-      await bookings.startBooking(input);
-      const ok = (await bookings.result(input.orderId)).outcome === 'CONFIRMED';
+      const started = await bookings.startBooking(input);
+      const ok = (await bookings.result(started)).outcome === 'CONFIRMED';
       if (this.samples.length < 5) this.samples.push(input.orderId);
       this.#last = input.orderId;
       this.#timed.push({ id: `booking-${input.orderId}`, startedAt, resultAt: Date.now() });

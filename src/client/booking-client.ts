@@ -87,10 +87,11 @@ export class BookingClient implements BookingClientSettings {
 
   /**
    * Waits for the booking's decision (however it ended): the `outcome` update while the workflow
-   * runs (it may live on as the order's guard), the workflow's result once it has closed.
+   * runs (it may live on as the order's guard), the workflow's result once it has closed. Given
+   * what `startBooking` returned, it waits for that start's update without reading the run first.
    */
-  result(orderId: string): Promise<BookRoomResult> {
-    return this.decisions.result(orderId);
+  result(order: string | StartedBooking): Promise<BookRoomResult> {
+    return this.decisions.result(order);
   }
 
   /** The order's live state (the `bookingState` query): its workflow must be running. */

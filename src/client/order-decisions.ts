@@ -68,6 +68,8 @@ export interface StartedBooking {
    * `ALREADY_RUNNING` (its guard holds it until check-out) with its outcome here.
    */
   readonly outcome?: BookingOutcome;
+  /** `STARTED`: the id of the `outcome` update the start carried, for {@link OrderDecisions.result}. */
+  readonly outcomeUpdateId?: string;
 }
 
 async function describeIfExists(
@@ -113,7 +115,13 @@ export class OrderDecisions {
     };
     try {
       const runId = await this.startWithOutcome(options, updateId);
-      return { orderId: valid.orderId, workflowId, runId, status: 'STARTED' };
+      return {
+        orderId: valid.orderId,
+        workflowId,
+        runId,
+        status: 'STARTED',
+        outcomeUpdateId: updateId,
+      };
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       const description = await this.settings.client.workflow.getHandle(workflowId).describe();
@@ -171,17 +179,29 @@ export class OrderDecisions {
     return (await settled)?.workflowRunId;
   }
 
-  async result(orderId: string): Promise<BookRoomResult> {
-    const handle = orderHandle(this.settings.client, orderId);
-    const run = await handle.describe();
-    if (run.status.name !== 'RUNNING') return (await handle.result()) as BookRoomResult;
-    const sent = await startUpdateOf(run);
+  /**
+   * The decision: waits for the update the start carried, named by what `startBooking` returned
+   * or else by the run's details (one read), and reads the result once the run has closed.
+   */
+  async result(order: string | StartedBooking): Promise<BookRoomResult> {
+    const started = typeof order === 'string' ? undefined : order;
+    const handle = orderHandle(this.settings.client, started?.orderId ?? (order as string));
+    let sent = started?.outcomeUpdateId;
+    let runId = started?.runId;
+    if (sent === undefined) {
+      const run = await handle.describe();
+      if (run.status.name !== 'RUNNING') return (await handle.result()) as BookRoomResult;
+      sent = await startUpdateOf(run);
+      runId = run.runId;
+    }
     const asks = [
       // The update the start sent: waiting for it costs the workflow nothing.
-      ...(typeof sent === 'string'
+      ...(sent !== undefined
         ? [
             () =>
-              handle.getUpdateHandle<BookRoomResult>(sent, { workflowRunId: run.runId }).result(),
+              handle
+                .getUpdateHandle<BookRoomResult>(sent, runId ? { workflowRunId: runId } : {})
+                .result(),
           ]
         : []),
       () => handle.executeUpdate(outcomeUpdate, { updateId: OUTCOME_UPDATE_ID }),

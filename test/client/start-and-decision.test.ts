@@ -41,6 +41,8 @@ describe('start and learn the decision', () => {
     const elsewhere = new BookingClient({ client: s.temporal.client, taskQueue: s.taskQueue });
     assert.equal((await elsewhere.result(input.orderId)).outcome, 'CONFIRMED');
     assert.equal((await s.bookings.result(input.orderId)).outcome, 'CONFIRMED');
+    assert.equal((await s.bookings.result(started)).outcome, 'CONFIRMED', 'without a read first');
+    assert.equal(started.outcomeUpdateId, await startUpdateOf(run));
     assert.equal(await acceptedUpdates(input.orderId), 1, 'only the start carried an update');
   });
 
