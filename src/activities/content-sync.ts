@@ -8,27 +8,29 @@
  * instead of fetching 200 details again. Upserts are idempotent per sync id, so a detail stored
  * just before a crash and stored again counts once.
  */
-import { setMaxListeners } from 'node:events';
-import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import type { HotelApiClient, PropertyDetail } from '../hotel-api';
 import { HotelApiError } from '../hotel-api/errors';
 import { mergeRanges, rangeIds, rangesHas, toRanges, type IdRanges } from '../catalogue/id-ranges';
-import { forEachLimited } from '../catalogue/limiter';
 import type { CatalogueStore, PropertyRecord, ReferenceItem } from '../catalogue/store';
 import {
-  DEFAULT_DETAIL_CONCURRENCY,
-  DEFAULT_DETAILS_PER_SECOND,
   addCounts,
   NO_CHANGES,
   type ChangeCounts,
   type ContentLanguage,
-  type DetailFetchLimits,
   type FinishContentSyncInput,
   type FinishContentSyncResult,
   type SyncContentPageInput,
   type SyncContentPageResult,
 } from '../catalogue/sync-contract';
+import {
+  cancellable,
+  forEachDetail,
+  HEARTBEAT_INTERVAL_MS,
+  keepBeating,
+  limitsOf,
+} from './content-sync-lanes';
 import { supplierCall, toApplicationFailure } from './failures';
 
 export interface ContentSyncActivityDeps {
@@ -44,100 +46,6 @@ interface PageProgress {
   readonly done: IdRanges;
   readonly missing: readonly number[];
   readonly counts: ChangeCounts;
-}
-
-/** Well under the 30 s heartbeat timeout of CONTENT_SYNC_ACTIVITY. */
-const HEARTBEAT_INTERVAL_MS = 5_000;
-
-function isPageProgress(v: unknown): v is PageProgress {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    Array.isArray((v as PageProgress).listed) &&
-    Array.isArray((v as PageProgress).done) &&
-    Array.isArray((v as PageProgress).missing)
-  );
-}
-
-/**
- * Heartbeats every `intervalMs` while `fn` runs, besides the heartbeats `fn` sends itself: a
- * low rate cap can keep every lane waiting longer than the heartbeat timeout.
- */
-async function keepBeating<T>(
-  intervalMs: number,
-  details: () => unknown,
-  fn: () => Promise<T>,
-): Promise<T> {
-  const ctx = Context.current();
-  const timer = setInterval(() => ctx.heartbeat(details()), intervalMs);
-  try {
-    return await fn();
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-/**
- * Runs an activity body so that cancellation wins over the error it caused: an aborted supplier
- * call fails ABORTED, which is not retryable, but a worker shutting down must hand the page to
- * another worker. Rethrowing the SDK's `CancelledFailure` lets the worker report a retryable
- * failure on shutdown (and a cancellation when the server asked for one).
- */
-async function cancellable<T>(fn: () => Promise<T>): Promise<T> {
-  const signal = Context.current().cancellationSignal;
-  try {
-    return await fn();
-  } catch (err) {
-    if (signal.aborted && signal.reason instanceof CancelledFailure) throw signal.reason;
-    throw err;
-  }
-}
-
-function limitsOf(input: DetailFetchLimits, signal: AbortSignal) {
-  const concurrency = input.detailConcurrency ?? DEFAULT_DETAIL_CONCURRENCY;
-  // Each lane listens on the activity's signal twice at most (the limiter's wait, the client's
-  // call): expected, not the leak Node warns about past 10 listeners.
-  setMaxListeners(Math.max(10, 2 * concurrency + 2), signal);
-  return {
-    concurrency,
-    perSecond: input.detailsPerSecond ?? DEFAULT_DETAILS_PER_SECOND,
-    signal,
-  };
-}
-
-/** Retryable detail failures one attempt tolerates before it stops: the supplier may be down. */
-const MAX_DEFERRED_FAILURES = 5;
-
-/**
- * {@link forEachLimited} for detail fetches. A retryable failure of one detail does not stop the
- * others: the attempt stores what it can (its heartbeat records it), then fails with that error,
- * and Temporal's retry fetches only the rest. A sporadic 503 then costs one retry per page, not
- * one per failed detail. Non-retryable failures, rate limiting (its `Retry-After` must be
- * honoured), cancellation and a run of failures stop at once.
- */
-async function forEachDetail<T>(
-  items: readonly T[],
-  limits: ReturnType<typeof limitsOf>,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let deferred: ApplicationFailure | undefined;
-  let failures = 0;
-  await forEachLimited(items, limits, async (item) => {
-    try {
-      await fn(item);
-    } catch (err) {
-      const tolerable =
-        err instanceof ApplicationFailure &&
-        !err.nonRetryable &&
-        err.type !== 'RATE_LIMITED' &&
-        !limits.signal.aborted &&
-        failures < MAX_DEFERRED_FAILURES - 1;
-      if (!tolerable) throw err;
-      failures += 1;
-      deferred ??= err;
-    }
-  });
-  if (deferred !== undefined) throw deferred;
 }
 
 function store(deps: ContentSyncActivityDeps): CatalogueStore {
@@ -196,6 +104,16 @@ async function syncReferenceLists(
   const changed = await catalogue.upsertReferenceLists(input.language, lists);
   const items = Object.values(lists).reduce((n, l) => n + l.length, 0);
   return { lists: Object.keys(lists).length, items, changed };
+}
+
+function isPageProgress(v: unknown): v is PageProgress {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Array.isArray((v as PageProgress).listed) &&
+    Array.isArray((v as PageProgress).done) &&
+    Array.isArray((v as PageProgress).missing)
+  );
 }
 
 /** Where a page's attempt starts: the last attempt's progress, else the page read from the list. */
