@@ -18,6 +18,7 @@ import {
   DEFAULT_ORDER_ID_FIELD,
 } from './config/defaults';
 import { loadWorkflowBundle } from './workflow-bundle';
+import { workerDataConverter } from './codec/worker-codecs';
 
 export interface BookingWorkerOptions {
   readonly connection: NativeConnection;
@@ -145,7 +146,7 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
       }),
       ...o.extraActivities,
     },
-    dataConverter: o.dataConverter,
+    dataConverter: workerDataConverter(o.dataConverter),
     maxConcurrentActivityTaskExecutions: maxActivities,
     maxConcurrentActivityTaskPolls: Math.min(ACTIVITY_POLLERS, maxActivities),
     maxCachedWorkflows: o.maxCachedWorkflows ?? DEFAULT_MAX_CACHED_WORKFLOWS,
@@ -184,7 +185,7 @@ export async function createOrderEventsWorker(o: OrderEventsWorkerOptions): Prom
     taskQueue: orderEventsTaskQueue(o.taskQueue),
     workflowBundle: o.workflowBundle ?? (await loadWorkflowBundle()),
     activities: createOrderEventActivities(o.endpoint),
-    dataConverter: o.dataConverter,
+    dataConverter: workerDataConverter(o.dataConverter),
     maxConcurrentActivityTaskExecutions: maxDeliveries,
     maxCachedWorkflows: 50,
     shutdownGraceTime: o.shutdownGraceTime ?? '15s',

@@ -9,7 +9,9 @@
  *   `runReplayHistories`
  * - bundle: `bundleWorkflowCode({ workflowsPath, ...workflowBundleConverterOptions })`
  *
- * The last one is not optional. The failure converter runs in two places. The worker's main
+ * The last one is not optional: the bundle carries the workflows' payload converter
+ * (payload-converter.ts: a payload it cannot read reaches the input checks instead of failing the
+ * workflow task) and the failure converter. The failure converter runs in two places. The worker's main
  * thread (activity failures, a workflow that cannot be created) loads `failureConverterPath` from
  * the `dataConverter` given to `Worker.create`. Inside the workflow sandbox (the failure a
  * workflow fails with, failed updates, workflow task failures raised by workflow code) the
@@ -31,13 +33,20 @@ import { EncryptionCodec } from './encryption-codec';
  */
 export const FAILURE_CONVERTER_PATH: string = require.resolve('./failure-converter');
 
+/** Absolute path of the module exporting the workflows' `payloadConverter`, resolved likewise. */
+export const PAYLOAD_CONVERTER_PATH: string = require.resolve('./payload-converter');
+
 /**
- * What `bundleWorkflowCode` must be given so that the sandbox encodes failures as the worker does
- * (its `BundleOptions`' field of that name; typed here without the worker package, which a client
- * does not install). There is no `payloadConverterPath`: the default payload converter is used
- * everywhere.
+ * What `bundleWorkflowCode` must be given so that the sandbox reads payloads and encodes failures
+ * as the worker means it to (its `BundleOptions`' fields of those names; typed here without the
+ * worker package, which a client does not install). Outside the sandbox (clients, activities) the
+ * SDK's default payload converter is used.
  */
-export const workflowBundleConverterOptions: { readonly failureConverterPath: string } = {
+export const workflowBundleConverterOptions: {
+  readonly payloadConverterPath: string;
+  readonly failureConverterPath: string;
+} = {
+  payloadConverterPath: PAYLOAD_CONVERTER_PATH,
   failureConverterPath: FAILURE_CONVERTER_PATH,
 };
 

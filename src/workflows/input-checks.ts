@@ -21,6 +21,7 @@ import {
   fastResolveReconciliation,
 } from '../shared/input-fast-path';
 import { ORDER_ID_RE } from '../shared/booking-values';
+import { UndecodablePayload } from '../shared/undecodable-payload';
 
 export type Checked<T> =
   | { readonly success: true; readonly data: T }
@@ -41,6 +42,8 @@ function guard(): typeof GuardContract {
 
 function check<T>(fast: T | undefined, schema: () => Schema<T>, v: unknown): Checked<T> {
   if (fast !== undefined) return { success: true, data: fast };
+  if (v instanceof UndecodablePayload)
+    return { success: false, issues: [{ field: '(input)', message: v.why }] };
   const parsed = schema().safeParse(v);
   if (parsed.success) return { success: true, data: parsed.data };
   return {

@@ -6,9 +6,15 @@
 import { configurationSurface } from './configuration';
 import { codecServerSurface } from './codec-server';
 import { cliSurface } from './cli';
+import { ordersSurface } from './orders';
 import { defects, figure, type Surface, type Tally } from './campaign';
 
-export const SURFACES: readonly Surface[] = [configurationSurface, codecServerSurface, cliSurface];
+export const SURFACES: readonly Surface[] = [
+  configurationSurface,
+  codecServerSurface,
+  cliSurface,
+  ordersSurface,
+];
 
 export async function campaign(options: {
   seed: number;

@@ -29,7 +29,7 @@ import { cancelledFromTemporal, checkedGuardInput, guardToTheEnd } from '../guar
 import { registerGuardHandlers } from '../guard/guard-messages';
 import { guardOutbox } from '../guard/guard-home';
 import { GuardRun } from '../guard/guard-run';
-import { registerBookingHandlers } from './booking-messages';
+import { noArgument, registerBookingHandlers } from './booking-messages';
 import { BookingRun } from './booking-run';
 import { cancelSupplierBooking } from './cancel-supplier-booking';
 import { awaitConfirmation, waitsForConfirmation } from './confirmation';
@@ -174,7 +174,7 @@ function settle(
 
 /** A run continued as new by its guard: the guard goes on, `outcome` answers from the input. */
 function guardOn(input: GuardInput, decided: BookRoomResult): Promise<OrderResult> {
-  setHandler(outcomeUpdate, () => decided);
+  setHandler(outcomeUpdate, () => decided, { validator: noArgument });
   const params = checkedGuardInput(input);
   const guard = new GuardRun(params, guardHome(new SearchAttributeWriter(), guardOutbox(params)));
   registerGuardHandlers(guard);

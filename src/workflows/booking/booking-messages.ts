@@ -42,7 +42,7 @@ const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
 export function registerBookingHandlers(run: BookingRun): void {
   setHandler(bookingStateQuery, () => run.state());
   // The caller's one call for the decision (sent with the start; asking again is harmless).
-  setHandler(outcomeUpdate, () => decision(run));
+  setHandler(outcomeUpdate, () => decision(run), { validator: noArgument });
   setHandler(approvePriceChangeUpdate, (request) => approve(run, request), {
     validator: (request) => validateApproval(run, request),
   });
@@ -52,6 +52,16 @@ export function registerBookingHandlers(run: BookingRun): void {
   setHandler(resolveReconciliationUpdate, (raw) => resolve(run, raw), {
     validator: (request) => validateResolution(run, request),
   });
+}
+
+/**
+ * `outcome` takes no argument (a `null` or `{}` is let by): an accepted update's arguments are
+ * written in the order's history, so any other is refused before it can grow it.
+ */
+export function noArgument(...args: unknown[]): void {
+  const empty = (a: unknown) =>
+    a === undefined || a === null || (typeof a === 'object' && Object.keys(a).length === 0);
+  if (!args.every(empty)) throw new Error('outcome takes no argument');
 }
 
 function decision(run: BookingRun): Promise<BookRoomResult> {
