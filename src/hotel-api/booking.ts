@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { EndpointSpec, PreparedRequest } from './endpoint';
-import { NonEmptyString, validateRequest } from './validation';
+import { NonEmptyString, PositiveId, validateRequest } from './validation';
 
 export const CREATE_BOOKING = {
   method: 'POST',
@@ -86,11 +86,12 @@ export type BookingStatus = z.infer<typeof BookingStatus>;
 
 /**
  * The 201 answer. The status is strict: an unknown value is a CONTRACT error, which for a
- * booking means reconciliation rather than a guess.
+ * booking means reconciliation rather than a guess. So is an id that no booking can have (0, a
+ * negative or an unsafe number): taken as the booking, it would name none the supplier holds.
  */
 export const CreateBookingResponse = z.looseObject({
   status: BookingStatus,
-  booking_id: z.number().int(),
+  booking_id: PositiveId,
 });
 export type CreateBookingResponse = z.infer<typeof CreateBookingResponse>;
 

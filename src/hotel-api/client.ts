@@ -28,6 +28,7 @@ import {
   HotelApiError,
   isHotelApiError,
 } from './errors';
+import { personalData, redact } from './redaction';
 import type { PriceCheckParams, PriceCheckResponse } from './price-check';
 import { preparePriceCheck } from './price-check';
 import type { RetrieveParams, RetrieveResponse } from './retrieve';
@@ -128,6 +129,38 @@ export function encodeQuery(pairs: QueryPairs): string {
   return out;
 }
 
+function encodable(v: string): boolean {
+  try {
+    encodeURIComponent(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The request's query string; INVALID_REQUEST, nothing sent, when a value is not well-formed
+ * Unicode (an unpaired surrogate): no URL can carry it.
+ */
+function queryOf(req: Pick<PreparedRequest<unknown>, 'query' | 'endpoint' | 'method'>): string {
+  if (req.query.length === 0) return '';
+  try {
+    return `?${encodeQuery(req.query)}`;
+  } catch (err) {
+    if (!(err instanceof URIError)) throw err;
+    const field = req.query.find(([, v]) => !encodable(v))?.[0] ?? '';
+    const problem = 'not well-formed Unicode (an unpaired surrogate)';
+    throw new HotelApiError({
+      code: 'INVALID_REQUEST',
+      endpoint: req.endpoint,
+      method: req.method,
+      fieldErrors: [{ field, message: problem }],
+      requestSent: false,
+      message: `${req.method} ${req.endpoint}: invalid request, nothing sent: ${field}: ${problem}`,
+    });
+  }
+}
+
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** The first value of a response header (undici gives repeated headers as arrays). */
@@ -180,7 +213,8 @@ export class HotelApiClient {
     this.#now = options.now ?? Date.now;
     this.#onCall = options.onCall;
     this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    this.#secrets = [config.secret];
+    // The key too: alone in a supplier's echo it is half of what signs a request.
+    this.#secrets = [config.secret, config.key];
     if (options.dispatcher !== undefined) {
       this.#dispatcher = options.dispatcher;
       this.#ownsDispatcher = false;
@@ -339,7 +373,7 @@ export class HotelApiClient {
         }),
       );
     }
-    const query = req.query.length > 0 ? `?${encodeQuery(req.query)}` : '';
+    const query = queryOf(req);
     // Signed here, per request and per attempt (rule 6). undici serialises headers when the
     // request is created, so this is the latest moment the timestamp can be chosen.
     const signingNow = this.#signingNow();
@@ -407,30 +441,34 @@ export class HotelApiClient {
         clockCorrection: this.#config.clockCorrection,
         nowMs: this.#now(),
         secrets: this.#secrets,
+        personal: personalData(req.body),
       });
     }
     if ('empty' in reader) return reader.empty;
     const contentType = firstHeader(headers, 'content-type') ?? '';
     if (!JSON_CONTENT_TYPE.test(contentType)) {
+      const shown = redact(contentType.slice(0, 80), this.#secrets, personalData(req.body));
       throw contractError({
         endpoint,
         method,
         statusCode,
         headers,
-        reason: `the content type is ${contentType === '' ? 'missing' : JSON.stringify(contentType.slice(0, 80))}, not JSON`,
+        reason: `the content type is ${contentType === '' ? 'missing' : JSON.stringify(shown)}, not JSON`,
       });
     }
     let json: unknown;
     try {
       json = JSON.parse(raw.body.toString('utf8'));
-    } catch (cause) {
+    } catch (err) {
+      // Not the parser's error as the cause: V8 quotes the text around a bad token, which may be
+      // a guest's name from the answer. Where it failed is enough to find it.
+      const at = /at position \d+/.exec(err instanceof Error ? err.message : '')?.[0];
       throw contractError({
         endpoint,
         method,
         statusCode,
         headers,
-        reason: 'the body is not valid JSON',
-        cause,
+        reason: `the body is not valid JSON${at === undefined ? '' : ` (${at})`}`,
       });
     }
     const parsed = reader.json.safeParse(json);
@@ -453,6 +491,9 @@ export class HotelApiClient {
         reason: `the body does not match the schema: ${summary}`,
       });
     }
+    const wrong = req.verify?.(parsed.data);
+    if (wrong !== undefined)
+      throw contractError({ endpoint, method, statusCode, headers, reason: `the body ${wrong}` });
     return parsed.data;
   }
 }
@@ -479,7 +520,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   readonly #timer: NodeJS.Timeout;
 
   constructor(
-    req: PreparedRequest<unknown>,
+    req: { readonly endpoint: string; readonly method: HttpMethod },
     readonly timeoutMs: number,
     readonly signal: AbortSignal | undefined,
     readonly maxBytes: number,

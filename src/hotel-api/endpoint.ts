@@ -31,4 +31,9 @@ export interface PreparedRequest<T> extends EndpointSpec {
   readonly body?: unknown;
   /** Success statuses and how to read them; any other status is classified as an error. */
   readonly responses: Readonly<Partial<Record<number, ResponseReader<T>>>>;
+  /**
+   * What an answer that matches its schema must also be, given the request (the booking asked
+   * for): `undefined` when it is, else why not (a CONTRACT error). @default no check
+   */
+  readonly verify?: (value: T) => string | undefined;
 }

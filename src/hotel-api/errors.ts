@@ -12,6 +12,8 @@
  * call (POST /booking) may be re-sent only when `ambiguous` is false.
  */
 
+import { redact } from './redaction';
+
 /** The stable failure codes. Add freely, never rename: workflows and dashboards match on them. */
 export const HotelApiErrorCode = {
   AUTH_INVALID: 'AUTH_INVALID',
@@ -96,7 +98,8 @@ export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
     trigger: '429',
     retryable: true,
     ambiguous: false,
-    meaning: 'Refused before processing (RFC 6585); retry after retryAfterMs when given.',
+    meaning:
+      'Refused before processing (RFC 6585); retry after retryAfterMs when given (Retry-After, at most 5 min).',
   },
   {
     code: 'SUPPLIER_UNAVAILABLE',
@@ -104,7 +107,7 @@ export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
     retryable: true,
     ambiguous: true,
     meaning:
-      'The supplier failed while handling the request; a POST /booking may have committed. Carries retryAfterMs when given.',
+      'The supplier failed while handling the request; a POST /booking may have committed. Carries retryAfterMs when given (at most 5 min).',
   },
   {
     code: 'TIMEOUT',
@@ -312,22 +315,7 @@ export function classificationTableMarkdown(): string {
 
 // --- redaction --------------------------------------------------------------------------------
 
-const AUTH_HEADER_PATTERN = /API-Key=[^,\s"']*,\s*Signature=[^,\s"']*(,\s*Timestamp=\d*)?/gi;
-const SIGNATURE_PATTERN = /Signature=[0-9a-f]{16,}/gi;
-
-/**
- * Removes anything that looks like our `authorization` header, and the given secrets, from text
- * the supplier sent back (a FastAPI 422 may echo the header it rejected).
- */
-export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text.replace(AUTH_HEADER_PATTERN, '[redacted authorization]');
-  out = out.replace(SIGNATURE_PATTERN, 'Signature=[redacted]');
-  for (const secret of secrets) {
-    // Very short secrets would redact random words; config never has them in practice.
-    if (secret.length >= 4) out = out.split(secret).join('[redacted]');
-  }
-  return out;
-}
+export { personalData, redact } from './redaction';
 
 // --- responses --------------------------------------------------------------------------------
 
@@ -353,8 +341,10 @@ export interface ResponseContext {
   readonly clockCorrection?: boolean;
   /** Our clock, for `Retry-After` given as an HTTP date when the response has no `Date`. */
   readonly nowMs?: number;
-  /** Strings to scrub from supplier text (the API secret). */
+  /** Strings to scrub from supplier text wherever they appear (the API secret and key). */
   readonly secrets?: readonly string[];
+  /** The request's personal data, scrubbed from supplier text as whole words (redaction.ts). */
+  readonly personal?: readonly string[];
 }
 
 function header(headers: ResponseHeaders, name: string): string | undefined {
@@ -372,18 +362,27 @@ export function requestIdFrom(headers: ResponseHeaders): string | undefined {
 }
 
 /**
- * Parses `Retry-After` (delta seconds or an HTTP date) into ms. An HTTP date is measured against
- * the response's own `Date` when present, so a skewed local clock does not distort it.
+ * The longest wait a `Retry-After` is taken for. A supplier (or a proxy) asking for days would
+ * hold a booking's second send, and the `cancel` that waits behind it, for days: after this long
+ * the call is simply made again, and a supplier still refusing says so again.
+ */
+export const MAX_RETRY_AFTER_MS = 5 * 60_000; // 5 min
+
+/**
+ * Parses `Retry-After` (delta seconds or an HTTP date) into ms, at most
+ * {@link MAX_RETRY_AFTER_MS}. An HTTP date is measured against the response's own `Date` when
+ * present, so a skewed local clock does not distort it.
  */
 export function parseRetryAfter(headers: ResponseHeaders, nowMs = Date.now()): number | undefined {
   const raw = header(headers, 'retry-after')?.trim();
   if (raw === undefined || raw === '') return undefined;
-  if (/^\d+$/.test(raw)) return Number(raw) * 1000;
+  if (/^\d+$/.test(raw)) return Math.min(Number(raw) * 1000, MAX_RETRY_AFTER_MS);
   const at = Date.parse(raw);
   if (Number.isNaN(at)) return undefined;
   const dateHeader = header(headers, 'date');
   const serverNow = dateHeader === undefined ? NaN : Date.parse(dateHeader);
-  return Math.max(0, at - (Number.isNaN(serverNow) ? nowMs : serverNow));
+  const wait = at - (Number.isNaN(serverNow) ? nowMs : serverNow);
+  return Math.min(Math.max(0, wait), MAX_RETRY_AFTER_MS);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -397,11 +396,15 @@ function clip(text: string): string {
 }
 
 /** A human summary of an error body: `detail` (string), else `message`, else nothing. */
-function detailText(body: unknown, secrets: readonly string[]): string | undefined {
+function detailText(
+  body: unknown,
+  secrets: readonly string[],
+  personal: readonly string[],
+): string | undefined {
   if (!isRecord(body)) return undefined;
   for (const key of ['detail', 'message']) {
     const v = body[key];
-    if (typeof v === 'string' && v !== '') return clip(redact(v, secrets));
+    if (typeof v === 'string' && v !== '') return clip(redact(v, secrets, personal));
   }
   return undefined;
 }
@@ -413,17 +416,19 @@ function detailText(body: unknown, secrets: readonly string[]): string | undefin
 export function parseValidationDetail(
   body: unknown,
   secrets: readonly string[] = [],
+  personal: readonly string[] = [],
 ): FieldError[] {
   if (!isRecord(body)) return [];
   const detail = body.detail;
-  if (typeof detail === 'string') return [{ field: '', message: clip(redact(detail, secrets)) }];
+  const scrub = (text: string) => redact(text, secrets, personal);
+  if (typeof detail === 'string') return [{ field: '', message: clip(scrub(detail)) }];
   if (!Array.isArray(detail)) return [];
   const out: FieldError[] = [];
   for (const item of detail) {
     if (!isRecord(item)) continue;
     const loc = Array.isArray(item.loc) ? item.loc.map((p) => String(p)).join('.') : '';
     const msg = typeof item.msg === 'string' ? item.msg : String(item.type ?? 'invalid');
-    out.push({ field: redact(loc, secrets), message: clip(redact(msg, secrets)) });
+    out.push({ field: scrub(loc), message: clip(scrub(msg)) });
   }
   return out;
 }
@@ -448,7 +453,8 @@ export function classifyResponse(ctx: ResponseContext): HotelApiError {
     clockCorrection: ctx.clockCorrection ?? false,
   };
   const where = `${method} ${endpoint}`;
-  const detail = detailText(ctx.body, secrets);
+  const personal = ctx.personal ?? [];
+  const detail = detailText(ctx.body, secrets, personal);
   const suffix = detail === undefined ? '' : `: ${detail}`;
 
   if (status === 401) {
@@ -476,7 +482,7 @@ export function classifyResponse(ctx: ResponseContext): HotelApiError {
     });
   }
   if (status === 422) {
-    const fieldErrors = parseValidationDetail(ctx.body, secrets);
+    const fieldErrors = parseValidationDetail(ctx.body, secrets, personal);
     const list = fieldErrors.length > 0 ? `: ${formatFieldErrors(fieldErrors)}` : '';
     return new HotelApiError({
       ...base,

@@ -54,7 +54,7 @@ export type RetrieveRoom = z.infer<typeof RetrieveRoom>;
  * retrieve answer uses, and callers compare against `BookingStatus` themselves.
  */
 export const RetrieveResponse = z.looseObject({
-  booking_id: z.number().int(),
+  booking_id: PositiveId,
   status: z.string(),
   guest_contact_number: z.string().nullish(),
   email: z.string().nullish(),
@@ -86,5 +86,10 @@ export function prepareRetrieve(params: RetrieveParams): PreparedRequest<Retriev
     path: RETRIEVE_BOOKING.endpoint,
     query: [['booking_id', String(q.booking_id)]],
     responses: RESPONSES,
+    // An answer about another booking would have the workflow poll, confirm or cancel the wrong one.
+    verify: (r) =>
+      r.booking_id === q.booking_id
+        ? undefined
+        : `is about booking ${r.booking_id}, not booking ${q.booking_id}`,
   };
 }

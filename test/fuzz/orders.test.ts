@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client, WorkflowUpdateFailedError } from '@temporalio/client';
+import { Client, WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import { rawPayload } from '../../tools/fuzz/bare-converter';
 import { within } from '../../tools/fuzz/order-checks';
@@ -81,6 +81,28 @@ describe('orders from a plain client: what the fuzz campaign found', () => {
       assert.equal(failedTasks, 0);
     });
   }
+
+  it('an optionId holding an unpaired surrogate: FAILED at once, INVALID_REQUEST naming option_id, nothing sent', async () => {
+    const orderId = newOrderId('surrogate');
+    const sent = stack.sim.requests().total;
+    const answer = await within(
+      20_000,
+      stack.temporal.client.workflow.executeUpdateWithStart('outcome', {
+        startWorkflowOperation: new WithStartWorkflowOperation('bookRoom', {
+          workflowId: `booking-${orderId}`,
+          taskQueue: stack.taskQueue,
+          args: [{ ...validInput(orderId), optionId: '\ud800' }],
+          workflowIdConflictPolicy: 'FAIL',
+        }),
+      }),
+    );
+    assert.ok(answer !== 'stuck' && answer.ok, `no decision: ${JSON.stringify(answer)}`);
+    const result = answer.value as { outcome: string; error: { code: string; message: string } };
+    assert.equal(result.outcome, 'FAILED');
+    assert.equal(result.error.code, 'INVALID_REQUEST');
+    assert.match(result.error.message, /option_id: not well-formed Unicode/);
+    assert.equal(stack.sim.requests().total, sent, 'a request reached the supplier');
+  });
 
   it('outcome with a megabyte argument: refused, and the order keeps its history small', async () => {
     const orderId = newOrderId('outcome-arg');

@@ -58,7 +58,8 @@ type Defect = 'crashes' | 'taskFailures' | 'stuck' | 'lost' | 'duplicated' | 'le
 /** Counts one defect of `input`, keeping the first examples. */
 export function defect(t: Tally, kind: Defect, input: string, what: string): void {
   (t[kind] as number) += 1;
-  if (t.examples.length < Number(process.env.FUZZ_EXAMPLES ?? 5)) t.examples.push(`${kind}: ${what} — input ${input.slice(0, 300)}`);
+  if (t.examples.length < Number(process.env.FUZZ_EXAMPLES ?? 5))
+    t.examples.push(`${kind}: ${what} — input ${input.slice(0, 300)}`);
 }
 
 export const defects = (t: Tally): number =>

@@ -7,6 +7,7 @@ import { configurationSurface } from './configuration';
 import { codecServerSurface } from './codec-server';
 import { cliSurface } from './cli';
 import { ordersSurface } from './orders';
+import { supplierSurface } from './supplier';
 import { defects, figure, type Surface, type Tally } from './campaign';
 
 export const SURFACES: readonly Surface[] = [
@@ -14,6 +15,7 @@ export const SURFACES: readonly Surface[] = [
   codecServerSurface,
   cliSurface,
   ordersSurface,
+  supplierSurface,
 ];
 
 export async function campaign(options: {

@@ -14,6 +14,8 @@ export type {
 export type { BookingFilter, CompanyView, InspectedBooking, RequestStats } from './inspection';
 export { DEVIATIONS, DEVIATION_NAMES } from './deviations';
 export type { DeviationInfo, DeviationName, Deviations } from './deviations';
+export { HOSTILE_KINDS } from './hostile';
+export type { HostileApplied, HostileKind, HostileRule } from './hostile';
 export { ENDPOINTS } from './endpoints';
 export type { EndpointName } from './endpoints';
 export {

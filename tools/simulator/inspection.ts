@@ -12,12 +12,16 @@
  * | `GET`/`POST /__sim/companies` | `{ key, secret?, active? }` or `{ key, revoke: true }` | `{ companies }` |
  * | `POST /__sim/properties/{id}/deactivate` (`/activate`) | | `{ id, active }` |
  * | `POST /__sim/clock` | `{ skewMs }` | `{ skewMs, now }` |
+ * | `GET /__sim/hostile` | | `{ rules, applied: { total, last } }` |
+ * | `POST /__sim/hostile` | `{ kind, endpoint?, seed?, times?, when? }` or `{ clear: true }` | `{ rules }` |
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { BookingAnswer, BookingStatus, StoredBooking } from './bookings';
 import type { FaultPatch, FaultSettings } from './faults';
 import { FaultPatchSchema } from './faults';
+import type { HostileApplied, HostileRule } from './hostile';
+import { HostileChangeSchema } from './hostile';
 import { readBody } from './http-io';
 import { formatAmount, CURRENCY } from './pricing';
 import type { ScenarioName } from './scenarios';
@@ -149,6 +153,12 @@ export interface Inspector {
   setClockSkew(ms: number): void;
   /** The server clock, epoch ms. */
   now(): number;
+  /** The hostile rules in force (hostile.ts). */
+  hostileRules(): HostileRule[];
+  /** Adds a hostile rule (after the others), or clears them all (`null`); returns those in force. */
+  addHostileRule(rule: HostileRule | null): HostileRule[];
+  /** The answers hostile rules spoiled: how many, and the last 100. */
+  hostileApplied(): { total: number; last: HostileApplied[] };
 }
 
 const CompanyChangeSchema = z.union([
@@ -284,6 +294,20 @@ export async function handleInspection(
       if (!clock.success) return send(res, 400, { detail: z.prettifyError(clock.error) });
       inspector.setClockSkew(clock.data.skewMs);
       return send(res, 200, { skewMs: inspector.clockSkewMs(), now: inspector.now() });
+    }
+    case '/__sim/hostile': {
+      if (method === 'GET')
+        return send(res, 200, {
+          rules: inspector.hostileRules(),
+          applied: inspector.hostileApplied(),
+        });
+      if (method !== 'POST') return notAllowed();
+      const body = await readJson(req);
+      if (!body.ok) return send(res, 400, { detail: body.error });
+      const change = HostileChangeSchema.safeParse(body.value);
+      if (!change.success) return send(res, 400, { detail: z.prettifyError(change.error) });
+      const rule = 'clear' in change.data ? null : change.data;
+      return send(res, 200, { rules: inspector.addHostileRule(rule) });
     }
     default:
       return notFound();

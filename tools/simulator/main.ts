@@ -1,7 +1,7 @@
 /**
  * CLI: `tsx tools/simulator/main.ts [--port 8080] [--host 127.0.0.1]
  *   [--company <key>:<secret>:<active|inactive>]... [--latency-ms <n>|<min>-<max>] [--seed <n>]
- *   [--inspection] [--deviation <name>[=<param>]]...`
+ *   [--inspection] [--deviation <name>[=<param>]]... [--hostile <kind>[:<endpoint>]]...`
  *
  * Prints `Simulator listening on http://127.0.0.1:<port>/api/v1` once bound; SIGINT/SIGTERM
  * close it cleanly.
@@ -12,13 +12,16 @@ import type { CompanyAccount } from './auth';
 import type { DeviationName, Deviations } from './deviations';
 import { DEVIATION_NAMES } from './deviations';
 import type { LatencyOption } from './faults';
+import type { HostileRule } from './hostile';
+import { HostileRuleSchema, HOSTILE_KINDS } from './hostile';
 import { DEMO_COMPANY } from './options';
 import { buildSimulator } from './server';
 
 const USAGE = `usage: tsx tools/simulator/main.ts [--port <n>] [--host <addr>]
   [--company <key>:<secret>:<active|inactive>]... [--latency-ms <n>|<min>-<max>]
-  [--seed <n>] [--inspection] [--deviation <name>[=<param>]]...
-deviations: ${DEVIATION_NAMES.join(', ')} (docs/simulator.md)`;
+  [--seed <n>] [--inspection] [--deviation <name>[=<param>]]... [--hostile <kind>[:<endpoint>]]...
+deviations: ${DEVIATION_NAMES.join(', ')} (docs/simulator.md)
+hostile kinds: ${HOSTILE_KINDS.join(', ')}`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -59,6 +62,15 @@ function parseDeviations(specs: readonly string[]): Deviations {
   return out;
 }
 
+function parseHostile(specs: readonly string[]): HostileRule[] {
+  return specs.map((spec) => {
+    const [kind, endpoint] = spec.split(':', 2);
+    const rule = HostileRuleSchema.safeParse({ kind, ...(endpoint ? { endpoint } : {}) });
+    if (!rule.success) fail(`--hostile must be <kind>[:<endpoint>], got ${spec}`);
+    return rule.data;
+  });
+}
+
 function integer(raw: string, name: string): number {
   if (!/^-?\d+$/.test(raw)) fail(`${name} must be an integer, got ${raw}`);
   return Number(raw);
@@ -76,6 +88,7 @@ async function main(): Promise<void> {
         seed: { type: 'string' },
         inspection: { type: 'boolean', default: false },
         deviation: { type: 'string', multiple: true },
+        hostile: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -96,6 +109,7 @@ async function main(): Promise<void> {
     ...(values.seed === undefined ? {} : { seed: integer(values.seed, '--seed') }),
     inspection: values.inspection,
     deviations: parseDeviations(values.deviation ?? []),
+    hostile: parseHostile(values.hostile ?? []),
   });
   const port = integer(values.port, '--port');
   const { url } = await sim

@@ -5,6 +5,8 @@ import type { Deviations } from './deviations';
 import { DeviationsSchema } from './deviations';
 import type { ErrorRates, LatencyOption, RateLimitOption } from './faults';
 import { ErrorRatesSchema, LatencySchema, RateLimitSchema } from './faults';
+import type { HostileRule } from './hostile';
+import { HostileRuleSchema } from './hostile';
 import type { ScenarioName } from './scenarios';
 import { SCENARIO_NAMES } from './scenarios';
 
@@ -55,6 +57,11 @@ export interface SimulatorOptions {
    * @default none
    */
   readonly deviations?: Deviations;
+  /**
+   * Hostile answers to play (hostile.ts), e.g. `[{ kind: 'truncated-json', endpoint: 'booking' }]`;
+   * more are added at runtime with `POST /__sim/hostile`. @default none
+   */
+  readonly hostile?: readonly HostileRule[];
 }
 
 /** A request as {@link SimulatorOptions.onRequest} sees it. */
@@ -100,6 +107,7 @@ const OptionsSchema = z.strictObject({
     .custom<(request: ArrivedRequest) => void>((v) => typeof v === 'function', 'must be a function')
     .optional(),
   deviations: DeviationsSchema.optional(),
+  hostile: z.array(HostileRuleSchema).optional(),
 });
 
 export { CompanySchema };
@@ -120,6 +128,7 @@ export interface ResolvedOptions {
   readonly firstBookingId: number;
   readonly onRequest: ((request: ArrivedRequest) => void) | undefined;
   readonly deviations: Deviations;
+  readonly hostile: readonly HostileRule[];
 }
 
 /** Validates options and fills defaults; throws a `RangeError` naming the bad fields. */
@@ -144,5 +153,6 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     firstBookingId: o.firstBookingId ?? 100_001,
     onRequest: o.onRequest,
     deviations: o.deviations ?? {},
+    hostile: o.hostile ?? [],
   };
 }

@@ -24,6 +24,8 @@ import type { EndpointName, RequestTarget } from './endpoints';
 import { ENDPOINTS } from './endpoints';
 import type { FaultPatch, FaultSettings } from './faults';
 import { errorRateFor, patchFaults, sampleLatency } from './faults';
+import type { Answer, Armed, HostileRule, SeenRequest } from './hostile';
+import { answerHostile, HostileMode } from './hostile';
 import type { ParsedBody } from './http-io';
 import { parseJsonBody, readBody, splitTarget } from './http-io';
 import type {
@@ -145,6 +147,7 @@ class SimulatorImpl implements Simulator, ApiContext {
   private readonly clock: () => number;
   private readonly sleepers = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
   private readonly sockets = new Set<Socket>();
+  private readonly hostileMode: HostileMode;
   /** The last unexpected exception (a debugging aid; `internalErrors` counts them). */
   lastError: unknown;
 
@@ -157,6 +160,7 @@ class SimulatorImpl implements Simulator, ApiContext {
     this.faultSettings = this.initialFaults();
     this.skewMs = initialSkewMs(options.deviations);
     this.endpoints = createEndpoints(this);
+    this.hostileMode = new HostileMode(options.hostile, options.seed);
     this.server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
       this.dispatch(req, res).catch((err: unknown) => this.fail(res, err));
     });
@@ -239,7 +243,11 @@ class SimulatorImpl implements Simulator, ApiContext {
     a.byReason[reason] = (a.byReason[reason] ?? 0) + 1;
   }
 
-  private exchange(res: ServerResponse, target: RequestTarget): Exchange {
+  private exchange(
+    res: ServerResponse,
+    target: RequestTarget,
+    seen: SeenRequest,
+  ): Exchange & { preempted(): boolean } {
     let done = false;
     const finish = (status: number | 'lost'): boolean => {
       if (done) return false;
@@ -251,10 +259,25 @@ class SimulatorImpl implements Simulator, ApiContext {
     const endpoint = (ENDPOINTS as readonly string[]).includes(target)
       ? (target as EndpointName)
       : undefined;
+    // The hostile mode's rule for this request, matched once, when it is first answered.
+    let matched = false;
+    let armed: Armed | undefined;
+    const hostile = () => {
+      if (!matched) armed = endpoint && this.hostileMode.arm(endpoint, seen);
+      matched = true;
+      return armed;
+    };
+    const spoiled = (answer: Answer): boolean => {
+      const h = hostile();
+      if (h === undefined) return false;
+      answerHostile(res, h, answer);
+      return true;
+    };
     return {
       json: (status, raw, headers) => {
         if (!finish(status) || res.destroyed) return;
         const body = endpoint === undefined ? raw : rewriteBody(deviations, endpoint, status, raw);
+        if (spoiled({ status, body, headers: headers ?? {} })) return;
         if (headers !== undefined)
           for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
         res.writeHead(status, {
@@ -265,6 +288,7 @@ class SimulatorImpl implements Simulator, ApiContext {
       },
       empty: (status) => {
         if (!finish(status) || res.destroyed) return;
+        if (spoiled({ status, body: undefined, headers: {} })) return;
         res.writeHead(status);
         res.end();
       },
@@ -272,6 +296,13 @@ class SimulatorImpl implements Simulator, ApiContext {
         if (!finish('lost')) return;
         res.socket?.destroy();
         res.destroy();
+      },
+      // A hostile refusal answers instead of the endpoint: nothing is processed.
+      preempted: () => {
+        const h = hostile();
+        if (h === undefined || !h.preempts || !finish(h.status ?? 422)) return false;
+        answerHostile(res, h, { status: h.status ?? 422, body: undefined, headers: {} });
+        return true;
       },
     };
   }
@@ -284,6 +315,7 @@ class SimulatorImpl implements Simulator, ApiContext {
       res.setHeader('date', new Date(this.now()).toUTCString());
     }
     const { path, query } = splitTarget(req.url);
+    const seen = { target: req.url ?? '', authorization: req.headers.authorization, body: '' };
 
     if (path === '/__sim' || path.startsWith('/__sim/')) {
       if (!this.options.inspection) {
@@ -300,12 +332,12 @@ class SimulatorImpl implements Simulator, ApiContext {
       sub === undefined ? undefined : redirectLocation(this.options.deviations, sub, query);
     if (moved !== undefined) {
       res.setHeader('location', `http://${req.headers.host ?? '127.0.0.1'}${moved}`);
-      this.exchange(res, 'content-list').empty(308);
+      this.exchange(res, 'content-list', seen).empty(308);
       return;
     }
     const matched = sub === undefined ? undefined : matchRoute(sub);
     if (sub === undefined || matched === undefined) {
-      const ex = this.exchange(res, 'not-found');
+      const ex = this.exchange(res, 'not-found', seen);
       // Starlette redirects to the path with (or without) the trailing slash when that one exists.
       const toggled =
         sub === undefined || sub === '/'
@@ -331,12 +363,12 @@ class SimulatorImpl implements Simulator, ApiContext {
     const { route, hotelId } = matched;
     const method = req.method === 'HEAD' && route.method === 'GET' ? 'GET' : req.method;
     if (method !== route.method) {
-      this.exchange(res, 'method-not-allowed').json(405, METHOD_NOT_ALLOWED, {
+      this.exchange(res, 'method-not-allowed', seen).json(405, METHOD_NOT_ALLOWED, {
         allow: route.method,
       });
       return;
     }
-    const ex = this.exchange(res, route.endpoint);
+    const ex = this.exchange(res, route.endpoint, seen);
     this.options.onRequest?.({ endpoint: route.endpoint, query, atMs: Date.now() });
 
     const latency =
@@ -361,6 +393,7 @@ class SimulatorImpl implements Simulator, ApiContext {
         ex.json(413, TOO_LARGE);
         return;
       }
+      seen.body = read.data.toString('utf8');
       body = parseJsonBody(read.data, req.headers['content-type']);
       // FastAPI decodes the JSON before resolving dependencies: bad JSON is a 422 even unsigned.
       if (body.kind === 'invalid') {
@@ -410,6 +443,7 @@ class SimulatorImpl implements Simulator, ApiContext {
       ex.json(422, validationBody(issues));
       return;
     }
+    if (ex.preempted()) return;
     await run(verdict.company, ex);
   }
 
@@ -493,6 +527,21 @@ class SimulatorImpl implements Simulator, ApiContext {
     this.auth.replaceAll(this.options.companies);
     this.prng = createPrng(this.options.seed);
     this.skewMs = initialSkewMs(this.options.deviations);
+    this.hostileMode.reset();
+  }
+
+  hostileRules(): HostileRule[] {
+    return this.hostileMode.rules();
+  }
+
+  addHostileRule(rule: HostileRule | null): HostileRule[] {
+    if (rule === null) this.hostileMode.clear();
+    else this.hostileMode.add(rule);
+    return this.hostileMode.rules();
+  }
+
+  hostileApplied(): ReturnType<HostileMode['applied']> {
+    return this.hostileMode.applied();
   }
 
   faults(): FaultSettings {
