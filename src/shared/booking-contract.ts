@@ -425,10 +425,23 @@ export interface CancelBookingResult {
   readonly reason?: string;
 }
 
-/** zod issues → `field: message` pairs with dotted paths (`rooms.0.firstName`). */
+/**
+ * A path in words: dotted names (`rooms.0.firstName`); a key that is not a plain name is quoted
+ * and cut at 40 characters (`customFields["a b; c"]`), so that a caller's key cannot blur where
+ * one problem ends.
+ */
+function pathText(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(input)';
+  return path
+    .map((key, i) => {
+      const k = String(key);
+      if (/^\w+$/.test(k)) return i === 0 ? k : `.${k}`;
+      return `[${JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k)}]`;
+    })
+    .join('');
+}
+
+/** zod issues → `field: message` pairs (`rooms.0.firstName: required`). */
 export function toFieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((i) => ({
-    field: i.path.length > 0 ? i.path.map(String).join('.') : '(input)',
-    message: i.message,
-  }));
+  return error.issues.map((i) => ({ field: pathText(i.path), message: i.message }));
 }

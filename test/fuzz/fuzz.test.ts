@@ -8,6 +8,8 @@ import { ConfigError } from '../../src/config';
 import { loadWorkerConfig } from '../../src/worker-config';
 import { defects, figure } from '../../tools/fuzz/campaign';
 import { campaign } from '../../tools/fuzz/run';
+import { validInput } from '../../tools/fuzz/order-inputs';
+import { checkBookRoomInput } from '../../src/workflows/input-checks';
 
 function problemsOf(env: NodeJS.ProcessEnv): readonly string[] {
   try {
@@ -27,6 +29,18 @@ describe('hostile inputs, counted', () => {
       tallies.filter((t) => defects(t) > 0).map((t) => t.examples),
       [],
       figure(tallies),
+    );
+  });
+
+  it('customFields keys holding spaces, ":" and ";": each quoted in the refusal, one problem each', () => {
+    const checked = checkBookRoomInput({
+      ...validInput('fuzz-keys'),
+      customFields: { 'k$$|3z ': 'x', 'a: b; c': 'y' },
+    });
+    assert.ok(!checked.success);
+    assert.deepEqual(
+      checked.issues.map((i) => i.field),
+      ['customFields["k$$|3z "]', 'customFields["a: b; c"]'],
     );
   });
 

@@ -42,6 +42,9 @@ export function refusalOf(error: unknown): string {
   return words.join(' <- ');
 }
 
+/** A refusal's first field: `(input)`, `workflow id`, or a path with quoted keys (`a["b c"].d`). */
+const FIELD_FIRST = /^(\(input\)|workflow id|\w[\w.]*(\["(?:[^"\\]|\\.)*"\][\w.]*)*): /;
+
 type Decision =
   { ok: true; outcome: string | undefined; value: unknown } | { ok: false; why: string };
 
@@ -57,7 +60,7 @@ export function decisionOf(answer: Answer): Decision {
   const { code, message } = v.error ?? {};
   if (typeof code !== 'string' || typeof message !== 'string' || message === '')
     return { ok: false, why: `FAILED without a code and a message: ${JSON.stringify(v.error)}` };
-  if (code === 'INVALID_INPUT' && !/^([\w.[\]]+|\(input\)|workflow id): /.test(message))
+  if (code === 'INVALID_INPUT' && !FIELD_FIRST.test(message))
     return { ok: false, why: `INVALID_INPUT naming no field: ${message.slice(0, 200)}` };
   return { ok: true, outcome: v.outcome, value: v };
 }
