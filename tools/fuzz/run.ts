@@ -8,6 +8,7 @@ import { codecServerSurface } from './codec-server';
 import { cliSurface } from './cli';
 import { ordersSurface } from './orders';
 import { supplierSurface } from './supplier';
+import { orderEventEndpointsSurface } from './order-event-endpoints';
 import { defects, figure, type Surface, type Tally } from './campaign';
 
 export const SURFACES: readonly Surface[] = [
@@ -16,6 +17,7 @@ export const SURFACES: readonly Surface[] = [
   cliSurface,
   ordersSurface,
   supplierSurface,
+  orderEventEndpointsSurface,
 ];
 
 export async function campaign(options: {

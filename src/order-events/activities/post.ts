@@ -6,8 +6,8 @@
 import { Context, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { Webhook } from 'standardwebhooks';
-import { request } from 'undici';
 import { orderEventBody, type OrderEvent } from '../contract/event';
+import { httpPoster } from './http-post';
 
 export function logAnswer(event: OrderEvent, answer: PostAnswer): void {
   const fields = logFields(event);
@@ -37,35 +37,31 @@ export type PostAnswer =
 
 /**
  * A signed POST of events to the endpoint (its `url` and `whsec_…` secret, of the worker's
- * `OrderEventsEndpoint`: index.ts); no answer within `timeoutMs` is a failed one.
+ * `OrderEventsEndpoint`: index.ts); no answer within `timeoutMs` is a failed one. The final
+ * answer's status decides, as soon as its head arrives (http-post.ts).
  */
 export function signedPoster(endpoint: { readonly url: string; readonly secret: string }) {
   const webhook = new Webhook(endpoint.secret);
+  const send = httpPoster(endpoint.url);
   return async (event: OrderEvent, timeoutMs: number): Promise<PostAnswer> => {
     const body = JSON.stringify(orderEventBody(event));
     const at = new Date();
-    let status: number;
-    try {
-      const res = await request(endpoint.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': event.id,
-          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-          'webhook-signature': webhook.sign(event.id, at, body),
-        },
-        body,
-        signal: AbortSignal.any([
-          AbortSignal.timeout(timeoutMs),
-          Context.current().cancellationSignal,
-        ]),
-      });
-      status = res.statusCode;
-      await res.body.dump();
-    } catch (err) {
-      const error = err instanceof Error ? err.name : 'error';
+    const answer = await send({
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': event.id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': webhook.sign(event.id, at, body),
+      },
+      body,
+      timeoutMs,
+      cancel: Context.current().cancellationSignal,
+    });
+    if ('noAnswer' in answer) {
+      const error = answer.noAnswer;
       return { delivered: false, error, failure: `no answer from the order system (${error})` };
     }
+    const { status } = answer;
     if (status >= 200 && status <= 299) return { delivered: true, status };
     return { delivered: false, status, failure: `the order system answered HTTP ${status}` };
   };
