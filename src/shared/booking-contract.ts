@@ -430,7 +430,7 @@ export interface CancelBookingResult {
  * and cut at 40 characters (`customFields["a b; c"]`), so that a caller's key cannot blur where
  * one problem ends.
  */
-function pathText(path: readonly PropertyKey[]): string {
+export function pathText(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(input)';
   return path
     .map((key, i) => {

@@ -14,6 +14,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import fc from 'fast-check';
 import { z } from 'zod';
+import { pathText } from '../../src/shared/booking-contract';
 import { createBookingActivities } from '../../src/activities/booking';
 import { formatCounts } from '../../tools/chaos/audit';
 import { runCli } from '../../src/cli/program';
@@ -284,8 +285,8 @@ function apply(input: BookRoomInput, m: Mutation): Record<string, unknown> {
 
 /** The error names the mutated field: as an issue path, or (unknown keys) in the message. */
 function namesField(err: BookingInputError, m: Mutation): boolean {
-  const field = m.path.join('.');
-  const parent = m.path.slice(0, -1).join('.');
+  const field = pathText(m.path);
+  const parent = pathText(m.path.slice(0, -1));
   return err.issues.some(
     (i) =>
       i.field === field ||

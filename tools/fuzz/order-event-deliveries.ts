@@ -29,8 +29,8 @@ import {
 } from '../../src/order-events/contract/delivery';
 import type { OrderEvent } from '../../src/order-events/contract/event';
 import { loadWorkflowBundle } from '../../src/workflow-bundle';
-import { startDevServer } from '../temporal-server/dev-server';
 import { defect, type Tally } from './campaign';
+import { surfaceTemporal } from './temporal';
 import { expected, quickAnswer, type Answer } from './order-event-answers';
 import {
   eventOf,
@@ -89,10 +89,9 @@ async function connect(log: Logger): Promise<Temporal> {
   } catch {
     // Installed already (by an earlier run, or before the campaign: then its log is not ours).
   }
-  const given = process.env.TEMPORAL_ADDRESS;
-  const server = given ? undefined : await startDevServer({ headless: true });
-  const security = given ? loadTemporalSecurity(process.env) : {};
-  const options = temporalConnectionOptions({ ...security, address: given ?? server!.address });
+  const temporal = await surfaceTemporal();
+  const security = loadTemporalSecurity(temporal.env);
+  const options = temporalConnectionOptions({ ...security, address: temporal.address });
   const connection = await Connection.connect(options);
   const native = await NativeConnection.connect(options);
   const dataConverter = createDataConverter({ keys: [developmentKey()] });
@@ -103,7 +102,7 @@ async function connect(log: Logger): Promise<Temporal> {
       workerLog = undefined;
       await connection.close();
       await native.close();
-      await server?.stop();
+      await temporal.stop();
     },
   };
 }

@@ -21,7 +21,9 @@ import {
 } from '@temporalio/client';
 import { loadConfig } from '../../src/config';
 import { EncryptionCodec } from '../../src/codec/encryption-codec';
+import { temporalConnectionOptions } from '../../src/client/connection-options';
 import { startLocalStack, type LocalStack } from '../stack/local-stack';
+import { surfaceTemporal, type SurfaceTemporal } from './temporal';
 import { defect, tally, type CampaignOptions, type Surface, type Tally } from './campaign';
 import { orderInputs, PII, validInput, type OrderInput, type RaceCall } from './order-inputs';
 import { rawPayload } from './bare-converter';
@@ -174,12 +176,12 @@ function countBookings(run: Run): void {
   }
 }
 
-async function startRun(o: CampaignOptions, dir: string): Promise<Run> {
-  const taskQueue = `fuzz-orders-${o.seed}`;
+async function startRun(o: CampaignOptions, dir: string, temporal: SurfaceTemporal): Promise<Run> {
+  const taskQueue = `fuzz-orders-${o.seed}-${randomUUID().slice(0, 8)}`;
   const stack = await startLocalStack({
-    temporal: { kind: 'start', dbFile: join(dir, 'temporal.db'), headless: true },
+    temporal: { kind: 'existing', address: temporal.address },
     supplier: { kind: 'simulator' },
-    config: loadConfig({ TEMPORAL_TASK_QUEUE: taskQueue }),
+    config: loadConfig({ ...temporal.env, TEMPORAL_TASK_QUEUE: taskQueue }),
     log: () => {},
     sdkLog: { to: { file: join(dir, 'worker.log') }, level: 'WARN' },
   });
@@ -187,7 +189,7 @@ async function startRun(o: CampaignOptions, dir: string): Promise<Run> {
   const options = { namespace: stack.namespace };
   const coded = new Client({
     ...options,
-    connection: await Connection.connect({ address: stack.temporalAddress }),
+    connection: await Connection.connect(temporalConnectionOptions(stack.config.temporal)),
     dataConverter: { payloadCodecs: [codec] },
   });
   const bare = new Client({
@@ -218,7 +220,11 @@ async function startRun(o: CampaignOptions, dir: string): Promise<Run> {
 
 async function runOrders(o: CampaignOptions): Promise<Tally> {
   const dir = mkdtempSync(join(tmpdir(), 'fuzz-orders-'));
-  const run = await startRun(o, dir);
+  const temporal = await surfaceTemporal();
+  const run = await startRun(o, dir, temporal).catch(async (err: unknown) => {
+    await temporal.stop();
+    throw err;
+  });
   let crashed = false;
   void run.stack.workerStopped.then(
     () => (crashed = true),
@@ -244,6 +250,7 @@ async function runOrders(o: CampaignOptions): Promise<Tally> {
     return run.t;
   } finally {
     await run.stack.stop();
+    await temporal.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -23,9 +23,9 @@ import { createDataConverter } from '../../src/codec/data-converter';
 import { HotelApiClient } from '../../src/hotel-api';
 import { buildSimulator, HOSTILE_KINDS, type HostileKind, type Simulator } from '../simulator';
 import { scenarioOptionId } from '../simulator/scenarios';
-import { startDevServer } from '../temporal-server/dev-server';
 import { loadWorkflowBundle } from '../../src/workflow-bundle';
 import { defect, type Tally } from './campaign';
+import { surfaceTemporal } from './temporal';
 import { FUZZ_COMPANY, fuzzConfig, GUEST, leaked } from './supplier-checks';
 
 /** Beyond the booking call's deadline, how long an order may take to its decision. */
@@ -47,16 +47,6 @@ function captureLogs(): void {
   } catch {
     // Installed already (by a test's helper): its lines are not read here.
   }
-}
-
-/** The run's Temporal (its variables pass on), or a dev server of our own. */
-async function temporalEnv(): Promise<{ env: Record<string, string>; stop(): Promise<void> }> {
-  const given = Object.entries(process.env).filter(
-    ([k, v]) => (k.startsWith('TEMPORAL_') || k === 'WORKFLOW_BUNDLE_PATH') && v !== undefined,
-  ) as [string, string][];
-  if (process.env.TEMPORAL_ADDRESS) return { env: Object.fromEntries(given), stop: async () => {} };
-  const server = await startDevServer({ headless: true });
-  return { env: { TEMPORAL_ADDRESS: server.address }, stop: () => server.stop() };
 }
 
 interface Stack {
@@ -181,7 +171,7 @@ export async function runOrders(
   opts: { seed: number; orders: number; until: number },
 ): Promise<void> {
   captureLogs();
-  const temporal = await temporalEnv();
+  const temporal = await surfaceTemporal();
   const sim = buildSimulator({
     companies: [FUZZ_COMPANY],
     seed: 7,
