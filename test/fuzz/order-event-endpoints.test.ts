@@ -5,6 +5,8 @@
  * delivery workflow on the run's Temporal server.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -94,6 +96,43 @@ describe('order-event endpoints: the POST', () => {
       status: 404,
       failure: 'the order system answered HTTP 404',
     });
+  });
+});
+
+describe('order-event endpoints: a round', () => {
+  it('twelve orders side by side to an endpoint that answers slowly: no listener-leak warning', async () => {
+    const server = createServer((_req, res) => {
+      setTimeout(() => res.writeHead(204).end(), 300);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const endpoint = { url: `http://127.0.0.1:${port}/events`, secret: SECRET };
+      const { deliverOrderEventRound } = createOrderEventActivities(endpoint);
+      const round = Array.from({ length: 12 }, (_, i) => {
+        const orderId = `fuzz-round-${++orders}-${i}`;
+        return { orderId, events: [eventOf(orderId, 1)] };
+      });
+      const env = new MockActivityEnvironment({}, { logger: quiet });
+      // A worker's activity has a listener of the SDK's own on this signal; the mock has none.
+      env.context.cancellationSignal.addEventListener('abort', () => undefined);
+      const results = await inActivity(env, () => deliverOrderEventRound(round));
+      assert.deepEqual(
+        results.map((r) => r.delivered),
+        round.map(() => 1),
+      );
+      await new Promise((done) => setImmediate(done));
+      assert.deepEqual(
+        warnings.filter((w) => /MaxListeners/.test(w)),
+        [],
+      );
+    } finally {
+      process.off('warning', onWarning);
+      await new Promise((done) => server.close(done));
+    }
   });
 });
 

@@ -3,6 +3,7 @@
  * first, stopping at the first the endpoint does not take; orders side by side. The endpoint's
  * answers are results (the workflow decides on them): it throws only when this worker cannot send.
  */
+import { setMaxListeners } from 'node:events';
 import { Context } from '@temporalio/activity';
 import { forEachLimited } from '../../catalogue/limiter';
 import type { OrderRoundResult, RoundPart } from '../contract/delivery';
@@ -22,6 +23,9 @@ export function roundDelivery(post: Poster | undefined, timeoutMs: number) {
   return async (round: readonly RoundPart[]): Promise<OrderRoundResult[]> => {
     const send = posterOf(post);
     const ctx = Context.current();
+    // Each POST listens to the activity's cancellation until it ends: a round's side by side,
+    // and the SDK's own, are more than node's default of 10 before it warns of a leak.
+    setMaxListeners(ROUND_CONCURRENCY + 5, ctx.cancellationSignal);
     const beat = setInterval(() => ctx.heartbeat(), 5_000);
     const until = Date.now() + ROUND_BUDGET_MS;
     const attempt = async (event: OrderEvent) => {
