@@ -10,7 +10,7 @@
  * holds at most one booking per order, and one for each order decided CONFIRMED.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -245,6 +245,10 @@ async function runOrders(o: CampaignOptions): Promise<Tally> {
     await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
     if (crashed) defect(run.t, 'crashes', '(the campaign)', 'the worker stopped');
     countBookings(run);
+    // The worker's log, when this process's runtime writes it there (npm run fuzz; not under npm test).
+    const log = join(dir, 'worker.log');
+    if (existsSync(log) && readFileSync(log, 'utf8').includes(PII))
+      defect(run.t, 'leaks', '(the worker log)', 'personal data in a log line');
     for (const f of await historyFailures(run.coded, run.taskQueue))
       defect(run.t, 'taskFailures', run.sent.get(f.workflowId) ?? f.workflowId, f.message);
     return run.t;

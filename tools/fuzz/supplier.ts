@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { HotelApiClient } from '../../src/hotel-api';
+import { createWorkerMetrics } from '../../src/observability/metrics';
 import { DEFAULT_MAX_RESPONSE_BYTES as CAP } from '../../src/hotel-api/client';
 import {
   buildSimulator,
@@ -24,6 +25,7 @@ import {
   fuzzConfig,
   GUEST,
   judge,
+  leaked,
   type Input,
   type Settled,
 } from './supplier-checks';
@@ -156,11 +158,21 @@ async function tryInput(t: Tally, lane: Lane, input: Input, huge: { turn: Promis
   }
 }
 
+/** The worker's own metrics, fed by every lane's calls: their labels are read after the run. */
+const metrics = createWorkerMetrics({ defaultMetrics: false });
+
 async function openLane(): Promise<Lane> {
   const sim = buildSimulator({ companies: [FUZZ_COMPANY], seed: 7 });
   const { origin } = await sim.listen(0, '127.0.0.1');
   const config = fuzzConfig(origin).hotelApi;
-  return { sim, client: new HotelApiClient(config), timeouts: config.timeouts };
+  const client = new HotelApiClient(config, { onCall: metrics.recordSupplierCall });
+  return { sim, client, timeouts: config.timeouts };
+}
+
+/** A secret or a guest's datum in a metric's labels (the exposition the worker serves). */
+async function metricLeaks(t: Tally): Promise<void> {
+  const what = leaked(await metrics.registry.metrics());
+  if (what) defect(t, 'leaks', 'the supplier calls, as metrics', `${what} in a metric label`);
 }
 
 /** Every input on the lanes, each lane taking the next until none is left or time is up. */
@@ -204,6 +216,7 @@ export const supplierSurface: Surface = {
     try {
       if (orders > 0) await runOrders(t, { seed, orders, until });
       await tryAll(t, inputs, until);
+      await metricLeaks(t);
     } finally {
       process.off('unhandledRejection', onCrash);
     }
