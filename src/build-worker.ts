@@ -5,7 +5,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
-import { createActivities } from './activities';
+import { createActivities, createSupplierActivities } from './activities';
+import { supplierTaskQueue } from './shared/supplier-accounts';
 import { localCallsPerSecond } from './activities/local-supplier-budget';
 import { createOrderEventActivities, type OrderEventsEndpoint } from './order-events/activities';
 import { orderEventsTaskQueue } from './order-events/contract/delivery';
@@ -61,6 +62,11 @@ export interface BookingWorkerOptions {
   readonly catalogueStore?: CatalogueStore;
   /** Where order events go (`ORDER_EVENTS_URL`); absent: none are announced. */
   readonly orderEvents?: OrderEventsEndpoint;
+  /**
+   * Every configured supplier account (id, enabled): new orders of an account not named here,
+   * or disabled, are refused. @default the default account alone, enabled
+   */
+  readonly accounts?: readonly { readonly id: string; readonly enabled: boolean }[];
   /** Activities registered beside the product's (the bench's control). */
   readonly extraActivities?: Readonly<Record<string, (...args: never[]) => Promise<unknown>>>;
   /** Extra options, for tests and benchmarks. */
@@ -143,6 +149,7 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
         ...(o.onPollLateness ? { onPollLateness: o.onPollLateness } : {}),
         ...(o.catalogueStore ? { catalogueStore: o.catalogueStore } : {}),
         ...(o.orderEvents ? { orderEvents: o.orderEvents } : {}),
+        ...(o.accounts ? { accounts: o.accounts } : {}),
       }),
       ...o.extraActivities,
     },
@@ -150,6 +157,59 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
     maxConcurrentActivityTaskExecutions: maxActivities,
     maxConcurrentActivityTaskPolls: Math.min(ACTIVITY_POLLERS, maxActivities),
     maxCachedWorkflows: o.maxCachedWorkflows ?? DEFAULT_MAX_CACHED_WORKFLOWS,
+    ...(o.maxActivitiesPerSecond
+      ? { maxTaskQueueActivitiesPerSecond: o.maxActivitiesPerSecond }
+      : {}),
+    shutdownGraceTime: o.shutdownGraceTime ?? '30s',
+    ...o.overrides,
+  });
+}
+
+export interface SupplierAccountWorkerOptions {
+  readonly connection: NativeConnection;
+  /** @default DEFAULT_NAMESPACE */
+  readonly namespace?: string;
+  /** The booking task queue; the account's worker polls `supplierTaskQueue()` of it. */
+  readonly taskQueue: string;
+  /** The account's id (not the default account: its calls stay on the booking task queue). */
+  readonly account: string;
+  /** The account's client. */
+  readonly hotelApi: HotelApiClient;
+  readonly dataConverter: DataConverter;
+  /** @default DEFAULT_ORDER_ID_FIELD */
+  readonly orderIdField?: string;
+  /** Per-worker cap on the account's concurrent calls. @default DEFAULT_MAX_CONCURRENT_CALLS */
+  readonly maxConcurrentActivities?: number;
+  /** Fleet-wide cap on the account's calls per second (the server enforces it on its queue). */
+  readonly maxActivitiesPerSecond?: number;
+  readonly shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
+  readonly onPollLateness?: (lateMs: number) => void;
+  /** Extra options, for tests and benchmarks. */
+  readonly overrides?: Partial<WorkerOptions>;
+}
+
+/**
+ * A supplier account's worker (an account other than the default): activities only, on the
+ * account's own task queue (src/shared/supplier-accounts.ts), with the account's client, slots
+ * and fleet-wide rate cap. An account that hangs holds only its own slots; its backlog waits on
+ * its own queue.
+ */
+export async function createSupplierAccountWorker(
+  o: SupplierAccountWorkerOptions,
+): Promise<Worker> {
+  const maxActivities = o.maxConcurrentActivities ?? DEFAULT_MAX_CONCURRENT_CALLS;
+  return Worker.create({
+    connection: o.connection,
+    namespace: o.namespace ?? DEFAULT_NAMESPACE,
+    taskQueue: supplierTaskQueue(o.taskQueue, o.account),
+    activities: createSupplierActivities({
+      hotelApi: o.hotelApi,
+      orderIdField: o.orderIdField ?? DEFAULT_ORDER_ID_FIELD,
+      ...(o.onPollLateness ? { onPollLateness: o.onPollLateness } : {}),
+    }),
+    dataConverter: workerDataConverter(o.dataConverter),
+    maxConcurrentActivityTaskExecutions: maxActivities,
+    maxConcurrentActivityTaskPolls: Math.min(ACTIVITY_POLLERS, maxActivities),
     ...(o.maxActivitiesPerSecond
       ? { maxTaskQueueActivitiesPerSecond: o.maxActivitiesPerSecond }
       : {}),

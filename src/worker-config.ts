@@ -1,10 +1,46 @@
 /**
  * The worker's configuration: the product's ({@link loadConfig}) checked against what the
  * workflows' activity options allow (an HTTP timeout the activity would cut short is refused,
- * naming its variable), with the shutdown grace derived from the booking timeout when unset.
+ * naming its variable; an account of `SUPPLIER_ACCOUNTS`'s, naming the account and its field), with
+ * the shutdown grace derived from the longest booking timeout of the accounts when unset.
  */
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, type SupplierAccount } from './config';
+import { DEFAULT_SUPPLIER_ACCOUNT } from './shared/supplier-accounts';
 import { clientTimeoutProblems, shutdownGraceMsFor } from './workflows/activity-options';
+
+/** `clientTimeoutProblems` names the default account's variables; an account's fields are these. */
+const ACCOUNT_FIELDS: Readonly<Record<string, string>> = {
+  HOTEL_API_BOOKING_TIMEOUT_MS: 'bookingTimeoutMs',
+  HOTEL_API_READ_TIMEOUT_MS: 'readTimeoutMs',
+  HOTEL_API_SEARCH_TIMEOUT_MS: 'searchTimeoutMs',
+};
+
+/** A problem of `clientTimeoutProblems` about an account: its field named instead of the variable. */
+function asAccountProblem(id: string, problem: string): string {
+  const variable = /^([A-Z0-9_]+): /.exec(problem)?.[1];
+  const field = variable === undefined ? undefined : ACCOUNT_FIELDS[variable];
+  const text = field === undefined ? problem : `${field}: ${problem.slice(variable!.length + 2)}`;
+  return `SUPPLIER_ACCOUNTS: account "${id}": ${text}`;
+}
+
+/**
+ * The timeout problems of the accounts of `SUPPLIER_ACCOUNTS`, each `SUPPLIER_ACCOUNTS: account
+ * "<id>": <field>: …`. A timeout an account takes from the default account (the same value, so
+ * the same problem) is told once, by the default's line.
+ */
+function accountTimeoutProblems(
+  defaultTimeouts: SupplierAccount['hotelApi']['timeouts'],
+  accounts: readonly SupplierAccount[],
+): string[] {
+  const ofDefault = new Set(clientTimeoutProblems(defaultTimeouts));
+  return accounts
+    .filter((a) => a.id !== DEFAULT_SUPPLIER_ACCOUNT)
+    .flatMap((a) =>
+      clientTimeoutProblems(a.hotelApi.timeouts)
+        .filter((p) => !ofDefault.has(p))
+        .map((p) => asAccountProblem(a.id, p)),
+    );
+}
 
 export function loadWorkerConfig(source: NodeJS.ProcessEnv = process.env) {
   let config: ReturnType<typeof loadConfig> | undefined;
@@ -15,11 +51,17 @@ export function loadWorkerConfig(source: NodeJS.ProcessEnv = process.env) {
     if (!(err instanceof ConfigError)) throw err;
     problems = [...err.problems];
   }
-  const timeouts = config?.hotelApi.timeouts;
-  if (timeouts) problems.push(...clientTimeoutProblems(timeouts));
+  if (config) {
+    problems.push(...clientTimeoutProblems(config.hotelApi.timeouts));
+    problems.push(...accountTimeoutProblems(config.hotelApi.timeouts, config.suppliers));
+  }
   if (!config || problems.length > 0) throw new ConfigError(problems);
-  const shutdownGraceMs =
-    config.worker.shutdownGraceMs ?? shutdownGraceMsFor(config.hotelApi.timeouts.bookingMs);
+  // Every account's booking call in flight may run to its own booking timeout: the longest one.
+  const longestBookingMs = Math.max(
+    config.hotelApi.timeouts.bookingMs,
+    ...config.suppliers.map((a) => a.hotelApi.timeouts.bookingMs),
+  );
+  const shutdownGraceMs = config.worker.shutdownGraceMs ?? shutdownGraceMsFor(longestBookingMs);
   return { ...config, worker: { ...config.worker, shutdownGraceMs } };
 }
 

@@ -25,7 +25,11 @@ import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { localCallsPerSecond } from './activities/local-supplier-budget';
-import { createBookingWorker, createOrderEventsWorker } from './build-worker';
+import {
+  createBookingWorker,
+  createOrderEventsWorker,
+  createSupplierAccountWorker,
+} from './build-worker';
 import {
   describeTemporalSecurity,
   temporalConnectionFailure,
@@ -76,7 +80,10 @@ async function main(): Promise<number> {
   }
   const root = createLogger({
     level: config.logLevel,
-    secrets: [config.hotelApi.secret, ...(config.orderEvents ? [config.orderEvents.secret] : [])],
+    secrets: [
+      ...config.suppliers.map((a) => a.hotelApi.secret),
+      ...(config.orderEvents ? [config.orderEvents.secret] : []),
+    ],
   });
   const log = root.child({ source: 'worker' });
   if (config.encryption.warning) log.warn(config.encryption.warning);
@@ -135,7 +142,7 @@ async function main(): Promise<number> {
       log.info('shutdown requested during start-up: not polling');
     } else {
       logPolling(config, log);
-      await runTogether([proc.worker!, ...(proc.eventsWorker ? [proc.eventsWorker] : [])]);
+      await runTogether(proc.workers());
     }
   } catch (err) {
     if (proc.draining && proc.startup.signal.aborted) {
@@ -158,6 +165,8 @@ class WorkerProcess {
   worker: Worker | undefined;
   /** Order events on: the second worker, delivering them (build-worker.ts). */
   eventsWorker: Worker | undefined;
+  /** A worker for each supplier account other than the default (build-worker.ts). */
+  readonly accountWorkers: Worker[] = [];
   connection: NativeConnection | undefined;
   draining = false;
   /** Aborted by a shutdown signal: ends the wait for Temporal during start-up. */
@@ -166,15 +175,22 @@ class WorkerProcess {
   waitingFor: string | undefined;
   health: HealthServer | undefined;
   metricsServer: MetricsServer | undefined;
-  hotelApi: HotelApiClient | undefined;
+  /** Each account's client, the default account's first. */
+  readonly hotelApis: HotelApiClient[] = [];
   catalogueStore: CatalogueStore | undefined;
 
+  workers(): Worker[] {
+    return [this.worker, this.eventsWorker, ...this.accountWorkers].filter(
+      (w): w is Worker => w !== undefined,
+    );
+  }
+
   stopPolling(): void {
-    for (const w of [this.worker, this.eventsWorker]) if (w?.getState() === 'RUNNING') w.shutdown();
+    for (const w of this.workers()) if (w.getState() === 'RUNNING') w.shutdown();
   }
 
   async close(): Promise<void> {
-    await this.hotelApi?.close();
+    for (const client of this.hotelApis) await client.close();
     await this.catalogueStore?.close();
     await this.connection?.close();
     await this.metricsServer?.close();
@@ -314,8 +330,13 @@ async function createWorkers(
   log: Logger,
   untilAnswered: <T>(step: () => Promise<T>) => Promise<T>,
 ): Promise<void> {
-  const hotelApi = new HotelApiClient(config.hotelApi, { onCall: metrics.recordSupplierCall });
-  proc.hotelApi = hotelApi;
+  const clientOf = (account: (typeof config.suppliers)[number]) => {
+    const client = new HotelApiClient(account.hotelApi, { onCall: metrics.recordSupplierCall });
+    proc.hotelApis.push(client);
+    return client;
+  };
+  const [defaultAccount, ...otherAccounts] = config.suppliers;
+  const hotelApi = clientOf(defaultAccount!);
   const bundlePath = config.worker.workflowBundlePath;
   if (bundlePath !== undefined && !existsSync(bundlePath)) {
     log.warn({ bundlePath }, 'WORKFLOW_BUNDLE_PATH does not exist: bundling workflows now');
@@ -338,14 +359,34 @@ async function createWorkers(
       workflowBundle,
       maxConcurrentActivities: config.worker.maxConcurrentSupplierCalls,
       maxActivitiesPerSecond: config.worker.maxSupplierCallsPerSecond,
-      ...(config.worker.localSupplierCallsPerSecond !== undefined
-        ? { localCallsPerSecond: config.worker.localSupplierCallsPerSecond }
+      ...(localReadsSet(config) !== undefined
+        ? { localCallsPerSecond: localReadsSet(config) }
         : {}),
       shutdownGraceTime: config.worker.shutdownGraceMs,
       maxCachedWorkflows: config.worker.maxCachedWorkflows,
       onPollLateness: metrics.recordPollLateness,
+      accounts: config.suppliers,
     }),
   );
+  for (const account of otherAccounts) {
+    proc.accountWorkers.push(
+      await untilAnswered(() =>
+        createSupplierAccountWorker({
+          connection: conn,
+          namespace: config.temporal.namespace,
+          taskQueue: config.temporal.taskQueue,
+          account: account.id,
+          hotelApi: clientOf(account),
+          orderIdField: config.orderIdField,
+          dataConverter,
+          maxConcurrentActivities: account.maxConcurrentCalls,
+          maxActivitiesPerSecond: account.maxCallsPerSecond,
+          shutdownGraceTime: config.worker.shutdownGraceMs,
+          onPollLateness: metrics.recordPollLateness,
+        }),
+      ),
+    );
+  }
   const events = config.orderEvents;
   if (events) {
     proc.eventsWorker = await untilAnswered(() =>
@@ -368,6 +409,14 @@ async function createWorkers(
   }
 }
 
+/**
+ * The local supplier-read budget as set: `SUPPLIER_LOCAL_CALLS_PER_SECOND`, else none at all with
+ * several accounts (each account's calls then stay on its own queue, slots and cap), else unset.
+ */
+function localReadsSet(config: WorkerConfig): number | undefined {
+  return config.worker.localSupplierCallsPerSecond ?? (config.suppliers.length > 1 ? 0 : undefined);
+}
+
 function logPolling(config: WorkerConfig, log: Logger): void {
   log.info(
     {
@@ -378,7 +427,11 @@ function logPolling(config: WorkerConfig, log: Logger): void {
       maxSupplierCallsPerSecond: config.worker.maxSupplierCallsPerSecond || 'unlimited',
       localSupplierCallsPerSecond: localCallsPerSecond(
         config.worker.maxSupplierCallsPerSecond,
-        config.worker.localSupplierCallsPerSecond,
+        localReadsSet(config),
+      ),
+      supplierAccounts: config.suppliers.map(
+        (a) =>
+          `${a.id}${a.enabled ? '' : ' (disabled)'} ${new URL(a.hotelApi.baseUrl).origin} ${a.maxCallsPerSecond || 'unlimited'}/s`,
       ),
       maxConcurrentSupplierCalls: config.worker.maxConcurrentSupplierCalls,
       encryptionKeyId: config.encryption.keys[0].id,

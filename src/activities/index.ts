@@ -8,6 +8,7 @@ import { createGuardActivities } from './guard';
 import { createGuardStartActivities } from './guard-start';
 import { createLocalReadActivities } from './local-reads';
 import { tokenBucket } from './local-supplier-budget';
+import { DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
 import { createOrderEventActivities, type OrderEventsEndpoint } from '../order-events/activities';
 
 export type ActivityDeps = BookingActivityDeps & {
@@ -19,6 +20,11 @@ export type ActivityDeps = BookingActivityDeps & {
    * `localCallsPerSecond`). @default Infinity
    */
   readonly localCallsPerSecond?: number;
+  /**
+   * The configured supplier accounts (id, and whether each takes new orders).
+   * @default the default account alone, enabled
+   */
+  readonly accounts?: readonly { readonly id: string; readonly enabled: boolean }[];
 };
 
 export function createActivities(deps: ActivityDeps) {
@@ -34,6 +40,9 @@ export function createActivities(deps: ActivityDeps) {
     ...createGuardStartActivities(),
     ...createLocalReadActivities({
       budget: tokenBucket(deps.localCallsPerSecond ?? Infinity, Date.now()),
+      accounts: new Map(
+        (deps.accounts ?? [{ id: DEFAULT_SUPPLIER_ACCOUNT, enabled: true }]).map((a) => [a.id, a]),
+      ),
       priceCheck: booking.priceCheck,
       readBookingTerms: guard.readBookingTerms,
       earlierRunsOfOrder: earlierRuns.earlierRunsOfOrder,
@@ -43,3 +52,11 @@ export function createActivities(deps: ActivityDeps) {
 }
 
 export type Activities = ReturnType<typeof createActivities>;
+
+/**
+ * The activities a supplier account's own worker registers (build-worker.ts): every call the
+ * workflows route to the account's task queue (workflows/activity-options.ts `onAccount`).
+ */
+export function createSupplierActivities(deps: BookingActivityDeps) {
+  return { ...createBookingActivities(deps), ...createGuardActivities(deps) };
+}

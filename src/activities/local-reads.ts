@@ -11,6 +11,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { BookingActivities, PriceCheckResult } from './booking';
 import type { EarlierRuns, EarlierRunsActivities, EarlierRunsInput } from './earlier-runs';
 import type { FailureFacts } from './failures';
+import { DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
 import type { BookingTerms, GuardActivities } from './guard';
 import {
   NO_LOCAL_BUDGET,
@@ -21,6 +22,8 @@ import {
 
 export interface LocalReadDeps {
   readonly budget: TokenBucket;
+  /** Whether each configured supplier account takes new orders, by id. */
+  readonly accounts: ReadonlyMap<string, { readonly enabled: boolean }>;
   readonly priceCheck: BookingActivities['priceCheck'];
   readonly readBookingTerms: GuardActivities['readBookingTerms'];
   readonly earlierRunsOfOrder: EarlierRunsActivities['earlierRunsOfOrder'];
@@ -37,6 +40,9 @@ export type LocalRead<T> =
       /** A retryable failure is left to the scheduled read; another one is the read's answer. */
       readonly retryable: boolean;
     };
+
+/** Why an order's account takes no new order: not configured, or disabled. */
+export type AccountRefusal = 'unknown' | 'disabled';
 
 /** A read that was not made: the order has earlier runs, which decide first. */
 export type NotRead = { readonly kind: 'not-read' };
@@ -61,12 +67,21 @@ export function createLocalReadActivities(deps: LocalReadDeps) {
      * shows no other run (a list that is complete at once: after it); an order with earlier runs
      * is not priced here, so a retry of a decided order makes no supplier call, and should its
      * runs let it book, the workflow schedules the price check. One activity, not two, so the
-     * run's history holds one marker.
+     * run's history holds one marker. With a `supplier` that names an account other than the
+     * default, it also says whether that account takes new orders, and prices nothing: that
+     * account's reads go to its own task queue.
      */
     async earlierRunsAndPriceCheck(
-      input: EarlierRunsInput & { readonly optionId?: string },
-    ): Promise<{ earlier: EarlierRuns; price: LocalRead<PriceCheckResult> | NotRead }> {
-      const { optionId } = input;
+      input: EarlierRunsInput & { readonly optionId?: string; readonly supplier?: string },
+    ): Promise<{
+      earlier: EarlierRuns;
+      price: LocalRead<PriceCheckResult> | NotRead;
+      account?: AccountRefusal;
+    }> {
+      const account = refusal(deps.accounts, input.supplier);
+      const local = input.supplier ?? DEFAULT_SUPPLIER_ACCOUNT;
+      const optionId =
+        account === undefined && local === DEFAULT_SUPPLIER_ACCOUNT ? input.optionId : undefined;
       let price: Promise<LocalRead<PriceCheckResult>> | undefined;
       const read = () => (price ??= readLocally(() => deps.priceCheck({ optionId: optionId! })));
       const earlier = await deps.earlierRunsOfOrder(
@@ -78,9 +93,10 @@ export function createLocalReadActivities(deps: LocalReadDeps) {
       const alone = earlier.runs.length === 0 && !earlier.guard;
       // A price read beside a list that later showed an earlier run (visibility behind by a few
       // ms) was made: its answer is kept, the workflow decides on the runs first.
+      const refused = account ? { account } : {};
       if (!alone || optionId === undefined)
-        return { earlier, price: price ? await price : NOT_READ };
-      return { earlier, price: await read() };
+        return { earlier, price: price ? await price : NOT_READ, ...refused };
+      return { earlier, price: await read(), ...refused };
     },
     async readBookingTermsLocally(input: {
       bookingId: number;
@@ -91,6 +107,16 @@ export function createLocalReadActivities(deps: LocalReadDeps) {
 }
 
 export type LocalReadActivities = ReturnType<typeof createLocalReadActivities>;
+
+/** Whether the order's account takes a new order (the default account when it names none). */
+function refusal(
+  accounts: LocalReadDeps['accounts'],
+  supplier: string | undefined,
+): AccountRefusal | undefined {
+  const account = accounts.get(supplier ?? DEFAULT_SUPPLIER_ACCOUNT);
+  if (!account) return 'unknown';
+  return account.enabled ? undefined : 'disabled';
+}
 
 /** A read's failure as the activities classified it (the facts in its details). */
 function failed(err: unknown): Extract<LocalRead<never>, { kind: 'failed' }> {

@@ -23,6 +23,7 @@ export interface BookFlags {
   readonly expectedCurrency?: string;
   readonly confirmationDeadline?: string;
   readonly checkin?: string;
+  readonly supplier?: string;
   readonly pollInterval?: string;
   readonly customField?: readonly string[];
 }
@@ -117,6 +118,7 @@ export function buildBookInput(flags: BookFlags): { input: Json; issues: FieldIs
   if (flags.confirmationDeadline !== undefined)
     input.confirmationDeadline = flags.confirmationDeadline;
   if (flags.checkin !== undefined) input.checkIn = flags.checkin;
+  if (flags.supplier !== undefined) input.supplier = flags.supplier;
   if (flags.pollInterval !== undefined) {
     // One knob for people, "poll about this often": the interval is also the cap, so the backoff
     // cannot stretch it (the production default starts at 5 s and grows to 5 min).
@@ -153,6 +155,7 @@ const FLAG_OF_FIELD: readonly (readonly [string, string])[] = [
   ['expectedPrice.currency', '--expected-currency'],
   ['confirmationDeadline', '--confirmation-deadline'],
   ['checkIn', '--checkin'],
+  ['supplier', '--supplier'],
   ['polling', '--poll-interval'],
   ['customFields', '--custom-field'],
 ];

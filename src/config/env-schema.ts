@@ -256,6 +256,25 @@ export const EnvSchema = z.object({
     z.coerce.number().int().positive().default(DEFAULT_MAX_CONCURRENT_CALLS),
     'per-worker cap on concurrent supplier calls',
   ),
+  SUPPLIER_ACCOUNTS: doc(
+    'SUPPLIER_ACCOUNTS',
+    optionalString,
+    'supplier accounts beyond the default one (which the `HOTEL_API_*` variables configure): a JSON array of `{"id", "baseUrl", "key" or "keyFile", "secret" or "secretFile", …}` objects (docs/configuration.md#several-supplier-accounts)',
+    'none: the default account only',
+  ),
+  SUPPLIER_ACCOUNTS_FILE: doc(
+    'SUPPLIER_ACCOUNTS_FILE',
+    optionalString,
+    'path of a file holding that JSON (instead of `SUPPLIER_ACCOUNTS`)',
+  ),
+  SUPPLIER_DEFAULT_ENABLED: doc(
+    'SUPPLIER_DEFAULT_ENABLED',
+    z
+      .enum(['true', 'false', '1', '0'])
+      .default('true')
+      .transform((v) => v === 'true' || v === '1'),
+    '`false` (or `0`) disables the default account: it refuses new orders, its running orders go on',
+  ),
   MAX_CACHED_WORKFLOWS: doc(
     'MAX_CACHED_WORKFLOWS',
     z.coerce.number().int().positive().default(DEFAULT_MAX_CACHED_WORKFLOWS),
@@ -265,7 +284,7 @@ export const EnvSchema = z.object({
     'SHUTDOWN_GRACE_MS',
     durationMs.optional(),
     'how long running activities may finish after SIGTERM, ms; shorter than the default: a warning at start',
-    'the booking timeout + 15 s (`135000`)',
+    'the longest booking timeout of the supplier accounts + 15 s (`135000`)',
   ),
   TEMPORAL_METRICS_PORT: doc(
     'TEMPORAL_METRICS_PORT',

@@ -3,6 +3,7 @@
  * passes the parts down; nothing else reads the environment.
  */
 import { readFileSync } from 'node:fs';
+import { DEV_CREDENTIALS, loadSupplierAccounts, missingAccountCredentials } from './accounts';
 import { codecServerTarget, loadEncryptionConfig } from './codec';
 import { EnvSchema, type Env } from './env-schema';
 import { ConfigError, shown } from './errors';
@@ -12,6 +13,13 @@ import { loadTemporalSecurity } from './temporal-security';
 
 export { EnvSchema, type Env } from './env-schema';
 export { ConfigError } from './errors';
+export {
+  DEV_CREDENTIALS,
+  type AccountApi,
+  type LoadAccountsOptions,
+  type SupplierAccount,
+  loadSupplierAccounts,
+} from './accounts';
 export * from './defaults';
 
 /**
@@ -20,9 +28,6 @@ export * from './defaults';
  * the compiler matches these parts to them where an entry point hands them down.
  */
 export type Config = ReturnType<typeof loadConfig>;
-
-/** Simulator credentials used when none are configured: only valid against the local simulator. */
-export const DEV_CREDENTIALS = { key: 'demo-key', secret: 'demo-secret-change-me' } as const;
 
 function readSecret(
   env: Env,
@@ -46,11 +51,15 @@ function readSecret(
 const MISSING_KEY = 'HOTEL_API_KEY: required (or HOTEL_API_KEY_FILE)';
 const MISSING_SECRET = 'HOTEL_API_SECRET: required (or HOTEL_API_SECRET_FILE)';
 
-/** Throws {@link ConfigError} when a config loaded without supplier credentials lacks them. */
+/**
+ * Throws {@link ConfigError} when a config loaded without supplier credentials lacks them: the
+ * default account's, or those of an account of `SUPPLIER_ACCOUNTS`.
+ */
 export function assertSupplierCredentials(config: Config): void {
   const problems = [
     ...(config.hotelApi.key ? [] : [MISSING_KEY]),
     ...(config.hotelApi.secret ? [] : [MISSING_SECRET]),
+    ...missingAccountCredentials(config.suppliers),
   ];
   if (problems.length > 0) throw new ConfigError(problems);
 }
@@ -96,6 +105,19 @@ export function loadConfig(
     if (!key) problems.push(MISSING_KEY);
     if (!secret) problems.push(MISSING_SECRET);
   }
+  const hotelApi = {
+    baseUrl: env.HOTEL_API_BASE_URL,
+    key: key ?? '',
+    secret: secret ?? '',
+    timeouts: {
+      bookingMs: env.HOTEL_API_BOOKING_TIMEOUT_MS,
+      readMs: env.HOTEL_API_READ_TIMEOUT_MS,
+      searchMs: env.HOTEL_API_SEARCH_TIMEOUT_MS,
+    },
+    clockCorrection: env.HOTEL_API_CLOCK_CORRECTION,
+    maxConnections: env.HOTEL_API_MAX_CONNECTIONS,
+  };
+  const suppliers = loadSupplierAccounts(env, hotelApi, problems, options);
   const security = loadTemporalSecurity(env, problems);
   const orderEvents = loadOrderEvents(env, problems);
   let encryption: ReturnType<typeof loadEncryptionConfig> | undefined;
@@ -134,18 +156,13 @@ export function loadConfig(
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
     },
     catalogueDbPath: env.CATALOGUE_DB_PATH,
-    hotelApi: {
-      baseUrl: env.HOTEL_API_BASE_URL,
-      key,
-      secret,
-      timeouts: {
-        bookingMs: env.HOTEL_API_BOOKING_TIMEOUT_MS,
-        readMs: env.HOTEL_API_READ_TIMEOUT_MS,
-        searchMs: env.HOTEL_API_SEARCH_TIMEOUT_MS,
-      },
-      clockCorrection: env.HOTEL_API_CLOCK_CORRECTION,
-      maxConnections: env.HOTEL_API_MAX_CONNECTIONS,
-    },
+    /** The default account's supplier client (`HOTEL_API_*`): `suppliers[0].hotelApi`. */
+    hotelApi,
+    /**
+     * Every supplier account, the default one (id `default`, `HOTEL_API_*`) first, then those of
+     * `SUPPLIER_ACCOUNTS` in their order (src/config/accounts.ts).
+     */
+    suppliers,
     /** Payload encryption keys (the first encrypts, all decrypt). */
     encryption,
     orderIdField: env.BOOKING_ORDER_ID_FIELD,

@@ -33,6 +33,7 @@ import {
   type FieldIssue,
 } from './booking-values';
 import type { BookingError } from './booking-state';
+import { DEFAULT_SUPPLIER_ACCOUNT, SUPPLIER_ACCOUNT_ID } from './supplier-accounts';
 import { PriceSchema, type SupplierPrice } from './price';
 
 export { absent };
@@ -259,6 +260,13 @@ export const BookRoomInputSchema = z
           `the custom field the order id travels to the supplier in (reserved: customFields may not set it); unset: ${DEFAULT_ORDER_ID_FIELD}, the default of the workers' BOOKING_ORDER_ID_FIELD`,
         ),
     ),
+    supplier: absent(
+      matching(SUPPLIER_ACCOUNT_ID, 'an account id: a-z, 0-9 and -, a letter first, at most 32')
+        .optional()
+        .describe(
+          `the supplier account every call of the order goes to, for its whole life (an id the workers' SUPPLIER_ACCOUNTS names); unset: ${DEFAULT_SUPPLIER_ACCOUNT}, the account of HOTEL_API_*`,
+        ),
+    ),
     // --- after CONFIRMED: how the order's guard looks after it until check-out ---------------------
     guard: absent(
       GuardPolicySchema.optional().describe(
@@ -414,6 +422,13 @@ export const CancelBookingInputSchema = z.strictObject({
     PollingSchema.optional().describe(
       'how the supplier is polled while the cancellation is pending; each wait is then shortened by up to 20 % at random',
     ),
+  ),
+  supplier: absent(
+    matching(SUPPLIER_ACCOUNT_ID, 'an account id')
+      .optional()
+      .describe(
+        `the supplier account that holds the booking; unset: ${DEFAULT_SUPPLIER_ACCOUNT}. Another account's workflow id is cancel-<bookingId>-<supplier>`,
+      ),
   ),
 });
 export type CancelBookingInput = z.input<typeof CancelBookingInputSchema>;

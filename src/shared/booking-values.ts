@@ -4,6 +4,8 @@
  * zod schemas: the sandbox evaluates every imported module again for each workflow. The public
  * entry point stays `booking-contract.ts`, which re-exports all of it.
  */
+import { DEFAULT_SUPPLIER_ACCOUNT } from './supplier-accounts';
+
 export const BOOK_ROOM_WORKFLOW = 'bookRoom';
 /**
  * `bookRoomAndGuard`, id `booking-<orderId>` too: `bookRoom`'s booking, then, once CONFIRMED, the
@@ -21,8 +23,11 @@ export function bookingWorkflowId(orderId: string): string {
   return `booking-${orderId}`;
 }
 /** `cancel-<bookingId>`. */
-export function cancellationWorkflowId(bookingId: number): string {
-  return `cancel-${bookingId}`;
+export function cancellationWorkflowId(bookingId: number, supplier?: string): string {
+  // Booking ids are an account's own: another account's booking of the same id is another one.
+  return supplier === undefined || supplier === DEFAULT_SUPPLIER_ACCOUNT
+    ? `cancel-${bookingId}`
+    : `cancel-${bookingId}-${supplier}`;
 }
 
 export const BookingOutcome = {

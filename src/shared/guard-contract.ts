@@ -5,6 +5,7 @@
  * Names are stable: add fields freely, never rename.
  */
 import { z } from 'zod';
+import { SUPPLIER_ACCOUNT_ID } from './supplier-accounts';
 import type { BookingError, BookingState } from './booking-state';
 import {
   DEFAULT_AUTO_CANCEL_MARGIN,
@@ -166,6 +167,8 @@ export interface OrderState extends Omit<BookingState, 'phase'> {
   readonly workflowId: string;
   /** Whether that workflow is still running. */
   readonly open: boolean;
+  /** The supplier account the order goes to, when its input named one. */
+  readonly supplier?: string;
   readonly checkIn?: string;
   readonly checkInAt?: string;
   readonly checkOutAt?: string;
@@ -200,6 +203,11 @@ export const GuardInputSchema = z.strictObject({
     .optional()
     .describe("the bookRoom input's check-in date (YYYY-MM-DD), until the supplier's is read"),
   guard: GuardPolicySchema.optional().describe("the bookRoom input's guard policy"),
+  supplier: matching(SUPPLIER_ACCOUNT_ID, 'an account id')
+    .optional()
+    .describe(
+      "the bookRoom input's supplier account: every read and cancel of the guard goes to it",
+    ),
   cancellationDeadline: positiveDuration('cancellationDeadline')
     .default(DEFAULT_CANCELLATION_DEADLINE)
     .describe(

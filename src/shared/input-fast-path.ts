@@ -34,6 +34,7 @@ import {
 } from '../config/defaults';
 import { DATE_RE, INSTANT_RE } from './dates';
 import { durationToMs } from './duration';
+import { SUPPLIER_ACCOUNT_ID } from './supplier-accounts';
 import type { GuardParams, GuardCancelRequest, GuardPolicy, KeepRequest } from './guard-contract';
 
 /** Thrown inside this module when an input is not one the fast path vouches for. */
@@ -245,6 +246,7 @@ const bookRoomInput = object({
   checkIn: optional(string(DATE_RE)),
   polling: optional(polling(true)),
   orderIdField: optional(string(CUSTOM_FIELD_RE)),
+  supplier: optional(string(SUPPLIER_ACCOUNT_ID, 32)),
   guard: optional(guardPolicy),
 });
 
@@ -279,6 +281,7 @@ const cancelBookingInput = object({
   reason: optional(string(undefined, 500)),
   deadline: withDefault(duration, () => DEFAULT_CANCELLATION_DEADLINE),
   polling: optional(polling(true)),
+  supplier: optional(string(SUPPLIER_ACCOUNT_ID, 32)),
 });
 /** `CancelBookingInputSchema`. */
 export const fastCancelBookingInput = (v: unknown) =>
@@ -338,6 +341,7 @@ const guardInput = object({
   bookingId: required(positiveInt),
   checkIn: optional(string(DATE_RE), false),
   guard: optional(guardPolicy, false),
+  supplier: optional(string(SUPPLIER_ACCOUNT_ID, 32), false),
   cancellationDeadline: withDefault(duration, () => DEFAULT_CANCELLATION_DEADLINE, false),
   polling: optional(polling(false), false),
   cancellationPending: optional(boolean, false),

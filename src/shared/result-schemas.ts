@@ -140,6 +140,10 @@ export const OrderStateSchema = z.object({
     ),
   workflowId: z.string().describe("the order's workflow id, booking-<orderId>"),
   open: z.boolean().describe('whether that workflow is still running'),
+  supplier: z
+    .string()
+    .optional()
+    .describe('the supplier account every call of the order goes to, when its input named one'),
   checkIn: z.string().optional().describe('the check-in date (YYYY-MM-DD)'),
   checkInAt: instant('when the guest may check in').optional(),
   checkOutAt: instant('when the stay ends').optional(),

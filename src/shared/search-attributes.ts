@@ -17,6 +17,8 @@ export const SupplierBookingIdKey = defineSearchAttributeKey(
 export const SupplierStatusKey = keyword('SupplierStatus');
 export const BookingOutcomeKey = keyword('BookingOutcome');
 export const OrderIdKey = keyword('OrderId');
+/** The supplier account of an order that names one (src/shared/supplier-accounts.ts). */
+export const SupplierAccountKey = keyword('SupplierAccount');
 export const CheckInDateKey = datetime('CheckInDate');
 /**
  * When the booking was decided (its outcome), by the order's workflow, which does not close then
@@ -44,6 +46,7 @@ export const ALL_SEARCH_ATTRIBUTE_KEYS = [
   SupplierStatusKey,
   BookingOutcomeKey,
   OrderIdKey,
+  SupplierAccountKey,
   CheckInDateKey,
   BookingDecidedAtKey,
   FreeCancellationUntilKey,

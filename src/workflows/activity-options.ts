@@ -4,7 +4,9 @@
  * retried and carry `nextRetryDelay` for `Retry-After`, so policies only bound time and attempts.
  */
 import type { Priority } from '@temporalio/common';
+import { workflowInfo } from '@temporalio/workflow';
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
+import { DEFAULT_SUPPLIER_ACCOUNT, supplierTaskQueue } from '../shared/supplier-accounts';
 
 /**
  * Task-queue priority of each kind of activity (1 is served first; unset is 3; the server's
@@ -23,6 +25,25 @@ export const PRIORITY = {
   /** Background work (content sync): after everything else. */
   background: { priorityKey: 5 },
 } as const satisfies Record<string, Priority>;
+
+/**
+ * A supplier call's options for the order's account: the default account's calls stay on the
+ * booking task queue; another account's go to its own queue (src/shared/supplier-accounts.ts),
+ * whose workers hold that account's client, slots and rate cap. The one place calls are routed.
+ */
+export function onAccount<T extends ActivityOptions>(options: T, supplier: string | undefined): T {
+  if (supplier === undefined || supplier === DEFAULT_SUPPLIER_ACCOUNT) return options;
+  return { ...options, taskQueue: supplierTaskQueue(workflowInfo().taskQueue, supplier) };
+}
+
+/**
+ * Whether the order's supplier reads may be made as local activities (in the worker that holds
+ * the workflow task): only the default account's, since a local read takes none of its account's
+ * slots or cap; another account's reads always go to its own queue.
+ */
+export function readsLocally(supplier: string | undefined): boolean {
+  return supplier === undefined || supplier === DEFAULT_SUPPLIER_ACCOUNT;
+}
 
 /**
  * How long one supplier read may run: a little above the client's read timeout

@@ -83,7 +83,7 @@ function judge(t: Tally, name: string, raw: string): void {
       input,
       `not one line a problem: ${JSON.stringify(problems).slice(0, 200)}`,
     );
-  else if (!problems.every((p) => /^[A-Z][A-Z0-9_]*[ :.(,]/.test(p)))
+  else if (!problems.every((p) => /^[A-Z][A-Z0-9_]*[ :.(,[]/.test(p)))
     defect(
       t,
       'unclear',

@@ -138,6 +138,7 @@ export function registerBookCommand(program: Command, run: CommandRunner): void 
     .option('--confirmation-deadline <duration>', "how long to wait for confirmation, e.g. '48h'")
     .option('--checkin <date>', 'check-in date YYYY-MM-DD (searchable in the Temporal UI)')
     .option('--poll-interval <duration>', "poll a pending booking this often, e.g. '2s'")
+    .option('--supplier <account>', 'the supplier account to book through (SUPPLIER_ACCOUNTS)')
     .option(
       '--custom-field <name=value>',
       'custom_field_1..9 for the supplier; repeatable',

@@ -64,6 +64,10 @@ const WHEN: Readonly<Record<OrderEventType, string>> = {
 export function orderEventBodySchema(type: OrderEventType) {
   const data = z.object({
     orderId: z.string().describe("the order's id"),
+    supplier: z
+      .string()
+      .optional()
+      .describe('the supplier account of an order whose input named one'),
     truth: z
       .enum(truthsOfEvent(type) as [OrderTruth, ...OrderTruth[]])
       .describe("the order's one truth after the change (docs/contract.md)"),

@@ -55,6 +55,8 @@ export function eventTypeOfPhase(phase: BookingPhase | GuardPhase): OrderEventTy
  */
 export interface OrderEventData {
   readonly orderId: string;
+  /** The supplier account of an order that names one. */
+  readonly supplier?: string;
   readonly truth: OrderTruth;
   readonly phase: string;
   /**

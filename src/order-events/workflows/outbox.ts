@@ -35,11 +35,15 @@ export class OrderEventOutbox {
     readonly orderId: string,
     /** The last sequence handed over (by bookRoom to the guard, or across continueAsNew). */
     handedOver = 0,
-    options: { readonly firstRun?: boolean } = {},
+    options: { readonly firstRun?: boolean; readonly supplier?: string | undefined } = {},
   ) {
     this.lastSequence = sequenceFloor(handedOver, workflowInfo().runStartTime.getTime());
     this.#direct = options.firstRun === true;
+    this.#supplier = options.supplier !== undefined ? { supplier: options.supplier } : {};
   }
+
+  /** The order's account, in each event of an order that names one. */
+  readonly #supplier: { readonly supplier?: string };
 
   /** Delivers the event of entering `phase`, if that phase announces one. */
   phase(phase: string, data: Omit<OrderEventData, 'orderId' | 'phase' | 'sequence'>): void {
@@ -55,7 +59,7 @@ export class OrderEventOutbox {
       id: orderEventId(this.orderId, sequence),
       type,
       timestamp: iso(now),
-      data: { orderId: this.orderId, ...data, sequence } as OrderEventData,
+      data: { orderId: this.orderId, ...this.#supplier, ...data, sequence } as OrderEventData,
     });
     this.#drain ??= this.#announceFirst();
   }

@@ -19,7 +19,8 @@ import type {
 import { BookingOutcome } from '../../shared/booking-values';
 import type { GuardInput } from '../../shared/guard-contract';
 import { outcomeUpdate } from '../../shared/booking-messages';
-import { CheckInDateKey, OrderIdKey } from '../../shared/search-attributes';
+import { CheckInDateKey, OrderIdKey, SupplierAccountKey } from '../../shared/search-attributes';
+import { accountOf } from '../../shared/supplier-accounts';
 import { bookRoomOfEarlierVersions } from '../earlier-versions/book-room';
 import { checkOrderIdAlone, isOrderIdAlone, issueText } from '../input-checks';
 import { bookRoomInputVerdict } from '../input-verdicts';
@@ -86,11 +87,16 @@ async function book(run: BookingRun, input: BookRoomInput | OrderIdAlone): Promi
   run.searchAttributes.write([
     { key: OrderIdKey, value: p.orderId },
     ...(p.checkIn ? [{ key: CheckInDateKey, value: new Date(`${p.checkIn}T00:00:00Z`) }] : []),
+    // Written only by orders that name their account: a namespace set up before accounts existed
+    // lacks the attribute, and the orders of a single-account deployment need none.
+    ...(p.supplier !== undefined ? [{ key: SupplierAccountKey, value: p.supplier }] : []),
   ]);
   // Rule 1, whoever starts the workflow: the order's earlier runs decide whether to book.
   const settled = wrongWorkflowId(p) ?? (await settleEarlierRuns(run, p));
   if (settled.kind === 'decided') return finish(run, settled.decision);
   if (settled.kind === 'book') {
+    if (run.accountRefused)
+      return finish(run, Decisions.accountRefused(accountOf(p.supplier), run.accountRefused));
     if (run.cancelRequested) return finish(run, Decisions.cancelledBeforeBooking(run.cancelReason));
     const booked = await priceAndBook(run, p);
     if (booked.kind === 'decided') return finish(run, booked.decision);

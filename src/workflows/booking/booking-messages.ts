@@ -26,7 +26,7 @@ import {
   outcomeUpdate,
   resolveReconciliationUpdate,
 } from '../../shared/booking-messages';
-import { READ_ACTIVITY } from '../activity-options';
+import { READ_ACTIVITY, onAccount } from '../activity-options';
 import type { BookingRun } from './booking-run';
 import { Patch } from '../../shared/compatibility';
 import { failureFacts } from '../failure-facts';
@@ -37,7 +37,9 @@ import {
   issueText,
 } from '../input-checks';
 
-const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
+/** The order's supplier reads, on its account. */
+const reads = (run: BookingRun) =>
+  proxyActivities<BookingActivities>(onAccount(READ_ACTIVITY, run.supplier));
 
 export function registerBookingHandlers(run: BookingRun): void {
   setHandler(bookingStateQuery, () => run.state());
@@ -133,7 +135,7 @@ function resolve(run: BookingRun, raw: unknown): Promise<OrderState> {
       } else {
         let snapshot;
         try {
-          snapshot = await reads.verifyBookingForOrder({
+          snapshot = await reads(run).verifyBookingForOrder({
             bookingId: request.bookingId,
             orderId: run.orderId,
             ...(run.orderIdField ? { orderIdField: run.orderIdField } : {}),

@@ -7,7 +7,7 @@
 import { setCurrentDetails, workflowInfo, type CancellationScope } from '@temporalio/workflow';
 import type { BookingSnapshot, PriceCheckResult } from '../../activities/booking';
 import type { StayTerms } from '../../activities/guard';
-import type { LocalRead, NotRead } from '../../activities/local-reads';
+import type { AccountRefusal, LocalRead, NotRead } from '../../activities/local-reads';
 import type {
   BookRoomInput,
   BookRoomResult,
@@ -44,6 +44,8 @@ export class BookingRun {
   readonly orderId: string;
   /** The field the starter validated against; absent in older inputs (then the worker's setting). */
   readonly orderIdField: string | undefined;
+  /** The supplier account every call of the order goes to (absent: the default account). */
+  readonly supplier: string | undefined;
   phase: BookingState['phase'] = BookingPhase.PRICE_CHECK;
   supplierStatus: string | undefined;
   bookingId: number | undefined;
@@ -78,6 +80,8 @@ export class BookingRun {
   events: OrderEventOutbox | undefined;
   /** The stay and cancellation terms of the last poll's read, handed to the guard. */
   terms: StayTerms | undefined;
+  /** The order's account takes no new order (the first task's local read said why). */
+  accountRefused: AccountRefusal | undefined;
   /** The first task's local price check (one task per step), until the price step takes it. */
   localPrice: LocalRead<PriceCheckResult> | NotRead | undefined;
   /**
@@ -94,12 +98,13 @@ export class BookingRun {
   guarding: { readonly guard: GuardRun; readonly input: GuardInput } | undefined;
 
   constructor(
-    input: Pick<BookRoomInput, 'orderId' | 'orderIdField'>,
+    input: Pick<BookRoomInput, 'orderId' | 'orderIdField' | 'supplier'>,
     /** Every search attribute write of the order goes through here. */
     readonly searchAttributes: SearchAttributes = new SearchAttributeWriter(),
   ) {
     this.orderId = typeof input?.orderId === 'string' ? input.orderId : '(invalid)';
     this.orderIdField = typeof input?.orderIdField === 'string' ? input.orderIdField : undefined;
+    this.supplier = typeof input?.supplier === 'string' ? input.supplier : undefined;
   }
 
   /** The `bookingState` query's answer, and the `cancel` update's, until the decision. */
@@ -111,6 +116,7 @@ export class BookingRun {
       holder: 'booking',
       workflowId: workflowInfo().workflowId,
       open,
+      ...(this.supplier !== undefined ? { supplier: this.supplier } : {}),
       phase: this.phase,
       cancelRequested: this.cancelRequested,
       ...(this.supplierStatus !== undefined ? { supplierStatus: this.supplierStatus } : {}),

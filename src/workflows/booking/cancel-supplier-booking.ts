@@ -40,7 +40,7 @@ export async function cancelAsChild(
   const polling = p.polling ?? DEFAULT_POLLING;
   try {
     return await executeChild(cancelBooking, {
-      workflowId: cancellationWorkflowId(id),
+      workflowId: cancellationWorkflowId(id, run.supplier),
       args: [
         {
           bookingId: id,
@@ -48,13 +48,14 @@ export async function cancelAsChild(
           deadline,
           polling,
           ...(run.cancelReason ? { reason: run.cancelReason } : {}),
+          ...(run.supplier !== undefined ? { supplier: run.supplier } : {}),
         },
       ],
     });
   } catch (err) {
     // An operator's cancelBooking of this booking is running: cancel alongside it (harmless).
     if (!(err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')) throw err;
-    return runCancellation(id, deadline, polling);
+    return runCancellation(id, deadline, polling, run.supplier);
   }
 }
 

@@ -13,7 +13,7 @@ import type { BookRoomParams, BookingError } from '../../shared/booking-contract
 import { BookingPhase } from '../../shared/booking-values';
 import { DEFAULT_CONFIRMATION_DEADLINE, DEFAULT_POLLING } from '../../config/defaults';
 import { durationToMs } from '../../shared/duration';
-import { POLL_ACTIVITY } from '../activity-options';
+import { POLL_ACTIVITY, onAccount } from '../activity-options';
 import { isDeadline, toBookingError } from '../failure-facts';
 import type { BookingRun } from './booking-run';
 import { Decisions, decided, type Decided } from './decisions';
@@ -65,11 +65,16 @@ export async function awaitConfirmation(
   run.pollScope = new CancellationScope();
   try {
     for (;;) {
-      const { awaitFinalBookingStatus } = proxyActivities<BookingActivities>({
-        ...POLL_ACTIVITY,
-        scheduleToCloseTimeout: Math.max(1, until - Date.now()),
-        summary: `Poll supplier booking ${id} until it is final`,
-      });
+      const { awaitFinalBookingStatus } = proxyActivities<BookingActivities>(
+        onAccount(
+          {
+            ...POLL_ACTIVITY,
+            scheduleToCloseTimeout: Math.max(1, until - Date.now()),
+            summary: `Poll supplier booking ${id} until it is final`,
+          },
+          run.supplier,
+        ),
+      );
       try {
         const snap = await run.pollScope.run(() =>
           awaitFinalBookingStatus({

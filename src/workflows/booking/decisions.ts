@@ -29,6 +29,16 @@ export const Decisions = {
       code: 'EARLIER_RUNS_UNKNOWN',
       message: `the order's earlier runs could not be read: ${message}`,
     }),
+  /** The order names an account the workers have not configured, or one that is disabled. */
+  accountRefused: (supplier: string, status: 'unknown' | 'disabled'): Decision =>
+    status === 'unknown'
+      ? Decisions.invalidInput(
+          `supplier: no account '${supplier}' is configured on the workers (SUPPLIER_ACCOUNTS); nothing was sent`,
+        )
+      : failed(`supplier account ${supplier} is disabled: it takes no new orders`, {
+          code: 'SUPPLIER_ACCOUNT_DISABLED',
+          message: `supplier account '${supplier}' is disabled on the workers; nothing was sent`,
+        }),
   /** An earlier run of the order decided it: this run reports that decision and sends nothing. */
   decidedByEarlierRun: (
     orderId: string,

@@ -11,7 +11,7 @@ import type { LocalReadActivities } from '../../activities/local-reads';
 import type { BookRoomParams } from '../../shared/booking-contract';
 import { bookingWorkflowId } from '../../shared/booking-values';
 import { Patch } from '../../shared/compatibility';
-import { EARLIER_RUNS_ACTIVITY, READ_ACTIVITY } from '../activity-options';
+import { EARLIER_RUNS_ACTIVITY, READ_ACTIVITY, onAccount } from '../activity-options';
 import { failureFacts } from '../failure-facts';
 import { OrderEventOutbox } from '../../order-events/workflows/outbox';
 import type { BookingRun } from './booking-run';
@@ -24,7 +24,9 @@ import { cancellationTerms, decideCancellation, stayInstants } from '../guard/gu
 import { GuardPhase } from '../../shared/guard-values';
 import { BookingOutcome } from '../../shared/booking-values';
 
-const reads = proxyActivities<BookingActivities>(READ_ACTIVITY);
+/** The order's supplier reads, on its account. */
+const reads = (run: BookingRun) =>
+  proxyActivities<BookingActivities>(onAccount(READ_ACTIVITY, run.supplier));
 
 /** `has-booking`: an earlier run's booking is this run's booking; nothing is to be sent. */
 export type Settled = { readonly kind: 'book' } | { readonly kind: 'has-booking' } | Decided;
@@ -54,9 +56,11 @@ export function settleEarlierRuns(run: BookingRun, p: Reach): Promise<Settled> {
     orderId: p.orderId,
     runId: workflowInfo().runId,
     ...(p.optionId ? { optionId: p.optionId } : {}),
+    ...(run.supplier !== undefined ? { supplier: run.supplier } : {}),
   }).then(
     (both) => {
       run.localPrice = both.price;
+      run.accountRefused = both.account;
       return settleOn(run, p, both.earlier);
     },
     (err) => decided(Decisions.earlierRunsUnknown(failureFacts(err).message)),
@@ -82,6 +86,7 @@ export function settleOn(
   if (earlier.orderEvents && decision.next !== 'report')
     run.events = new OrderEventOutbox(p.orderId, 0, {
       firstRun: earlier.runs.length === 0 && earlier.guard === undefined,
+      supplier: run.supplier,
     });
   if (decision.next === 'report') return reportEarlier(run, p, decision, earlier.orderEvents);
   // The order id alone books nothing and takes over nothing: only the order's input can.
@@ -133,7 +138,11 @@ function reportEarlier(
     run.cancelAnswer = CANCEL_TAKEN;
     if (d.bookingId !== undefined) return report;
     // As those runs did: they booked again, announcing as any run after the order's first.
-    if (orderEvents) run.events = new OrderEventOutbox(p.orderId, 0, { firstRun: false });
+    if (orderEvents)
+      run.events = new OrderEventOutbox(p.orderId, 0, {
+        firstRun: false,
+        supplier: run.supplier,
+      });
     return { kind: 'book' };
   }
   // The order's decision is the earlier run's: this run answers it and counts none of its own.
@@ -150,7 +159,7 @@ function reportEarlier(
           };
     return report;
   }
-  if (orderEvents) run.events = new OrderEventOutbox(p.orderId, 0);
+  if (orderEvents) run.events = new OrderEventOutbox(p.orderId, 0, { supplier: run.supplier });
   return cancelTakenOver(run, p, d.bookingId!).then((d2) => d2 ?? report);
 }
 
@@ -162,7 +171,7 @@ async function cancelTakenOver(
 ): Promise<Decided | undefined> {
   let snap;
   try {
-    snap = await reads.verifyBookingForOrder({
+    snap = await reads(run).verifyBookingForOrder({
       bookingId,
       orderId: run.orderId,
       ...(run.orderIdField ? { orderIdField: run.orderIdField } : {}),
@@ -213,7 +222,7 @@ async function follow(
   decision: { readonly bookingId: number; readonly runId: string },
 ): Promise<Settled> {
   try {
-    const snap = await reads.verifyBookingForOrder({
+    const snap = await reads(run).verifyBookingForOrder({
       bookingId: decision.bookingId,
       orderId: run.orderId,
       ...(run.orderIdField ? { orderIdField: run.orderIdField } : {}),

@@ -18,6 +18,7 @@ import {
   BOOKING_SEND_ATTEMPTS,
   CREATE_BOOKING_ACTIVITY,
   READ_ACTIVITY,
+  onAccount,
 } from '../activity-options';
 import { bookingCallFacts, failureFacts, toBookingError } from '../failure-facts';
 import type { BookingRun } from './booking-run';
@@ -86,10 +87,12 @@ export async function priceAndBook(
 
 async function checkPrice(run: BookingRun, optionId: string): Promise<Checked> {
   try {
-    const { priceCheck } = proxyActivities<BookingActivities>({
-      ...READ_ACTIVITY,
-      summary: `Price check for order ${run.orderId}`,
-    });
+    const { priceCheck } = proxyActivities<BookingActivities>(
+      onAccount(
+        { ...READ_ACTIVITY, summary: `Price check for order ${run.orderId}` },
+        run.supplier,
+      ),
+    );
     return { kind: 'checked', answer: await priceCheck({ optionId }) };
   } catch (err) {
     return decided(Decisions.priceCheckFailed(toBookingError(err)));
@@ -199,10 +202,15 @@ async function bookOnce(
   const marked = run.bookingCallMarked;
   for (let attempt = 1; ; attempt++) {
     try {
-      const { createBooking, createBookingMarked } = proxyActivities<BookingActivities>({
-        ...CREATE_BOOKING_ACTIVITY,
-        summary: `POST /booking for order ${run.orderId} (sent at most once)`,
-      });
+      const { createBooking, createBookingMarked } = proxyActivities<BookingActivities>(
+        onAccount(
+          {
+            ...CREATE_BOOKING_ACTIVITY,
+            summary: `POST /booking for order ${run.orderId} (sent at most once)`,
+          },
+          run.supplier,
+        ),
+      );
       const r = await (marked ? createBookingMarked : createBooking)({
         orderId: p.orderId,
         token,

@@ -15,7 +15,9 @@ import { checkCancelBookingInput, orFail } from '../input-checks';
  * by the deadline (an operator is needed). Running it twice is harmless.
  */
 export async function cancelBooking(input: CancelBookingInput): Promise<CancelBookingResult> {
-  const { bookingId, orderId, deadline, polling } = orFail(checkCancelBookingInput(input));
+  const { bookingId, orderId, deadline, polling, supplier } = orFail(
+    checkCancelBookingInput(input),
+  );
   upsertSearchAttributes([
     { key: SupplierBookingIdKey, value: bookingId },
     ...(orderId ? [{ key: OrderIdKey, value: orderId }] : []),
@@ -25,6 +27,7 @@ export async function cancelBooking(input: CancelBookingInput): Promise<CancelBo
     bookingId,
     deadline,
     polling ?? DEFAULT_POLLING,
+    supplier,
   );
   upsertSearchAttributes([{ key: BookingOutcomeKey, value: outcome }]);
   setCurrentDetails(`Supplier booking **${bookingId}**: ${outcome}`);

@@ -11,7 +11,7 @@ import type { Polling } from '../../shared/booking-contract';
 import { CancellationOutcome } from '../../shared/booking-values';
 import { DEFAULT_POLLING } from '../../config/defaults';
 import { durationToMs } from '../../shared/duration';
-import { CANCEL_ACTIVITY, POLL_ACTIVITY } from '../activity-options';
+import { CANCEL_ACTIVITY, POLL_ACTIVITY, onAccount } from '../activity-options';
 import { failureFacts, isDeadline } from '../failure-facts';
 
 export interface CancellationResult {
@@ -20,11 +20,12 @@ export interface CancellationResult {
   readonly reason?: string;
 }
 
-/** Cancels `bookingId`, waiting at most `deadline` for the supplier to confirm it. */
+/** Cancels `bookingId` at `supplier`, waiting at most `deadline` for it to confirm it. */
 export async function runCancellation(
   bookingId: number,
   deadline: string | number,
   polling: Polling = DEFAULT_POLLING,
+  supplier?: string,
 ): Promise<CancellationResult> {
   const deadlineMs = durationToMs(deadline) ?? 2 * 3_600_000;
   const until = Date.now() + deadlineMs;
@@ -43,11 +44,16 @@ export async function runCancellation(
     };
   };
 
-  const { cancelBooking } = proxyActivities<BookingActivities>({
-    ...CANCEL_ACTIVITY,
-    scheduleToCloseTimeout: deadlineMs,
-    summary: `DELETE /cancel of supplier booking ${bookingId}`,
-  });
+  const { cancelBooking } = proxyActivities<BookingActivities>(
+    onAccount(
+      {
+        ...CANCEL_ACTIVITY,
+        scheduleToCloseTimeout: deadlineMs,
+        summary: `DELETE /cancel of supplier booking ${bookingId}`,
+      },
+      supplier,
+    ),
+  );
   let first: Awaited<ReturnType<BookingActivities['cancelBooking']>>;
   try {
     first = await cancelBooking({ bookingId });
@@ -57,11 +63,16 @@ export async function runCancellation(
   if (first.outcome === 'CANCELLED') return { outcome: CancellationOutcome.CANCELLED };
   if (first.outcome === 'NOT_FOUND') return { outcome: CancellationOutcome.NOT_FOUND };
 
-  const { awaitCancellation } = proxyActivities<BookingActivities>({
-    ...POLL_ACTIVITY,
-    scheduleToCloseTimeout: Math.max(1, until - Date.now()),
-    summary: `Wait until supplier booking ${bookingId} reads CANCELLED`,
-  });
+  const { awaitCancellation } = proxyActivities<BookingActivities>(
+    onAccount(
+      {
+        ...POLL_ACTIVITY,
+        scheduleToCloseTimeout: Math.max(1, until - Date.now()),
+        summary: `Wait until supplier booking ${bookingId} reads CANCELLED`,
+      },
+      supplier,
+    ),
+  );
   try {
     const r = await awaitCancellation({ bookingId, polling });
     return {

@@ -17,5 +17,6 @@ export function guardOutbox(params: GuardParams): OrderEventOutbox | undefined {
   return new OrderEventOutbox(
     params.orderId,
     carried?.lastEventSequence ?? params.orderEvents.lastSequence,
+    { supplier: params.supplier },
   );
 }

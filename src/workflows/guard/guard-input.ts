@@ -16,7 +16,10 @@ export interface HandedOver {
 
 /** The guard's input for a confirmed order; undefined when the order is not to be guarded. */
 export function guardInput(
-  p: Pick<BookRoomParams, 'orderId' | 'checkIn' | 'guard' | 'cancellationDeadline' | 'polling'>,
+  p: Pick<
+    BookRoomParams,
+    'orderId' | 'checkIn' | 'guard' | 'cancellationDeadline' | 'polling' | 'supplier'
+  >,
   held: HandedOver,
 ): GuardInput | undefined {
   if (p.guard?.enabled === false) return undefined;
@@ -27,6 +30,7 @@ export function guardInput(
     ...(p.checkIn !== undefined ? { checkIn: p.checkIn } : {}),
     ...(p.guard !== undefined ? { guard: p.guard } : {}),
     ...(p.polling !== undefined ? { polling: p.polling } : {}),
+    ...(p.supplier !== undefined ? { supplier: p.supplier } : {}),
     ...(held.price !== undefined ? { price: { ...held.price } } : {}),
     ...(held.cancellationPending ? { cancellationPending: true } : {}),
     ...(held.events ? { orderEvents: { lastSequence: held.events.lastSequence } } : {}),

@@ -132,6 +132,7 @@ export class GuardRun {
       holder: 'guard',
       workflowId: workflowInfo().workflowId,
       open: !this.isFinal,
+      ...(params.supplier !== undefined ? { supplier: params.supplier } : {}),
       outcome: 'CONFIRMED',
       bookingId: this.bookingId,
       cancelRequested: known.cancellation !== undefined,

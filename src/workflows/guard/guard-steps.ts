@@ -25,7 +25,7 @@ import {
   ReconfirmationKey,
   SupplierBookingIdKey,
 } from '../../shared/search-attributes';
-import { LOCAL_READ_ACTIVITY, READ_ACTIVITY } from '../activity-options';
+import { LOCAL_READ_ACTIVITY, READ_ACTIVITY, onAccount, readsLocally } from '../activity-options';
 import { runCancellation } from '../cancellation/cancellation';
 import { toBookingError } from '../failure-facts';
 import {
@@ -51,8 +51,11 @@ export function readBooking(run: GuardRun, why: string, local = false): Promise<
   const summary = `${why}: GET /retrieve of supplier booking ${run.bookingId}`;
   const input = { bookingId: run.bookingId };
   const remote = () =>
-    proxyActivities<GuardActivities>({ ...READ_ACTIVITY, summary }).readBookingTerms(input);
-  if (!local) return remote().then(termsRead, (err) => unreadable(run, err));
+    proxyActivities<GuardActivities>(
+      onAccount({ ...READ_ACTIVITY, summary }, run.params.supplier),
+    ).readBookingTerms(input);
+  if (!local || !readsLocally(run.params.supplier))
+    return remote().then(termsRead, (err) => unreadable(run, err));
   const { readBookingTermsLocally } = proxyLocalActivities<LocalReadActivities>({
     ...LOCAL_READ_ACTIVITY,
     summary: `${summary} (local)`,
@@ -192,6 +195,7 @@ export async function cancel(run: GuardRun, request: CancelRequest): Promise<voi
       run.bookingId,
       run.params.cancellationDeadline,
       run.polling,
+      run.params.supplier,
     ));
   } catch (err) {
     const e = toBookingError(err);
