@@ -331,7 +331,9 @@ async function createWorkers(
   untilAnswered: <T>(step: () => Promise<T>) => Promise<T>,
 ): Promise<void> {
   const clientOf = (account: (typeof config.suppliers)[number]) => {
-    const client = new HotelApiClient(account.hotelApi, { onCall: metrics.recordSupplierCall });
+    const client = new HotelApiClient(account.hotelApi, {
+      onCall: (call) => metrics.recordSupplierCall(call, account.id),
+    });
     proc.hotelApis.push(client);
     return client;
   };

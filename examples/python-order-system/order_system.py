@@ -204,6 +204,7 @@ async def main() -> None:
     parser.add_argument("--not-confirmed-option")
     parser.add_argument("--policy-change-option")
     parser.add_argument("--order-prefix", default=f"py-{int(time.time())}")
+    parser.add_argument("--supplier-account", help="a supplier account the workers configure")
     args = parser.parse_args()
 
     client = await Client.connect(
@@ -328,6 +329,19 @@ async def main() -> None:
             report["cancelRefused"] = None
         except WorkflowUpdateFailedError as err:
             report["cancelRefused"] = {"type": getattr(err.cause, "type", None), "message": str(err.cause)}
+
+    # 8. An order through another supplier account: the same input with `supplier`, the id of an
+    #    account the workers configure (SUPPLIER_ACCOUNTS); every call of the order goes to it.
+    if args.supplier_account:
+        order_id = f"{args.order_prefix}-account"
+        sent = {**booking_input(order_id, args.instant_option), "supplier": args.supplier_account}
+        decision = await book(client, queue, sent)
+        state = await client.get_workflow_handle(f"booking-{order_id}").query("bookingState")
+        report["throughAccount"] = {
+            "inputProblems": problems(sent, "bookRoom.input.schema.json"),
+            "decision": decision,
+            "supplier": state.get("supplier"),
+        }
 
     print(json.dumps(report))
 

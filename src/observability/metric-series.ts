@@ -28,16 +28,16 @@ export const WORKER_SERIES = {
   supplierCalls: {
     name: 'hotel_supplier_calls_total',
     type: 'counter',
-    labels: ['endpoint', 'method', 'status', 'code'],
+    labels: ['account', 'endpoint', 'method', 'status', 'code'],
     meaning:
-      'Supplier API calls that reached the HTTP layer, by endpoint template, method, HTTP status ("none" when no answer came) and error code ("OK" on success).',
+      'Supplier API calls that reached the HTTP layer, by supplier account (a configured id: `default` for HOTEL_API_*), endpoint template, method, HTTP status ("none" when no answer came) and error code ("OK" on success).',
   },
   supplierCallDuration: {
     name: 'hotel_supplier_call_duration_seconds',
     type: 'histogram',
-    labels: ['endpoint', 'method', 'result'],
+    labels: ['account', 'endpoint', 'method', 'result'],
     meaning:
-      'Wall time of supplier API calls, seconds, by endpoint template, method and result (ok or error).',
+      'Wall time of supplier API calls, seconds, by supplier account, endpoint template, method and result (ok or error).',
     // Fast reads to the 120 s booking timeout.
     buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
   },

@@ -8,6 +8,7 @@
  * appends its exposition to ours: one scrape target, both sets of series. `hotel_sdk_metrics_up`
  * says whether the SDK's part was there.
  */
+import { DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CallEvent } from '../hotel-api/client';
@@ -47,7 +48,11 @@ export interface WorkerMetricsOptions {
 export interface WorkerMetrics {
   readonly registry: Registry;
   /** For `new HotelApiClient(config, { onCall })`. Never throws. */
-  readonly recordSupplierCall: (event: CallEvent) => void;
+  /**
+   * For the hotel API client's `onCall`: one finished call of `account` (a configured id, so the
+   * label's values are bounded). @default account `default`
+   */
+  readonly recordSupplierCall: (event: CallEvent, account?: string) => void;
   /** For `createBookingWorker({ onPollLateness })`: how late a poll attempt started, ms. */
   readonly recordPollLateness: (lateMs: number) => void;
 }
@@ -151,7 +156,9 @@ function orderEventsGauge(
 }
 
 /** Each supplier call counted and timed, by endpoint, method, status and code. */
-function supplierCallRecorder(registry: Registry): (event: CallEvent) => void {
+function supplierCallRecorder(
+  registry: Registry,
+): (event: CallEvent, account?: string) => void {
   const calls = new Counter({
     ...seriesOptions(WORKER_SERIES.supplierCalls),
     registers: [registry],
@@ -161,9 +168,9 @@ function supplierCallRecorder(registry: Registry): (event: CallEvent) => void {
     buckets: [...WORKER_SERIES.supplierCallDuration.buckets],
     registers: [registry],
   });
-  return (event) => {
+  return (event, account = DEFAULT_SUPPLIER_ACCOUNT) => {
     try {
-      const labels = { endpoint: event.endpoint, method: event.method };
+      const labels = { account, endpoint: event.endpoint, method: event.method };
       const status = event.statusCode === undefined ? 'none' : String(event.statusCode);
       calls.inc({ ...labels, status, code: event.code ?? 'OK' });
       const result = event.code === undefined ? 'ok' : 'error';

@@ -40,7 +40,9 @@ const python = () => ('python' in env ? env.python : '');
 describe('a Python order system (examples/python-order-system)', { skip: env.skip }, () => {
   let s: BookingStack;
   before(async () => {
-    s = await startBookingStack('python-order-system');
+    s = await startBookingStack('python-order-system', {
+      accounts: [{ id: 'eu', key: 'eu-key', secret: 'eu-secret-0123456789' }],
+    });
   });
   after(async () => {
     await s?.close();
@@ -63,6 +65,8 @@ describe('a Python order system (examples/python-order-system)', { skip: env.ski
         scenarioOptionId('policy-change'),
         '--order-prefix',
         prefix,
+        '--supplier-account',
+        'eu',
       ],
       { TEMPORAL_ADDRESS: temporalAddress(), TEMPORAL_TASK_QUEUE: s.taskQueue },
     );
@@ -136,6 +140,15 @@ describe('a Python order system (examples/python-order-system)', { skip: env.ski
       assert.ok(bookings(t.orderId).length <= 1, `${outcome}: at most one supplier booking`);
       assert.equal(bookings(t.orderId).length, t.first.bookingId === undefined ? 0 : 1);
     }
+
+    // 8. An order through another account: booked at that account's company, named in its state.
+    assert.deepEqual(r.throughAccount.inputProblems, []);
+    assert.equal(r.throughAccount.decision.outcome, 'CONFIRMED');
+    assert.equal(r.throughAccount.supplier, 'eu');
+    assert.deepEqual(
+      bookings(`${prefix}-account`).map((b) => b.companyKey),
+      ['eu-key'],
+    );
 
     // 7. The closed, unguarded confirmed order cancelled by its id alone; a refusal says why.
     assert.deepEqual(r.cancelledClosed.startProblems, []);

@@ -34,7 +34,9 @@ describe('the Temporal CLI recipe (examples/temporal-cli)', () => {
   let codecUrl: string;
   const token = 'cli-recipe-token-0123456789';
   before(async () => {
-    s = await startBookingStack('temporal-cli');
+    s = await startBookingStack('temporal-cli', {
+      accounts: [{ id: 'eu', key: 'eu-key', secret: 'eu-secret-0123456789' }],
+    });
     codec = buildCodecServer({ codec: new EncryptionCodec({ keys: [developmentKey()] }), token });
     codecUrl = await codec.listen(0);
   });
@@ -50,6 +52,7 @@ describe('the Temporal CLI recipe (examples/temporal-cli)', () => {
     const order2 = newOrderId('cli');
     const order3 = newOrderId('cli');
     const order4 = newOrderId('cli');
+    const order5 = newOrderId('cli');
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', recipe()], {
       env: {
         ...process.env,
@@ -62,6 +65,8 @@ describe('the Temporal CLI recipe (examples/temporal-cli)', () => {
         ORDER2: order2,
         ORDER3: order3,
         ORDER4: order4,
+        ORDER5: order5,
+        SUPPLIER: 'eu',
         OPTION: scenarioOptionId('pending-long'),
         OPTION_CONFIRMED: scenarioOptionId('instant'),
       },
@@ -89,6 +94,14 @@ describe('the Temporal CLI recipe (examples/temporal-cli)', () => {
     };
     assert.equal(last.outcome, 'CANCELLED');
     assert.match(stdout, /decided by an earlier run/);
+
+    // The order through another account: booked at that account's company, named in its state.
+    const throughAccount = s.sim.bookings({ customFields: { custom_field_10: order5 } });
+    assert.deepEqual(
+      throughAccount.map((b) => b.companyKey),
+      ['eu-key'],
+    );
+    assert.match(stdout, /"supplier": "eu"/);
 
     // What the CLI sent reached Temporal encrypted: the guest's name is nowhere in the history.
     const history = await s.temporal.connection.workflowService.getWorkflowExecutionHistory({

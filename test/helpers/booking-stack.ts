@@ -18,8 +18,10 @@ import type { OrderEventsEndpoint } from '../../src/order-events/activities';
 import {
   createBookingWorker,
   createOrderEventsWorker,
+  createSupplierAccountWorker,
   type BookingWorkerOptions,
 } from '../../src/build-worker';
+import { DEFAULT_SUPPLIER_ACCOUNT } from '../../src/shared/supplier-accounts';
 import type { HotelApiConfig } from '../../src/hotel-api/client';
 import { HotelApiClient } from '../../src/hotel-api';
 import { buildSimulator, type Simulator, type SimulatorOptions } from '../../tools/simulator';
@@ -78,12 +80,18 @@ export async function startBookingStack(
     orderEvents?: OrderEventsEndpoint;
     /** The workflow the stack's client starts. @default the client's default */
     workflow?: BookingWorkflow;
+    /**
+     * Supplier accounts besides the default, each a company of the stack's simulator with a
+     * worker of its own, as `npm run worker` runs `SUPPLIER_ACCOUNTS`. @default none
+     */
+    accounts?: readonly { readonly id: string; readonly key: string; readonly secret: string }[];
   } = {},
 ): Promise<BookingStack> {
   const sim = buildSimulator({
     companies: [
       { ...COMPANY, active: true },
       { key: 'other-key', secret: 'other-secret-0123456789', active: true },
+      ...(options.accounts ?? []).map((a) => ({ key: a.key, secret: a.secret, active: true })),
     ],
     inspection: true,
     seed: 42,
@@ -106,7 +114,32 @@ export async function startBookingStack(
     dataConverter: testDataConverter,
     shutdownGraceTime: '2s',
     ...(options.orderEvents ? { orderEvents: options.orderEvents } : {}),
+    ...(options.accounts
+      ? {
+          accounts: [DEFAULT_SUPPLIER_ACCOUNT, ...options.accounts.map((a) => a.id)].map((id) => ({
+            id,
+            enabled: true,
+          })),
+          localCallsPerSecond: 0,
+        }
+      : {}),
   });
+  const accountClients = (options.accounts ?? []).map(
+    (a) =>
+      new HotelApiClient(hotelApiConfig(front?.url ?? simUrl, { key: a.key, secret: a.secret })),
+  );
+  const accountWorkers = await Promise.all(
+    (options.accounts ?? []).map((a, i) =>
+      createSupplierAccountWorker({
+        connection: temporal.nativeConnection,
+        taskQueue,
+        account: a.id,
+        hotelApi: accountClients[i]!,
+        dataConverter: testDataConverter,
+        shutdownGraceTime: '2s',
+      }),
+    ),
+  );
   const eventsWorker = options.orderEvents
     ? await createOrderEventsWorker({
         workflowBundle: await testWorkflowBundle(),
@@ -117,7 +150,11 @@ export async function startBookingStack(
         shutdownGraceTime: '2s',
       })
     : undefined;
-  const running = Promise.all([worker.run(), eventsWorker?.run()]);
+  const running = Promise.all([
+    worker.run(),
+    eventsWorker?.run(),
+    ...accountWorkers.map((w) => w.run()),
+  ]);
   const bookings = new BookingClient({
     client: temporal.client,
     taskQueue,
@@ -134,8 +171,10 @@ export async function startBookingStack(
     async close() {
       worker.shutdown();
       eventsWorker?.shutdown();
+      for (const w of accountWorkers) w.shutdown();
       await running;
       await hotelApi.close();
+      for (const c of accountClients) await c.close();
       await temporal.close();
       await front?.close();
       await sim.close();
