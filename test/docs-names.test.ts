@@ -13,6 +13,7 @@
  *
  * Each check is a function of a text, run once on a made-up name to show it can fail.
  */
+import { SUPPLIER_ACCOUNT_DISABLED } from '../src/shared/supplier-accounts';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -118,6 +119,7 @@ const NOT_VARIABLES = new Set<string>([
   ...Object.values(PayloadCodecErrorCode),
   ...Object.values(PayloadFailureCode),
   BOOKING_NOT_SENT,
+  SUPPLIER_ACCOUNT_DISABLED,
   'X_FILE', // the docs' placeholder for "any secret variable's _FILE form"
 ]);
 

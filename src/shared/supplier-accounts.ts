@@ -10,6 +10,9 @@ export const DEFAULT_SUPPLIER_ACCOUNT = 'default';
 /** An account id: lower-case letters, digits and `-`, a letter first, at most 32 characters. */
 export const SUPPLIER_ACCOUNT_ID = /^[a-z][a-z0-9-]{0,31}$/;
 
+/** The failure code of a new order whose account is disabled (nothing was sent). */
+export const SUPPLIER_ACCOUNT_DISABLED = 'SUPPLIER_ACCOUNT_DISABLED';
+
 /** The account of an order, whether its input named one or not. */
 export function accountOf(supplier: string | undefined): string {
   return supplier ?? DEFAULT_SUPPLIER_ACCOUNT;

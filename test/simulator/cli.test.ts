@@ -97,6 +97,58 @@ describe('Command line', () => {
     assert.equal(await exited, 0);
   });
 
+  it('sets one company’s faults with --company-fault', async () => {
+    const { child, url } = await startCli([
+      '--port',
+      '0',
+      '--company',
+      'a:sa:active',
+      '--company',
+      'b:sb:active',
+      '--company-fault',
+      'a:error-rate=1',
+      '--company-fault',
+      'a:latency-ms=1-2',
+      '--company-fault',
+      'b:rate-limit=50',
+      '--inspection',
+    ]);
+    const exited = exitOf(child);
+    try {
+      assert.equal(await status(url, { key: 'a', secret: 'sa' }), 503);
+      assert.equal(await status(url, { key: 'b', secret: 'sb' }), 200);
+      const inspect = await request(url.replace('/api/v1', '/__sim/company-faults'));
+      assert.deepEqual(await inspect.body.json(), {
+        companyFaults: {
+          a: { errorRate: { '*': 1 }, latency: { minMs: 1, maxMs: 2 } },
+          b: { rateLimit: { perSecond: 50 } },
+        },
+        hanging: {},
+      });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    assert.equal(await exited, 0);
+  });
+
+  it('refuses a --company-fault of no company or no known fault with exit code 2', async () => {
+    for (const [spec, message] of [
+      ['demo-key:sleep', /--company-fault must be <key>:hang/],
+      ['demo-key:error-rate=2', /--company-fault must be/],
+      ['hang', /--company-fault must be/],
+      ['ghost:hang', /--company-fault names no company: ghost/],
+    ] as const) {
+      const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--company-fault', spec], {
+        cwd: join(__dirname, '..', '..'),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      assert.equal(await exitOf(child), 2, spec);
+      assert.match(err, message);
+    }
+  });
+
   it('refuses a malformed --company with exit code 2 and the usage', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--company', 'no-state'], {
       cwd: join(__dirname, '..', '..'),

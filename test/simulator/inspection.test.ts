@@ -90,6 +90,7 @@ describe('Inspection and control', () => {
         'method-not-allowed': { total: 1, byStatus: { '405': 1 } },
       },
       byStatus: { '200': 2, '422': 2, '401': 1, '404': 1, '405': 1 },
+      byCompany: { [ACME.key]: { total: 3, byEndpoint: { 'reference-list': 3 } } },
       authFailures: { total: 2, byReason: { missing: 1, malformed: 1 } },
       injectedErrors: 0,
       rateLimited: 0,

@@ -304,6 +304,7 @@ describe('Robustness of the control routes', () => {
     try {
       const routes = [
         '/__sim/faults',
+        '/__sim/company-faults',
         '/__sim/companies',
         '/__sim/clock',
         '/__sim/properties/1001/deactivate',

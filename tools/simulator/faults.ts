@@ -1,6 +1,8 @@
 /**
  * Fault knobs: added latency, 503 error rates per endpoint, a per-company rate limit. Set at
- * build time and changeable at runtime (`sim.setFaults`, `POST /__sim/faults`).
+ * build time and changeable at runtime (`sim.setFaults`, `POST /__sim/faults`). One company can
+ * have knobs of its own, which override these for its requests only, and a `hang`
+ * (`companyFaults` option, `sim.setCompanyFaults`, `POST /__sim/company-faults`).
  */
 import { z } from 'zod';
 import { ENDPOINTS } from './endpoints';
@@ -76,6 +78,55 @@ export function patchFaults(current: FaultSettings, patch: FaultPatch): FaultSet
     else if (value !== undefined) (next as Record<string, unknown>)[key] = value;
   }
   return next;
+}
+
+/**
+ * The fault knobs of one company: each one set replaces the global knob for the requests signed
+ * with the company's key (the others still apply); `hang` exists only here.
+ */
+export interface CompanyFaultSettings extends FaultSettings {
+  /**
+   * Accept the company's requests and never answer them: each waits until the fault is cleared
+   * (or reset away), when its connection is destroyed unanswered, or until the simulator closes.
+   */
+  readonly hang?: boolean;
+}
+
+/** Faults per company, by API key. */
+export type CompanyFaults = Readonly<Record<string, CompanyFaultSettings>>;
+
+export const CompanyFaultSettingsSchema = z.strictObject({
+  latency: LatencySchema.optional(),
+  errorRate: ErrorRatesSchema.optional(),
+  rateLimit: RateLimitSchema.optional(),
+  hang: z.boolean().optional(),
+});
+
+/** A change of one company's knobs: as {@link FaultPatchSchema}, plus `hang` (`false` clears it). */
+export const CompanyFaultPatchSchema = FaultPatchSchema.extend({
+  hang: z.boolean().nullable().optional(),
+});
+export type CompanyFaultPatch = z.infer<typeof CompanyFaultPatchSchema>;
+
+/** Applies a patch to a company's settings (`hang: false` is the same as `hang: null`). */
+export function patchCompanyFaults(
+  current: CompanyFaultSettings,
+  patch: CompanyFaultPatch,
+): CompanyFaultSettings {
+  const { hang, ...rest } = patch;
+  const { hang: was, ...knobs } = current;
+  const next: CompanyFaultSettings = patchFaults(knobs, rest);
+  const hangs = hang === undefined ? was === true : hang === true;
+  return hangs ? { ...next, hang: true } : next;
+}
+
+/** The knobs in force for a company's request: its own where set, else the global ones. */
+export function faultsFor(
+  global: FaultSettings,
+  company: CompanyFaultSettings | undefined,
+): CompanyFaultSettings {
+  if (company === undefined) return global;
+  return { ...global, ...company };
 }
 
 /** One latency draw in milliseconds (0 when no latency is set). */

@@ -5,6 +5,9 @@ export { DEMO_COMPANY } from './options';
 export type { ArrivedRequest, SimulatorOptions } from './options';
 export type { CompanyAccount } from './auth';
 export type {
+  CompanyFaultPatch,
+  CompanyFaults,
+  CompanyFaultSettings,
   ErrorRates,
   FaultPatch,
   FaultSettings,

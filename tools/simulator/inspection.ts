@@ -6,9 +6,10 @@
  * |---|---|---|
  * | `GET /__sim/bookings[?companyKey=&status=&custom_field_N=]` | | `{ bookings: InspectedBooking[] }` |
  * | `GET /__sim/requests` | | `RequestStats` |
- * | `GET /__sim/state` | | `{ faults, companies, clockSkewMs, inactiveProperties }` |
+ * | `GET /__sim/state` | | `{ faults, companyFaults, companies, clockSkewMs, inactiveProperties }` |
  * | `POST /__sim/reset` | | `{ ok: true }` |
  * | `GET`/`POST /__sim/faults` | `{ latency?, errorRate?, rateLimit? }` (null clears) | `{ faults }` |
+ * | `GET`/`POST /__sim/company-faults` | `{ key, latency?, errorRate?, rateLimit?, hang? }` (null clears) or `{ key, clear: true }` | `{ companyFaults, hanging }` |
  * | `GET`/`POST /__sim/companies` | `{ key, secret?, active? }` or `{ key, revoke: true }` | `{ companies }` |
  * | `POST /__sim/properties/{id}/deactivate` (`/activate`) | | `{ id, active }` |
  * | `POST /__sim/clock` | `{ skewMs }` | `{ skewMs, now }` |
@@ -18,8 +19,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { BookingAnswer, BookingStatus, StoredBooking } from './bookings';
-import type { FaultPatch, FaultSettings } from './faults';
-import { FaultPatchSchema } from './faults';
+import type {
+  CompanyFaultPatch,
+  CompanyFaults,
+  CompanyFaultSettings,
+  FaultPatch,
+  FaultSettings,
+} from './faults';
+import { CompanyFaultPatchSchema, FaultPatchSchema } from './faults';
 import type { HostileApplied, HostileRule } from './hostile';
 import { HostileChangeSchema } from './hostile';
 import { readBody } from './http-io';
@@ -60,6 +67,13 @@ export interface RequestStats {
   byEndpoint: Record<string, { total: number; byStatus: Record<string, number> }>;
   /** By HTTP status (`"lost"` for connections destroyed without an answer). */
   byStatus: Record<string, number>;
+  /**
+   * By the API key of the company a request authenticated as (on arrival, and again where the
+   * supplier checks the signature): its requests to each endpoint, whatever they were answered
+   * (injected 503s, 429s and released hangs too). Requests without a valid signature of an
+   * active company are not counted here.
+   */
+  byCompany: Record<string, { total: number; byEndpoint: Record<string, number> }>;
   /** 401/403/422-for-missing-header, by reason. */
   authFailures: { total: number; byReason: Record<string, number> };
   /** 503s injected by `errorRate`. */
@@ -75,6 +89,8 @@ export function emptyStats(): RequestStats {
     total: 0,
     byEndpoint: {},
     byStatus: {},
+    // No prototype: a company key may be any text, `__proto__` too.
+    byCompany: Object.create(null) as RequestStats['byCompany'],
     authFailures: { total: 0, byReason: {} },
     injectedErrors: 0,
     rateLimited: 0,
@@ -137,6 +153,17 @@ export interface Inspector {
   faults(): FaultSettings;
   /** Changes faults: keys present replace, `null` clears, absent keys stay. Returns the result. */
   setFaults(patch: FaultPatch): FaultSettings;
+  /** The faults of each company that has some, by API key (a copy). */
+  companyFaults(): CompanyFaults;
+  /**
+   * Changes one company's faults as {@link setFaults} does (plus `hang`), or clears them all
+   * (`null`); returns the company's faults. Requests it no longer hangs are released: their
+   * connections are destroyed unanswered. Throws `RangeError` when setting faults of a key no
+   * company has.
+   */
+  setCompanyFaults(key: string, patch: CompanyFaultPatch | null): CompanyFaultSettings;
+  /** Requests hanging now (the `hang` fault), by company key. */
+  hangingRequests(): Record<string, number>;
   /** The company accounts (keys and active flags, never secrets). */
   companies(): CompanyView[];
   /** Adds a company or changes its secret or active flag; a new company needs a secret. */
@@ -172,6 +199,11 @@ const CompanyChangeSchema = z.union([
     secret: z.string().min(1).max(500).optional(),
     active: z.boolean().optional(),
   }),
+]);
+
+const CompanyFaultChangeSchema = z.union([
+  z.strictObject({ key: z.string().min(1), clear: z.literal(true) }),
+  CompanyFaultPatchSchema.extend({ key: z.string().min(1) }),
 ]);
 
 const ClockSchema = z.strictObject({ skewMs: z.number().int().min(-1e12).max(1e12) });
@@ -247,6 +279,7 @@ export async function handleInspection(
       if (method !== 'GET') return notAllowed();
       return send(res, 200, {
         faults: inspector.faults(),
+        companyFaults: inspector.companyFaults(),
         companies: inspector.companies(),
         clockSkewMs: inspector.clockSkewMs(),
         inactiveProperties: inspector.inactiveProperties(),
@@ -263,6 +296,30 @@ export async function handleInspection(
       const patch = FaultPatchSchema.safeParse(body.value);
       if (!patch.success) return send(res, 400, { detail: z.prettifyError(patch.error) });
       return send(res, 200, { faults: inspector.setFaults(patch.data) });
+    }
+    case '/__sim/company-faults': {
+      const answer = () =>
+        send(res, 200, {
+          companyFaults: inspector.companyFaults(),
+          hanging: inspector.hangingRequests(),
+        });
+      if (method === 'GET') return answer();
+      if (method !== 'POST') return notAllowed();
+      const body = await readJson(req);
+      if (!body.ok) return send(res, 400, { detail: body.error });
+      const change = CompanyFaultChangeSchema.safeParse(body.value);
+      if (!change.success) return send(res, 400, { detail: z.prettifyError(change.error) });
+      if ('clear' in change.data) {
+        inspector.setCompanyFaults(change.data.key, null);
+        return answer();
+      }
+      const { key, ...patch } = change.data;
+      try {
+        inspector.setCompanyFaults(key, patch);
+      } catch (err) {
+        return send(res, 404, { detail: err instanceof Error ? err.message : String(err) });
+      }
+      return answer();
     }
     case '/__sim/companies': {
       if (method === 'GET') return send(res, 200, { companies: inspector.companies() });

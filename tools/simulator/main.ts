@@ -1,7 +1,11 @@
 /**
  * CLI: `tsx tools/simulator/main.ts [--port 8080] [--host 127.0.0.1]
- *   [--company <key>:<secret>:<active|inactive>]... [--latency-ms <n>|<min>-<max>] [--seed <n>]
- *   [--inspection] [--deviation <name>[=<param>]]... [--hostile <kind>[:<endpoint>]]...`
+ *   [--company <key>:<secret>:<active|inactive>]... [--latency-ms <n>|<min>-<max>]
+ *   [--company-fault <key>:<fault>]... [--seed <n>] [--inspection]
+ *   [--deviation <name>[=<param>]]... [--hostile <kind>[:<endpoint>]]...`
+ *
+ * A `--company-fault` fault is `hang`, `latency-ms=<n>|<min>-<max>`, `error-rate=<0..1>` (every
+ * endpoint) or `rate-limit=<per second>`; several for one key add up.
  *
  * Prints `Simulator listening on http://127.0.0.1:<port>/api/v1` once bound; SIGINT/SIGTERM
  * close it cleanly.
@@ -11,7 +15,7 @@ import { PortInUseError, whenPortInUse } from '../../src/observability/ports';
 import type { CompanyAccount } from './auth';
 import type { DeviationName, Deviations } from './deviations';
 import { DEVIATION_NAMES } from './deviations';
-import type { LatencyOption } from './faults';
+import type { CompanyFaultSettings, LatencyOption } from './faults';
 import type { HostileRule } from './hostile';
 import { HostileRuleSchema, HOSTILE_KINDS } from './hostile';
 import { DEMO_COMPANY } from './options';
@@ -19,7 +23,9 @@ import { buildSimulator } from './server';
 
 const USAGE = `usage: tsx tools/simulator/main.ts [--port <n>] [--host <addr>]
   [--company <key>:<secret>:<active|inactive>]... [--latency-ms <n>|<min>-<max>]
-  [--seed <n>] [--inspection] [--deviation <name>[=<param>]]... [--hostile <kind>[:<endpoint>]]...
+  [--company-fault <key>:<fault>]... [--seed <n>] [--inspection]
+  [--deviation <name>[=<param>]]... [--hostile <kind>[:<endpoint>]]...
+company faults: hang, latency-ms=<n>|<min>-<max>, error-rate=<0..1>, rate-limit=<per second>
 deviations: ${DEVIATION_NAMES.join(', ')} (docs/simulator.md)
 hostile kinds: ${HOSTILE_KINDS.join(', ')}`;
 
@@ -48,6 +54,40 @@ function parseLatency(raw: string): LatencyOption {
   if (range) return { minMs: Number(range[1]), maxMs: Number(range[2]) };
   if (/^\d+$/.test(raw)) return { fixedMs: Number(raw) };
   return fail(`--latency-ms must be <n> or <min>-<max>, got ${raw}`);
+}
+
+const COMPANY_FAULT_FORM =
+  '<key>:hang, <key>:latency-ms=<n>|<min>-<max>, <key>:error-rate=<0..1> or <key>:rate-limit=<n>';
+
+/** One `--company-fault` fault, or undefined when it is not one. */
+function companyFault(name: string, value: string | undefined): CompanyFaultSettings | undefined {
+  if (value === undefined) return name === 'hang' ? { hang: true } : undefined;
+  const number = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+  if (name === 'latency-ms') return { latency: parseLatency(value) };
+  if (name === 'error-rate' && number <= 1) return { errorRate: { '*': number } };
+  if (name === 'rate-limit' && number > 0) return { rateLimit: { perSecond: number } };
+  return undefined;
+}
+
+function parseCompanyFaults(
+  specs: readonly string[],
+  companies: readonly CompanyAccount[],
+): Record<string, CompanyFaultSettings> {
+  const out = new Map<string, CompanyFaultSettings>();
+  for (const spec of specs) {
+    // A key may hold colons, a fault never does: the fault is after the last one.
+    const colon = spec.lastIndexOf(':');
+    const key = spec.slice(0, Math.max(0, colon));
+    const [name = '', value] = spec.slice(colon + 1).split('=', 2);
+    const bad = () => fail(`--company-fault must be ${COMPANY_FAULT_FORM}, got ${spec}`);
+    if (colon <= 0) bad();
+    if (!companies.some((c) => c.key === key)) {
+      fail(`--company-fault names no company: ${key} (give it with --company)`);
+    }
+    const fault = companyFault(name, value) ?? bad();
+    out.set(key, { ...out.get(key), ...fault });
+  }
+  return Object.fromEntries(out);
 }
 
 function parseDeviations(specs: readonly string[]): Deviations {
@@ -85,6 +125,7 @@ async function main(): Promise<void> {
         host: { type: 'string', default: '127.0.0.1' },
         company: { type: 'string', multiple: true },
         'latency-ms': { type: 'string' },
+        'company-fault': { type: 'string', multiple: true },
         seed: { type: 'string' },
         inspection: { type: 'boolean', default: false },
         deviation: { type: 'string', multiple: true },
@@ -100,12 +141,14 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const companies = (values.company ?? []).map(parseCompany);
+  const given = (values.company ?? []).map(parseCompany);
+  const companies = given.length > 0 ? given : [DEMO_COMPANY];
   const latency =
     values['latency-ms'] === undefined ? undefined : parseLatency(values['latency-ms']);
   const sim = buildSimulator({
-    companies: companies.length > 0 ? companies : [DEMO_COMPANY],
+    companies,
     ...(latency === undefined ? {} : { latency }),
+    companyFaults: parseCompanyFaults(values['company-fault'] ?? [], companies),
     ...(values.seed === undefined ? {} : { seed: integer(values.seed, '--seed') }),
     inspection: values.inspection,
     deviations: parseDeviations(values.deviation ?? []),

@@ -3,8 +3,20 @@ import { z } from 'zod';
 import type { CompanyAccount } from './auth';
 import type { Deviations } from './deviations';
 import { DeviationsSchema } from './deviations';
-import type { ErrorRates, LatencyOption, RateLimitOption } from './faults';
-import { ErrorRatesSchema, LatencySchema, RateLimitSchema } from './faults';
+import type {
+  CompanyFaults,
+  CompanyFaultSettings,
+  ErrorRates,
+  LatencyOption,
+  RateLimitOption,
+} from './faults';
+import {
+  CompanyFaultSettingsSchema,
+  ErrorRatesSchema,
+  LatencySchema,
+  patchCompanyFaults,
+  RateLimitSchema,
+} from './faults';
 import type { HostileRule } from './hostile';
 import { HostileRuleSchema } from './hostile';
 import type { ScenarioName } from './scenarios';
@@ -26,6 +38,13 @@ export interface SimulatorOptions {
   readonly errorRate?: ErrorRates;
   /** Per-company rate limit; excess requests get 429 with `Retry-After`. @default none */
   readonly rateLimit?: RateLimitOption;
+  /**
+   * Faults of one company, by API key (a key of `companies`): `latency`, `errorRate` and
+   * `rateLimit` replace the global ones for the requests signed with that key, and `hang: true`
+   * leaves them unanswered, e.g. `{ 'eu-key': { hang: true } }`. Changed at runtime with
+   * `setCompanyFaults` or `POST /__sim/company-faults`. @default none
+   */
+  readonly companyFaults?: CompanyFaults;
   /** Seed of every random choice (faults, latency, tokens). @default 1 */
   readonly seed?: number;
   /** Serve the `/__sim/*` inspection and control routes. @default false */
@@ -88,6 +107,7 @@ const OptionsSchema = z.strictObject({
   latency: LatencySchema.optional(),
   errorRate: ErrorRatesSchema.optional(),
   rateLimit: RateLimitSchema.optional(),
+  companyFaults: z.record(z.string(), CompanyFaultSettingsSchema).optional(),
   seed: z.number().int().optional(),
   inspection: z.boolean().optional(),
   now: z.custom<() => number>((v) => typeof v === 'function', 'must be a function').optional(),
@@ -118,6 +138,8 @@ export interface ResolvedOptions {
   readonly latency: LatencyOption | undefined;
   readonly errorRate: ErrorRates | undefined;
   readonly rateLimit: RateLimitOption | undefined;
+  /** By API key, without empty entries and `hang: false`. */
+  readonly companyFaults: ReadonlyMap<string, CompanyFaultSettings>;
   readonly seed: number;
   readonly inspection: boolean;
   readonly now: (() => number) | undefined;
@@ -138,11 +160,21 @@ export function resolveOptions(options: SimulatorOptions): ResolvedOptions {
     throw new RangeError(`invalid simulator options: ${z.prettifyError(parsed.error)}`);
   }
   const o = parsed.data;
+  const companies = o.companies ?? [DEMO_COMPANY];
+  const companyFaults = new Map<string, CompanyFaultSettings>();
+  for (const [key, settings] of Object.entries(o.companyFaults ?? {})) {
+    if (!companies.some((c) => c.key === key)) {
+      throw new RangeError(`invalid simulator options: companyFaults names no company: ${key}`);
+    }
+    const normalized = patchCompanyFaults({}, settings);
+    if (Object.keys(normalized).length > 0) companyFaults.set(key, normalized);
+  }
   return {
-    companies: o.companies ?? [DEMO_COMPANY],
+    companies,
     latency: o.latency,
     errorRate: o.errorRate,
     rateLimit: o.rateLimit,
+    companyFaults,
     seed: o.seed ?? 1,
     inspection: o.inspection ?? false,
     now: o.now,

@@ -30,7 +30,14 @@ export class RateLimiter {
     return Math.max(1, Math.ceil((1 - bucket.tokens) / limit.perSecond));
   }
 
-  reset(): void {
-    this.buckets.clear();
+  /** Drops one company's bucket: its next request starts with a full one. */
+  forget(company: string): void {
+    this.buckets.delete(company);
+  }
+
+  /** Drops every bucket, or every one but those of `keep`. */
+  reset(keep?: (company: string) => boolean): void {
+    if (keep === undefined) this.buckets.clear();
+    else for (const company of [...this.buckets.keys()]) if (!keep(company)) this.forget(company);
   }
 }

@@ -22,8 +22,14 @@ import {
 } from './deviations';
 import type { EndpointName, RequestTarget } from './endpoints';
 import { ENDPOINTS } from './endpoints';
-import type { FaultPatch, FaultSettings } from './faults';
-import { errorRateFor, patchFaults, sampleLatency } from './faults';
+import type {
+  CompanyFaultPatch,
+  CompanyFaults,
+  CompanyFaultSettings,
+  FaultPatch,
+  FaultSettings,
+} from './faults';
+import { errorRateFor, faultsFor, patchCompanyFaults, patchFaults, sampleLatency } from './faults';
 import type { Answer, Armed, HostileRule, SeenRequest } from './hostile';
 import { answerHostile, HostileMode } from './hostile';
 import type { ParsedBody } from './http-io';
@@ -105,6 +111,18 @@ const ROUTES = new Map<string, Route>([
 const DETAIL_PREFIX = '/properties/content/';
 const DETAIL_ROUTE: Route = { endpoint: 'content-detail', method: 'GET' };
 
+/** A request held by the `hang` fault. */
+interface HungRequest {
+  readonly companyKey: string;
+  /** Ends it unanswered (destroys its connection); does nothing the second time. */
+  release(): void;
+}
+
+/** Who sent a request, for faults and `byCompany`: set on arrival, corrected by the auth check. */
+interface Caller {
+  companyKey: string | undefined;
+}
+
 function matchRoute(path: string): { route: Route; hotelId?: string } | undefined {
   const exact = ROUTES.get(path);
   if (exact !== undefined) return { route: exact };
@@ -139,6 +157,8 @@ class SimulatorImpl implements Simulator, ApiContext {
   private readonly limiter = new RateLimiter();
   private readonly endpoints: Readonly<Record<EndpointName, Endpoint>>;
   private faultSettings: FaultSettings;
+  private companyFaultSettings = new Map<string, CompanyFaultSettings>();
+  private readonly hung = new Set<HungRequest>();
   /** Properties whose active flag differs from the catalogue as shipped. */
   private readonly activeOverride = new Map<number, boolean>();
   private stats: RequestStats = emptyStats();
@@ -158,6 +178,7 @@ class SimulatorImpl implements Simulator, ApiContext {
     this.auth = new Authenticator(options.companies);
     this.store = new BookingStore(options.firstBookingId);
     this.faultSettings = this.initialFaults();
+    this.companyFaultSettings = new Map(options.companyFaults);
     this.skewMs = initialSkewMs(options.deviations);
     this.endpoints = createEndpoints(this);
     this.hostileMode = new HostileMode(options.hostile, options.seed);
@@ -223,10 +244,23 @@ class SimulatorImpl implements Simulator, ApiContext {
 
   // ---- request handling -------------------------------------------------------------------
 
-  private record(target: RequestTarget, status: number | 'lost'): void {
+  private record(
+    target: RequestTarget,
+    status: number | 'lost',
+    companyKey: string | undefined,
+  ): void {
     const s = this.stats;
     const key = String(status);
     s.total += 1;
+    if (companyKey !== undefined) {
+      let c = s.byCompany[companyKey];
+      if (c === undefined) {
+        c = { total: 0, byEndpoint: {} };
+        s.byCompany[companyKey] = c;
+      }
+      c.total += 1;
+      c.byEndpoint[target] = (c.byEndpoint[target] ?? 0) + 1;
+    }
     s.byStatus[key] = (s.byStatus[key] ?? 0) + 1;
     let e = s.byEndpoint[target];
     if (e === undefined) {
@@ -247,12 +281,13 @@ class SimulatorImpl implements Simulator, ApiContext {
     res: ServerResponse,
     target: RequestTarget,
     seen: SeenRequest,
+    caller: Caller = { companyKey: undefined },
   ): Exchange & { preempted(): boolean } {
     let done = false;
     const finish = (status: number | 'lost'): boolean => {
       if (done) return false;
       done = true;
-      this.record(target, status);
+      this.record(target, status, caller.companyKey);
       return true;
     };
     const deviations = this.options.deviations;
@@ -368,15 +403,25 @@ class SimulatorImpl implements Simulator, ApiContext {
       });
       return;
     }
-    const ex = this.exchange(res, route.endpoint, seen);
+    const header = req.headers.authorization;
+    // The company whose faults apply and under which the request is counted: the one its header
+    // authenticates as now (cached, so the check below costs no second HMAC).
+    const caller: Caller = { companyKey: this.signedBy(header) };
+    const ex = this.exchange(res, route.endpoint, seen, caller);
     this.options.onRequest?.({ endpoint: route.endpoint, query, atMs: Date.now() });
 
+    const faults = this.faultsOf(caller.companyKey);
+    if (faults.hang === true && caller.companyKey !== undefined) {
+      this.hang(caller.companyKey, req, res, ex);
+      return;
+    }
+
     const latency =
-      sampleLatency(this.faultSettings.latency, this.prng) +
+      sampleLatency(faults.latency, this.prng) +
       extraLatencyMs(this.options.deviations, route.endpoint);
     if (latency > 0) await this.sleep(latency);
 
-    const rate = errorRateFor(this.faultSettings.errorRate, route.endpoint);
+    const rate = errorRateFor(faults.errorRate, route.endpoint);
     if (rate > 0 && this.prng.next() < rate) {
       this.stats.injectedErrors += 1;
       ex.json(503, SERVICE_UNAVAILABLE);
@@ -408,7 +453,6 @@ class SimulatorImpl implements Simulator, ApiContext {
       ...(hotelId === undefined ? {} : { hotelId }),
       ...(body === undefined ? {} : { body }),
     };
-    const header = req.headers.authorization;
     if (header === undefined) {
       const issues: ValidationIssue[] = [MISSING_AUTHORIZATION];
       endpoint(input, issues);
@@ -418,6 +462,7 @@ class SimulatorImpl implements Simulator, ApiContext {
     }
 
     const verdict = this.auth.authenticate(header, this.now());
+    caller.companyKey = verdict.ok ? verdict.company.key : undefined;
     if (!verdict.ok) {
       this.recordAuthFailure(verdict.reason);
       ex.json(
@@ -427,7 +472,7 @@ class SimulatorImpl implements Simulator, ApiContext {
       return;
     }
 
-    const limit = this.faultSettings.rateLimit;
+    const limit = this.faultsOf(verdict.company.key).rateLimit;
     if (limit !== undefined) {
       const retryAfter = this.limiter.take(verdict.company.key, limit, this.now());
       if (retryAfter > 0) {
@@ -445,6 +490,45 @@ class SimulatorImpl implements Simulator, ApiContext {
     }
     if (ex.preempted()) return;
     await run(verdict.company, ex);
+  }
+
+  /** The key of the active company `header` authenticates as now, if any. */
+  private signedBy(header: string | undefined): string | undefined {
+    if (header === undefined) return undefined;
+    const verdict = this.auth.authenticate(header, this.now());
+    return verdict.ok ? verdict.company.key : undefined;
+  }
+
+  /** The fault knobs for a request of `companyKey` (the global ones without a company). */
+  private faultsOf(companyKey: string | undefined): CompanyFaultSettings {
+    const own = companyKey === undefined ? undefined : this.companyFaultSettings.get(companyKey);
+    return faultsFor(this.faultSettings, own);
+  }
+
+  /**
+   * Holds a request unanswered until {@link releaseHung} lets it go (its company no longer hangs,
+   * or the simulator closes): then its connection is destroyed, counted as `lost`. The client
+   * giving up ends it too. Its body is read and dropped, so that the request completes.
+   */
+  private hang(companyKey: string, req: IncomingMessage, res: ServerResponse, ex: Exchange): void {
+    req.resume();
+    const entry: HungRequest = {
+      companyKey,
+      release: () => {
+        if (!this.hung.delete(entry)) return;
+        res.off('close', entry.release);
+        ex.drop();
+      },
+    };
+    this.hung.add(entry);
+    res.once('close', entry.release);
+  }
+
+  /** Releases the hung requests whose company no longer hangs (`all`: every one). */
+  private releaseHung(all = false): void {
+    for (const entry of [...this.hung]) {
+      if (all || this.faultsOf(entry.companyKey).hang !== true) entry.release();
+    }
   }
 
   private fail(res: ServerResponse, err: unknown): void {
@@ -476,6 +560,7 @@ class SimulatorImpl implements Simulator, ApiContext {
   }
 
   close(): Promise<void> {
+    this.releaseHung(true);
     for (const sleeper of this.sleepers) {
       clearTimeout(sleeper.timer);
       sleeper.wake();
@@ -524,6 +609,8 @@ class SimulatorImpl implements Simulator, ApiContext {
     this.limiter.reset();
     this.activeOverride.clear();
     this.faultSettings = this.initialFaults();
+    this.companyFaultSettings = new Map(this.options.companyFaults);
+    this.releaseHung();
     this.auth.replaceAll(this.options.companies);
     this.prng = createPrng(this.options.seed);
     this.skewMs = initialSkewMs(this.options.deviations);
@@ -550,8 +637,36 @@ class SimulatorImpl implements Simulator, ApiContext {
 
   setFaults(patch: FaultPatch): FaultSettings {
     this.faultSettings = patchFaults(this.faultSettings, patch);
-    if (patch.rateLimit !== undefined) this.limiter.reset();
+    // A new global limit starts the buckets it governs afresh, not those of companies' own limits.
+    if (patch.rateLimit !== undefined)
+      this.limiter.reset((key) => this.companyFaultSettings.get(key)?.rateLimit !== undefined);
     return this.faults();
+  }
+
+  companyFaults(): CompanyFaults {
+    return structuredClone(Object.fromEntries(this.companyFaultSettings));
+  }
+
+  setCompanyFaults(key: string, patch: CompanyFaultPatch | null): CompanyFaultSettings {
+    const current = this.companyFaultSettings.get(key) ?? {};
+    const next = patch === null ? {} : patchCompanyFaults(current, patch);
+    // Clearing is always allowed (a revoked company's too); setting needs the company.
+    if (Object.keys(next).length > 0 && !this.auth.list().some((c) => c.key === key)) {
+      throw new RangeError(`No company ${key}`);
+    }
+    if (Object.keys(next).length === 0) this.companyFaultSettings.delete(key);
+    else this.companyFaultSettings.set(key, next);
+    // Its own limit changed (set, replaced or cleared): its next request starts a fresh bucket.
+    if (next.rateLimit !== current.rateLimit) this.limiter.forget(key);
+    this.releaseHung();
+    return structuredClone(next);
+  }
+
+  hangingRequests(): Record<string, number> {
+    const counts = new Map<string, number>();
+    for (const { companyKey } of this.hung)
+      counts.set(companyKey, (counts.get(companyKey) ?? 0) + 1);
+    return Object.fromEntries(counts);
   }
 
   companies(): CompanyView[] {

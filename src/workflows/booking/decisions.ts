@@ -5,6 +5,7 @@
  */
 import type { BookRoomResult, BookingError, SupplierPrice } from '../../shared/booking-contract';
 import { BookingOutcome, type CancellationOutcome } from '../../shared/booking-values';
+import { SUPPLIER_ACCOUNT_DISABLED } from '../../shared/supplier-accounts';
 
 /** A decision without the order id (the run adds it). */
 export type Decision = Omit<BookRoomResult, 'orderId'>;
@@ -36,7 +37,7 @@ export const Decisions = {
           `supplier: no account '${supplier}' is configured on the workers (SUPPLIER_ACCOUNTS); nothing was sent`,
         )
       : failed(`supplier account ${supplier} is disabled: it takes no new orders`, {
-          code: 'SUPPLIER_ACCOUNT_DISABLED',
+          code: SUPPLIER_ACCOUNT_DISABLED,
           message: `supplier account '${supplier}' is disabled on the workers; nothing was sent`,
         }),
   /** An earlier run of the order decided it: this run reports that decision and sends nothing. */
