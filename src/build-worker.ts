@@ -184,6 +184,8 @@ export interface SupplierAccountWorkerOptions {
   readonly maxActivitiesPerSecond?: number;
   readonly shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
   readonly onPollLateness?: (lateMs: number) => void;
+  /** The account's content catalogue, which its content syncs write. */
+  readonly catalogueStore?: CatalogueStore;
   /** Extra options, for tests and benchmarks. */
   readonly overrides?: Partial<WorkerOptions>;
 }
@@ -206,6 +208,7 @@ export async function createSupplierAccountWorker(
       hotelApi: o.hotelApi,
       orderIdField: o.orderIdField ?? DEFAULT_ORDER_ID_FIELD,
       ...(o.onPollLateness ? { onPollLateness: o.onPollLateness } : {}),
+      ...(o.catalogueStore ? { catalogueStore: o.catalogueStore } : {}),
     }),
     dataConverter: workerDataConverter(o.dataConverter),
     maxConcurrentActivityTaskExecutions: maxActivities,

@@ -62,6 +62,7 @@ import {
 import { PortInUseError, whenPortInUse } from './observability/ports';
 import { installTemporalRuntimeWithMetrics, sdkMetricsUrl } from './observability/runtime';
 import { loadWorkflowBundle } from './workflow-bundle';
+import { catalogueDbPathFor } from './shared/supplier-accounts';
 import { CALL_REPORT_MARGIN_MS, shutdownGraceMsFor } from './workflows/activity-options';
 
 /** Visibility counts (a scrape) give up after this long, ms. */
@@ -177,7 +178,8 @@ class WorkerProcess {
   metricsServer: MetricsServer | undefined;
   /** Each account's client, the default account's first. */
   readonly hotelApis: HotelApiClient[] = [];
-  catalogueStore: CatalogueStore | undefined;
+  /** Each account's content catalogue, the default account's first. */
+  readonly catalogueStores: CatalogueStore[] = [];
 
   workers(): Worker[] {
     return [this.worker, this.eventsWorker, ...this.accountWorkers].filter(
@@ -191,7 +193,7 @@ class WorkerProcess {
 
   async close(): Promise<void> {
     for (const client of this.hotelApis) await client.close();
-    await this.catalogueStore?.close();
+    for (const store of this.catalogueStores) await store.close();
     await this.connection?.close();
     await this.metricsServer?.close();
     await this.health?.close();
@@ -344,8 +346,13 @@ async function createWorkers(
     log.warn({ bundlePath }, 'WORKFLOW_BUNDLE_PATH does not exist: bundling workflows now');
   }
   // The embedded content catalogue (SQLite, one file per worker host): content sync writes it.
-  const catalogueStore = openSqliteCatalogueStore({ path: config.catalogueDbPath });
-  proc.catalogueStore = catalogueStore;
+  const storeOf = (account: string) => {
+    const path = catalogueDbPathFor(config.catalogueDbPath, account);
+    const store = openSqliteCatalogueStore({ path });
+    proc.catalogueStores.push(store);
+    return store;
+  };
+  const catalogueStore = storeOf(defaultAccount!.id);
   const workflowBundle = await loadWorkflowBundle(bundlePath);
   const dataConverter = createDataConverter(config.encryption);
   proc.worker = await untilAnswered(() =>
@@ -379,6 +386,7 @@ async function createWorkers(
           taskQueue: config.temporal.taskQueue,
           account: account.id,
           hotelApi: clientOf(account),
+          catalogueStore: storeOf(account.id),
           orderIdField: config.orderIdField,
           dataConverter,
           maxConcurrentActivities: account.maxConcurrentCalls,

@@ -57,6 +57,13 @@ export type Activities = ReturnType<typeof createActivities>;
  * The activities a supplier account's own worker registers (build-worker.ts): every call the
  * workflows route to the account's task queue (workflows/activity-options.ts `onAccount`).
  */
-export function createSupplierActivities(deps: BookingActivityDeps) {
-  return { ...createBookingActivities(deps), ...createGuardActivities(deps) };
+export function createSupplierActivities(
+  deps: BookingActivityDeps & { readonly catalogueStore?: CatalogueStore },
+) {
+  return {
+    ...createBookingActivities(deps),
+    ...createGuardActivities(deps),
+    ...createCatalogueActivities(deps),
+    ...createContentSyncActivities(deps),
+  };
 }

@@ -25,6 +25,8 @@ export interface RunContentSyncOptions extends DetailFetchLimits {
   readonly taskQueue: string;
   /** @default DEFAULT_PAGES_PER_RUN (10) */
   readonly pagesPerRun?: number;
+  /** The supplier account whose content to sync. @default the default account */
+  readonly supplier?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function runContentSync(
   checkCountryLanguage(countryCode, language);
   const input = contentSyncInput(options);
   const handle = await client.workflow.start<typeof syncContent>(CONTENT_SYNC_WORKFLOW, {
-    workflowId: contentSyncWorkflowId(countryCode, language),
+    workflowId: contentSyncWorkflowId(countryCode, language, options.supplier),
     taskQueue,
     args: [input],
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
@@ -54,11 +56,15 @@ export async function runContentSync(
  */
 export async function contentSyncProgress(
   client: Client,
-  options: { readonly countryCode: string; readonly language: ContentLanguage },
+  options: {
+    readonly countryCode: string;
+    readonly language: ContentLanguage;
+    readonly supplier?: string;
+  },
 ): Promise<ContentSyncProgress | undefined> {
   checkCountryLanguage(options.countryCode, options.language);
   const handle = client.workflow.getHandle(
-    contentSyncWorkflowId(options.countryCode, options.language),
+    contentSyncWorkflowId(options.countryCode, options.language, options.supplier),
   );
   try {
     return await handle.query(contentSyncProgressQuery);

@@ -32,6 +32,8 @@ export interface ContentScheduleOptions extends DetailFetchLimits {
   readonly taskQueue?: string;
   /** @default DEFAULT_PAGES_PER_RUN (10) */
   readonly pagesPerRun?: number;
+  /** The supplier account whose content to sync. @default the default account */
+  readonly supplier?: string;
 }
 
 export interface EnsuredSchedule {
@@ -53,14 +55,14 @@ export async function ensureContentSchedule(
 ): Promise<EnsuredSchedule> {
   const { countryCode, language, interval } = options;
   checkCountryLanguage(countryCode, language);
-  const scheduleId = contentScheduleId(countryCode, language);
+  const scheduleId = contentScheduleId(countryCode, language, options.supplier);
   const input = contentSyncInput(options);
   const spec: ScheduleSpec = { intervals: [{ every: interval }] };
   const action: ScheduleOptionsStartWorkflowAction<typeof syncContent> = {
     type: 'startWorkflow',
     workflowType: CONTENT_SYNC_WORKFLOW,
     // The schedule appends the scheduled time, so each pass has its own id.
-    workflowId: contentSyncWorkflowId(countryCode, language),
+    workflowId: contentSyncWorkflowId(countryCode, language, options.supplier),
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     args: [input],
   };

@@ -3,6 +3,7 @@
  * CLI: names, ids, input, state and result. Pure (no I/O, no Node built-ins): the workflow
  * bundle imports it.
  */
+import { DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
 import type { IdRanges } from './id-ranges';
 
 /** The workflow type name. */
@@ -38,14 +39,26 @@ export const DEFAULT_DETAILS_PER_SECOND = 50;
  */
 export const DEFAULT_PAGES_PER_RUN = 10;
 
-/** `content-sync-<CC>-<lang>`: one sync per country and language at a time. */
-export function contentSyncWorkflowId(countryCode: string, language: ContentLanguage): string {
-  return `content-sync-${countryCode}-${language}`;
+/**
+ * `content-sync-<CC>-<lang>`: one sync per country and language at a time; another supplier
+ * account's is `content-sync-<CC>-<lang>-<account>` (src/shared/supplier-accounts.ts).
+ */
+export function contentSyncWorkflowId(
+  countryCode: string,
+  language: ContentLanguage,
+  supplier?: string,
+): string {
+  const id = `content-sync-${countryCode}-${language}`;
+  return supplier === undefined || supplier === DEFAULT_SUPPLIER_ACCOUNT ? id : `${id}-${supplier}`;
 }
 
 /** The schedule id of a country and language (the same string as the workflow id). */
-export function contentScheduleId(countryCode: string, language: ContentLanguage): string {
-  return contentSyncWorkflowId(countryCode, language);
+export function contentScheduleId(
+  countryCode: string,
+  language: ContentLanguage,
+  supplier?: string,
+): string {
+  return contentSyncWorkflowId(countryCode, language, supplier);
 }
 
 /** Limits on detail fetches, applied inside each page activity. */
@@ -66,6 +79,8 @@ export interface ContentSyncInput extends DetailFetchLimits {
   readonly language: ContentLanguage;
   /** Pages per run before continue-as-new. @default DEFAULT_PAGES_PER_RUN (10) */
   readonly pagesPerRun?: number;
+  /** The supplier account whose content this is, into its own catalogue. @default the default */
+  readonly supplier?: string;
   /** Carried across continue-as-new; never set by callers. */
   readonly state?: ContentSyncState;
 }
@@ -94,12 +109,14 @@ export function contentSyncInput(
     readonly countryCode: string;
     readonly language: ContentLanguage;
     readonly pagesPerRun?: number;
+    readonly supplier?: string;
   },
 ): ContentSyncInput {
   const { countryCode, language, detailConcurrency, detailsPerSecond, pagesPerRun } = options;
   return {
     countryCode,
     language,
+    ...(options.supplier !== undefined ? { supplier: options.supplier } : {}),
     ...(detailConcurrency !== undefined ? { detailConcurrency } : {}),
     ...(detailsPerSecond !== undefined ? { detailsPerSecond } : {}),
     ...(pagesPerRun !== undefined ? { pagesPerRun } : {}),

@@ -8,9 +8,11 @@ import { openSqliteCatalogueStore } from '../catalogue/sqlite-store';
 import type { CatalogueStore } from '../catalogue/store';
 import type { BookingClient } from '../client';
 import { connectBookingClient, type ConnectedClient } from '../client';
-import { assertSupplierCredentials, type Config } from '../config';
+import { assertSupplierCredentials, type Config, type SupplierAccount } from '../config';
+import { catalogueDbPathFor, DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
 import { HotelApiClient } from '../hotel-api';
-import { temporalUnreachable, type FailureContext } from './cli-errors';
+import { CliError, temporalUnreachable, type FailureContext } from './cli-errors';
+import { ExitCode } from './exit-codes';
 import { probeTcp } from '../doctor/tcp-probe';
 
 /** Where the tool writes; tests and the demo pass their own. */
@@ -36,8 +38,8 @@ export class CliContext {
   readonly #loadConfig: () => Config;
   #config: Config | undefined;
   #temporal: ConnectedClient | undefined;
-  #hotelApi: HotelApiClient | undefined;
-  #catalogue: Promise<CatalogueStore | undefined> | undefined;
+  readonly #hotelApis = new Map<string, HotelApiClient>();
+  readonly #catalogues = new Map<string, Promise<CatalogueStore | undefined>>();
 
   constructor(options: CliContextOptions) {
     this.io = options.io;
@@ -94,26 +96,47 @@ export class CliContext {
     return connection.withDeadline(Date.now() + timeoutMs, fn);
   }
 
-  /** The supplier client, built from HOTEL_API_* on first use. */
-  hotelApi(): HotelApiClient {
-    if (!this.#hotelApi) {
+  /** A configured supplier account (`--supplier`), the default one when none is named. */
+  account(supplier?: string): SupplierAccount {
+    const id = supplier ?? DEFAULT_SUPPLIER_ACCOUNT;
+    const account = this.config.suppliers.find((a) => a.id === id);
+    if (account) return account;
+    const ids = this.config.suppliers.map((a) => a.id).join(', ');
+    throw new CliError(
+      `--supplier: no account '${id}' is configured (SUPPLIER_ACCOUNTS); configured: ${ids}`,
+      ExitCode.USAGE,
+      'UNKNOWN_SUPPLIER_ACCOUNT',
+    );
+  }
+
+  /** An account's supplier client (HOTEL_API_* for the default one), built on first use. */
+  hotelApi(supplier?: string): HotelApiClient {
+    const account = this.account(supplier);
+    let client = this.#hotelApis.get(account.id);
+    if (!client) {
       assertSupplierCredentials(this.config);
-      this.#hotelApi = new HotelApiClient(this.config.hotelApi);
+      client = new HotelApiClient(account.hotelApi);
+      this.#hotelApis.set(account.id, client);
     }
-    return this.#hotelApi;
+    return client;
   }
 
   /**
-   * The local content catalogue (`CATALOGUE_DB_PATH`), opened read-only on first use;
-   * `undefined` when the file does not exist yet (no `content sync` has run against it).
+   * An account's local content catalogue (`CATALOGUE_DB_PATH`, another account's beside it),
+   * opened read-only on first use; `undefined` when the file does not exist yet (no
+   * `content sync` has run against it).
    */
-  catalogueStore(): Promise<CatalogueStore | undefined> {
-    this.#catalogue ??= (async () => {
-      const path = this.config.catalogueDbPath;
-      if (!existsSync(path) || statSync(path).size === 0) return undefined;
-      return openSqliteCatalogueStore({ path, readonly: true });
-    })();
-    return this.#catalogue;
+  catalogueStore(supplier?: string): Promise<CatalogueStore | undefined> {
+    const path = catalogueDbPathFor(this.config.catalogueDbPath, this.account(supplier).id);
+    let store = this.#catalogues.get(path);
+    if (!store) {
+      store = (async () => {
+        if (!existsSync(path) || statSync(path).size === 0) return undefined;
+        return openSqliteCatalogueStore({ path, readonly: true });
+      })();
+      this.#catalogues.set(path, store);
+    }
+    return store;
   }
 
   /** Writes the command's one result: JSON in `--json` mode, else the human rendering. */
@@ -133,8 +156,8 @@ export class CliContext {
   async close(): Promise<void> {
     await Promise.allSettled([
       this.#temporal?.close(),
-      this.#hotelApi?.close(),
-      this.#catalogue?.then((store) => store?.close()),
+      ...[...this.#hotelApis.values()].map((client) => client.close()),
+      ...[...this.#catalogues.values()].map((store) => store.then((s) => s?.close())),
     ]);
   }
 }

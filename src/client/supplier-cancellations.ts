@@ -13,7 +13,7 @@ import {
   type CancelBookingInput,
   type CancelBookingResult,
 } from '../shared/booking-contract';
-import { OrderIdKey, SupplierBookingIdKey } from '../shared/search-attributes';
+import { OrderIdKey, SupplierAccountKey, SupplierBookingIdKey } from '../shared/search-attributes';
 import { checkCancelBookingInput } from './booking-input';
 import type { BookingClientSettings } from './booking-client-options';
 
@@ -25,13 +25,14 @@ export class SupplierCancellations {
     checkCancelBookingInput(input);
     return this.settings.client.workflow.start(CANCEL_BOOKING_WORKFLOW, {
       taskQueue: this.settings.taskQueue,
-      workflowId: cancellationWorkflowId(input.bookingId),
+      workflowId: cancellationWorkflowId(input.bookingId, input.supplier ?? undefined),
       args: [input],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
       typedSearchAttributes: [
         { key: SupplierBookingIdKey, value: input.bookingId },
         ...(input.orderId ? [{ key: OrderIdKey, value: input.orderId }] : []),
+        ...(input.supplier ? [{ key: SupplierAccountKey, value: input.supplier }] : []),
       ],
       staticSummary: `Cancel supplier booking ${input.bookingId}${input.orderId ? ` (order ${input.orderId})` : ''}`,
     });

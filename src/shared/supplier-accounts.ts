@@ -10,6 +10,20 @@ export const DEFAULT_SUPPLIER_ACCOUNT = 'default';
 /** An account id: lower-case letters, digits and `-`, a letter first, at most 32 characters. */
 export const SUPPLIER_ACCOUNT_ID = /^[a-z][a-z0-9-]{0,31}$/;
 
+/**
+ * The content catalogue file of an account: `CATALOGUE_DB_PATH` itself for the default account,
+ * the same name with `-<account>` before its extension for another (`catalogue.sqlite` →
+ * `catalogue-eu.sqlite`): each account's content is its own (another supplier's property ids).
+ */
+export function catalogueDbPathFor(path: string, account: string | undefined): string {
+  if (account === undefined || account === DEFAULT_SUPPLIER_ACCOUNT) return path;
+  const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  const dot = path.lastIndexOf('.');
+  return dot > slash + 1
+    ? `${path.slice(0, dot)}-${account}${path.slice(dot)}`
+    : `${path}-${account}`;
+}
+
 /** The failure code of a new order whose account is disabled (nothing was sent). */
 export const SUPPLIER_ACCOUNT_DISABLED = 'SUPPLIER_ACCOUNT_DISABLED';
 

@@ -285,7 +285,7 @@ describe('content sync, content search and content show with the local catalogue
     assert.equal(s.stack.simulator!.requests().total, requestsBefore, 'the supplier was not asked');
   });
 
-  it('content show reads the catalogue and says so; --supplier and unknown ids ask the supplier', async () => {
+  it('content show reads the catalogue and says so; --live and unknown ids ask the supplier', async () => {
     const before = detailCalls();
     const [human, machine] = await Promise.all([
       run('content', 'show', '1001'),
@@ -309,7 +309,7 @@ describe('content sync, content search and content show with the local catalogue
     assert.equal(detailCalls(), before, 'no supplier detail call');
 
     const [supplier, unknown] = await Promise.all([
-      run('--json', 'content', 'show', '1001', '--supplier'),
+      run('--json', 'content', 'show', '1001', '--live'),
       run('content', 'show', '999999'),
     ]);
     assert.equal(supplier.code, 0, explain(supplier));

@@ -11,6 +11,7 @@ import { keyValueTable, renderOrderState, renderResult } from '../render';
 import { phaseHint } from './book-command';
 import type { CommandRunner } from './command-runner';
 import { parseBookingId, readBeforeWriting } from './order-writes';
+import { SUPPLIER_OPTION } from './content-store-commands';
 
 interface CancelFlags {
   bookingId?: string;
@@ -18,6 +19,7 @@ interface CancelFlags {
   acceptPenalty?: boolean;
   wait?: boolean;
   pollInterval?: string;
+  supplier?: string;
 }
 
 function cancellationPolling(o: CancelFlags) {
@@ -32,8 +34,10 @@ const exitForCancellation = (r: CancelBookingResult): ExitCode =>
 async function cancelByBookingId(ctx: CliContext, bookingId: number, o: CancelFlags) {
   const bookings = await ctx.bookings();
   const polling = cancellationPolling(o);
+  const supplier = o.supplier !== undefined ? ctx.account(o.supplier).id : undefined;
   const handle = await bookings.startCancellation({
     bookingId,
+    ...(supplier !== undefined ? { supplier } : {}),
     ...(o.reason !== undefined ? { reason: o.reason } : {}),
     ...(polling ? { polling } : {}),
   });
@@ -116,6 +120,7 @@ export function registerCancelCommand(program: Command, run: CommandRunner): voi
     )
     .argument('[orderId]')
     .option('--booking-id <id>', 'cancel this supplier booking id (starts cancelBooking)')
+    .option(...SUPPLIER_OPTION)
     .option('--reason <text>', 'why, for the record')
     .option(
       '--accept-penalty',

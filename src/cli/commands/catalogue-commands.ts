@@ -17,6 +17,7 @@ import {
   parseContentLanguage,
   propertyLabels,
   registerContentStoreCommands,
+  SUPPLIER_OPTION,
 } from './content-store-commands';
 
 /** `--property 1001 1002` or `--property 1001,1002`. */
@@ -39,19 +40,20 @@ interface SearchOptions {
   checkout: string;
   occupancy: string[];
   language: string;
+  supplier?: string;
 }
 
 async function search(ctx: CliContext, o: SearchOptions): Promise<ExitCode> {
   const propertyIds = parsePropertyIds(o.property);
   const language = parseContentLanguage(o.language);
-  const availability: AvailabilityResponse = await ctx.hotelApi().availability({
+  const availability: AvailabilityResponse = await ctx.hotelApi(o.supplier).availability({
     checkin: o.checkin,
     checkout: o.checkout,
     propertyIds,
     occupancy: o.occupancy,
   });
   const found = availability.properties.map((p) => Number(p.property_id));
-  const labels = await propertyLabels(ctx, found, language);
+  const labels = await propertyLabels(ctx, found, language, o.supplier);
   const properties = availability.properties.map((p) => ({
     propertyId: Number(p.property_id),
     name: labels.get(Number(p.property_id))?.name ?? null,
@@ -110,10 +112,10 @@ async function search(ctx: CliContext, o: SearchOptions): Promise<ExitCode> {
 
 async function contentList(
   ctx: CliContext,
-  o: { country: string; page: string; language: string },
+  o: { country: string; page: string; language: string; supplier?: string },
 ): Promise<ExitCode> {
   const page = Number(o.page);
-  const list = await ctx.hotelApi().listProperties({
+  const list = await ctx.hotelApi(o.supplier).listProperties({
     countryCode: o.country,
     page,
     languageCode: o.language as LanguageCode,
@@ -137,7 +139,8 @@ async function contentList(
 
 interface ShowOptions {
   language: string;
-  supplier?: boolean;
+  live?: boolean;
+  supplier?: string;
 }
 
 /** The catalogue's bookkeeping of a stored property, shown next to its detail. */
@@ -154,12 +157,12 @@ function catalogueInfo(stored: StoredProperty) {
 
 /**
  * One property: from the local catalogue when it has the property in that language (active or
- * not), else from the supplier; `source` says which. `--supplier` skips the catalogue.
+ * not), else from the supplier; `source` says which. `--live` skips the catalogue.
  */
 async function contentShow(ctx: CliContext, rawId: string, o: ShowOptions): Promise<ExitCode> {
   const [hotelId] = parsePropertyIds([rawId]);
   const language = parseContentLanguage(o.language);
-  const store = o.supplier ? undefined : await ctx.catalogueStore();
+  const store = o.live ? undefined : await ctx.catalogueStore(o.supplier);
   const stored = store ? await showProperty(store, hotelId!, language) : undefined;
   let p: PropertyDetail;
   let source: string;
@@ -169,9 +172,9 @@ async function contentShow(ctx: CliContext, rawId: string, o: ShowOptions): Prom
     source = `store (last synced ${stored.lastSeenAt})`;
     json = { source: 'store', ...stored.detail, catalogue: catalogueInfo(stored) };
   } else {
-    p = await ctx.hotelApi().getProperty({ hotelId: hotelId!, languageCode: language });
-    source = o.supplier
-      ? 'supplier (--supplier)'
+    p = await ctx.hotelApi(o.supplier).getProperty({ hotelId: hotelId!, languageCode: language });
+    source = o.live
+      ? 'supplier (--live)'
       : store
         ? 'supplier (not in the local catalogue)'
         : 'supplier (no local catalogue)';
@@ -223,8 +226,13 @@ const REFERENCE_LISTS = [
   ['hotel_attributes', 'Hotel attributes'],
 ] as const;
 
-async function staticLists(ctx: CliContext, o: { language: string }): Promise<ExitCode> {
-  const lists = await ctx.hotelApi().staticReferenceList({ language: o.language as LanguageCode });
+async function staticLists(
+  ctx: CliContext,
+  o: { language: string; supplier?: string },
+): Promise<ExitCode> {
+  const lists = await ctx
+    .hotelApi(o.supplier)
+    .staticReferenceList({ language: o.language as LanguageCode });
   ctx.emit(lists, () =>
     REFERENCE_LISTS.map(
       ([key, title]) =>
@@ -251,6 +259,7 @@ export function registerCatalogueCommands(program: Command, run: CommandRunner):
       ['2'],
     )
     .option('--language <code>', 'language of property names (en, it)', 'en')
+    .option(...SUPPLIER_OPTION)
     .addHelpText(
       'after',
       '\nNames and stars come from the local catalogue (`content sync`) when it has the ' +
@@ -269,7 +278,8 @@ export function registerCatalogueCommands(program: Command, run: CommandRunner):
     .requiredOption('--country <code>', 'ISO 3166-1 alpha-2 country code, e.g. IT')
     .option('--page <n>', 'page number, from 1', '1')
     .option('--language <code>', 'en or it', 'en')
-    .action((o: { country: string; page: string; language: string }) =>
+    .option(...SUPPLIER_OPTION)
+    .action((o: { country: string; page: string; language: string; supplier?: string }) =>
       run((ctx) => contentList(ctx, o)),
     );
   content
@@ -277,7 +287,8 @@ export function registerCatalogueCommands(program: Command, run: CommandRunner):
     .description('The detail record of one property: the local catalogue, else the supplier')
     .argument('<id>', 'property id')
     .option('--language <code>', 'en or it', 'en')
-    .option('--supplier', 'ask the supplier even when the local catalogue has the property')
+    .option('--live', 'ask the supplier even when the local catalogue has the property')
+    .option(...SUPPLIER_OPTION)
     .action((id: string, o: ShowOptions) => run((ctx) => contentShow(ctx, id, o)));
   registerContentStoreCommands(content, run);
 
@@ -285,5 +296,6 @@ export function registerCatalogueCommands(program: Command, run: CommandRunner):
     .command('static')
     .description('The reference lists: categories, boards, amenities, attributes')
     .option('--language <code>', 'en or it', 'en')
-    .action((o: { language: string }) => run((ctx) => staticLists(ctx, o)));
+    .option(...SUPPLIER_OPTION)
+    .action((o: { language: string; supplier?: string }) => run((ctx) => staticLists(ctx, o)));
 }

@@ -4,6 +4,7 @@
  * (`CATALOGUE_DB_PATH`, read-only), and the helpers `content show` and the availability `search`
  * use to prefer the store over one supplier call per property.
  */
+import { catalogueDbPathFor, supplierTaskQueue } from '../../shared/supplier-accounts';
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { Command } from 'commander';
@@ -90,6 +91,7 @@ interface SyncOptions {
   detailConcurrency?: string;
   detailsPerSecond?: string;
   pagesPerRun?: string;
+  supplier?: string;
 }
 
 /** The deepest message of a failure chain: what actually went wrong inside the workflow. */
@@ -103,14 +105,23 @@ function rootMessage(err: unknown): string {
   return message;
 }
 
-/** Fails fast (exit 3) when no worker polls the task queue: the sync would wait forever. */
-async function assertWorkerPolls(ctx: CliContext, taskQueue: string): Promise<void> {
+/**
+ * Fails fast (exit 3) when no worker polls the task queue (`activities`: an account's queue,
+ * which has activity pollers only): the sync would wait forever.
+ */
+async function assertWorkerPolls(
+  ctx: CliContext,
+  taskQueue: string,
+  activities = false,
+): Promise<void> {
   const { client } = await ctx.temporal();
+  const { TASK_QUEUE_TYPE_ACTIVITY, TASK_QUEUE_TYPE_WORKFLOW } =
+    temporal.api.enums.v1.TaskQueueType;
   const described = await ctx.withWorkerDeadline(() =>
     client.workflowService.describeTaskQueue({
       namespace: ctx.config.temporal.namespace,
       taskQueue: { name: taskQueue },
-      taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      taskQueueType: activities ? TASK_QUEUE_TYPE_ACTIVITY : TASK_QUEUE_TYPE_WORKFLOW,
     }),
   );
   if ((described.pollers ?? []).length === 0) {
@@ -127,12 +138,18 @@ async function syncOne(
   ctx: CliContext,
   countryCode: string,
   language: ContentLanguage,
-  limits: { detailConcurrency?: number; detailsPerSecond?: number; pagesPerRun?: number },
+  limits: {
+    detailConcurrency?: number;
+    detailsPerSecond?: number;
+    pagesPerRun?: number;
+    supplier?: string | undefined;
+  },
 ): Promise<ContentSyncResult> {
+  const { supplier } = limits;
   const { client } = await ctx.temporal();
   const { taskQueue } = ctx.config.temporal;
   ctx.note(
-    `Syncing ${countryCode} (${language}): workflow ${contentSyncWorkflowId(countryCode, language)} ` +
+    `Syncing ${countryCode} (${language}): workflow ${contentSyncWorkflowId(countryCode, language, supplier)} ` +
       `on task queue ${taskQueue}; Ctrl-C stops waiting, not the sync.`,
   );
   // Progress lines while a long pass runs (never in --json mode: stdout is one document).
@@ -142,7 +159,11 @@ async function syncOne(
     : setInterval(() => {
         if (polling) return;
         polling = true;
-        void contentSyncProgress(client, { countryCode, language })
+        void contentSyncProgress(client, {
+          countryCode,
+          language,
+          ...(supplier !== undefined ? { supplier } : {}),
+        })
           .then((p) => {
             if (p && p.phase !== 'DONE') {
               const pages = p.pages !== undefined ? `/${p.pages}` : '';
@@ -167,6 +188,7 @@ async function syncOne(
         ? { detailsPerSecond: limits.detailsPerSecond }
         : {}),
       ...(limits.pagesPerRun !== undefined ? { pagesPerRun: limits.pagesPerRun } : {}),
+      ...(supplier !== undefined ? { supplier } : {}),
     });
   } catch (err) {
     if (err instanceof WorkflowFailedError) {
@@ -199,12 +221,15 @@ async function contentSync(ctx: CliContext, o: SyncOptions): Promise<ExitCode> {
     detailsPerSecond: parseNumber('--details-per-second', o.detailsPerSecond, { min: 0 }),
     pagesPerRun: parseNumber('--pages-per-run', o.pagesPerRun, { min: 1, integer: true }),
   };
+  const account = ctx.account(o.supplier).id;
   await assertWorkerPolls(ctx, ctx.config.temporal.taskQueue);
+  if (o.supplier !== undefined)
+    await assertWorkerPolls(ctx, supplierTaskQueue(ctx.config.temporal.taskQueue, account), true);
   // One language after the other: each pass keeps to its own detail-rate cap, so running them
   // side by side would double the load on the supplier that also serves bookings.
   const results: ContentSyncResult[] = [];
   for (const language of languages) {
-    results.push(await syncOne(ctx, countryCode, language, limits));
+    results.push(await syncOne(ctx, countryCode, language, { ...limits, supplier: o.supplier }));
   }
   ctx.emit({ results }, () =>
     [
@@ -250,6 +275,7 @@ interface ContentSearchOptions {
   language: string;
   limit: string;
   includeInactive?: boolean;
+  supplier?: string;
 }
 
 /**
@@ -282,9 +308,9 @@ async function contentSearch(ctx: CliContext, o: ContentSearchOptions): Promise<
   const minStars = parseNumber('--min-stars', o.minStars, { min: 0, max: 5 });
   const limit = parseNumber('--limit', o.limit, { min: 1, max: 10_000, integer: true })!;
   const city = o.city?.trim() || undefined;
-  const path = ctx.config.catalogueDbPath;
+  const path = catalogueDbPathFor(ctx.config.catalogueDbPath, ctx.account(o.supplier).id);
 
-  const store = await ctx.catalogueStore();
+  const store = await ctx.catalogueStore(o.supplier);
   if (!store) throw nothingSynced(path, country, language, false);
   const { properties: slices } = await store.stats();
   const slice = slices.find((s) => s.countryCode === country && s.language === language);
@@ -373,11 +399,12 @@ export async function propertyLabels(
   ctx: CliContext,
   ids: readonly number[],
   language: ContentLanguage,
+  supplier?: string,
 ): Promise<Map<number, PropertyLabel>> {
   const labels = new Map<number, PropertyLabel>();
   if (ids.length > 0) {
     try {
-      const store: CatalogueStore | undefined = await ctx.catalogueStore();
+      const store: CatalogueStore | undefined = await ctx.catalogueStore(supplier);
       if (store) {
         for (const [id, v] of await propertyNames(store, ids, language)) {
           labels.set(id, { name: v.name, stars: v.stars, source: 'store' });
@@ -394,7 +421,7 @@ export async function propertyLabels(
     await Promise.all(
       rest.slice(i, i + NAME_LOOKUP_CONCURRENCY).map(async (hotelId) => {
         try {
-          const p = await ctx.hotelApi().getProperty({ hotelId, languageCode: language });
+          const p = await ctx.hotelApi(supplier).getProperty({ hotelId, languageCode: language });
           labels.set(hotelId, { name: p.name, stars: p.stars ?? null, source: 'supplier' });
         } catch (err) {
           // An inactive or unknown property still has rooms worth showing.
@@ -407,6 +434,12 @@ export async function propertyLabels(
 }
 
 // --- registration -----------------------------------------------------------------------------
+
+/** The account a supplier command goes to (the order's `supplier`). */
+export const SUPPLIER_OPTION = [
+  '--supplier <account>',
+  'the supplier account, an id of SUPPLIER_ACCOUNTS (default: the HOTEL_API_* one)',
+] as const;
 
 /** Adds `content sync` and `content search` under the `content` command. */
 export function registerContentStoreCommands(content: Command, run: CommandRunner): void {
@@ -421,6 +454,7 @@ export function registerContentStoreCommands(content: Command, run: CommandRunne
     .option('--detail-concurrency <n>', 'detail fetches in flight at once (default 8)')
     .option('--details-per-second <n>', 'detail fetches per second, 0 = no cap (default 50)')
     .option('--pages-per-run <n>', 'pages per workflow run before continue-as-new (default 10)')
+    .option(...SUPPLIER_OPTION)
     .addHelpText(
       'after',
       '\nExit codes: 0 synced; 1 the sync failed; 2 bad arguments; 3 Temporal unreachable or no ' +
@@ -437,6 +471,7 @@ export function registerContentStoreCommands(content: Command, run: CommandRunne
     .option('--language <code>', 'en or it', 'en')
     .option('--limit <n>', 'at most this many properties', '50')
     .option('--include-inactive', 'also properties the last sync no longer listed')
+    .option(...SUPPLIER_OPTION)
     .addHelpText(
       'after',
       '\nExit codes: 0 searched (also when nothing matches); 1 nothing to search: no catalogue ' +

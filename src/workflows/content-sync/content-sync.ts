@@ -29,7 +29,8 @@ import {
   type ContentSyncState,
 } from '../../catalogue/sync-contract';
 import { contentSyncProgressQuery } from '../../catalogue/sync-messages';
-import { CONTENT_SYNC_ACTIVITY, PRIORITY, READ_ACTIVITY } from '../activity-options';
+import { CONTENT_SYNC_ACTIVITY, PRIORITY, READ_ACTIVITY, onAccount } from '../activity-options';
+import { SUPPLIER_ACCOUNT_ID } from '../../shared/supplier-accounts';
 import {
   afterFinish,
   afterPage,
@@ -41,12 +42,19 @@ import {
   syncResult,
 } from './sync-state';
 
-const { syncContentPage, finishContentSync } =
-  proxyActivities<ContentSyncActivities>(CONTENT_SYNC_ACTIVITY);
-const { syncReferenceLists } = proxyActivities<ContentSyncActivities>({
-  ...READ_ACTIVITY,
-  priority: PRIORITY.background,
-});
+/**
+ * The pass's activities, on its account's task queue (its worker holds that account's catalogue).
+ * `proxyActivities` answers a proxy: its functions are taken by name, never spread.
+ */
+function activities(supplier: string | undefined) {
+  const { syncContentPage, finishContentSync } = proxyActivities<ContentSyncActivities>(
+    onAccount(CONTENT_SYNC_ACTIVITY, supplier),
+  );
+  const { syncReferenceLists } = proxyActivities<ContentSyncActivities>(
+    onAccount({ ...READ_ACTIVITY, priority: PRIORITY.background }, supplier),
+  );
+  return { syncContentPage, finishContentSync, syncReferenceLists };
+}
 
 /** Bad input fails the workflow at once: retrying a workflow task would not fix it. */
 function validate(input: ContentSyncInput): void {
@@ -63,6 +71,9 @@ function validate(input: ContentSyncInput): void {
       problems.push(`${name}: must be a number >= ${min}`);
     }
   };
+  if (input?.supplier !== undefined && !SUPPLIER_ACCOUNT_ID.test(String(input.supplier))) {
+    problems.push('supplier: an account id (a-z, 0-9 and -, a letter first, at most 32)');
+  }
   positive('pagesPerRun', 1);
   positive('detailConcurrency', 1);
   positive('detailsPerSecond', 0);
@@ -101,7 +112,7 @@ export async function syncContent(input: ContentSyncInput): Promise<ContentSyncR
 }
 
 async function referenceLists(pass: Pass): Promise<void> {
-  await syncReferenceLists({ language: pass.input.language });
+  await activities(pass.input.supplier).syncReferenceLists({ language: pass.input.language });
   pass.state = { ...pass.state, referenceListsDone: true };
 }
 
@@ -122,7 +133,7 @@ async function pages(pass: Pass): Promise<void> {
         state: { ...pass.state, run: pass.state.run + 1 },
       });
     }
-    const page = await syncContentPage({
+    const page = await activities(input.supplier).syncContentPage({
       countryCode: input.countryCode,
       language: input.language,
       page: pass.state.nextPage,
@@ -139,7 +150,7 @@ async function pages(pass: Pass): Promise<void> {
 /** The pass's end: what it did not see is marked inactive. Answers how many rows that was. */
 async function finish(pass: Pass): Promise<number> {
   const { input } = pass;
-  const end = await finishContentSync({
+  const end = await activities(input.supplier).finishContentSync({
     countryCode: input.countryCode,
     language: input.language,
     syncId: pass.state.syncId,
