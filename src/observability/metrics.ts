@@ -156,9 +156,7 @@ function orderEventsGauge(
 }
 
 /** Each supplier call counted and timed, by endpoint, method, status and code. */
-function supplierCallRecorder(
-  registry: Registry,
-): (event: CallEvent, account?: string) => void {
+function supplierCallRecorder(registry: Registry): (event: CallEvent, account?: string) => void {
   const calls = new Counter({
     ...seriesOptions(WORKER_SERIES.supplierCalls),
     registers: [registry],
