@@ -1,10 +1,13 @@
 /**
  * The doctor's reports for people (the supplier's and `doctor namespace`): one row per check
  * (verdict, what was seen, what breaks), the checks that did not run, a summary with the exit
- * code's meaning, and a loud line for a test booking left behind. Plain text, no colours.
+ * code's meaning, and a loud line for a test booking left behind. The supplier's has one such
+ * section per account checked, headed by the account, and a last line for the run when there
+ * are several. Plain text, no colours.
  */
 import Table from 'cli-table3';
 import type { CheckResult } from '../doctor/check-result';
+import type { AccountReport, DoctorRunReport } from '../doctor/run-accounts';
 import type { DoctorReport } from '../doctor/run-doctor';
 import type { NamespaceDoctorReport } from '../doctor/run-namespace-doctor';
 
@@ -19,12 +22,21 @@ const EXIT_MEANING = {
   2: 'the supplier could not be checked (unreachable or refused our credentials)',
 } as const;
 
+const RUN_EXIT_MEANING = {
+  0: 'nothing found that would break bookings on any account',
+  1: 'something would break bookings on an account (see its fail rows)',
+  2: 'an account could not be checked (unreachable or refused our credentials)',
+} as const;
+
 /** The loud line for a booking the doctor could not see cancelled, or `undefined`. */
-export function leftBehindLine(report: DoctorReport): string | undefined {
+export function leftBehindLine(
+  report: DoctorReport & { readonly id?: string },
+): string | undefined {
   const l = report.leftBehind;
   if (l === undefined) return undefined;
   const which = l.bookingId === undefined ? 'a booking may exist' : `booking ${l.bookingId}`;
-  return `!!! TEST BOOKING LEFT BEHIND at ${report.supplier}: ${which} (order ${l.orderId}, guest "Test Doctor-Do-Not-Honour"): ${l.reason}. Cancel it with the supplier.`;
+  const account = report.id === undefined ? '' : ` (account "${report.id}")`;
+  return `!!! TEST BOOKING LEFT BEHIND at ${report.supplier}${account}: ${which} (order ${l.orderId}, guest "Test Doctor-Do-Not-Honour"): ${l.reason}. Cancel it with the supplier.`;
 }
 
 /** The checks as a table: one row per check, the failures' and warnings' consequences. */
@@ -51,18 +63,41 @@ function counts(report: {
   return `${count('ok')} ok, ${count('warn')} warn, ${count('fail')} fail, ${report.skipped.length} not run`;
 }
 
-export function renderDoctorReport(report: DoctorReport): string {
-  const lines = [`Supplier ${report.supplier}`, checksTable(report.checks)];
+/** An account's heading: its id, its supplier, and whether it takes new orders. */
+function accountHeading(report: AccountReport): string {
+  const state = report.enabled
+    ? 'enabled'
+    : 'disabled: takes no new orders; its running orders still call it';
+  return `Supplier account "${report.id}" at ${report.supplier} (${state})`;
+}
+
+/** One account's section: heading, checks, what did not run, its summary. */
+export function renderAccountReport(report: AccountReport): string {
+  const lines = [accountHeading(report), checksTable(report.checks)];
   if (report.skipped.length > 0) {
     lines.push('Not run:', ...report.skipped.map((s) => `  ${s.name}: ${s.reason}`));
   }
   if (report.stop !== undefined) {
     lines.push(`Stopped after ${report.stop.check}: the supplier is ${report.stop.kind}.`);
   }
-  lines.push(`${counts(report)}: exit ${report.exitCode}, ${EXIT_MEANING[report.exitCode]}.`);
+  lines.push(
+    `Account "${report.id}": ${counts(report)}: exit ${report.exitCode}, ${EXIT_MEANING[report.exitCode]}.`,
+  );
   const loud = leftBehindLine(report);
   if (loud !== undefined) lines.push(loud);
   return lines.join('\n');
+}
+
+/** Every account's section; with several, a last line for the run (its exit code the worst). */
+export function renderDoctorRun(run: DoctorRunReport): string {
+  const sections = run.accounts.map(renderAccountReport);
+  if (run.accounts.length > 1) {
+    const each = run.accounts.map((a) => `"${a.id}" exit ${a.exitCode}`).join(', ');
+    sections.push(
+      `${run.accounts.length} accounts checked (${each}): exit ${run.exitCode}, ${RUN_EXIT_MEANING[run.exitCode]}.`,
+    );
+  }
+  return sections.join('\n\n');
 }
 
 const NAMESPACE_EXIT_MEANING = {

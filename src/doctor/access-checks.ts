@@ -53,7 +53,7 @@ export async function checkAccess(session: SupplierSession): Promise<AccessOutco
   if (reachable.verdict === 'fail') {
     return { results: [reachable], stop: { kind: 'unreachable', check: 'reachable' } };
   }
-  const credentials = credentialsVerdict(first, retry);
+  const credentials = credentialsVerdict(first, retry, session.settings);
   return {
     results: [reachable, credentials.result],
     ...(credentials.stop === undefined ? {} : { stop: credentials.stop }),
@@ -85,7 +85,7 @@ export async function checkRedirectsAndClock(session: SupplierSession): Promise<
     });
   }
   return [
-    redirectsVerdict(probes),
+    redirectsVerdict(probes, session.settings),
     clockVerdict({
       dateHeader: dated === undefined ? undefined : firstHeader(dated.answer.headers, 'date'),
       localMs: dated?.localMs ?? Date.now(),
@@ -110,7 +110,7 @@ export function asRefusal(session: SupplierSession, answer: RawAnswer, path: str
         ? {}
         : { signedSkewMs: date - answer.signedAtMs }),
       clockCorrection: session.config.clockCorrection,
-      secrets: [session.config.secret],
+      secrets: [session.config.secret, session.config.key],
     }),
   };
 }

@@ -5,6 +5,8 @@
 import { isLoopbackHost } from '../config/loopback';
 import type { HotelApiError } from '../hotel-api/errors';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../hotel-api/signing';
+import type { AccountSettings } from './account-settings';
+import { DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
 import type { CheckName, CheckResult, Stop } from './check-result';
 import { fail, ok, warn } from './check-result';
 
@@ -51,10 +53,13 @@ export function reachableVerdict(baseUrl: string, first: FirstCall): CheckResult
 export function credentialsVerdict(
   first: FirstCall,
   retry: FirstCall | undefined,
+  settings: AccountSettings = DEFAULT_ACCOUNT_SETTINGS,
 ): { result: CheckResult; stop?: Stop } {
   const unauthenticated: Stop = { kind: 'unauthenticated', check: 'credentials' };
   if (first.kind === 'answered') {
-    return { result: ok('credentials', 'a request signed with HOTEL_API_KEY/SECRET was accepted') };
+    return {
+      result: ok('credentials', `a request signed with ${settings.signedWith} was accepted`),
+    };
   }
   const e = first.error;
   if (e.code === 'AUTH_INVALID') {
@@ -62,7 +67,7 @@ export function credentialsVerdict(
       result: fail(
         'credentials',
         `refused with 401 (${e.message}); the signature was within the clock window`,
-        `${NOTHING_WORKS}. Check HOTEL_API_KEY and HOTEL_API_SECRET (or their _FILE forms) and the base URL's environment`,
+        `${NOTHING_WORKS}. Check ${settings.credentials} and the base URL's environment`,
       ),
       stop: unauthenticated,
     };
@@ -113,6 +118,7 @@ export function redirectsVerdict(
     readonly statusCode: number;
     readonly location?: string;
   }[],
+  settings: AccountSettings = DEFAULT_ACCOUNT_SETTINGS,
 ): CheckResult {
   const redirected = probes.filter((p) => p.statusCode >= 300 && p.statusCode < 400);
   if (redirected.length === 0) {
@@ -126,7 +132,7 @@ export function redirectsVerdict(
     redirected
       .map((p) => `GET ${p.path} answered ${p.statusCode} to ${p.location ?? '(no Location)'}`)
       .join('; '),
-    'the client does not follow redirects (re-sending a POST /booking elsewhere is never safe): every call to these paths fails as CONTRACT. Point HOTEL_API_BASE_URL at the final address, or have the supplier serve the documented paths',
+    `the client does not follow redirects (re-sending a POST /booking elsewhere is never safe): every call to these paths fails as CONTRACT. Point ${settings.baseUrl} at the final address, or have the supplier serve the documented paths`,
   );
 }
 

@@ -1,6 +1,8 @@
 /** Verdicts on speed and limits: latency against the configured timeouts, rate-limit headers. Pure. */
 import { firstHeader } from '../hotel-api/client';
 import type { ResponseHeaders } from '../hotel-api/errors';
+import type { AccountSettings } from './account-settings';
+import { DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
 import type { CheckResult } from './check-result';
 import { fail, ok, warn } from './check-result';
 
@@ -32,7 +34,10 @@ export const LATENCY_WARN_SHARE = 0.5;
 const ms = (v: number) => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
 
 /** `latency`: p50/p95 per endpoint against its configured timeout. */
-export function latencyVerdict(endpoints: readonly EndpointTimings[]): CheckResult {
+export function latencyVerdict(
+  endpoints: readonly EndpointTimings[],
+  settings: AccountSettings = DEFAULT_ACCOUNT_SETTINGS,
+): CheckResult {
   const lines: string[] = [];
   const slow: string[] = [];
   const close: string[] = [];
@@ -54,7 +59,7 @@ export function latencyVerdict(endpoints: readonly EndpointTimings[]): CheckResu
     return fail(
       'latency',
       evidence,
-      `calls to ${slow.join(', ')} exceed their timeout: reads fail as TIMEOUT and are retried; a POST /booking that times out is ambiguous and waits for an operator (NEEDS_RECONCILIATION). Raise the HOTEL_API_*_TIMEOUT_MS variable named above`,
+      `calls to ${slow.join(', ')} exceed their timeout: reads fail as TIMEOUT and are retried; a POST /booking that times out is ambiguous and waits for an operator (NEEDS_RECONCILIATION). ${settings.raiseTimeout}`,
     );
   }
   if (close.length > 0) {
@@ -90,17 +95,20 @@ export function policyPerSecond(policy: string): number | undefined {
   return Number(quota) / Number(window);
 }
 
-/** `rate-limit`: what the supplier announces against `SUPPLIER_MAX_CALLS_PER_SECOND`. */
+/** `rate-limit`: what the supplier announces against the account's cap (`SUPPLIER_MAX_CALLS_PER_SECOND`). */
 export function rateLimitVerdict(input: {
   readonly headers: readonly ResponseHeaders[];
   readonly maxCallsPerSecond: number;
   /** 429 answers met during the doctor's own calls. */
   readonly rateLimited: number;
+  /** Where the cap is set. @default SUPPLIER_MAX_CALLS_PER_SECOND */
+  readonly capSetting?: string;
 }): CheckResult {
+  const setting = input.capSetting ?? DEFAULT_ACCOUNT_SETTINGS.maxCallsPerSecond;
   const cap =
     input.maxCallsPerSecond === 0
-      ? 'SUPPLIER_MAX_CALLS_PER_SECOND is 0 (no cap)'
-      : `SUPPLIER_MAX_CALLS_PER_SECOND is ${input.maxCallsPerSecond}`;
+      ? `${setting} is 0 (no cap)`
+      : `${setting} is ${input.maxCallsPerSecond}`;
   const seen = new Map<string, string>();
   for (const h of input.headers) {
     for (const name of LIMIT_HEADERS) {
@@ -128,7 +136,7 @@ export function rateLimitVerdict(input: {
     return warn(
       'rate-limit',
       `the supplier announces ${shown} (${perSecond} per second); ${cap}`,
-      `set SUPPLIER_MAX_CALLS_PER_SECOND to at most ${perSecond}, else ${throttled}`,
+      `set ${setting} to at most ${perSecond}, else ${throttled}`,
     );
   }
   if (perSecond === undefined) {

@@ -8,6 +8,8 @@ import type { CustomFieldName } from '../hotel-api/booking';
 import type { Room } from '../hotel-api/availability';
 import type { Credentials } from '../hotel-api/signing';
 import { checkAccess, checkRedirectsAndClock, checkRefusals } from './access-checks';
+import type { AccountSettings } from './account-settings';
+import { DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
 import type { LeftBehind } from './booking-checks';
 import { runTestBooking } from './booking-checks';
 import type { CheckName, CheckResult, Skipped, Stop } from './check-result';
@@ -38,8 +40,10 @@ export interface DoctorOptions {
   readonly samples?: number;
   /** A second key, of an account the supplier keeps inactive. */
   readonly inactive?: Credentials;
-  /** SUPPLIER_MAX_CALLS_PER_SECOND, to compare with rate-limit headers. */
+  /** The account's rate cap (SUPPLIER_MAX_CALLS_PER_SECOND), to compare with rate-limit headers. */
   readonly maxCallsPerSecond: number;
+  /** Where the account's settings are set, for the advice. @default the `HOTEL_API_*` variables */
+  readonly settings?: AccountSettings;
   /** The opt-in test booking; absent: nothing is booked. */
   readonly book?: {
     /** An option to book; else a room of the availability search. */
@@ -77,6 +81,7 @@ export function roomToBook(rooms: readonly Room[]): Room | undefined {
 export async function probe(
   name: CheckName,
   run: () => Promise<CheckResult | CheckResult[]>,
+  readTimeout = DEFAULT_ACCOUNT_SETTINGS.timeouts.read,
 ): Promise<CheckResult[]> {
   try {
     const r = await run();
@@ -87,7 +92,7 @@ export async function probe(
       fail(
         name,
         `the probe got no answer: ${why.slice(0, 160)}`,
-        'calls like this one would fail the same way (see latency and HOTEL_API_READ_TIMEOUT_MS)',
+        `calls like this one would fail the same way (see latency and ${readTimeout})`,
       ),
     ];
   }
@@ -97,6 +102,36 @@ interface Progress {
   readonly checks: CheckResult[];
   readonly skipped: Skipped[];
   rooms: Room[];
+}
+
+/** The raw probes: an invalid search, and array encoding over the first two `propertyIds`. */
+async function probeChecks(
+  session: SupplierSession,
+  o: DoctorOptions,
+  p: Progress,
+  propertyIds: readonly [number, ...number[]],
+) {
+  const [propertyId] = propertyIds;
+  const readTimeout = session.settings.timeouts.read;
+  p.checks.push(
+    ...(await probe(
+      'validation-errors',
+      () => checkValidationErrors(session, propertyId, o.search),
+      readTimeout,
+    )),
+  );
+  const other = propertyIds.find((id) => id !== propertyId);
+  if (other === undefined) {
+    p.skipped.push(...skip(['array-encoding'], 'a second property id is needed'));
+    return;
+  }
+  p.checks.push(
+    ...(await probe(
+      'array-encoding',
+      () => checkArrayEncoding(session, [propertyId, other], o.search),
+      readTimeout,
+    )),
+  );
 }
 
 /** Content, availability, price check, validation and array probes, then latency samples. */
@@ -121,21 +156,7 @@ async function readChecks(session: SupplierSession, o: DoctorOptions, p: Progres
   const room = roomToPrice(p.rooms);
   if (room === undefined) p.skipped.push(...skip(['price-check'], 'availability listed no room'));
   else p.checks.push(await checkPriceCheck(session, room));
-  p.checks.push(
-    ...(await probe('validation-errors', () =>
-      checkValidationErrors(session, propertyId, o.search),
-    )),
-  );
-  const other = list.ids.find((id) => id !== propertyId);
-  if (other === undefined) {
-    p.skipped.push(...skip(['array-encoding'], 'a second property id is needed'));
-  } else {
-    p.checks.push(
-      ...(await probe('array-encoding', () =>
-        checkArrayEncoding(session, [propertyId, other], o.search),
-      )),
-    );
-  }
+  await probeChecks(session, o, p, [propertyId, ...list.ids]);
   const q = { ...o.search, propertyIds: [propertyId] };
   await sampleReads(session, o.samples ?? 3, [
     () => session.client.staticReferenceList({ language: 'en' }),
@@ -172,9 +193,24 @@ async function bookingChecks(session: SupplierSession, o: DoctorOptions, p: Prog
   return outcome.leftBehind;
 }
 
+/** `latency` and `rate-limit`, over every call the session made. */
+function loadChecks(session: SupplierSession, maxCallsPerSecond: number): CheckResult[] {
+  return [
+    latencyVerdict(session.timings(), session.settings),
+    rateLimitVerdict({
+      headers: session.headers,
+      maxCallsPerSecond,
+      rateLimited: session.rateLimited,
+      capSetting: session.settings.maxCallsPerSecond,
+    }),
+  ];
+}
+
 /** Runs every check against the supplier `config` points at. */
 export async function runDoctor(config: HotelApiConfig, o: DoctorOptions): Promise<DoctorReport> {
-  const session = new SupplierSession(config);
+  const settings = o.settings ?? DEFAULT_ACCOUNT_SETTINGS;
+  const session = new SupplierSession(config, settings);
+  const readTimeout = settings.timeouts.read;
   const p: Progress = { checks: [], skipped: [], rooms: [] };
   const supplier = new URL(config.baseUrl).origin;
   const done = (stop?: Stop, leftBehind?: LeftBehind): DoctorReport => ({
@@ -190,23 +226,20 @@ export async function runDoctor(config: HotelApiConfig, o: DoctorOptions): Promi
     p.checks.push(...access.results);
     if (access.stop?.kind === 'unreachable') return done(access.stop);
     // The clock explains a refusal too, so it runs before stopping for credentials.
-    p.checks.push(...(await probe('redirects', () => checkRedirectsAndClock(session))));
+    p.checks.push(
+      ...(await probe('redirects', () => checkRedirectsAndClock(session), readTimeout)),
+    );
     if (access.stop !== undefined) return done(access.stop);
-    p.checks.push(...(await probe('wrong-secret', () => checkRefusals(session, o.inactive))));
+    p.checks.push(
+      ...(await probe('wrong-secret', () => checkRefusals(session, o.inactive), readTimeout)),
+    );
     if (o.inactive === undefined) {
       p.skipped.push(...skip(['inactive-account'], 'no inactive account given (--inactive-key)'));
     }
     if (access.staticLists !== undefined) p.checks.push(staticListsResult(access.staticLists));
     await readChecks(session, o, p);
     const leftBehind = await bookingChecks(session, o, p);
-    p.checks.push(
-      latencyVerdict(session.timings()),
-      rateLimitVerdict({
-        headers: session.headers,
-        maxCallsPerSecond: o.maxCallsPerSecond,
-        rateLimited: session.rateLimited,
-      }),
-    );
+    p.checks.push(...loadChecks(session, o.maxCallsPerSecond));
     return done(undefined, leftBehind);
   } finally {
     await session.close();

@@ -12,11 +12,15 @@ import { apiBase, HotelApiClient } from '../hotel-api/client';
 import type { ResponseHeaders } from '../hotel-api/errors';
 import type { RawAnswer, RawRequest } from '../hotel-api/raw-request';
 import { rawRequest } from '../hotel-api/raw-request';
+import type { AccountSettings } from './account-settings';
+import { DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
 import type { EndpointTimings } from './load-verdicts';
 
 export class SupplierSession {
   readonly client: HotelApiClient;
   readonly config: HotelApiConfig;
+  /** Where the account's settings are set, for evidence and advice. */
+  readonly settings: AccountSettings;
   /** Headers of every raw answer, for the rate-limit check. */
   readonly headers: ResponseHeaders[] = [];
   /** 429 answers met, through the client or raw. */
@@ -24,8 +28,9 @@ export class SupplierSession {
   readonly #calls: CallEvent[] = [];
   readonly #pool: Pool;
 
-  constructor(config: HotelApiConfig) {
+  constructor(config: HotelApiConfig, settings: AccountSettings = DEFAULT_ACCOUNT_SETTINGS) {
     this.config = config;
+    this.settings = settings;
     this.client = new HotelApiClient(config, { onCall: (e) => this.#record(e) });
     this.#pool = new Pool(apiBase(config.baseUrl).origin, { connections: 2 });
   }
@@ -78,13 +83,14 @@ export class SupplierSession {
 
   #timeoutOf(endpoint: string): { timeoutMs: number; timeoutVariable: string } {
     const t = this.config.timeouts;
+    const named = this.settings.timeouts;
     if (endpoint === AVAILABILITY.endpoint) {
-      return { timeoutMs: t.searchMs, timeoutVariable: 'HOTEL_API_SEARCH_TIMEOUT_MS' };
+      return { timeoutMs: t.searchMs, timeoutVariable: named.search };
     }
     if (endpoint === CREATE_BOOKING.endpoint) {
-      return { timeoutMs: t.bookingMs, timeoutVariable: 'HOTEL_API_BOOKING_TIMEOUT_MS' };
+      return { timeoutMs: t.bookingMs, timeoutVariable: named.booking };
     }
-    return { timeoutMs: t.readMs, timeoutVariable: 'HOTEL_API_READ_TIMEOUT_MS' };
+    return { timeoutMs: t.readMs, timeoutVariable: named.read };
   }
 
   async close(): Promise<void> {

@@ -1,27 +1,58 @@
 /**
- * `doctor`: checks the configured supplier environment (HOTEL_API_*) against the product's model
- * and, with `--book`, makes and cancels one test booking; `doctor namespace` checks the configured
- * Temporal namespace (docs/doctor.md). Exit 0 nothing would break bookings, 1 something would, 2
- * the supplier or Temporal could not be reached or authenticated (or the flags are wrong).
+ * `doctor`: checks each configured supplier account (HOTEL_API_* and SUPPLIER_ACCOUNTS), or the
+ * one `--supplier` names, against the product's model and, with `--book`, makes and cancels one
+ * test booking on each; `doctor namespace` checks the configured Temporal namespace
+ * (docs/doctor.md). Exit 0 nothing would break bookings, 1 something would, 2 a supplier account
+ * or Temporal could not be reached or authenticated (or the flags are wrong); over several
+ * accounts, the worst.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { assertSupplierCredentials } from '../../config';
 import type { DoctorFlags } from '../../doctor/doctor-input';
 import { doctorOptions } from '../../doctor/doctor-input';
-import { runDoctor } from '../../doctor/run-doctor';
+import type { DoctorInputIssue } from '../../doctor/doctor-input';
+import {
+  ONE_ACCOUNT_FLAGS,
+  accountsToCheck,
+  doctorJson,
+  runAccounts,
+} from '../../doctor/run-accounts';
 import { runNamespaceDoctor } from '../../doctor/run-namespace-doctor';
 import type { CustomFieldName } from '../../hotel-api/booking';
 import type { Credentials } from '../../hotel-api/signing';
 import type { CliContext } from '../cli-context';
 import { usageError } from '../cli-errors';
-import { leftBehindLine, renderDoctorReport, renderNamespaceReport } from '../doctor-render';
+import { leftBehindLine, renderDoctorRun, renderNamespaceReport } from '../doctor-render';
 import type { ExitCode } from '../exit-codes';
 import type { CommandRunner } from './command-runner';
 
 interface Flags extends DoctorFlags {
   readonly inactiveKey?: string;
   readonly inactiveSecretFile?: string;
+  /** The one account to check (an id of SUPPLIER_ACCOUNTS, or `default`). */
+  readonly supplier?: string;
+}
+
+/** The flags of {@link ONE_ACCOUNT_FLAGS} given on this command line. */
+function oneAccountFlagsGiven(flags: Flags): string[] {
+  const values: Record<(typeof ONE_ACCOUNT_FLAGS)[number], unknown> = {
+    '--option': flags.option,
+    '--order-id': flags.orderId,
+    '--inactive-key': flags.inactiveKey,
+    '--inactive-secret-file': flags.inactiveSecretFile,
+  };
+  return ONE_ACCOUNT_FLAGS.filter((f) => values[f] !== undefined);
+}
+
+/** Every problem with the flags, in one line naming each. */
+function flagsError(issues: readonly DoctorInputIssue[]) {
+  const first = issues[0];
+  return usageError(
+    issues.map((i) => `${i.field}: ${i.message}`).join('; ') ||
+      `${first?.field ?? 'flags'}: invalid`,
+    issues,
+  );
 }
 
 /** The second account's credentials; its secret only from a file, never on the command line. */
@@ -45,9 +76,15 @@ function inactiveCredentials(flags: Flags): Credentials | undefined {
   }
 }
 
-async function doctor(ctx: CliContext, flags: Flags): Promise<ExitCode> {
+/** The validated options, and the accounts to check; a usage error naming every bad flag. */
+function doctorInput(ctx: CliContext, flags: Flags) {
   const config = ctx.config;
   assertSupplierCredentials(config);
+  const selection = accountsToCheck({
+    ...(flags.supplier === undefined ? {} : { supplier: flags.supplier }),
+    accounts: config.suppliers,
+    given: oneAccountFlagsGiven(flags),
+  });
   const inactive = inactiveCredentials(flags);
   const { options, issues } = doctorOptions({
     flags,
@@ -57,22 +94,24 @@ async function doctor(ctx: CliContext, flags: Flags): Promise<ExitCode> {
     nowMs: Date.now(),
     ...(inactive === undefined ? {} : { inactive }),
   });
-  if (options === undefined) {
-    const first = issues[0];
-    throw usageError(
-      issues.map((i) => `${i.field}: ${i.message}`).join('; ') ||
-        `${first?.field ?? 'flags'}: invalid`,
-      issues,
-    );
+  if (options === undefined || selection.accounts === undefined) {
+    throw flagsError([...selection.issues, ...issues]);
   }
-  ctx.note(
-    `Checking ${new URL(config.hotelApi.baseUrl).origin}${options.book ? ' with a test booking' : ' (read-only)'}…`,
+  return { options, accounts: selection.accounts };
+}
+
+async function doctor(ctx: CliContext, flags: Flags): Promise<ExitCode> {
+  const { options, accounts } = doctorInput(ctx, flags);
+  const how = options.book ? ' with a test booking' : ' (read-only)';
+  const run = await runAccounts(accounts, options, (a) =>
+    ctx.note(`Checking supplier account "${a.id}" at ${new URL(a.hotelApi.baseUrl).origin}${how}…`),
   );
-  const report = await runDoctor(config.hotelApi, options);
-  ctx.emit(report, () => renderDoctorReport(report));
-  const loud = leftBehindLine(report);
-  if (loud !== undefined) ctx.io.stderr(`${loud}\n`);
-  return report.exitCode as ExitCode;
+  ctx.emit(doctorJson(run), () => renderDoctorRun(run));
+  for (const report of run.accounts) {
+    const loud = leftBehindLine(report);
+    if (loud !== undefined) ctx.io.stderr(`${loud}\n`);
+  }
+  return run.exitCode as ExitCode;
 }
 
 async function doctorNamespace(ctx: CliContext): Promise<ExitCode> {
@@ -92,8 +131,9 @@ export function registerDoctorCommand(program: Command, run: CommandRunner): voi
   const doctorCommand = program
     .command('doctor')
     .description(
-      'Check the configured supplier environment (HOTEL_API_*) against the product; read-only unless --book',
+      'Check each configured supplier account (HOTEL_API_*, SUPPLIER_ACCOUNTS) against the product; read-only unless --book',
     )
+    .option('--supplier <account>', 'check this account only (default: every configured account)')
     .option('--country <code>', 'country whose content list is paged', 'IT')
     .option('--property <id>', 'property to search (default: the first of the content list)')
     .option('--checkin <date>', `check-in, YYYY-MM-DD (default: in 60 days)`)
@@ -110,7 +150,7 @@ export function registerDoctorCommand(program: Command, run: CommandRunner): voi
     .option('--order-id <id>', 'order id written into the test booking (default doctor-<time>)')
     .addHelpText(
       'after',
-      '\nExit codes: 0 nothing would break bookings; 1 something would; 2 unreachable, not authenticated or bad flags.\nSee docs/doctor.md.',
+      '\nExit codes (the worst of the accounts checked): 0 nothing would break bookings; 1 something would; 2 unreachable, not authenticated or bad flags.\nSee docs/doctor.md.',
     )
     .action((flags: Flags) => run((ctx) => doctor(ctx, flags)));
   doctorCommand
