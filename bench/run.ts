@@ -3,9 +3,10 @@
  * one entry. bench/README.md says what each part measures, its knobs and how long it takes;
  * bench/results/log.md holds each run's figures. The parts, in the order run: promises and
  * activations per step of a booking (promises/), orchestration overhead (overhead/), throughput
- * beside a no-op control workflow (throughput/), order events (events/), server work per booking
- * (work/), scale of waiting bookings (scale/), bookings ahead of polls (ahead/), the hotel API
- * client (client/) and the simulator (simulator/), then the cluster (cluster/). Each part starts
+ * beside a no-op control workflow (throughput/), order events (events/), supplier accounts
+ * (accounts/: one hanging beside another, one account's cap), server work per booking (work/),
+ * scale of waiting bookings (scale/), bookings ahead of polls (ahead/), the hotel API client
+ * (client/) and the simulator (simulator/), then the cluster (cluster/). Each part starts
  * what it needs through the one stack starter (shared/stack.ts: its own dev server on a fresh
  * SQLite file, the simulator and the worker in child processes) and stops it. Every figure is a
  * ratio against a baseline measured in the same run, or an absolute bound (RSS, lateness,
@@ -19,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { WorkerOptions } from '@temporalio/worker';
 import { readLoadDrillSummaries } from '../tools/chaos/load-run';
+import { runAccountsBench } from './accounts/accounts';
 import { runAheadBench } from './ahead/ahead';
 import { runClientBench } from './client/client';
 import { runClusterBench } from './cluster/cluster';
@@ -86,6 +88,7 @@ async function runParts(
   await part('overhead', () => runOverheadBench(s.overhead, ctx));
   await part('throughput', () => runThroughputBench(s.throughput, ctx));
   await part('events', () => runEventsBench(s.throughput, ctx));
+  await part('accounts', () => runAccountsBench(s.accounts, ctx));
   await part('work', () => runServerWorkBench(s.work, ctx));
   await part('scale', () => runScaleBench(s.scale, ctx));
   await part('ahead', () => runAheadBench(s.ahead, ctx));

@@ -1,6 +1,7 @@
 /** What a run prints: the machine it ran on, and its figures as a table beside their targets. */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { accountsFigures } from '../accounts/result';
 import { clusterFigures } from '../cluster/figures';
 import { round } from '../shared/stats';
 import { reported, targets, type BenchResults } from './targets';
@@ -31,6 +32,7 @@ function printedRows(r: BenchResults): string[][] {
   if (r.throughput) {
     rows.push(['control workflows/s', String(r.throughput.controlWorkflowsPerSecond)]);
   }
+  if (r.accounts) rows.push(...Object.entries(accountsFigures(r.accounts)));
   if (r.scale) rows.push(['scale open workflows', String(r.scale.openWorkflows)]);
   if (r.ahead) {
     const a = r.ahead;

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import type { NativeConnection, WorkerOptions } from '@temporalio/worker';
 import { workerNodeFlags } from '../../src/build-worker';
 import { freePort } from '../../tools/temporal-server/dev-server';
-import type { RequestStats } from '../../tools/simulator';
+import type { CompanyFaultPatch, RequestStats } from '../../tools/simulator';
 import { ChildHandle } from './child-ipc';
 import type { CompiledWorker } from './compiled-worker';
+import { supplierAccountsJson, type BenchAccount, type BenchCompany } from './supplier';
 import { startBenchWorker, type BenchWorkerInit, type SupplierCap } from './worker';
 
 export interface SimulatorChild {
@@ -22,6 +23,14 @@ export interface SimulatorChild {
   requests(): Promise<RequestStats>;
   /** When the first price check of each option id arrived (epoch ms), or null: none yet. */
   priceCheckArrivals(optionIds: readonly string[]): Promise<(number | null)[]>;
+  /** Adds a company (a supplier account's), active; a known key is left as it is. */
+  addCompany(company: BenchCompany): Promise<void>;
+  /** Sets (`{ hang: true }`) or clears (`null`) a company's own faults. */
+  setCompanyFaults(key: string, patch: CompanyFaultPatch | null): Promise<void>;
+  /** Requests hanging now, by company key. */
+  hangingRequests(): Promise<Record<string, number>>;
+  /** Requests that authenticated as the company `key` so far, however answered. */
+  companyRequests(key: string): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -37,6 +46,11 @@ export async function startSimulatorChild(latencyMs: number): Promise<SimulatorC
     requests: () => child.request<RequestStats>('requests'),
     priceCheckArrivals: (optionIds) =>
       child.request<(number | null)[]>('priceCheckArrivals', optionIds),
+    addCompany: async (company) => void (await child.request('addCompany', company)),
+    setCompanyFaults: async (key, patch) =>
+      void (await child.request('setCompanyFaults', { key, patch })),
+    hangingRequests: () => child.request<Record<string, number>>('hangingRequests'),
+    companyRequests: (key) => child.request<number>('companyRequests', key),
     stop: () => child.stop(),
   };
 }
@@ -75,6 +89,8 @@ export interface WorkerStart {
   readonly orderEvents?: { readonly url: string; readonly secret: string };
   /** A supplier cap as users set it (worker.ts). */
   readonly supplierCap?: SupplierCap;
+  /** Supplier accounts besides the default one, at `supplierUrl` (`SUPPLIER_ACCOUNTS`). */
+  readonly accounts?: readonly BenchAccount[];
 }
 
 /** Calls `stop` once, however often the returned function is called. */
@@ -112,6 +128,7 @@ export async function startWorker(s: WorkerStart): Promise<WorkerHandle> {
     ...(s.temporalEnv ? { temporalEnv: s.temporalEnv } : {}),
     ...(s.orderEvents ? { orderEvents: s.orderEvents } : {}),
     ...(s.supplierCap ? { supplierCap: s.supplierCap } : {}),
+    ...(s.accounts ? { supplierAccounts: supplierAccountsJson(s.accounts, s.supplierUrl) } : {}),
   };
   if (s.inProcess) return startInProcess(init);
   const metricsPort = await freePort();

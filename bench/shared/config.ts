@@ -113,6 +113,19 @@ function throughputFrom(env: Env, quick: boolean): BenchSettings['throughput'] {
   };
 }
 
+function accountsFrom(env: Env, quick: boolean): BenchSettings['accounts'] {
+  return {
+    rounds: count(env, 'BENCH_ACCOUNTS_ROUNDS', 5),
+    bookings: count(env, 'BENCH_ACCOUNTS_BOOKINGS', quick ? 100 : 300),
+    concurrency: count(env, 'BENCH_ACCOUNTS_CONCURRENCY', 20),
+    hungSlots: count(env, 'BENCH_ACCOUNTS_HUNG_SLOTS', 4),
+    capPerSecond: count(env, 'BENCH_ACCOUNTS_CAP', 10),
+    capSeconds: count(env, 'BENCH_ACCOUNTS_CAP_SECONDS', quick ? 12 : 30),
+    latencyMs: num(env, 'BENCH_LATENCY_MS', 20),
+    ...bookingsFrom(env),
+  };
+}
+
 function workFrom(env: Env, quick: boolean): BenchSettings['work'] {
   return {
     ...throughputFrom(env, quick),
@@ -220,6 +233,7 @@ export function settingsFrom(argv: readonly string[], env: Env): BenchSettings {
     output: outputFor(quick, parts, env),
     overhead: overheadFrom(env, quick),
     throughput: throughputFrom(env, quick),
+    accounts: accountsFrom(env, quick),
     work: workFrom(env, quick),
     scale: scaleFrom(env, quick),
     ahead: aheadFrom(env, quick),

@@ -9,6 +9,7 @@ export const PARTS = [
   'overhead',
   'throughput',
   'events',
+  'accounts',
   'work',
   'scale',
   'ahead',
@@ -46,6 +47,26 @@ export interface BenchSettings {
     readonly concurrency: number;
     readonly latencyMs: number;
     readonly warmupMs: number;
+    /** As `overhead.guard`. */
+    readonly guard: boolean;
+    /** As `overhead.workflow`. */
+    readonly workflow: BookingWorkflow;
+  };
+  /** Supplier accounts (bench/accounts/): one hanging beside another; one account's cap. */
+  readonly accounts: {
+    /** Rounds of B alone and B while A hangs (the windows' order turns each round). */
+    readonly rounds: number;
+    /** Bookings through B in each window. */
+    readonly bookings: number;
+    /** B's bookings in flight. */
+    readonly concurrency: number;
+    /** A's `maxConcurrentCalls`: the slots its hung calls fill. */
+    readonly hungSlots: number;
+    /** The cap pass: C's `maxCallsPerSecond`. */
+    readonly capPerSecond: number;
+    /** The cap pass: seconds of calls at the cap it books for (two calls a booking at least). */
+    readonly capSeconds: number;
+    readonly latencyMs: number;
     /** As `overhead.guard`. */
     readonly guard: boolean;
     /** As `overhead.workflow`. */

@@ -4,7 +4,7 @@
  */
 import { serveParent } from './child-ipc';
 import { BENCH_COMPANY } from './supplier';
-import { buildSimulator } from '../../tools/simulator';
+import { buildSimulator, type CompanyFaultPatch } from '../../tools/simulator';
 
 async function main(): Promise<void> {
   // The first price check of each option (bench option ids are unique per booking): when a
@@ -31,6 +31,12 @@ async function main(): Promise<void> {
     bookings: () => sim.requests().byEndpoint.booking?.byStatus['201'] ?? 0,
     requests: () => sim.requests(),
     priceCheckArrivals: (ids: string[]) => ids.map((id) => firstPriceCheck.get(id) ?? null),
+    // Further companies (supplier accounts), their faults (a hang), and what each received.
+    addCompany: (c: { key: string; secret: string }) => sim.upsertCompany({ ...c, active: true }),
+    setCompanyFaults: ({ key, patch }: { key: string; patch: CompanyFaultPatch | null }) =>
+      sim.setCompanyFaults(key, patch),
+    hangingRequests: () => sim.hangingRequests(),
+    companyRequests: (key: string) => sim.requests().byCompany[key]?.total ?? 0,
     stop: () => sim.close(),
   });
 }

@@ -3,7 +3,8 @@
  * A Temporal service (a dev server of the part's own on a fresh SQLite file, or a service the
  * caller started: the cluster), the simulator in a child process, the part's workers (the
  * compiled worker, each in a child process) on a task queue of its own, and a `BookingClient` on
- * that queue. `stop()` stops what was started in reverse order; a start that fails half-way stops
+ * that queue. A worker may run further supplier accounts (`SUPPLIER_ACCOUNTS`), each a company of
+ * the simulator, added to it as the worker starts. `stop()` stops what was started in reverse order; a start that fails half-way stops
  * what it had started before it rethrows.
  *
  * The pieces are tools/'s: the dev server (tools/temporal-server/dev-server.ts), the cluster
@@ -37,7 +38,10 @@ export interface PartContext {
 }
 
 /** What a worker gets besides the run's: the options of a part's experiment or setting. */
-export type WorkerExtras = Pick<WorkerStart, 'inProcess' | 'orderEvents' | 'supplierCap'>;
+export type WorkerExtras = Pick<
+  WorkerStart,
+  'inProcess' | 'orderEvents' | 'supplierCap' | 'accounts'
+>;
 
 export interface StackOptions {
   /** Names the task queue: `bench-<name>-<random>`. */
@@ -101,6 +105,8 @@ export async function startPartStack(ctx: PartContext, o: StackOptions): Promise
     cleanups.push(stopWorkers);
     const on = temporal;
     const addWorker = async (extras = o.worker, queue = taskQueue) => {
+      // Each further account is a company of the simulator.
+      for (const a of extras?.accounts ?? []) await sim.addCompany(a.company);
       const worker = await startWorker({
         ...workerStart(ctx, on, queue, sim.baseUrl),
         ...extras,

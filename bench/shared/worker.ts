@@ -13,6 +13,7 @@ import { loadTemporalSecurity } from '../../src/config/temporal-security';
 import { HotelApiClient } from '../../src/hotel-api';
 import { loadWorkflowBundle } from '../../src/workflow-bundle';
 import { createControlActivities } from '../control';
+import { loadBenchAccounts, startAccountWorkers } from './account-workers';
 import { benchHotelApiConfig } from './supplier';
 
 export interface BenchWorkerInit {
@@ -31,6 +32,11 @@ export interface BenchWorkerInit {
   readonly orderEvents?: { readonly url: string; readonly secret: string };
   /** `SUPPLIER_MAX_CALLS_PER_SECOND` and `SUPPLIER_LOCAL_CALLS_PER_SECOND`, as users set them. */
   readonly supplierCap?: SupplierCap;
+  /**
+   * `SUPPLIER_ACCOUNTS`: further supplier accounts, as the worker process runs them
+   * (account-workers.ts); as there, no supplier read is then local unless `supplierCap` says so.
+   */
+  readonly supplierAccounts?: string;
 }
 
 /** A fleet-wide supplier cap and this worker's local budget (calls per second). */
@@ -131,7 +137,12 @@ function runLogged(worker: Worker, name: string): Promise<void> {
 export async function startBenchWorker(init: BenchWorkerInit): Promise<BenchWorker> {
   installBenchRuntime(init.metricsPort);
   const connection = await connect(init);
-  const hotelApi = new HotelApiClient(benchHotelApiConfig(init.supplierUrl));
+  const defaultApi = benchHotelApiConfig(init.supplierUrl);
+  const hotelApi = new HotelApiClient(defaultApi);
+  const accounts =
+    init.supplierAccounts !== undefined
+      ? loadBenchAccounts(init.supplierAccounts, defaultApi, init.supplierCap?.perSecond)
+      : undefined;
   const log = latenessLog();
   const worker = await createBookingWorker({
     connection,
@@ -150,7 +161,16 @@ export async function startBenchWorker(init: BenchWorkerInit): Promise<BenchWork
           localCallsPerSecond: init.supplierCap.localPerWorker,
         }
       : {}),
+    ...(accounts ? { accounts, localCallsPerSecond: init.supplierCap?.localPerWorker ?? 0 } : {}),
   });
+  const accountWorkers = accounts
+    ? await startAccountWorkers({
+        connection,
+        taskQueue: init.taskQueue,
+        accounts,
+        dataConverter: benchDataConverter(),
+      })
+    : undefined;
   const eventsWorker = await eventsWorkerOf(init, connection);
   const eventsRunning = eventsWorker ? runLogged(eventsWorker, 'bench events worker') : undefined;
   const running = runLogged(worker, 'bench worker');
@@ -162,6 +182,7 @@ export async function startBenchWorker(init: BenchWorkerInit): Promise<BenchWork
     async stop() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       if (eventsWorker?.getState() === 'RUNNING') eventsWorker.shutdown();
+      await accountWorkers?.stop();
       await running;
       await eventsRunning;
       await hotelApi.close();
