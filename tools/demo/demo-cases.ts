@@ -6,7 +6,11 @@ import type { BookRoomInput, BookingClient, OrderState, Price } from '../../src/
 import { bookingWorkflowId } from '../../src/client';
 import { followBooking } from '../../src/cli/follow-booking';
 import type { Simulator } from '../simulator';
+import { accountCompany } from '../stack/local-stack';
 import { scenarioOptionId, type ScenarioName } from '../simulator/scenarios';
+
+/** The second supplier account the demo books through (a company of its simulator). */
+export const DEMO_ACCOUNT = 'eu';
 
 /** Short polling: the demo should end in seconds, not at production pace (5 s and up). */
 export const DEMO_POLLING = {
@@ -155,6 +159,24 @@ export const DEMO_CASES: readonly DemoCase[] = [
           return ctx.bookings.approvePriceChange(orderId, true).then(() => undefined);
         },
       ),
+  },
+  {
+    key: 'account-eu',
+    label: `instant, account ${DEMO_ACCOUNT}`,
+    expected: 'CONFIRMED',
+    run: async (ctx, orderId) => {
+      const booked = await bookAndFollow(
+        ctx,
+        input(ctx, orderId, 'instant', { supplier: DEMO_ACCOUNT }),
+      );
+      // Every call of the order went to that account: its booking is its company's.
+      const [found] = ctx.sim.bookings({ customFields: { [ctx.orderIdField]: orderId } });
+      const company = accountCompany(DEMO_ACCOUNT).key;
+      if (booked.outcome === 'CONFIRMED' && found?.companyKey !== company)
+        throw new Error(`booked at ${found?.companyKey ?? 'no company'}, not ${company}`);
+      ctx.onNote(orderId, `booked at account ${DEMO_ACCOUNT}`);
+      return booked;
+    },
   },
   {
     key: 'sold-out',

@@ -21,7 +21,7 @@ import { HotelApiClient } from '../../src/hotel-api';
 import { PortInUseError } from '../../src/observability/ports';
 import { scenarioOptionId } from '../simulator/scenarios';
 import { startLocalStack, workflowUrl, type LocalStack } from '../stack/local-stack';
-import { DEMO_CASES, type CaseResult, type DemoContext } from './demo-cases';
+import { DEMO_ACCOUNT, DEMO_CASES, type CaseResult, type DemoContext } from './demo-cases';
 import { ProgressDisplay } from './progress-display';
 
 /** The demo gives up on bookings still running after this long. */
@@ -194,7 +194,8 @@ async function main(): Promise<number> {
 
   const stack = await startLocalStack({
     temporal: address ? { kind: 'existing', address } : { kind: 'start', dbFile },
-    supplier: { kind: 'simulator' },
+    // Two supplier accounts: the default one and the demo's second (DEMO_ACCOUNT).
+    supplier: { kind: 'simulator', accounts: [DEMO_ACCOUNT] },
     // The demo's own settings, not the shell's: it runs against its own simulator and server
     // (the defaults give the simulator's demo company and the development encryption key).
     // An existing server is reached with the shell's TLS settings (TEMPORAL_TLS_*, API key).

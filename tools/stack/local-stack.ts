@@ -15,7 +15,8 @@ import {
 } from '@temporalio/worker';
 import { Connection } from '@temporalio/client';
 import type { LogLevel } from '@temporalio/common';
-import { createBookingWorker } from '../../src/build-worker';
+import { createBookingWorker, createSupplierAccountWorker } from '../../src/build-worker';
+import { catalogueDbPathFor } from '../../src/shared/supplier-accounts';
 import { loadWorkflowBundle } from '../../src/workflow-bundle';
 import { temporalConnectionOptions } from '../../src/client/connection-options';
 import { openSqliteCatalogueStore } from '../../src/catalogue/sqlite-store';
@@ -23,7 +24,7 @@ import { buildCodecServer } from '../../src/codec/codec-server';
 import type { CodecServerConfig } from '../../src/codec/types';
 import { createDataConverter } from '../../src/codec/data-converter';
 import { EncryptionCodec } from '../../src/codec/encryption-codec';
-import type { Config } from '../../src/config';
+import { DEFAULT_MAX_CONCURRENT_CALLS, type Config, type SupplierAccount } from '../../src/config';
 import { HotelApiClient } from '../../src/hotel-api';
 import { assertPortFree, whenPortInUse } from '../../src/observability/ports';
 import { buildSimulator, DEMO_COMPANY, type Simulator } from '../simulator';
@@ -65,6 +66,11 @@ export type SupplierChoice =
        * with other credentials against a local URL still gets in.
        */
       readonly company?: { readonly key: string; readonly secret: string };
+      /**
+       * Supplier accounts besides the default one, each a company of this simulator (`<id>-key`)
+       * with a worker of its own, as `SUPPLIER_ACCOUNTS` would name them. @default none
+       */
+      readonly accounts?: readonly string[];
     }
   | { readonly kind: 'external'; readonly baseUrl: string };
 
@@ -245,10 +251,11 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     if (o.supplier.kind === 'simulator') {
       const extra = o.supplier.company;
       const sim = buildSimulator({
-        companies:
-          extra && extra.key !== DEMO_COMPANY.key
-            ? [DEMO_COMPANY, { ...extra, active: true }]
-            : [DEMO_COMPANY],
+        companies: [
+          DEMO_COMPANY,
+          ...(extra && extra.key !== DEMO_COMPANY.key ? [{ ...extra, active: true }] : []),
+          ...(o.supplier.accounts ?? []).map((id) => ({ ...accountCompany(id), active: true })),
+        ],
         inspection: true,
         firstBookingId: freshBookingIdBase(),
       });
@@ -264,7 +271,7 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     }
 
     // --- worker ---
-    const config: Config = {
+    let config: Config = {
       ...o.config,
       // A dev server started here is plaintext; an existing server keeps the configured TLS.
       temporal:
@@ -273,6 +280,14 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
           : { ...o.config.temporal, address: temporalAddress },
       hotelApi: { ...o.config.hotelApi, baseUrl: supplierUrl },
     };
+    const accounts: SupplierAccount[] = [
+      { ...o.config.suppliers[0]!, hotelApi: config.hotelApi },
+      ...o.config.suppliers.slice(1),
+      ...(o.supplier.kind === 'simulator' ? (o.supplier.accounts ?? []) : []).map((id) =>
+        simulatorAccount(id, config.hotelApi),
+      ),
+    ];
+    config = { ...config, suppliers: accounts };
     const hotelApi = new HotelApiClient(config.hotelApi);
     cleanups.push(() => hotelApi.close());
     const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
@@ -292,7 +307,38 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
       dataConverter: createDataConverter(config.encryption),
       // Local use: Ctrl-C should not wait 30 s for a supplier call to finish.
       shutdownGraceTime: o.shutdownGraceMs ?? 3_000,
+      ...(accounts.length > 1 ? { accounts, localCallsPerSecond: 0 } : {}),
     });
+    const accountWorkers = await Promise.all(
+      accounts.slice(1).map(async (account) => {
+        const client = new HotelApiClient(account.hotelApi);
+        cleanups.push(() => client.close());
+        const path = resolve(catalogueDbPathFor(config.catalogueDbPath, account.id));
+        const store = openSqliteCatalogueStore({ path });
+        cleanups.push(() => store.close());
+        return createSupplierAccountWorker({
+          connection,
+          namespace,
+          taskQueue,
+          account: account.id,
+          hotelApi: client,
+          catalogueStore: store,
+          orderIdField: config.orderIdField,
+          dataConverter: createDataConverter(config.encryption),
+          maxConcurrentActivities: account.maxConcurrentCalls,
+          maxActivitiesPerSecond: account.maxCallsPerSecond,
+          shutdownGraceTime: o.shutdownGraceMs ?? 3_000,
+        });
+      }),
+    );
+    for (const w of accountWorkers) {
+      const stopped = w.run();
+      stopped.catch(() => undefined);
+      cleanups.push(async () => {
+        if (w.getState() === 'RUNNING') w.shutdown();
+        await stopped.catch(() => undefined);
+      });
+    }
     const workerStopped = worker.run();
     // Callers race it against their own work; a worker failing while nobody listens must not
     // crash the process as an unhandled rejection.
@@ -321,6 +367,22 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     await stopAll();
     throw err;
   }
+}
+
+/** The simulator's company of a stack's account (`supplier.accounts`): development credentials. */
+export function accountCompany(id: string): { readonly key: string; readonly secret: string } {
+  return { key: `${id}-key`, secret: `${id}-secret-change-me` };
+}
+
+/** A stack's account on its simulator, with the default account's timeouts and pool. */
+function simulatorAccount(id: string, api: Config['hotelApi']): SupplierAccount {
+  return {
+    id,
+    enabled: true,
+    hotelApi: { ...api, ...accountCompany(id) },
+    maxCallsPerSecond: 0,
+    maxConcurrentCalls: DEFAULT_MAX_CONCURRENT_CALLS,
+  };
 }
 
 /** The Temporal web UI page of a workflow. */
