@@ -14,6 +14,9 @@ import {
   type WorkerProcess,
 } from './worker-process';
 
+/** A second supplier account, whose secret must never reach a log line either. */
+const EU = { key: 'eu-ops-key', secret: 'eu-SENTINEL-secret-4b1d7e' } as const;
+
 /** Personal data that must never reach a log line. */
 const GUEST = { firstName: 'Zebulon', lastName: 'Quillfeather' };
 const CONTACT = { phonePrefix: '+39', phone: '3339876543', email: 'zebulon.q@example.org' };
@@ -35,15 +38,27 @@ describe('worker observability', () => {
   const orders: { orderId: string; outcome: string }[] = [];
 
   before(async () => {
-    stack = await startOpsStack('observability');
+    stack = await startOpsStack('observability', {
+      simulator: {
+        companies: [
+          { ...OPS_COMPANY, active: true },
+          { ...EU, active: true },
+        ],
+      },
+    });
     worker = await startWorkerProcess({
       taskQueue: stack.taskQueue,
-      env: { ...stack.workerEnv, LOG_LEVEL: 'debug' },
+      env: {
+        ...stack.workerEnv,
+        LOG_LEVEL: 'debug',
+        SUPPLIER_ACCOUNTS: JSON.stringify([{ id: 'eu', baseUrl: stack.simUrl, ...EU }]),
+      },
     });
     await worker.waitReady();
     const inputs = [
       bookingInput('confirm-after-polls', { param: 1, rooms: [GUEST], contact: CONTACT }),
       bookingInput('not-available', { rooms: [GUEST], contact: CONTACT }),
+      bookingInput('instant', { rooms: [GUEST], contact: CONTACT, supplier: 'eu' }),
     ];
     await Promise.all(inputs.map((i) => stack.bookings.startBooking(i)));
     for (const input of inputs) {
@@ -61,7 +76,7 @@ describe('worker observability', () => {
   it('the metrics endpoint exposes the named series after a booking', async () => {
     assert.deepEqual(
       orders.map((o) => o.outcome),
-      ['CONFIRMED', 'NOT_AVAILABLE'],
+      ['CONFIRMED', 'NOT_AVAILABLE', 'CONFIRMED'],
     );
     const text = await eventually(
       async () => {
@@ -77,10 +92,15 @@ describe('worker observability', () => {
       'booking outcomes in /metrics',
     );
 
-    // Supplier calls by endpoint and status, and their latency.
+    // Supplier calls by account, endpoint and status, and their latency.
     assert.ok(
       (sample(text, 'hotel_supplier_calls_total', { endpoint: '/booking', code: 'OK' }) ?? 0) >= 1,
     );
+    for (const account of ['default', 'eu'])
+      assert.ok(
+        (sample(text, 'hotel_supplier_calls_total', { account, endpoint: '/booking' }) ?? 0) >= 1,
+        `account ${account}'s booking call is counted under its name`,
+      );
     assert.ok(
       (sample(text, 'hotel_supplier_calls_total', { endpoint: '/price-check', code: 'OK' }) ?? 0) >=
         2,
@@ -128,6 +148,7 @@ describe('worker observability', () => {
     for (const text of [stdout, stderr]) {
       for (const forbidden of [
         OPS_COMPANY.secret,
+        EU.secret,
         GUEST.firstName,
         GUEST.lastName,
         CONTACT.email,
