@@ -8,7 +8,7 @@ set -eu
 
 NAMESPACE="${TEMPORAL_NAMESPACE:-default}"
 RETENTION="${NAMESPACE_RETENTION:-72h}"
-SEARCH_ATTRIBUTES="BookingPhase=Keyword SupplierBookingId=Int SupplierStatus=Keyword BookingOutcome=Keyword OrderId=Keyword CheckInDate=Datetime BookingDecidedAt=Datetime FreeCancellationUntil=Datetime Reconfirmation=Keyword OrderEventsDelivery=Keyword"
+SEARCH_ATTRIBUTES="BookingPhase=Keyword SupplierBookingId=Int SupplierStatus=Keyword BookingOutcome=Keyword OrderId=Keyword SupplierAccount=Keyword CheckInDate=Datetime BookingDecidedAt=Datetime FreeCancellationUntil=Datetime Reconfirmation=Keyword OrderEventsDelivery=Keyword"
 
 echo "Waiting for Temporal at ${TEMPORAL_ADDRESS} ..."
 attempt=0

@@ -315,7 +315,7 @@ describe('alerts end to end: Prometheus scraping a worker', async () => {
       assert.equal(firing!.alert.labels.severity, 'critical');
       assert.equal(
         firing!.alert.annotations.summary,
-        'The supplier refused our credentials (401/403)',
+        'Supplier account default: the supplier refused its credentials (401/403)',
       );
       const link = firing!.alert.annotations.runbook_url ?? '';
       assert.equal(link, `${RUNBOOKS}#hotelsuppliercredentialsrefused`);

@@ -122,7 +122,7 @@ describe('booking gauges', () => {
     );
   });
 
-  it('label supplier calls by endpoint, status and error code', async () => {
+  it('label supplier calls by account, endpoint, status and error code', async () => {
     const metrics = createWorkerMetrics({ defaultMetrics: false });
     metrics.recordSupplierCall({
       endpoint: '/booking',
@@ -130,6 +130,10 @@ describe('booking gauges', () => {
       statusCode: 201,
       durationMs: 120,
     });
+    metrics.recordSupplierCall(
+      { endpoint: '/retrieve', method: 'GET', statusCode: 200, durationMs: 30 },
+      'eu',
+    );
     metrics.recordSupplierCall({
       endpoint: '/booking',
       method: 'POST',
@@ -140,15 +144,19 @@ describe('booking gauges', () => {
     const text = await metrics.registry.metrics();
     assert.match(
       text,
-      /^hotel_supplier_calls_total\{endpoint="\/booking",method="POST",status="201",code="OK"\} 1$/m,
+      /^hotel_supplier_calls_total\{account="default",endpoint="\/booking",method="POST",status="201",code="OK"\} 1$/m,
     );
     assert.match(
       text,
-      /^hotel_supplier_calls_total\{endpoint="\/booking",method="POST",status="none",code="TIMEOUT"\} 1$/m,
+      /^hotel_supplier_calls_total\{account="default",endpoint="\/booking",method="POST",status="none",code="TIMEOUT"\} 1$/m,
     );
     assert.match(
       text,
-      /^hotel_supplier_call_duration_seconds_bucket\{le="0.25",endpoint="\/booking",method="POST",result="ok"\} 1$/m,
+      /^hotel_supplier_calls_total\{account="eu",endpoint="\/retrieve",method="GET",status="200",code="OK"\} 1$/m,
+    );
+    assert.match(
+      text,
+      /^hotel_supplier_call_duration_seconds_bucket\{le="0.25",account="default",endpoint="\/booking",method="POST",result="ok"\} 1$/m,
     );
     assert.match(text, /^hotel_poll_lateness_seconds_count 1$/m);
   });
