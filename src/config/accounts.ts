@@ -4,11 +4,10 @@
  * `SUPPLIER_MAX_*`) configure the default account, so a deployment that never names an account
  * runs as before.
  */
-import { readFileSync } from 'node:fs';
-import { DEFAULT_SUPPLIER_ACCOUNT, SUPPLIER_ACCOUNT_ID } from '../shared/supplier-accounts';
+import { DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
+import { credentials, idOf, isRecord, MISSING, parseBaseUrl, readText } from './account-fields';
 import type { Env } from './env-schema';
 import { shown } from './errors';
-import { isLoopbackUrl } from './loopback';
 
 /** Where and how an account's client reaches the supplier (the hotel API client's config). */
 export interface AccountApi {
@@ -37,8 +36,7 @@ export interface SupplierAccount {
   readonly maxConcurrentCalls: number;
 }
 
-/** Simulator credentials used when none are configured: only valid against the local simulator. */
-export const DEV_CREDENTIALS = { key: 'demo-key', secret: 'demo-secret-change-me' } as const;
+export { DEV_CREDENTIALS } from './account-fields';
 
 /** The variables read here, as src/config/env-schema.ts parses them. */
 export type AccountsEnv = Pick<
@@ -77,16 +75,6 @@ const KNOWN: ReadonlySet<string> = new Set(FIELDS);
 const SHOWABLE_FIELD = /^[A-Za-z_$][\w$-]{0,63}$/;
 
 const NOT_AN_ARRAY = 'not a JSON array of accounts';
-
-const MISSING = {
-  key: 'required (key or keyFile)',
-  secret: 'required (secret or secretFile)',
-} as const;
-
-/** A credential neither of whose forms is set. */
-const ABSENT = Symbol('absent');
-/** A credential with a problem, already pushed. */
-const REFUSED = Symbol('refused');
 
 /**
  * Every supplier account: the default one first (`HOTEL_API_*`, `SUPPLIER_MAX_*`, enabled unless
@@ -175,18 +163,6 @@ function readEntries(env: AccountsEnv, problems: string[]): readonly unknown[] |
   return parsed as unknown[];
 }
 
-function readText(path: string): string | { code: string } {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    return { code: (err as NodeJS.ErrnoException).code ?? 'error' };
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** One entry as an account, undefined when it has a problem (pushed, one line each). */
 function parseAccount(
   entry: unknown,
@@ -202,12 +178,41 @@ function parseAccount(
   const before = problems.length;
   const id = idOf(entry);
   /** Where a problem is: the account by its id, or the entry by its index; then the field. */
-  const where =
-    id !== undefined ? `SUPPLIER_ACCOUNTS: account "${id}": ` : `SUPPLIER_ACCOUNTS[${index}]: `;
   const at = (field: string) =>
     id !== undefined
       ? `SUPPLIER_ACCOUNTS: account "${id}": ${field}: `
       : `SUPPLIER_ACCOUNTS[${index}].${field}: `;
+  checkIdAndFields(entry, id, index, at, problems);
+  const baseUrl = parseBaseUrl(entry.baseUrl, at('baseUrl'), problems);
+  const keys = credentials(entry, baseUrl, at, problems, options);
+  const settings = accountSettings(entry, defaults, at, problems);
+  if (problems.length > before || id === undefined || !baseUrl || !keys || !settings) {
+    return undefined;
+  }
+  const { enabled, maxCallsPerSecond, maxConcurrentCalls, timeouts, maxConnections } = settings;
+  return {
+    id,
+    enabled,
+    hotelApi: {
+      baseUrl,
+      ...keys,
+      timeouts,
+      clockCorrection: defaults.hotelApi.clockCorrection,
+      maxConnections,
+    },
+    maxCallsPerSecond,
+    maxConcurrentCalls,
+  };
+}
+
+/** The entry's id, and fields not an account's: one problem each. */
+function checkIdAndFields(
+  entry: Record<string, unknown>,
+  id: string | undefined,
+  index: number,
+  at: (field: string) => string,
+  problems: string[],
+): void {
   if (id === undefined) {
     problems.push(
       entry.id === undefined
@@ -219,6 +224,8 @@ function parseAccount(
       `SUPPLIER_ACCOUNTS: account "${id}": the default account is configured by HOTEL_API_* (use another id)`,
     );
   }
+  const where =
+    id !== undefined ? `SUPPLIER_ACCOUNTS: account "${id}": ` : `SUPPLIER_ACCOUNTS[${index}]: `;
   for (const field of Object.keys(entry)) {
     if (KNOWN.has(field)) continue;
     problems.push(
@@ -227,22 +234,15 @@ function parseAccount(
         : `${where}a field whose name is not one of an account's (${FIELDS.join(', ')})`,
     );
   }
+}
 
-  const baseUrl = parseBaseUrl(entry.baseUrl, at('baseUrl'), problems);
-  const loopback = baseUrl !== undefined && isLoopbackUrl(baseUrl);
-  let key = credential(entry, 'key', at, problems);
-  let secret = credential(entry, 'secret', at, problems);
-  if (key === ABSENT && secret === ABSENT && loopback) {
-    ({ key, secret } = DEV_CREDENTIALS);
-  }
-  if (options.requireSupplierCredentials === false) {
-    if (key === ABSENT) key = '';
-    if (secret === ABSENT) secret = '';
-  } else {
-    if (key === ABSENT) problems.push(`${at('key')}${MISSING.key}`);
-    if (secret === ABSENT) problems.push(`${at('secret')}${MISSING.secret}`);
-  }
-
+/** `enabled`, the cap, the concurrency, the timeouts and the pool, each left out the default's. */
+function accountSettings(
+  entry: Record<string, unknown>,
+  defaults: SupplierAccount,
+  at: (field: string) => string,
+  problems: string[],
+) {
   const positiveInt = (field: (typeof FIELDS)[number], fallback: number): number => {
     const value = entry[field];
     if (value === undefined) return fallback;
@@ -250,114 +250,22 @@ function parseAccount(
     problems.push(`${at(field)}must be a positive integer`);
     return fallback;
   };
-  const enabled = entry.enabled === undefined ? true : entry.enabled;
+  const enabled = entry.enabled ?? true;
   if (typeof enabled !== 'boolean') problems.push(`${at('enabled')}must be true or false`);
-  const rate = entry.maxCallsPerSecond === undefined ? 0 : entry.maxCallsPerSecond;
-  if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0) {
-    problems.push(`${at('maxCallsPerSecond')}must be a number, at least 0 (0 = no cap)`);
-  }
+  const rate = entry.maxCallsPerSecond ?? 0;
+  const rateOk = typeof rate === 'number' && Number.isFinite(rate) && rate >= 0;
+  if (!rateOk) problems.push(`${at('maxCallsPerSecond')}must be a number, at least 0 (0 = no cap)`);
   const api = defaults.hotelApi;
-  const maxConcurrentCalls = positiveInt('maxConcurrentCalls', defaults.maxConcurrentCalls);
-  const timeouts = {
-    bookingMs: positiveInt('bookingTimeoutMs', api.timeouts.bookingMs),
-    readMs: positiveInt('readTimeoutMs', api.timeouts.readMs),
-    searchMs: positiveInt('searchTimeoutMs', api.timeouts.searchMs),
-  };
-  const maxConnections = positiveInt('maxConnections', api.maxConnections);
-
-  if (
-    problems.length > before ||
-    id === undefined ||
-    baseUrl === undefined ||
-    typeof key !== 'string' ||
-    typeof secret !== 'string' ||
-    typeof enabled !== 'boolean' ||
-    typeof rate !== 'number'
-  ) {
-    return undefined;
-  }
-  return {
-    id,
-    enabled,
-    hotelApi: {
-      baseUrl,
-      key,
-      secret,
-      timeouts,
-      clockCorrection: api.clockCorrection,
-      maxConnections,
+  const settings = {
+    enabled: enabled === true,
+    maxCallsPerSecond: rateOk ? rate : 0,
+    maxConcurrentCalls: positiveInt('maxConcurrentCalls', defaults.maxConcurrentCalls),
+    timeouts: {
+      bookingMs: positiveInt('bookingTimeoutMs', api.timeouts.bookingMs),
+      readMs: positiveInt('readTimeoutMs', api.timeouts.readMs),
+      searchMs: positiveInt('searchTimeoutMs', api.timeouts.searchMs),
     },
-    maxCallsPerSecond: rate,
-    maxConcurrentCalls,
+    maxConnections: positiveInt('maxConnections', api.maxConnections),
   };
-}
-
-/** An entry's id when it is a usable one (SUPPLIER_ACCOUNT_ID). */
-function idOf(entry: unknown): string | undefined {
-  if (!isRecord(entry)) return undefined;
-  const id = entry.id;
-  return typeof id === 'string' && SUPPLIER_ACCOUNT_ID.test(id) ? id : undefined;
-}
-
-/** `baseUrl`: an http(s) URL, plain http:// only on a loopback host. */
-function parseBaseUrl(value: unknown, at: string, problems: string[]): string | undefined {
-  if (value === undefined) {
-    problems.push(`${at}required (the supplier's base URL, https://)`);
-    return undefined;
-  }
-  let url: URL | undefined;
-  try {
-    url = typeof value === 'string' ? new URL(value) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    problems.push(`${at}must be an https:// URL (http:// on a loopback host)`);
-    return undefined;
-  }
-  if (url.protocol === 'http:' && !isLoopbackUrl(value as string)) {
-    problems.push(`${at}plain http:// only on a loopback host; use https://`);
-    return undefined;
-  }
-  return value as string;
-}
-
-/**
- * `key` or `keyFile` (`secret` or `secretFile`): the value, {@link ABSENT} when neither is set,
- * {@link REFUSED} when one has a problem (pushed). The value is never in a problem; a path is.
- */
-function credential(
-  entry: Record<string, unknown>,
-  name: 'key' | 'secret',
-  at: (field: string) => string,
-  problems: string[],
-): string | typeof ABSENT | typeof REFUSED {
-  const fileField = `${name}File` as const;
-  const inline = entry[name];
-  const file = entry[fileField];
-  if (inline !== undefined && file !== undefined) {
-    problems.push(`${at(name)}set ${name} or ${fileField}, not both`);
-    return REFUSED;
-  }
-  if (file !== undefined) {
-    if (typeof file !== 'string' || file === '') {
-      problems.push(`${at(fileField)}must be the path of a file holding the ${name}`);
-      return REFUSED;
-    }
-    const read = readText(file);
-    if (typeof read !== 'string') {
-      problems.push(`${at(fileField)}cannot read ${shown(file)} (${read.code})`);
-      return REFUSED;
-    }
-    const value = read.trim();
-    if (value !== '') return value;
-    problems.push(`${at(fileField)}${shown(file)} is empty`);
-    return REFUSED;
-  }
-  if (inline === undefined) return ABSENT;
-  if (typeof inline !== 'string' || inline.trim() === '') {
-    problems.push(`${at(name)}must be a non-empty string`);
-    return REFUSED;
-  }
-  return inline;
+  return typeof enabled === 'boolean' && rateOk ? settings : undefined;
 }
