@@ -19,29 +19,16 @@
  * Exit codes: 0 after a clean drain, 1 when the worker failed, 2 for a configuration error or a
  * port that is taken (one line naming the port and the variable that moves it).
  */
-import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@temporalio/client';
-import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
-import { localCallsPerSecond } from './activities/local-supplier-budget';
-import {
-  createBookingWorker,
-  createOrderEventsWorker,
-  createSupplierAccountWorker,
-} from './build-worker';
-import {
-  describeTemporalSecurity,
-  temporalConnectionFailure,
-  temporalConnectionOptions,
-} from './client/connection-options';
+import { temporalConnectionFailure, temporalConnectionOptions } from './client/connection-options';
 import { startupRetryDelayMs, temporalNotAnswering } from './client/temporal-not-answering';
-import { openSqliteCatalogueStore } from './catalogue/sqlite-store';
-import type { CatalogueStore } from './catalogue/store';
 import { createDataConverter } from './codec/data-converter';
 import { ConfigError } from './config';
 import { loadWorkerConfig, type WorkerConfig } from './worker-config';
-import { HotelApiClient } from './hotel-api';
+import { createWorkers, logPolling, runTogether, WorkerProcess } from './worker-process';
 import {
   createBookingCounter,
   failingOrderCount,
@@ -51,19 +38,11 @@ import {
   buildHealthServer,
   createReadinessProbe,
   startEventLoopWatchdog,
-  type HealthServer,
 } from './observability/health';
 import { createLogger } from './observability/logger';
-import {
-  buildMetricsServer,
-  createWorkerMetrics,
-  type MetricsServer,
-} from './observability/metrics';
+import { buildMetricsServer, createWorkerMetrics } from './observability/metrics';
 import { PortInUseError, whenPortInUse } from './observability/ports';
 import { installTemporalRuntimeWithMetrics, sdkMetricsUrl } from './observability/runtime';
-import { loadWorkflowBundle } from './workflow-bundle';
-import { catalogueDbPathFor } from './shared/supplier-accounts';
-import { CALL_REPORT_MARGIN_MS, shutdownGraceMsFor } from './workflows/activity-options';
 
 /** Visibility counts (a scrape) give up after this long, ms. */
 const VISIBILITY_TIMEOUT_MS = 5_000;
@@ -159,45 +138,6 @@ async function main(): Promise<number> {
   log.info({ exitCode }, 'worker stopped');
   Runtime.instance().flushLogs();
   return exitCode;
-}
-
-/** What the process runs, for the signal handler, readiness and the final clean-up. */
-class WorkerProcess {
-  worker: Worker | undefined;
-  /** Order events on: the second worker, delivering them (build-worker.ts). */
-  eventsWorker: Worker | undefined;
-  /** A worker for each supplier account other than the default (build-worker.ts). */
-  readonly accountWorkers: Worker[] = [];
-  connection: NativeConnection | undefined;
-  draining = false;
-  /** Aborted by a shutdown signal: ends the wait for Temporal during start-up. */
-  readonly startup = new AbortController();
-  /** Why the start-up waits, while it waits for Temporal (for `/readyz`). */
-  waitingFor: string | undefined;
-  health: HealthServer | undefined;
-  metricsServer: MetricsServer | undefined;
-  /** Each account's client, the default account's first. */
-  readonly hotelApis: HotelApiClient[] = [];
-  /** Each account's content catalogue, the default account's first. */
-  readonly catalogueStores: CatalogueStore[] = [];
-
-  workers(): Worker[] {
-    return [this.worker, this.eventsWorker, ...this.accountWorkers].filter(
-      (w): w is Worker => w !== undefined,
-    );
-  }
-
-  stopPolling(): void {
-    for (const w of this.workers()) if (w.getState() === 'RUNNING') w.shutdown();
-  }
-
-  async close(): Promise<void> {
-    for (const client of this.hotelApis) await client.close();
-    for (const store of this.catalogueStores) await store.close();
-    await this.connection?.close();
-    await this.metricsServer?.close();
-    await this.health?.close();
-  }
 }
 
 async function startHealth(
@@ -323,135 +263,6 @@ async function startMetrics(
   return metrics;
 }
 
-/** The booking worker and, with order events on, the events worker. */
-async function createWorkers(
-  config: WorkerConfig,
-  conn: NativeConnection,
-  metrics: ReturnType<typeof createWorkerMetrics>,
-  proc: WorkerProcess,
-  log: Logger,
-  untilAnswered: <T>(step: () => Promise<T>) => Promise<T>,
-): Promise<void> {
-  const clientOf = (account: (typeof config.suppliers)[number]) => {
-    const client = new HotelApiClient(account.hotelApi, {
-      onCall: (call) => metrics.recordSupplierCall(call, account.id),
-    });
-    proc.hotelApis.push(client);
-    return client;
-  };
-  const [defaultAccount, ...otherAccounts] = config.suppliers;
-  const hotelApi = clientOf(defaultAccount!);
-  const bundlePath = config.worker.workflowBundlePath;
-  if (bundlePath !== undefined && !existsSync(bundlePath)) {
-    log.warn({ bundlePath }, 'WORKFLOW_BUNDLE_PATH does not exist: bundling workflows now');
-  }
-  // The embedded content catalogue (SQLite, one file per worker host): content sync writes it.
-  const storeOf = (account: string) => {
-    const path = catalogueDbPathFor(config.catalogueDbPath, account);
-    const store = openSqliteCatalogueStore({ path });
-    proc.catalogueStores.push(store);
-    return store;
-  };
-  const catalogueStore = storeOf(defaultAccount!.id);
-  const workflowBundle = await loadWorkflowBundle(bundlePath);
-  const dataConverter = createDataConverter(config.encryption);
-  proc.worker = await untilAnswered(() =>
-    createBookingWorker({
-      ...(config.orderEvents ? { orderEvents: config.orderEvents } : {}),
-      catalogueStore,
-      connection: conn,
-      namespace: config.temporal.namespace,
-      taskQueue: config.temporal.taskQueue,
-      hotelApi,
-      orderIdField: config.orderIdField,
-      dataConverter,
-      workflowBundle,
-      maxConcurrentActivities: config.worker.maxConcurrentSupplierCalls,
-      maxActivitiesPerSecond: config.worker.maxSupplierCallsPerSecond,
-      ...(localReadsSet(config) !== undefined
-        ? { localCallsPerSecond: localReadsSet(config) }
-        : {}),
-      shutdownGraceTime: config.worker.shutdownGraceMs,
-      maxCachedWorkflows: config.worker.maxCachedWorkflows,
-      onPollLateness: metrics.recordPollLateness,
-      accounts: config.suppliers,
-    }),
-  );
-  for (const account of otherAccounts) {
-    proc.accountWorkers.push(
-      await untilAnswered(() =>
-        createSupplierAccountWorker({
-          connection: conn,
-          namespace: config.temporal.namespace,
-          taskQueue: config.temporal.taskQueue,
-          account: account.id,
-          hotelApi: clientOf(account),
-          catalogueStore: storeOf(account.id),
-          orderIdField: config.orderIdField,
-          dataConverter,
-          maxConcurrentActivities: account.maxConcurrentCalls,
-          maxActivitiesPerSecond: account.maxCallsPerSecond,
-          shutdownGraceTime: config.worker.shutdownGraceMs,
-          onPollLateness: metrics.recordPollLateness,
-        }),
-      ),
-    );
-  }
-  const events = config.orderEvents;
-  if (events) {
-    proc.eventsWorker = await untilAnswered(() =>
-      createOrderEventsWorker({
-        connection: conn,
-        namespace: config.temporal.namespace,
-        taskQueue: config.temporal.taskQueue,
-        endpoint: events,
-        workflowBundle,
-        dataConverter,
-      }),
-    );
-  }
-  const graceNeeded = shutdownGraceMsFor(config.hotelApi.timeouts.bookingMs);
-  if (config.worker.shutdownGraceMs < graceNeeded) {
-    log.warn(
-      { shutdownGraceMs: config.worker.shutdownGraceMs, graceNeeded },
-      `SHUTDOWN_GRACE_MS is shorter than a booking call may take (HOTEL_API_BOOKING_TIMEOUT_MS + ${CALL_REPORT_MARGIN_MS} ms): a SIGTERM during a slow booking call leaves that order to an operator. Unset it to derive it.`,
-    );
-  }
-}
-
-/**
- * The local supplier-read budget as set: `SUPPLIER_LOCAL_CALLS_PER_SECOND`, else none at all with
- * several accounts (each account's calls then stay on its own queue, slots and cap), else unset.
- */
-function localReadsSet(config: WorkerConfig): number | undefined {
-  return config.worker.localSupplierCallsPerSecond ?? (config.suppliers.length > 1 ? 0 : undefined);
-}
-
-function logPolling(config: WorkerConfig, log: Logger): void {
-  log.info(
-    {
-      taskQueue: config.temporal.taskQueue,
-      namespace: config.temporal.namespace,
-      temporalAddress: config.temporal.address,
-      supplier: config.hotelApi.baseUrl,
-      maxSupplierCallsPerSecond: config.worker.maxSupplierCallsPerSecond || 'unlimited',
-      localSupplierCallsPerSecond: localCallsPerSecond(
-        config.worker.maxSupplierCallsPerSecond,
-        localReadsSet(config),
-      ),
-      supplierAccounts: config.suppliers.map(
-        (a) =>
-          `${a.id}${a.enabled ? '' : ' (disabled)'} ${new URL(a.hotelApi.baseUrl).origin} ${a.maxCallsPerSecond || 'unlimited'}/s`,
-      ),
-      maxConcurrentSupplierCalls: config.worker.maxConcurrentSupplierCalls,
-      encryptionKeyId: config.encryption.keys[0].id,
-      temporalConnection: describeTemporalSecurity(config.temporal),
-      orderEvents: config.orderEvents ? new URL(config.orderEvents.url).origin : 'off',
-    },
-    'worker polling',
-  );
-}
-
 /** The exit code of a failed start or run, logged in one line. */
 function exitCodeOf(err: unknown, log: Logger): number {
   if (err instanceof PortInUseError) {
@@ -487,20 +298,3 @@ main().then(
     process.exit(1);
   },
 );
-
-/** Runs the workers until all have stopped; one failing stops the others, its error rethrown. */
-async function runTogether(workers: readonly Worker[]): Promise<void> {
-  const stopOthers = () => {
-    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-  };
-  const results = await Promise.allSettled(
-    workers.map((w) =>
-      w.run().catch((err: unknown) => {
-        stopOthers();
-        throw err;
-      }),
-    ),
-  );
-  const failed = results.find((r) => r.status === 'rejected');
-  if (failed) throw failed.reason;
-}

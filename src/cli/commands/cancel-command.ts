@@ -11,7 +11,7 @@ import { keyValueTable, renderOrderState, renderResult } from '../render';
 import { phaseHint } from './book-command';
 import type { CommandRunner } from './command-runner';
 import { parseBookingId, readBeforeWriting } from './order-writes';
-import { SUPPLIER_OPTION } from './content-store-commands';
+import { SUPPLIER_OPTION } from './content-args';
 
 interface CancelFlags {
   bookingId?: string;

@@ -13,12 +13,9 @@ import { usageError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';
 import { formatPrice, keyValueTable, table } from '../render';
 import type { CommandRunner } from './command-runner';
-import {
-  parseContentLanguage,
-  propertyLabels,
-  registerContentStoreCommands,
-  SUPPLIER_OPTION,
-} from './content-store-commands';
+import { parseContentLanguage, SUPPLIER_OPTION } from './content-args';
+import { registerContentStoreCommands } from './content-store-commands';
+import { propertyLabels } from './property-labels';
 
 /** `--property 1001 1002` or `--property 1001,1002`. */
 export function parsePropertyIds(raw: readonly string[]): number[] {
