@@ -7,11 +7,8 @@ import { existsSync } from 'node:fs';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { localCallsPerSecond } from './activities/local-supplier-budget';
-import {
-  createBookingWorker,
-  createOrderEventsWorker,
-  createSupplierAccountWorker,
-} from './build-worker';
+import { createAccountWorkers, type AccountWorkers } from './account-workers';
+import { createBookingWorker, createOrderEventsWorker } from './build-worker';
 import { describeTemporalSecurity } from './client/connection-options';
 import { openSqliteCatalogueStore } from './catalogue/sqlite-store';
 import type { CatalogueStore } from './catalogue/store';
@@ -19,7 +16,7 @@ import { createDataConverter } from './codec/data-converter';
 import { HotelApiClient } from './hotel-api';
 import type { HealthServer } from './observability/health';
 import type { createWorkerMetrics, MetricsServer } from './observability/metrics';
-import { catalogueDbPathFor } from './shared/supplier-accounts';
+import { DEFAULT_SUPPLIER_ACCOUNT } from './shared/supplier-accounts';
 import type { WorkerConfig } from './worker-config';
 import { loadWorkflowBundle } from './workflow-bundle';
 import { CALL_REPORT_MARGIN_MS, shutdownGraceMsFor } from './workflows/activity-options';
@@ -29,8 +26,8 @@ export class WorkerProcess {
   worker: Worker | undefined;
   /** Order events on: the second worker, delivering them (build-worker.ts). */
   eventsWorker: Worker | undefined;
-  /** A worker for each supplier account other than the default (build-worker.ts). */
-  readonly accountWorkers: Worker[] = [];
+  /** A worker for each supplier account other than the default (account-workers.ts). */
+  accounts: AccountWorkers | undefined;
   connection: NativeConnection | undefined;
   draining = false;
   /** Aborted by a shutdown signal: ends the wait for Temporal during start-up. */
@@ -39,13 +36,12 @@ export class WorkerProcess {
   waitingFor: string | undefined;
   health: HealthServer | undefined;
   metricsServer: MetricsServer | undefined;
-  /** Each account's client, the default account's first. */
-  readonly hotelApis: HotelApiClient[] = [];
-  /** Each account's content catalogue, the default account's first. */
-  readonly catalogueStores: CatalogueStore[] = [];
+  /** The default account's client and content catalogue. */
+  hotelApi: HotelApiClient | undefined;
+  catalogueStore: CatalogueStore | undefined;
 
   workers(): Worker[] {
-    return [this.worker, this.eventsWorker, ...this.accountWorkers].filter(
+    return [this.worker, this.eventsWorker, ...(this.accounts?.workers ?? [])].filter(
       (w): w is Worker => w !== undefined,
     );
   }
@@ -55,8 +51,9 @@ export class WorkerProcess {
   }
 
   async close(): Promise<void> {
-    for (const client of this.hotelApis) await client.close();
-    for (const store of this.catalogueStores) await store.close();
+    await this.hotelApi?.close();
+    await this.catalogueStore?.close();
+    await this.accounts?.close();
     await this.connection?.close();
     await this.metricsServer?.close();
     await this.health?.close();
@@ -72,27 +69,17 @@ export async function createWorkers(
   log: Logger,
   untilAnswered: <T>(step: () => Promise<T>) => Promise<T>,
 ): Promise<void> {
-  const clientOf = (account: (typeof config.suppliers)[number]) => {
-    const client = new HotelApiClient(account.hotelApi, {
-      onCall: (call) => metrics.recordSupplierCall(call, account.id),
-    });
-    proc.hotelApis.push(client);
-    return client;
-  };
-  const [defaultAccount, ...otherAccounts] = config.suppliers;
-  const hotelApi = clientOf(defaultAccount!);
+  const hotelApi = new HotelApiClient(config.hotelApi, {
+    onCall: (call) => metrics.recordSupplierCall(call, DEFAULT_SUPPLIER_ACCOUNT),
+  });
+  proc.hotelApi = hotelApi;
   const bundlePath = config.worker.workflowBundlePath;
   if (bundlePath !== undefined && !existsSync(bundlePath)) {
     log.warn({ bundlePath }, 'WORKFLOW_BUNDLE_PATH does not exist: bundling workflows now');
   }
   // The embedded content catalogue (SQLite, one file per worker host): content sync writes it.
-  const storeOf = (account: string) => {
-    const path = catalogueDbPathFor(config.catalogueDbPath, account);
-    const store = openSqliteCatalogueStore({ path });
-    proc.catalogueStores.push(store);
-    return store;
-  };
-  const catalogueStore = storeOf(defaultAccount!.id);
+  const catalogueStore = openSqliteCatalogueStore({ path: config.catalogueDbPath });
+  proc.catalogueStore = catalogueStore;
   const workflowBundle = await loadWorkflowBundle(bundlePath);
   const dataConverter = createDataConverter(config.encryption);
   proc.worker = await untilAnswered(() =>
@@ -117,26 +104,19 @@ export async function createWorkers(
       accounts: config.suppliers,
     }),
   );
-  for (const account of otherAccounts) {
-    proc.accountWorkers.push(
-      await untilAnswered(() =>
-        createSupplierAccountWorker({
-          connection: conn,
-          namespace: config.temporal.namespace,
-          taskQueue: config.temporal.taskQueue,
-          account: account.id,
-          hotelApi: clientOf(account),
-          catalogueStore: storeOf(account.id),
-          orderIdField: config.orderIdField,
-          dataConverter,
-          maxConcurrentActivities: account.maxConcurrentCalls,
-          maxActivitiesPerSecond: account.maxCallsPerSecond,
-          shutdownGraceTime: config.worker.shutdownGraceMs,
-          onPollLateness: metrics.recordPollLateness,
-        }),
-      ),
-    );
-  }
+  proc.accounts = await createAccountWorkers({
+    connection: conn,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    accounts: config.suppliers,
+    dataConverter,
+    orderIdField: config.orderIdField,
+    catalogueDbPath: config.catalogueDbPath,
+    shutdownGraceTime: config.worker.shutdownGraceMs,
+    onCall: metrics.recordSupplierCall,
+    onPollLateness: metrics.recordPollLateness,
+    creating: untilAnswered,
+  });
   const events = config.orderEvents;
   if (events) {
     proc.eventsWorker = await untilAnswered(() =>

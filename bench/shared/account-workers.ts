@@ -3,15 +3,14 @@
  * `SUPPLIER_ACCOUNTS` read by the product's loader (src/config/accounts.ts), every account told to
  * the booking worker, and beside it an activities-only worker per account other than the default,
  * on the account's own task queue, with its own client, slots and fleet-wide cap
- * (src/build-worker.ts `createSupplierAccountWorker`).
+ * (src/account-workers.ts `createAccountWorkers`).
  */
 import type { DataConverter } from '@temporalio/common';
-import type { NativeConnection, Worker } from '@temporalio/worker';
-import { createSupplierAccountWorker } from '../../src/build-worker';
+import type { NativeConnection } from '@temporalio/worker';
+import { createAccountWorkers } from '../../src/account-workers';
 import { loadSupplierAccounts, type SupplierAccount } from '../../src/config/accounts';
 import { DEFAULT_MAX_CONCURRENT_CALLS } from '../../src/config/defaults';
-import { HotelApiClient, type HotelApiConfig } from '../../src/hotel-api';
-import { DEFAULT_SUPPLIER_ACCOUNT } from '../../src/shared/supplier-accounts';
+import type { HotelApiConfig } from '../../src/hotel-api';
 
 /**
  * Every account as the worker process loads them: the default one (`defaultApi`, its cap
@@ -48,35 +47,18 @@ export async function startAccountWorkers(o: {
   readonly accounts: readonly SupplierAccount[];
   readonly dataConverter: DataConverter;
 }): Promise<AccountWorkers> {
-  const clients: HotelApiClient[] = [];
-  const workers: Worker[] = [];
-  for (const account of o.accounts.filter((a) => a.id !== DEFAULT_SUPPLIER_ACCOUNT)) {
-    const hotelApi = new HotelApiClient(account.hotelApi);
-    clients.push(hotelApi);
-    workers.push(
-      await createSupplierAccountWorker({
-        connection: o.connection,
-        taskQueue: o.taskQueue,
-        account: account.id,
-        hotelApi,
-        dataConverter: o.dataConverter,
-        maxConcurrentActivities: account.maxConcurrentCalls,
-        maxActivitiesPerSecond: account.maxCallsPerSecond,
-        shutdownGraceTime: '2s',
-      }),
-    );
-  }
+  const made = await createAccountWorkers({ ...o, shutdownGraceTime: '2s' });
   const running = Promise.all(
-    workers.map((w) =>
+    made.workers.map((w) =>
       w.run().catch((err: unknown) => console.error('[bench account worker] stopped with', err)),
     ),
   ).then(() => undefined);
   return {
     running,
     async stop() {
-      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      for (const w of made.workers) if (w.getState() === 'RUNNING') w.shutdown();
       await running;
-      for (const c of clients) await c.close();
+      await made.close();
     },
   };
 }

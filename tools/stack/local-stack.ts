@@ -15,8 +15,8 @@ import {
 } from '@temporalio/worker';
 import { Connection } from '@temporalio/client';
 import type { LogLevel } from '@temporalio/common';
-import { createBookingWorker, createSupplierAccountWorker } from '../../src/build-worker';
-import { catalogueDbPathFor } from '../../src/shared/supplier-accounts';
+import { createAccountWorkers } from '../../src/account-workers';
+import { createBookingWorker } from '../../src/build-worker';
 import { loadWorkflowBundle } from '../../src/workflow-bundle';
 import { temporalConnectionOptions } from '../../src/client/connection-options';
 import { openSqliteCatalogueStore } from '../../src/catalogue/sqlite-store';
@@ -309,29 +309,18 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
       shutdownGraceTime: o.shutdownGraceMs ?? 3_000,
       ...(accounts.length > 1 ? { accounts, localCallsPerSecond: 0 } : {}),
     });
-    const accountWorkers = await Promise.all(
-      accounts.slice(1).map(async (account) => {
-        const client = new HotelApiClient(account.hotelApi);
-        cleanups.push(() => client.close());
-        const path = resolve(catalogueDbPathFor(config.catalogueDbPath, account.id));
-        const store = openSqliteCatalogueStore({ path });
-        cleanups.push(() => store.close());
-        return createSupplierAccountWorker({
-          connection,
-          namespace,
-          taskQueue,
-          account: account.id,
-          hotelApi: client,
-          catalogueStore: store,
-          orderIdField: config.orderIdField,
-          dataConverter: createDataConverter(config.encryption),
-          maxConcurrentActivities: account.maxConcurrentCalls,
-          maxActivitiesPerSecond: account.maxCallsPerSecond,
-          shutdownGraceTime: o.shutdownGraceMs ?? 3_000,
-        });
-      }),
-    );
-    for (const w of accountWorkers) {
+    const accountWorkers = await createAccountWorkers({
+      connection,
+      namespace,
+      taskQueue,
+      accounts,
+      dataConverter: createDataConverter(config.encryption),
+      orderIdField: config.orderIdField,
+      catalogueDbPath: resolve(config.catalogueDbPath),
+      shutdownGraceTime: o.shutdownGraceMs ?? 3_000,
+    });
+    cleanups.push(() => accountWorkers.close());
+    for (const w of accountWorkers.workers) {
       const stopped = w.run();
       stopped.catch(() => undefined);
       cleanups.push(async () => {
