@@ -132,6 +132,18 @@ export function workerNodeFlags(): string[] {
   return workerV8Flags([]);
 }
 
+/**
+ * An activity worker's slots, its pollers, and its task queue's fleet-wide rate (the server
+ * enforces it): the booking worker's and each supplier account's, one rule.
+ */
+function activitySlots(maxActivities: number, perSecond: number | undefined) {
+  return {
+    maxConcurrentActivityTaskExecutions: maxActivities,
+    maxConcurrentActivityTaskPolls: Math.min(ACTIVITY_POLLERS, maxActivities),
+    ...(perSecond ? { maxTaskQueueActivitiesPerSecond: perSecond } : {}),
+  };
+}
+
 export async function createBookingWorker(o: BookingWorkerOptions): Promise<Worker> {
   const maxActivities = o.maxConcurrentActivities ?? DEFAULT_MAX_CONCURRENT_CALLS;
   // Before Worker.create: it starts the workflow thread, whose heap takes V8's flags then.
@@ -154,12 +166,8 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
       ...o.extraActivities,
     },
     dataConverter: workerDataConverter(o.dataConverter),
-    maxConcurrentActivityTaskExecutions: maxActivities,
-    maxConcurrentActivityTaskPolls: Math.min(ACTIVITY_POLLERS, maxActivities),
+    ...activitySlots(maxActivities, o.maxActivitiesPerSecond),
     maxCachedWorkflows: o.maxCachedWorkflows ?? DEFAULT_MAX_CACHED_WORKFLOWS,
-    ...(o.maxActivitiesPerSecond
-      ? { maxTaskQueueActivitiesPerSecond: o.maxActivitiesPerSecond }
-      : {}),
     shutdownGraceTime: o.shutdownGraceTime ?? '30s',
     ...o.overrides,
   });
@@ -211,11 +219,7 @@ export async function createSupplierAccountWorker(
       ...(o.catalogueStore ? { catalogueStore: o.catalogueStore } : {}),
     }),
     dataConverter: workerDataConverter(o.dataConverter),
-    maxConcurrentActivityTaskExecutions: maxActivities,
-    maxConcurrentActivityTaskPolls: Math.min(ACTIVITY_POLLERS, maxActivities),
-    ...(o.maxActivitiesPerSecond
-      ? { maxTaskQueueActivitiesPerSecond: o.maxActivitiesPerSecond }
-      : {}),
+    ...activitySlots(maxActivities, o.maxActivitiesPerSecond),
     shutdownGraceTime: o.shutdownGraceTime ?? '30s',
     ...o.overrides,
   });

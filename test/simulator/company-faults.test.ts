@@ -13,21 +13,10 @@ import {
   bookScenario,
   manualClock,
   startSim,
+  withSim,
 } from './helpers';
 
 const REF = '/static_content_reference_list?language=en';
-
-async function withSim<T>(
-  options: Parameters<typeof startSim>[0],
-  fn: (t: TestSim) => Promise<T>,
-): Promise<T> {
-  const t = await startSim(options);
-  try {
-    return await fn(t);
-  } finally {
-    await t.close();
-  }
-}
 
 /** Polls `check` every 10 ms until it holds (fails after 5 s). */
 async function until(what: string, check: () => boolean): Promise<void> {

@@ -3,22 +3,9 @@ import { describe, it } from 'node:test';
 import { buildSimulator } from '../../tools/simulator';
 import { createPrng } from '../../tools/simulator/prng';
 import { sampleLatency } from '../../tools/simulator/faults';
-import type { TestSim } from './helpers';
-import { OTHER, availabilityQuery, manualClock, startSim } from './helpers';
+import { OTHER, availabilityQuery, manualClock, withSim } from './helpers';
 
 const REF = '/static_content_reference_list?language=en';
-
-async function withSim<T>(
-  options: Parameters<typeof startSim>[0],
-  fn: (t: TestSim) => Promise<T>,
-): Promise<T> {
-  const t = await startSim(options);
-  try {
-    return await fn(t);
-  } finally {
-    await t.close();
-  }
-}
 
 describe('Faults', () => {
   it('adds a fixed latency to every API request', async () => {

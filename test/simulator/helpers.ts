@@ -189,3 +189,16 @@ export function manualClock(start = Date.UTC(2026, 4, 1, 10, 0, 0)) {
     },
   };
 }
+
+/** Runs `fn` against a simulator of `options`, closed afterwards even when `fn` throws. */
+export async function withSim<T>(
+  options: Parameters<typeof startSim>[0],
+  fn: (t: TestSim) => Promise<T>,
+): Promise<T> {
+  const t = await startSim(options);
+  try {
+    return await fn(t);
+  } finally {
+    await t.close();
+  }
+}

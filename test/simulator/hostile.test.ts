@@ -8,21 +8,9 @@ import { HOSTILE_KINDS, type HostileRule } from '../../tools/simulator';
 import { createPrng, hashString } from '../../tools/simulator/prng';
 import { scenarioOptionId } from '../../tools/simulator/scenarios';
 import type { TestSim } from './helpers';
-import { ACME, bookScenario, priceCheck, startSim } from './helpers';
+import { ACME, bookScenario, priceCheck, withSim } from './helpers';
 
 const REF = '/static_content_reference_list?language=en';
-
-async function withSim<T>(
-  options: Parameters<typeof startSim>[0],
-  fn: (t: TestSim) => Promise<T>,
-): Promise<T> {
-  const t = await startSim(options);
-  try {
-    return await fn(t);
-  } finally {
-    await t.close();
-  }
-}
 
 /** A seed whose first draw among `n` choices is `index` (hostile.ts draws its status first). */
 function seedDrawing(index: number, n: number): number {
