@@ -163,8 +163,9 @@ export default tseslint.config(
   {
     // Configuration is a leaf: it reads and checks the environment, and imports nothing else of
     // the product (the layers own the types it hands them; the compiler matches them). Order
-    // events' part of it lives with them (src/order-events/config.ts), a leaf too; the account
-    // ids come from src/shared/supplier-accounts.ts, which imports nothing.
+    // events' part of it lives with them (src/order-events/config.ts), a leaf too that reads its
+    // secret as config does (value-or-file.ts); the account ids come from
+    // src/shared/supplier-accounts.ts, which imports nothing.
     files: ['src/config/**/*.ts', 'src/order-events/config.ts'],
     rules: {
       'no-restricted-imports': [
@@ -173,9 +174,10 @@ export default tseslint.config(
           patterns: [
             productBoundary,
             {
-              regex: '^\\.\\./(?!order-events/config$|shared/supplier-accounts$)',
+              regex:
+                '^\\.\\./(?!order-events/config$|shared/supplier-accounts$|config/value-or-file$)',
               message:
-                'src/config/ imports nothing else of the product but src/order-events/config.ts and src/shared/supplier-accounts.ts, which import nothing of it.',
+                'src/config/ imports nothing else of the product but src/order-events/config.ts and src/shared/supplier-accounts.ts, which import nothing of it but value-or-file.ts.',
             },
           ],
         },

@@ -5,9 +5,10 @@
  * runs as before.
  */
 import { DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
-import { credentials, idOf, isRecord, MISSING, parseBaseUrl, readText } from './account-fields';
+import { credentials, idOf, isRecord, MISSING, parseBaseUrl } from './account-fields';
 import type { Env } from './env-schema';
 import { shown } from './errors';
+import { valueOrFile } from './value-or-file';
 
 /** Where and how an account's client reaches the supplier (the hotel API client's config). */
 export interface AccountApi {
@@ -130,21 +131,9 @@ export function missingAccountCredentials(accounts: readonly SupplierAccount[]):
 
 /** The JSON's entries, undefined when there is none or it is not an array (a problem then). */
 function readEntries(env: AccountsEnv, problems: string[]): readonly unknown[] | undefined {
-  const file = env.SUPPLIER_ACCOUNTS_FILE;
-  if (env.SUPPLIER_ACCOUNTS !== undefined && file !== undefined) {
-    problems.push('SUPPLIER_ACCOUNTS and SUPPLIER_ACCOUNTS_FILE: set only one of them');
-    return undefined;
-  }
-  let text = env.SUPPLIER_ACCOUNTS;
-  if (file !== undefined) {
-    const read = readText(file);
-    if (typeof read !== 'string') {
-      problems.push(`SUPPLIER_ACCOUNTS_FILE: cannot read ${shown(file)} (${read.code})`);
-      return undefined;
-    }
-    text = read;
-  }
-  if (text === undefined) return undefined;
+  const { SUPPLIER_ACCOUNTS: inline, SUPPLIER_ACCOUNTS_FILE: file } = env;
+  const text = valueOrFile('SUPPLIER_ACCOUNTS', inline, file, problems);
+  if (typeof text !== 'string') return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -7,10 +7,10 @@
  * held as `KeyObject`s, which print as `SecretKeyObject { type: 'secret', symmetricKeySize: 32 }`.
  */
 import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { developmentKeyDecision } from './development-key-decision';
 import type { Env } from './env-schema';
-import { ConfigError, shown } from './errors';
+import { ConfigError } from './errors';
+import { valueOrFile } from './value-or-file';
 
 /** AES-256: 32 bytes of key. */
 export const KEY_BYTES = 32;
@@ -120,24 +120,12 @@ export function loadEncryptionConfig(env: Env): {
   let development = false;
   let warning: string | undefined;
 
-  if (inline !== undefined && file !== undefined) {
-    problems.push(
-      'PAYLOAD_ENCRYPTION_KEYS and PAYLOAD_ENCRYPTION_KEYS_FILE are both set: set only one',
-    );
-  } else if (file !== undefined) {
-    let text: string | undefined;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      problems.push(
-        `PAYLOAD_ENCRYPTION_KEYS_FILE: cannot read ${shown(file)} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
-      );
-    }
-    if (text !== undefined)
-      keys = parseEncryptionKeys(text, 'PAYLOAD_ENCRYPTION_KEYS_FILE', problems);
-  } else if (inline !== undefined) {
-    keys = parseEncryptionKeys(inline, 'PAYLOAD_ENCRYPTION_KEYS', problems);
-  } else {
+  const spec = valueOrFile('PAYLOAD_ENCRYPTION_KEYS', inline, file, problems);
+  if (typeof spec === 'string') {
+    const variable =
+      file !== undefined ? 'PAYLOAD_ENCRYPTION_KEYS_FILE' : 'PAYLOAD_ENCRYPTION_KEYS';
+    keys = parseEncryptionKeys(spec, variable, problems);
+  } else if (spec === undefined) {
     const decision = developmentKeyDecision({
       temporalAddress: env.TEMPORAL_ADDRESS,
       apiKey: env.TEMPORAL_API_KEY !== undefined || env.TEMPORAL_API_KEY_FILE !== undefined,

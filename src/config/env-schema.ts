@@ -12,23 +12,17 @@ import {
   DEFAULT_TASK_QUEUE,
 } from './defaults';
 
-/** How the documentation shows a variable: what it means, and its default in words if needed. */
-export interface VariableDoc {
+/** A variable: its schema, what it means, and its default in words where it is not a plain value. */
+interface Variable<T extends z.ZodType> {
+  readonly schema: T;
   readonly meaning: string;
   readonly defaultText?: string;
 }
-
-const docs = new Map<string, VariableDoc>();
-/** Records `name`'s documentation and returns its schema unchanged. */
-function doc<T extends z.ZodType>(
-  name: string,
-  schema: T,
-  meaning: string,
-  defaultText?: string,
-): T {
-  docs.set(name, { meaning, ...(defaultText !== undefined ? { defaultText } : {}) });
-  return schema;
-}
+const v = <T extends z.ZodType>(schema: T, meaning: string, defaultText?: string): Variable<T> => ({
+  schema,
+  meaning,
+  ...(defaultText !== undefined ? { defaultText } : {}),
+});
 
 const durationMs = z.coerce.number().int().positive();
 const port = z.coerce.number().int().min(0).max(65535);
@@ -37,134 +31,95 @@ const optionalString = z
   .optional()
   .transform((v) => (v === '' ? undefined : v));
 
-export const EnvSchema = z.object({
-  TEMPORAL_ADDRESS: doc(
-    'TEMPORAL_ADDRESS',
+const VARIABLES = {
+  TEMPORAL_ADDRESS: v(
     z.string().min(1).default('localhost:7233'),
     'Temporal frontend, `host:port`',
   ),
-  TEMPORAL_NAMESPACE: doc(
-    'TEMPORAL_NAMESPACE',
-    z.string().min(1).default(DEFAULT_NAMESPACE),
-    'Temporal namespace',
-  ),
-  TEMPORAL_TASK_QUEUE: doc(
-    'TEMPORAL_TASK_QUEUE',
+  TEMPORAL_NAMESPACE: v(z.string().min(1).default(DEFAULT_NAMESPACE), 'Temporal namespace'),
+  TEMPORAL_TASK_QUEUE: v(
     z.string().min(1).default(DEFAULT_TASK_QUEUE),
     'the task queue workers poll and clients start on',
   ),
-  TEMPORAL_TLS: doc(
-    'TEMPORAL_TLS',
+  TEMPORAL_TLS: v(
     optionalString,
     '`true`: TLS with the system CAs and no client certificate; `false`: plaintext even with an API key',
     'on when any TLS setting or an API key is set',
   ),
-  TEMPORAL_TLS_CERT: doc(
-    'TEMPORAL_TLS_CERT',
+  TEMPORAL_TLS_CERT: v(
     optionalString,
     'mTLS client certificate: a PEM file path (as the Temporal CLI reads it) or the PEM text',
   ),
-  TEMPORAL_TLS_CERT_FILE: doc(
-    'TEMPORAL_TLS_CERT_FILE',
+  TEMPORAL_TLS_CERT_FILE: v(
     optionalString,
     'path of the client certificate (instead of `TEMPORAL_TLS_CERT`)',
   ),
-  TEMPORAL_TLS_KEY: doc(
-    'TEMPORAL_TLS_KEY',
+  TEMPORAL_TLS_KEY: v(
     optionalString,
     "the client certificate's private key (PEM, unencrypted; path or text); required with the certificate and checked to match it",
   ),
-  TEMPORAL_TLS_KEY_FILE: doc(
-    'TEMPORAL_TLS_KEY_FILE',
+  TEMPORAL_TLS_KEY_FILE: v(
     optionalString,
     'path of the private key (instead of `TEMPORAL_TLS_KEY`)',
   ),
-  TEMPORAL_TLS_CA: doc(
-    'TEMPORAL_TLS_CA',
+  TEMPORAL_TLS_CA: v(
     optionalString,
     "the CA that issued the server's certificate (path or PEM text)",
     'system CAs',
   ),
-  TEMPORAL_TLS_CA_FILE: doc(
-    'TEMPORAL_TLS_CA_FILE',
-    optionalString,
-    'path of the CA (instead of `TEMPORAL_TLS_CA`)',
-  ),
-  TEMPORAL_TLS_SERVER_NAME: doc(
-    'TEMPORAL_TLS_SERVER_NAME',
+  TEMPORAL_TLS_CA_FILE: v(optionalString, 'path of the CA (instead of `TEMPORAL_TLS_CA`)'),
+  TEMPORAL_TLS_SERVER_NAME: v(
     optionalString,
     "the name to verify in the server's certificate (SNI)",
     "the address's host",
   ),
-  TEMPORAL_API_KEY: doc(
-    'TEMPORAL_API_KEY',
+  TEMPORAL_API_KEY: v(
     optionalString,
     'Temporal Cloud API key (turns TLS on; not together with a client certificate)',
   ),
-  TEMPORAL_API_KEY_FILE: doc(
-    'TEMPORAL_API_KEY_FILE',
-    optionalString,
-    'path of a file holding the API key',
-  ),
+  TEMPORAL_API_KEY_FILE: v(optionalString, 'path of a file holding the API key'),
 
-  HOTEL_API_BASE_URL: doc(
-    'HOTEL_API_BASE_URL',
+  HOTEL_API_BASE_URL: v(
     z.url().default('http://127.0.0.1:8080'),
     "the supplier's base URL (production or staging; `/api/v1` is appended)",
   ),
-  HOTEL_API_KEY: doc(
-    'HOTEL_API_KEY',
+  HOTEL_API_KEY: v(
     optionalString,
     'the supplier API key',
     "the simulator's `demo-key`, on a loopback base URL only",
   ),
-  HOTEL_API_KEY_FILE: doc(
-    'HOTEL_API_KEY_FILE',
-    optionalString,
-    'path of a file holding the API key',
-  ),
-  HOTEL_API_SECRET: doc(
-    'HOTEL_API_SECRET',
+  HOTEL_API_KEY_FILE: v(optionalString, 'path of a file holding the API key'),
+  HOTEL_API_SECRET: v(
     optionalString,
     'the supplier API secret (never logged)',
     "the simulator's demo secret, on a loopback base URL only",
   ),
-  HOTEL_API_SECRET_FILE: doc(
-    'HOTEL_API_SECRET_FILE',
-    optionalString,
-    'path of a file holding the API secret',
-  ),
-  HOTEL_API_BOOKING_TIMEOUT_MS: doc(
-    'HOTEL_API_BOOKING_TIMEOUT_MS',
+  HOTEL_API_SECRET_FILE: v(optionalString, 'path of a file holding the API secret'),
+  HOTEL_API_BOOKING_TIMEOUT_MS: v(
     durationMs.default(120_000),
     "`POST /booking` timeout, ms (bed banks advise long ones); at most the booking activity's 15 min backstop less 15 s",
   ),
-  HOTEL_API_READ_TIMEOUT_MS: doc(
-    'HOTEL_API_READ_TIMEOUT_MS',
+  HOTEL_API_READ_TIMEOUT_MS: v(
     durationMs.default(15_000),
     'timeout of every other call, ms; at most 18000 (reads run in 20 s activities)',
   ),
-  HOTEL_API_SEARCH_TIMEOUT_MS: doc(
-    'HOTEL_API_SEARCH_TIMEOUT_MS',
+  HOTEL_API_SEARCH_TIMEOUT_MS: v(
     durationMs.default(30_000),
     'timeout of `GET /properties/availability`, ms',
   ),
-  HOTEL_API_CLOCK_CORRECTION: doc(
-    'HOTEL_API_CLOCK_CORRECTION',
+  HOTEL_API_CLOCK_CORRECTION: v(
     z
       .enum(['true', 'false', '1', '0'])
       .default('true')
       .transform((v) => v === 'true' || v === '1'),
     "sign with the supplier's clock (its `Date` header) when ours drifts",
   ),
-  HOTEL_API_MAX_CONNECTIONS: doc(
-    'HOTEL_API_MAX_CONNECTIONS',
+  HOTEL_API_MAX_CONNECTIONS: v(
     z.coerce.number().int().positive().default(64),
     "the HTTP connection pool's size",
   ),
 
-  BOOKING_ORDER_ID_FIELD: doc(
-    'BOOKING_ORDER_ID_FIELD',
+  BOOKING_ORDER_ID_FIELD: v(
     z
       .string()
       .regex(/^custom_field_(10|[1-9])$/, 'must be one of custom_field_1..custom_field_10')
@@ -172,26 +127,22 @@ export const EnvSchema = z.object({
     "the custom field carrying the order id to the supplier (a client's choice travels in the input; this is the worker's for inputs without one)",
   ),
 
-  PAYLOAD_ENCRYPTION_KEYS: doc(
-    'PAYLOAD_ENCRYPTION_KEYS',
+  PAYLOAD_ENCRYPTION_KEYS: v(
     optionalString,
     '`keyId:base64(32 bytes)`, comma-separated; the first encrypts, all decrypt (docs/payload-encryption.md)',
     'a public development key, only with a local Temporal (loopback `TEMPORAL_ADDRESS`, no API key) or `NODE_ENV=development` or `test` (with a warning); refused otherwise',
   ),
-  PAYLOAD_ENCRYPTION_KEYS_FILE: doc(
-    'PAYLOAD_ENCRYPTION_KEYS_FILE',
+  PAYLOAD_ENCRYPTION_KEYS_FILE: v(
     optionalString,
     'path of a file holding the keys, one per line or comma-separated',
   ),
-  CODEC_SERVER_TOKEN: doc(
-    'CODEC_SERVER_TOKEN',
+  CODEC_SERVER_TOKEN: v(
     optionalString,
     'bearer token the codec server requires (at least 16 characters in production)',
     '`dev-codec-token` (refused when `NODE_ENV=production`)',
   ),
-  CODEC_SERVER_PORT: doc('CODEC_SERVER_PORT', port.default(8888), "the codec server's port"),
-  CODEC_SERVER_URL: doc(
-    'CODEC_SERVER_URL',
+  CODEC_SERVER_PORT: v(port.default(8888), "the codec server's port"),
+  CODEC_SERVER_URL: v(
     z
       .string()
       .optional()
@@ -202,133 +153,106 @@ export const EnvSchema = z.object({
     "the codec server's base URL as the Temporal UI reaches it, for `hotel-booking doctor namespace`",
     '`http://127.0.0.1:<CODEC_SERVER_PORT>`',
   ),
-  CODEC_CORS_ORIGIN: doc(
-    'CODEC_CORS_ORIGIN',
+  CODEC_CORS_ORIGIN: v(
     z.string().default('http://localhost:8233'),
     'Temporal UI origins allowed to call the codec server (CORS), comma-separated',
   ),
-  NODE_ENV: doc(
-    'NODE_ENV',
+  NODE_ENV: v(
     optionalString,
     '`production` refuses the development keys and tokens; `development` or `test` allows the development payload key with a Temporal that is not local, with a warning',
   ),
 
-  ORDER_EVENTS_URL: doc(
-    'ORDER_EVENTS_URL',
+  ORDER_EVENTS_URL: v(
     optionalString,
     "the order system's endpoint for order events (Standard Webhooks, docs/order-events.md)",
     'none: no events are sent',
   ),
-  ORDER_EVENTS_SECRET: doc(
-    'ORDER_EVENTS_SECRET',
+  ORDER_EVENTS_SECRET: v(
     optionalString,
     'the `whsec_…` secret events are signed with (required with `ORDER_EVENTS_URL`; never logged)',
   ),
-  ORDER_EVENTS_SECRET_FILE: doc(
-    'ORDER_EVENTS_SECRET_FILE',
+  ORDER_EVENTS_SECRET_FILE: v(
     optionalString,
     'path of a file holding the secret (instead of `ORDER_EVENTS_SECRET`)',
   ),
 
-  METRICS_PORT: doc(
-    'METRICS_PORT',
-    port.default(9464),
-    'Prometheus `/metrics` on `0.0.0.0:<port>`; 0 = off',
-  ),
-  HEALTH_PORT: doc(
-    'HEALTH_PORT',
-    port.default(8081),
-    'liveness `/healthz` and readiness `/readyz`; 0 = off',
-  ),
-  SUPPLIER_MAX_CALLS_PER_SECOND: doc(
-    'SUPPLIER_MAX_CALLS_PER_SECOND',
+  METRICS_PORT: v(port.default(9464), 'Prometheus `/metrics` on `0.0.0.0:<port>`; 0 = off'),
+  HEALTH_PORT: v(port.default(8081), 'liveness `/healthz` and readiness `/readyz`; 0 = off'),
+  SUPPLIER_MAX_CALLS_PER_SECOND: v(
     z.coerce.number().min(0).default(0),
     "fleet-wide cap on supplier calls per second (the task queue's activity rate); 0 = none",
   ),
-  SUPPLIER_LOCAL_CALLS_PER_SECOND: doc(
-    'SUPPLIER_LOCAL_CALLS_PER_SECOND',
+  SUPPLIER_LOCAL_CALLS_PER_SECOND: v(
     z.coerce.number().min(0).optional(),
     "per-worker budget of supplier reads made as local activities (a new booking's price check, the guard's first read), outside the task queue's cap: the fleet's calls per second are at most `SUPPLIER_MAX_CALLS_PER_SECOND` + workers × this; a read over budget is queued under the cap",
     'unlimited without `SUPPLIER_MAX_CALLS_PER_SECOND`, 0 with it',
   ),
-  SUPPLIER_MAX_CONCURRENT_CALLS: doc(
-    'SUPPLIER_MAX_CONCURRENT_CALLS',
+  SUPPLIER_MAX_CONCURRENT_CALLS: v(
     z.coerce.number().int().positive().default(DEFAULT_MAX_CONCURRENT_CALLS),
     'per-worker cap on concurrent supplier calls',
   ),
-  SUPPLIER_ACCOUNTS: doc(
-    'SUPPLIER_ACCOUNTS',
+  SUPPLIER_ACCOUNTS: v(
     optionalString,
     'supplier accounts beyond the default one (which the `HOTEL_API_*` variables configure): a JSON array of `{"id", "baseUrl", "key" or "keyFile", "secret" or "secretFile", …}` objects (docs/configuration.md#several-supplier-accounts)',
     'none: the default account only',
   ),
-  SUPPLIER_ACCOUNTS_FILE: doc(
-    'SUPPLIER_ACCOUNTS_FILE',
+  SUPPLIER_ACCOUNTS_FILE: v(
     optionalString,
     'path of a file holding that JSON (instead of `SUPPLIER_ACCOUNTS`)',
   ),
-  SUPPLIER_DEFAULT_ENABLED: doc(
-    'SUPPLIER_DEFAULT_ENABLED',
+  SUPPLIER_DEFAULT_ENABLED: v(
     z
       .enum(['true', 'false', '1', '0'])
       .default('true')
       .transform((v) => v === 'true' || v === '1'),
     '`false` (or `0`) disables the default account: it refuses new orders, its running orders go on',
   ),
-  MAX_CACHED_WORKFLOWS: doc(
-    'MAX_CACHED_WORKFLOWS',
+  MAX_CACHED_WORKFLOWS: v(
     z.coerce.number().int().positive().default(DEFAULT_MAX_CACHED_WORKFLOWS),
     "workflows a worker keeps in memory between their tasks (the SDK's maxCachedWorkflows): a poll of a booking still cached does not replay its history (docs/capacity.md)",
   ),
-  SHUTDOWN_GRACE_MS: doc(
-    'SHUTDOWN_GRACE_MS',
+  SHUTDOWN_GRACE_MS: v(
     durationMs.optional(),
     'how long running activities may finish after SIGTERM, ms; shorter than the default: a warning at start',
     'the longest booking timeout of the supplier accounts + 15 s (`135000`)',
   ),
-  TEMPORAL_METRICS_PORT: doc(
-    'TEMPORAL_METRICS_PORT',
+  TEMPORAL_METRICS_PORT: v(
     port.optional(),
     "the SDK's own Prometheus exporter on 127.0.0.1, served through `METRICS_PORT`'s `/metrics`; 0 = off",
     'a free port (logged)',
   ),
-  METRICS_VISIBILITY_REFRESH_MS: doc(
-    'METRICS_VISIBILITY_REFRESH_MS',
+  METRICS_VISIBILITY_REFRESH_MS: v(
     z.coerce.number().int().min(0).default(15_000),
     'the booking gauges (visibility counts) are recounted at most this often, ms; 0 = every scrape',
   ),
-  WORKFLOW_BUNDLE_PATH: doc(
-    'WORKFLOW_BUNDLE_PATH',
+  WORKFLOW_BUNDLE_PATH: v(
     optionalString,
     'a prebuilt workflow bundle (the image builds one)',
     'none: bundled at start',
   ),
-  CATALOGUE_DB_PATH: doc(
-    'CATALOGUE_DB_PATH',
+  CATALOGUE_DB_PATH: v(
     z.string().min(1).default('.data/catalogue.db'),
     'the embedded content catalogue (SQLite file)',
   ),
 
-  LOG_LEVEL: doc(
-    'LOG_LEVEL',
+  LOG_LEVEL: v(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`',
   ),
-});
+};
+
+type Schemas = { [K in keyof typeof VARIABLES]: (typeof VARIABLES)[K]['schema'] };
+export const EnvSchema = z.object(
+  Object.fromEntries(Object.entries(VARIABLES).map(([k, x]) => [k, x.schema])) as Schemas,
+);
 
 export type Env = z.infer<typeof EnvSchema>;
 
-/** Every variable of {@link EnvSchema} with its documentation and default, in schema order. */
+/** Every variable with its documentation and default, in schema order. */
 export function documentedVariables(): { name: string; meaning: string; defaultText: string }[] {
-  const defaults = EnvSchema.parse({});
-  const names = Object.keys(EnvSchema.shape);
-  const strays = [...docs.keys()].filter((n) => !names.includes(n));
-  if (strays.length > 0) throw new Error(`documented but not in the schema: ${strays.join(', ')}`);
-  return names.map((name) => {
-    const d = docs.get(name);
-    if (!d) throw new Error(`${name} has no documentation in env-schema.ts`);
-    const value: unknown = (defaults as Record<string, unknown>)[name];
-    const plain = value === undefined ? '' : `\`${String(value)}\``;
-    return { name, meaning: d.meaning, defaultText: d.defaultText ?? plain };
+  const defaults: Record<string, unknown> = EnvSchema.parse({});
+  return Object.entries(VARIABLES).map(([name, x]: [string, Variable<z.ZodType>]) => {
+    const plain = defaults[name] === undefined ? '' : `\`${String(defaults[name])}\``;
+    return { name, meaning: x.meaning, defaultText: x.defaultText ?? plain };
   });
 }

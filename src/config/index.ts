@@ -2,14 +2,14 @@
  * The one place that reads `process.env`. Every entry point calls {@link loadConfig} once and
  * passes the parts down; nothing else reads the environment.
  */
-import { readFileSync } from 'node:fs';
 import { DEV_CREDENTIALS, loadSupplierAccounts, missingAccountCredentials } from './accounts';
 import { codecServerTarget, loadEncryptionConfig } from './codec';
 import { EnvSchema, type Env } from './env-schema';
-import { ConfigError, shown } from './errors';
+import { ConfigError } from './errors';
 import { isLoopbackUrl } from './loopback';
 import { loadOrderEvents } from '../order-events/config';
 import { loadTemporalSecurity } from './temporal-security';
+import { valueOrFile } from './value-or-file';
 
 export { EnvSchema, type Env } from './env-schema';
 export { ConfigError } from './errors';
@@ -28,25 +28,6 @@ export * from './defaults';
  * the compiler matches these parts to them where an entry point hands them down.
  */
 export type Config = ReturnType<typeof loadConfig>;
-
-function readSecret(
-  env: Env,
-  name: 'HOTEL_API_KEY' | 'HOTEL_API_SECRET',
-  problems: string[],
-): string | undefined {
-  const file = env[`${name}_FILE`];
-  if (file !== undefined) {
-    try {
-      return readFileSync(file, 'utf8').trim();
-    } catch (err) {
-      problems.push(
-        `${name}_FILE: cannot read ${shown(file)} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
-      );
-      return undefined;
-    }
-  }
-  return env[name];
-}
 
 const MISSING_KEY = 'HOTEL_API_KEY: required (or HOTEL_API_KEY_FILE)';
 const MISSING_SECRET = 'HOTEL_API_SECRET: required (or HOTEL_API_SECRET_FILE)';
@@ -92,8 +73,13 @@ export function loadConfig(
 ) {
   const env = parseEnv(source);
   const problems: string[] = [];
-  let key = readSecret(env, 'HOTEL_API_KEY', problems);
-  let secret = readSecret(env, 'HOTEL_API_SECRET', problems);
+  let key = valueOrFile('HOTEL_API_KEY', env.HOTEL_API_KEY, env.HOTEL_API_KEY_FILE, problems);
+  let secret = valueOrFile(
+    'HOTEL_API_SECRET',
+    env.HOTEL_API_SECRET,
+    env.HOTEL_API_SECRET_FILE,
+    problems,
+  );
   const loopback = isLoopbackUrl(env.HOTEL_API_BASE_URL);
   if (key === undefined && secret === undefined && loopback) {
     ({ key, secret } = DEV_CREDENTIALS);
@@ -102,8 +88,8 @@ export function loadConfig(
     key ??= '';
     secret ??= '';
   } else {
-    if (!key) problems.push(MISSING_KEY);
-    if (!secret) problems.push(MISSING_SECRET);
+    if (!key && key !== null) problems.push(MISSING_KEY);
+    if (!secret && secret !== null) problems.push(MISSING_SECRET);
   }
   const hotelApi = {
     baseUrl: env.HOTEL_API_BASE_URL,

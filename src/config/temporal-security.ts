@@ -7,6 +7,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { shown } from './errors';
+import { valueOrFile } from './value-or-file';
 
 /** The set `TEMPORAL_TLS_*` / `TEMPORAL_API_KEY*` variables of `env`, to hand to a subprocess. */
 export function temporalSecurityEnvOf(env: TemporalSecurityEnv): Record<string, string> {
@@ -120,21 +121,11 @@ export function loadTemporalSecurity(
   const ca = readPem(env, 'TEMPORAL_TLS_CA', problems);
   const serverName = set(env.TEMPORAL_TLS_SERVER_NAME) ? env.TEMPORAL_TLS_SERVER_NAME : undefined;
 
-  if (set(env.TEMPORAL_API_KEY) && set(env.TEMPORAL_API_KEY_FILE)) {
-    problems.push('TEMPORAL_API_KEY and TEMPORAL_API_KEY_FILE: set only one of them');
-  }
-  let apiKey = set(env.TEMPORAL_API_KEY) ? env.TEMPORAL_API_KEY.trim() : undefined;
-  if (!set(env.TEMPORAL_API_KEY) && set(env.TEMPORAL_API_KEY_FILE)) {
-    try {
-      apiKey = readFileSync(env.TEMPORAL_API_KEY_FILE, 'utf8').trim();
-      if (apiKey === '')
-        problems.push(`TEMPORAL_API_KEY_FILE: ${shown(env.TEMPORAL_API_KEY_FILE)} is empty`);
-    } catch (err) {
-      problems.push(
-        `TEMPORAL_API_KEY_FILE: cannot read ${shown(env.TEMPORAL_API_KEY_FILE)} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
-      );
-    }
-  }
+  const apiKeyFile = set(env.TEMPORAL_API_KEY_FILE) ? env.TEMPORAL_API_KEY_FILE : undefined;
+  const given = set(env.TEMPORAL_API_KEY) ? env.TEMPORAL_API_KEY.trim() : undefined;
+  const apiKey = valueOrFile('TEMPORAL_API_KEY', given, apiKeyFile, problems) ?? undefined;
+  if (apiKey === '' && apiKeyFile !== undefined)
+    problems.push(`TEMPORAL_API_KEY_FILE: ${shown(apiKeyFile)} is empty`);
 
   if (cert && !key) {
     problems.push(

@@ -4,7 +4,7 @@
  * (`ORDER_EVENTS_SECRET` or `ORDER_EVENTS_SECRET_FILE`, a Standard Webhooks `whsec_…` secret).
  * Every problem is one line naming the variable; the secret is never echoed.
  */
-import { readFileSync } from 'node:fs';
+import { valueOrFile } from '../config/value-or-file';
 
 /** The variables read here, as src/config/env-schema.ts parses them. */
 type Env = Partial<
@@ -52,25 +52,12 @@ export function loadOrderEvents(
 }
 
 function readSecret(env: Env, problems: string[]): string | undefined {
-  const file = env.ORDER_EVENTS_SECRET_FILE;
-  if (env.ORDER_EVENTS_SECRET !== undefined && file !== undefined) {
-    problems.push('ORDER_EVENTS_SECRET and ORDER_EVENTS_SECRET_FILE: set only one of them');
-    return undefined;
-  }
-  if (file !== undefined) {
-    try {
-      return readFileSync(file, 'utf8').trim();
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      problems.push(`ORDER_EVENTS_SECRET_FILE: cannot read ${JSON.stringify(file)} (${code})`);
-      return undefined;
-    }
-  }
-  if (env.ORDER_EVENTS_SECRET === undefined) {
+  const { ORDER_EVENTS_SECRET: value, ORDER_EVENTS_SECRET_FILE: file } = env;
+  const secret = valueOrFile('ORDER_EVENTS_SECRET', value, file, problems);
+  if (secret === undefined) {
     problems.push(
       `ORDER_EVENTS_SECRET: required with ORDER_EVENTS_URL (or ORDER_EVENTS_SECRET_FILE): ${HOW}`,
     );
-    return undefined;
   }
-  return env.ORDER_EVENTS_SECRET;
+  return secret ?? undefined;
 }

@@ -227,7 +227,7 @@ describe('encryption and codec server configuration', () => {
         parseEnv({ PAYLOAD_ENCRYPTION_KEYS: keySpec('a'), PAYLOAD_ENCRYPTION_KEYS_FILE: '/x' }),
       ),
     );
-    assert.match(err.message, /both set/);
+    assert.match(err.message, /set only one of them/);
   });
 
   it('names every malformed entry by position or key id, never echoing key material', () => {
