@@ -237,6 +237,7 @@ export default tseslint.config(
       'src/shared/booking-values.ts',
       'src/shared/guard-values.ts',
       'src/shared/input-fast-path.ts',
+      'src/shared/fast-path-checks.ts',
       'src/shared/duration.ts',
       'src/shared/supplier-accounts.ts',
     ],
