@@ -173,29 +173,25 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
   });
 }
 
-export interface SupplierAccountWorkerOptions {
-  readonly connection: NativeConnection;
-  /** @default DEFAULT_NAMESPACE */
-  readonly namespace?: string;
+/** A supplier account's worker: the booking worker's options that apply, and the account. */
+export interface SupplierAccountWorkerOptions extends Pick<
+  BookingWorkerOptions,
+  | 'connection'
+  | 'namespace'
+  | 'hotelApi'
+  | 'dataConverter'
+  | 'orderIdField'
+  | 'maxConcurrentActivities'
+  | 'maxActivitiesPerSecond'
+  | 'shutdownGraceTime'
+  | 'onPollLateness'
+  | 'catalogueStore'
+  | 'overrides'
+> {
   /** The booking task queue; the account's worker polls `supplierTaskQueue()` of it. */
   readonly taskQueue: string;
   /** The account's id (not the default account: its calls stay on the booking task queue). */
   readonly account: string;
-  /** The account's client. */
-  readonly hotelApi: HotelApiClient;
-  readonly dataConverter: DataConverter;
-  /** @default DEFAULT_ORDER_ID_FIELD */
-  readonly orderIdField?: string;
-  /** Per-worker cap on the account's concurrent calls. @default DEFAULT_MAX_CONCURRENT_CALLS */
-  readonly maxConcurrentActivities?: number;
-  /** Fleet-wide cap on the account's calls per second (the server enforces it on its queue). */
-  readonly maxActivitiesPerSecond?: number;
-  readonly shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
-  readonly onPollLateness?: (lateMs: number) => void;
-  /** The account's content catalogue, which its content syncs write. */
-  readonly catalogueStore?: CatalogueStore;
-  /** Extra options, for tests and benchmarks. */
-  readonly overrides?: Partial<WorkerOptions>;
 }
 
 /**

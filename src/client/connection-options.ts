@@ -112,6 +112,35 @@ function errorText(err: unknown): string {
   return parts.join(' | ');
 }
 
+/** What a TLS error of our own handshake says, as one line that says what to change. */
+function tlsFailures(at: string, withCert: boolean): [RegExp, string][] {
+  const checkCert = 'check TEMPORAL_TLS_CERT / TEMPORAL_TLS_KEY';
+  return [
+    [
+      /CERTIFICATE_REQUIRED|alert number 116|HANDSHAKE_FAILURE|alert number 40/i,
+      withCert
+        ? `${at} refused our client certificate: ${checkCert} (issued by a CA the server trusts?)`
+        : `${at} refused the connection: it requires a client certificate (mTLS); set TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY`,
+    ],
+    [
+      /UNKNOWN_CA|alert number 48|BAD_CERTIFICATE|alert number 42|DECRYPT_ERROR/i,
+      `${at} refused our client certificate (not issued by a CA it trusts): ${checkCert}`,
+    ],
+    [
+      /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|CERT_UNTRUSTED|self[- ]signed/i,
+      `${at}: the server's certificate is not trusted; set TEMPORAL_TLS_CA to the CA that issued it`,
+    ],
+    [
+      /ERR_TLS_CERT_ALTNAME_INVALID|altnames/i,
+      `${at}: the server's certificate is not issued for this name; set TEMPORAL_TLS_SERVER_NAME to a name it carries`,
+    ],
+    [
+      /WRONG_VERSION_NUMBER|wrong version number|packet length/i,
+      `${at} does not speak TLS on this port: unset the TEMPORAL_TLS_* variables or use its TLS port`,
+    ],
+  ];
+}
+
 /**
  * Why a TLS connection to `target` fails, found by a TLS handshake of our own with the same
  * settings (the SDKs often report only "Failed to connect before the deadline"). Resolves to one
@@ -167,38 +196,8 @@ export async function diagnoseTlsConnection(
     socket.once('error', (err: NodeJS.ErrnoException) => {
       const text = `${err.code ?? ''} ${err.message}`;
       if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH/.test(text)) return done(undefined);
-      if (/CERTIFICATE_REQUIRED|alert number 116|HANDSHAKE_FAILURE|alert number 40/i.test(text)) {
-        return done(
-          tls.clientCertPair
-            ? `${at} refused our client certificate: check TEMPORAL_TLS_CERT / TEMPORAL_TLS_KEY (issued by a CA the server trusts?)`
-            : `${at} refused the connection: it requires a client certificate (mTLS); set TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY`,
-        );
-      }
-      if (/UNKNOWN_CA|alert number 48|BAD_CERTIFICATE|alert number 42|DECRYPT_ERROR/i.test(text)) {
-        return done(
-          `${at} refused our client certificate (not issued by a CA it trusts): check TEMPORAL_TLS_CERT / TEMPORAL_TLS_KEY`,
-        );
-      }
-      if (
-        /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|CERT_UNTRUSTED|self[- ]signed/i.test(
-          text,
-        )
-      ) {
-        return done(
-          `${at}: the server's certificate is not trusted; set TEMPORAL_TLS_CA to the CA that issued it`,
-        );
-      }
-      if (/ERR_TLS_CERT_ALTNAME_INVALID|altnames/i.test(text)) {
-        return done(
-          `${at}: the server's certificate is not issued for this name; set TEMPORAL_TLS_SERVER_NAME to a name it carries`,
-        );
-      }
-      if (/WRONG_VERSION_NUMBER|wrong version number|packet length/i.test(text)) {
-        return done(
-          `${at} does not speak TLS on this port: unset the TEMPORAL_TLS_* variables or use its TLS port`,
-        );
-      }
-      return done(`${at}: the TLS handshake failed (${err.code ?? err.message})`);
+      const known = tlsFailures(at, Boolean(tls.clientCertPair)).find(([re]) => re.test(text));
+      done(known?.[1] ?? `${at}: the TLS handshake failed (${err.code ?? err.message})`);
     });
   });
 }
