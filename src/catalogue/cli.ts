@@ -12,21 +12,15 @@ import {
   contentSyncWorkflowId,
   type ContentLanguage,
   contentSyncInput,
+  type ContentPassOptions,
   type ContentSyncProgress,
   type ContentSyncResult,
-  type DetailFetchLimits,
 } from './sync-contract';
 import { contentSyncProgressQuery } from './sync-messages';
 import { checkCountryLanguage, checkLanguage } from './validate';
 
-export interface RunContentSyncOptions extends DetailFetchLimits {
-  readonly countryCode: string;
-  readonly language: ContentLanguage;
+export interface RunContentSyncOptions extends ContentPassOptions {
   readonly taskQueue: string;
-  /** @default DEFAULT_PAGES_PER_RUN (10) */
-  readonly pagesPerRun?: number;
-  /** The supplier account whose content to sync. @default the default account */
-  readonly supplier?: string;
 }
 
 /**
@@ -56,11 +50,7 @@ export async function runContentSync(
  */
 export async function contentSyncProgress(
   client: Client,
-  options: {
-    readonly countryCode: string;
-    readonly language: ContentLanguage;
-    readonly supplier?: string;
-  },
+  options: Pick<ContentPassOptions, 'countryCode' | 'language' | 'supplier'>,
 ): Promise<ContentSyncProgress | undefined> {
   checkCountryLanguage(options.countryCode, options.language);
   const handle = client.workflow.getHandle(

@@ -4,10 +4,9 @@
  */
 export * from './cli';
 export * from './id-ranges';
-export { ensureContentSchedule } from './schedule';
-export type { ContentScheduleOptions, EnsuredSchedule } from './schedule';
-export { CATALOGUE_SCHEMA_VERSION, openSqliteCatalogueStore } from './sqlite-store';
-export type { SqliteCatalogueStoreOptions } from './sqlite-store';
+export * from './schedule';
+export * from './sqlite-store';
+export { CATALOGUE_SCHEMA_VERSION, type SqliteCatalogueStoreOptions } from './sqlite-writes';
 export type * from './store';
 export * from './sync-contract';
-export { contentSyncProgressQuery } from './sync-messages';
+export * from './sync-messages';

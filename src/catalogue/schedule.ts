@@ -15,25 +15,17 @@ import { DEFAULT_TASK_QUEUE } from '../config/defaults';
 import type { syncContent } from '../workflows/content-sync/content-sync';
 import {
   CONTENT_SYNC_WORKFLOW,
-  contentScheduleId,
   contentSyncWorkflowId,
-  type ContentLanguage,
   contentSyncInput,
-  type DetailFetchLimits,
+  type ContentPassOptions,
 } from './sync-contract';
 import { checkCountryLanguage } from './validate';
 
-export interface ContentScheduleOptions extends DetailFetchLimits {
-  readonly countryCode: string;
-  readonly language: ContentLanguage;
+export interface ContentScheduleOptions extends ContentPassOptions {
   /** How often a pass starts, e.g. `'6h'` (ms-formatted string or ms). */
   readonly interval: Duration;
   /** @default DEFAULT_TASK_QUEUE ('hotel-booking') */
   readonly taskQueue?: string;
-  /** @default DEFAULT_PAGES_PER_RUN (10) */
-  readonly pagesPerRun?: number;
-  /** The supplier account whose content to sync. @default the default account */
-  readonly supplier?: string;
 }
 
 export interface EnsuredSchedule {
@@ -55,7 +47,7 @@ export async function ensureContentSchedule(
 ): Promise<EnsuredSchedule> {
   const { countryCode, language, interval } = options;
   checkCountryLanguage(countryCode, language);
-  const scheduleId = contentScheduleId(countryCode, language, options.supplier);
+  const scheduleId = contentSyncWorkflowId(countryCode, language, options.supplier);
   const input = contentSyncInput(options);
   const spec: ScheduleSpec = { intervals: [{ every: interval }] };
   const action: ScheduleOptionsStartWorkflowAction<typeof syncContent> = {

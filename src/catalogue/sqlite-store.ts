@@ -2,18 +2,8 @@
  * The embedded catalogue store: one SQLite file through better-sqlite3 (synchronous, in-process,
  * no server to run). WAL mode lets the CLI read while a worker writes.
  */
-import type Database from 'better-sqlite3';
-import type {
-  CatalogueQuery,
-  CatalogueStats,
-  CatalogueStore,
-  PropertyRecord,
-  PropertySummary,
-  ReferenceItem,
-  ReferenceLists,
-  StoredProperty,
-} from './store';
-import type { ChangeCounts, ContentLanguage } from './sync-contract';
+import type { CatalogueStats, CatalogueStore, PropertySummary, ReferenceItem } from './store';
+import type { ContentLanguage } from './sync-contract';
 import {
   cityKey,
   deactivateTransaction,
@@ -23,11 +13,6 @@ import {
   type SqliteCatalogueStoreOptions,
 } from './sqlite-writes';
 
-export {
-  CATALOGUE_SCHEMA_VERSION,
-  cityKey,
-  type SqliteCatalogueStoreOptions,
-} from './sqlite-writes';
 interface PropertyRow {
   id: number;
   language: ContentLanguage;
@@ -61,182 +46,130 @@ function summary(row: PropertyRow): PropertySummary {
 
 /** Opens (creating when needed) a SQLite catalogue at `options.path`. */
 export function openSqliteCatalogueStore(options: SqliteCatalogueStoreOptions): CatalogueStore {
-  return new SqliteCatalogueStore(options);
-}
+  const now = options.now ?? Date.now;
+  const db = openDatabase(options);
+  const writable = !(options.readonly ?? false);
+  const readOnly = () => {
+    throw new Error('catalogue opened read-only');
+  };
+  const upsertTx = writable ? upsertTransaction(db, now) : readOnly;
+  const deactivateTx = writable ? deactivateTransaction(db, now) : readOnly;
+  const referenceTx = writable ? referenceTransaction(db, now) : readOnly;
+  let closed = false;
+  return {
+    async upsertProperties(records, syncId) {
+      return upsertTx(records, syncId);
+    },
 
-const readOnly = () => {
-  throw new Error('catalogue opened read-only');
-};
+    async markInactiveExcept(country, language, seenIds, syncId) {
+      return deactivateTx(country, language, seenIds, syncId);
+    },
 
-class SqliteCatalogueStore implements CatalogueStore {
-  readonly #db: Database.Database;
-  readonly #now: () => number;
-  readonly #upsertTx: (records: readonly PropertyRecord[], syncId: string) => ChangeCounts;
-  readonly #deactivateTx: (
-    country: string,
-    language: ContentLanguage,
-    seen: Iterable<number>,
-    syncId: string,
-  ) => number;
-  readonly #referenceTx: (language: ContentLanguage, lists: ReferenceLists) => number;
-  #closed = false;
+    async activeIds(country, language) {
+      return db
+        .prepare<[string, string], number>(
+          'SELECT id FROM properties WHERE country_code = ? AND language = ? AND active = 1 ORDER BY id',
+        )
+        .pluck()
+        .all(country, language);
+    },
 
-  constructor(options: SqliteCatalogueStoreOptions) {
-    this.#now = options.now ?? Date.now;
-    const db = (this.#db = openDatabase(options));
-    const writable = !(options.readonly ?? false);
-    this.#upsertTx = writable ? upsertTransaction(db, this.#now) : readOnly;
-    this.#deactivateTx = writable ? deactivateTransaction(db, this.#now) : readOnly;
-    this.#referenceTx = writable ? referenceTransaction(db, this.#now) : readOnly;
-  }
+    async getProperty(id, language) {
+      const row = db
+        .prepare<[number, string], PropertyRow>(
+          'SELECT * FROM properties WHERE id = ? AND language = ?',
+        )
+        .get(id, language);
+      if (row === undefined) return undefined;
+      return {
+        ...summary(row),
+        detail: JSON.parse(row.detail) as Record<string, unknown>,
+        contentHash: row.content_hash,
+        firstSeenAt: row.first_seen_at,
+        updatedAt: row.updated_at,
+        lastSeenAt: row.last_seen_at,
+        deactivatedAt: row.deactivated_at,
+        lastSyncId: row.last_sync_id,
+      };
+    },
 
-  async upsertProperties(
-    records: readonly PropertyRecord[],
-    syncId: string,
-  ): Promise<ChangeCounts> {
-    return this.#upsertTx(records, syncId);
-  }
+    async names(ids, language) {
+      const rows = db
+        .prepare<[string, string], { id: number; name: string; stars: number | null }>(
+          // The preferred language sorts last, so its row overwrites any other below.
+          `SELECT id, name, stars FROM properties
+           WHERE id IN (SELECT value FROM json_each(?))
+           ORDER BY language = ?, language`,
+        )
+        .all(JSON.stringify(ids.filter((id) => Number.isSafeInteger(id))), language);
+      return new Map(rows.map((r) => [r.id, { name: r.name, stars: r.stars }]));
+    },
 
-  async markInactiveExcept(
-    country: string,
-    language: ContentLanguage,
-    seenIds: Iterable<number>,
-    syncId: string,
-  ): Promise<number> {
-    return this.#deactivateTx(country, language, seenIds, syncId);
-  }
+    async search(query) {
+      const where = ['p.language = @language'];
+      const params: Record<string, unknown> = {
+        language: query.language ?? 'en',
+        limit: Math.max(1, Math.floor(query.limit ?? 50)),
+      };
+      if (query.includeInactive !== true) where.push('p.active = 1');
+      if (query.country !== undefined) {
+        where.push('p.country_code = @country');
+        params.country = query.country.toUpperCase();
+      }
+      if (query.minStars !== undefined) {
+        where.push('p.stars >= @minStars');
+        params.minStars = query.minStars;
+      }
+      if (query.city !== undefined) {
+        // Any language's city name: an English speaker types "Rome" for rows that say "Roma".
+        where.push('EXISTS (SELECT 1 FROM properties o WHERE o.id = p.id AND o.city_key = @city)');
+        params.city = cityKey(query.city);
+      }
+      const rows = db
+        .prepare<Record<string, unknown>, PropertyRow>(
+          `SELECT p.id, p.language, p.country_code, p.name, p.city, p.stars, p.guest_rating, p.active
+           FROM properties p WHERE ${where.join(' AND ')}
+           ORDER BY p.stars DESC NULLS LAST, p.guest_rating DESC NULLS LAST, p.name, p.id
+           LIMIT @limit`,
+        )
+        .all(params);
+      return rows.map(summary);
+    },
 
-  async activeIds(country: string, language: ContentLanguage): Promise<number[]> {
-    return this.#db
-      .prepare<[string, string], number>(
-        'SELECT id FROM properties WHERE country_code = ? AND language = ? AND active = 1 ORDER BY id',
-      )
-      .pluck()
-      .all(country, language);
-  }
+    async upsertReferenceLists(language, lists) {
+      return referenceTx(language, lists);
+    },
 
-  async getProperty(id: number, language: ContentLanguage): Promise<StoredProperty | undefined> {
-    const row = this.#db
-      .prepare<[number, string], PropertyRow>(
-        'SELECT * FROM properties WHERE id = ? AND language = ?',
-      )
-      .get(id, language);
-    if (row === undefined) return undefined;
-    return {
-      ...summary(row),
-      detail: JSON.parse(row.detail) as Record<string, unknown>,
-      contentHash: row.content_hash,
-      firstSeenAt: row.first_seen_at,
-      updatedAt: row.updated_at,
-      lastSeenAt: row.last_seen_at,
-      deactivatedAt: row.deactivated_at,
-      lastSyncId: row.last_sync_id,
-    };
-  }
+    async getReferenceLists(language) {
+      const rows = db
+        .prepare<[string], { list: string; items: string }>(
+          'SELECT list, items FROM reference_lists WHERE language = ? ORDER BY list',
+        )
+        .all(language);
+      return Object.fromEntries(rows.map((r) => [r.list, JSON.parse(r.items) as ReferenceItem[]]));
+    },
 
-  async names(
-    ids: readonly number[],
-    language: ContentLanguage,
-  ): Promise<Map<number, { readonly name: string; readonly stars: number | null }>> {
-    const rows = this.#db
-      .prepare<[string, string], { id: number; name: string; stars: number | null }>(
-        // The preferred language sorts last, so its row overwrites any other below.
-        `SELECT id, name, stars FROM properties
-         WHERE id IN (SELECT value FROM json_each(?))
-         ORDER BY language = ?, language`,
-      )
-      .all(JSON.stringify(ids.filter((id) => Number.isSafeInteger(id))), language);
-    const out = new Map<number, { name: string; stars: number | null }>();
-    for (const r of rows) out.set(r.id, { name: r.name, stars: r.stars });
-    return out;
-  }
+    async stats() {
+      const properties = db
+        .prepare<[], CatalogueStats['properties'][number]>(
+          `SELECT country_code AS countryCode, language, SUM(active) AS active,
+             SUM(1 - active) AS inactive, MAX(last_seen_at) AS lastSeenAt
+           FROM properties GROUP BY country_code, language ORDER BY country_code, language`,
+        )
+        .all();
+      const referenceLists = db
+        .prepare<[], CatalogueStats['referenceLists'][number]>(
+          `SELECT language, list, json_array_length(items) AS items, updated_at AS updatedAt
+           FROM reference_lists ORDER BY language, list`,
+        )
+        .all();
+      return { properties, referenceLists };
+    },
 
-  async search(query: CatalogueQuery): Promise<PropertySummary[]> {
-    const where = ['p.language = @language'];
-    const params: Record<string, unknown> = {
-      language: query.language ?? 'en',
-      limit: Math.max(1, Math.floor(query.limit ?? 50)),
-    };
-    if (query.includeInactive !== true) where.push('p.active = 1');
-    if (query.country !== undefined) {
-      where.push('p.country_code = @country');
-      params.country = query.country.toUpperCase();
-    }
-    if (query.minStars !== undefined) {
-      where.push('p.stars >= @minStars');
-      params.minStars = query.minStars;
-    }
-    if (query.city !== undefined) {
-      // Any language's city name: an English speaker types "Rome" for rows that say "Roma".
-      where.push('EXISTS (SELECT 1 FROM properties o WHERE o.id = p.id AND o.city_key = @city)');
-      params.city = cityKey(query.city);
-    }
-    const rows = this.#db
-      .prepare<Record<string, unknown>, PropertyRow>(
-        `SELECT p.id, p.language, p.country_code, p.name, p.city, p.stars, p.guest_rating, p.active
-         FROM properties p WHERE ${where.join(' AND ')}
-         ORDER BY p.stars DESC NULLS LAST, p.guest_rating DESC NULLS LAST, p.name, p.id
-         LIMIT @limit`,
-      )
-      .all(params);
-    return rows.map(summary);
-  }
-
-  async upsertReferenceLists(language: ContentLanguage, lists: ReferenceLists): Promise<number> {
-    return this.#referenceTx(language, lists);
-  }
-
-  async getReferenceLists(language: ContentLanguage): Promise<ReferenceLists> {
-    const rows = this.#db
-      .prepare<[string], { list: string; items: string }>(
-        'SELECT list, items FROM reference_lists WHERE language = ? ORDER BY list',
-      )
-      .all(language);
-    return Object.fromEntries(rows.map((r) => [r.list, JSON.parse(r.items) as ReferenceItem[]]));
-  }
-
-  async stats(): Promise<CatalogueStats> {
-    const properties = this.#db
-      .prepare<
-        [],
-        {
-          country_code: string;
-          language: ContentLanguage;
-          active: number;
-          inactive: number;
-          last_seen_at: string | null;
-        }
-      >(
-        `SELECT country_code, language, SUM(active) AS active, SUM(1 - active) AS inactive,
-           MAX(last_seen_at) AS last_seen_at
-         FROM properties GROUP BY country_code, language ORDER BY country_code, language`,
-      )
-      .all()
-      .map((r) => ({
-        countryCode: r.country_code,
-        language: r.language,
-        active: r.active,
-        inactive: r.inactive,
-        lastSeenAt: r.last_seen_at,
-      }));
-    const referenceLists = this.#db
-      .prepare<[], { language: ContentLanguage; list: string; items: number; updated_at: string }>(
-        `SELECT language, list, json_array_length(items) AS items, updated_at
-         FROM reference_lists ORDER BY language, list`,
-      )
-      .all()
-      .map((r) => ({
-        language: r.language,
-        list: r.list,
-        items: r.items,
-        updatedAt: r.updated_at,
-      }));
-    return { properties, referenceLists };
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#db.close();
-  }
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
 }

@@ -21,27 +21,20 @@ export function contentPageCount(total: number): number {
   return Math.ceil(Math.max(0, total) / CONTENT_PAGE_SIZE);
 }
 
-/**
- * Detail fetches in flight at once inside one page activity.
- * @default 8
- */
+/** Detail fetches in flight at once inside one page activity. */
 export const DEFAULT_DETAIL_CONCURRENCY = 8;
 /**
  * Detail fetches started per second inside one page activity. The seed documents no rate limit;
  * this keeps a background job polite toward the supplier that also serves our bookings.
- * @default 50
  */
 export const DEFAULT_DETAILS_PER_SECOND = 50;
-/**
- * Pages one run handles before it continues as new, so history stays small whatever the
- * country's size (a page is ~6 events).
- * @default 10
- */
+/** Pages one run handles before continue-as-new: history stays small (a page is ~6 events). */
 export const DEFAULT_PAGES_PER_RUN = 10;
 
 /**
  * `content-sync-<CC>-<lang>`: one sync per country and language at a time; another supplier
- * account's is `content-sync-<CC>-<lang>-<account>` (src/shared/supplier-accounts.ts).
+ * account's is `content-sync-<CC>-<lang>-<account>` (src/shared/supplier-accounts.ts). Also the id
+ * of the country and language's schedule.
  */
 export function contentSyncWorkflowId(
   countryCode: string,
@@ -50,15 +43,6 @@ export function contentSyncWorkflowId(
 ): string {
   const id = `content-sync-${countryCode}-${language}`;
   return supplier === undefined || supplier === DEFAULT_SUPPLIER_ACCOUNT ? id : `${id}-${supplier}`;
-}
-
-/** The schedule id of a country and language (the same string as the workflow id). */
-export function contentScheduleId(
-  countryCode: string,
-  language: ContentLanguage,
-  supplier?: string,
-): string {
-  return contentSyncWorkflowId(countryCode, language, supplier);
 }
 
 /** Limits on detail fetches, applied inside each page activity. */
@@ -72,15 +56,23 @@ export interface DetailFetchLimits {
   readonly detailsPerSecond?: number;
 }
 
-/** Input of `syncContent`. */
-export interface ContentSyncInput extends DetailFetchLimits {
+/** The slice of the catalogue a pass owns. */
+export interface CountryLanguage {
   /** ISO 3166-1 alpha-2, upper case. */
   readonly countryCode: string;
   readonly language: ContentLanguage;
+}
+
+/** What a caller chooses of a pass: the country, language and account, and the limits. */
+export interface ContentPassOptions extends CountryLanguage, DetailFetchLimits {
   /** Pages per run before continue-as-new. @default DEFAULT_PAGES_PER_RUN (10) */
   readonly pagesPerRun?: number;
   /** The supplier account whose content this is, into its own catalogue. @default the default */
   readonly supplier?: string;
+}
+
+/** Input of `syncContent`. */
+export interface ContentSyncInput extends ContentPassOptions {
   /** Carried across continue-as-new; never set by callers. */
   readonly state?: ContentSyncState;
 }
@@ -104,14 +96,7 @@ export function addCounts(a: ChangeCounts, b: ChangeCounts): ChangeCounts {
 }
 
 /** A pass's input from a caller's options: the limits given, nothing else. */
-export function contentSyncInput(
-  options: DetailFetchLimits & {
-    readonly countryCode: string;
-    readonly language: ContentLanguage;
-    readonly pagesPerRun?: number;
-    readonly supplier?: string;
-  },
-): ContentSyncInput {
+export function contentSyncInput(options: ContentPassOptions): ContentSyncInput {
   const { countryCode, language, detailConcurrency, detailsPerSecond, pagesPerRun } = options;
   return {
     countryCode,
@@ -124,9 +109,8 @@ export function contentSyncInput(
 }
 
 /**
- * The checkpoint: everything a new run needs to resume a pass where the previous one stopped.
- * Written to history at each page's completion (as the activity result) and carried by
- * continue-as-new.
+ * The checkpoint: everything a new run needs to resume a pass where the previous one stopped,
+ * written to history at each page's completion and carried by continue-as-new.
  */
 export interface ContentSyncState {
   /** Identifies one full pass in the store (rows seen, rows deactivated by it). */
@@ -148,9 +132,7 @@ export interface ContentSyncState {
 }
 
 /** Result of `syncContent`. */
-export interface ContentSyncResult extends ChangeCounts {
-  readonly countryCode: string;
-  readonly language: ContentLanguage;
+export interface ContentSyncResult extends CountryLanguage, ChangeCounts {
   /** Pages fetched (pages of the list at the end of the pass). */
   readonly pages: number;
   /** Properties listed and stored in this pass. */
@@ -165,9 +147,7 @@ export interface ContentSyncResult extends ChangeCounts {
 }
 
 /** What the `contentSyncProgress` query answers. */
-export interface ContentSyncProgress {
-  readonly countryCode: string;
-  readonly language: ContentLanguage;
+export interface ContentSyncProgress extends CountryLanguage {
   readonly phase: 'REFERENCE_LISTS' | 'PAGES' | 'DEACTIVATING' | 'DONE';
   readonly nextPage: number;
   readonly pages: number | undefined;
@@ -177,9 +157,7 @@ export interface ContentSyncProgress {
 }
 
 /** Input of the page activity. */
-export interface SyncContentPageInput extends DetailFetchLimits {
-  readonly countryCode: string;
-  readonly language: ContentLanguage;
+export interface SyncContentPageInput extends CountryLanguage, DetailFetchLimits {
   readonly page: number;
   readonly syncId: string;
 }
@@ -198,9 +176,7 @@ export interface SyncContentPageResult extends ChangeCounts {
 }
 
 /** Input of the finishing activity. */
-export interface FinishContentSyncInput extends DetailFetchLimits {
-  readonly countryCode: string;
-  readonly language: ContentLanguage;
+export interface FinishContentSyncInput extends CountryLanguage, DetailFetchLimits {
   readonly syncId: string;
   readonly seen: IdRanges;
 }

@@ -1,18 +1,9 @@
 /**
  * The codec server: lets the Temporal Web UI and CLI show (and send) payloads that the worker and
- * client encrypt, without the Temporal server ever holding a key.
- *
- * Protocol (the one the Web UI and `temporal --codec-endpoint` speak): `POST /encode` and
- * `POST /decode`, also under a namespace segment (`/{namespace}/decode`, for the CLI's endpoint
- * templating), body `{"payloads":[{"metadata":{"encoding":"<base64>"},"data":"<base64>"}]}` (proto3
- * JSON: every bytes field base64), answered in the same shape. `X-Namespace` is accepted (allowed
- * by CORS) and not needed: one set of keys serves every namespace.
- *
- * Every encode/decode needs the token: as `Authorization: Bearer <token>` (the CLI sends it with
- * `--codec-auth 'Bearer <token>'`), or in the path as `/t/<token>/decode`. The Web UI cannot send a
- * static header (its "pass access token" sends the UI user's own login token), so the UI is given
- * the capability URL `http://host:port/t/<token>` as its codec endpoint: a request without the
- * token, in either place, still gets 401.
+ * client encrypt, without the Temporal server ever holding a key. Protocol and token: see
+ * docs/payload-encryption.md. The Web UI cannot send a static header (its "pass access token"
+ * sends the UI user's own login token), hence the capability URL `/t/<token>`; `X-Namespace` is
+ * accepted and not needed: one set of keys serves every namespace.
  *
  * Status codes: 200, 204 (preflight), 400 (bad JSON or shape), 401, 403 (preflight from an origin
  * not allowed), 404, 405, 413 (body over the cap), 422 (a payload that cannot be decrypted: unknown
@@ -21,6 +12,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Payload, PayloadCodec } from '@temporalio/common';
+import { closeServer } from '../observability/http-server';
 import {
   answerFailure,
   HttpError,
@@ -94,15 +86,7 @@ function lifecycle(server: Server): Omit<CodecServer, 'server'> {
       });
     },
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        if (!server.listening) {
-          resolve();
-          return;
-        }
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
+      return (closing ??= closeServer(server));
     },
   };
 }

@@ -120,6 +120,8 @@ export class EncryptionCodec implements PayloadCodec {
       );
     }
     const keyId = decoder.decode(idBytes);
+    const fail = (code: PayloadCodecErrorCode, why: string) =>
+      new PayloadCodecError(code, `Cannot decrypt a payload with key id "${keyId}": ${why}`, keyId);
     const entry = this.#keys.get(keyId);
     if (!entry) {
       throw new PayloadCodecError(
@@ -132,11 +134,7 @@ export class EncryptionCodec implements PayloadCodec {
     }
     const data = payload.data ?? new Uint8Array(0);
     if (data.length < IV_BYTES + TAG_BYTES) {
-      throw new PayloadCodecError(
-        'CODEC_MALFORMED_PAYLOAD',
-        `Cannot decrypt a payload with key id "${keyId}": ${data.length} bytes is too short`,
-        keyId,
-      );
+      throw fail('CODEC_MALFORMED_PAYLOAD', `${data.length} bytes is too short`);
     }
     const iv = data.subarray(0, IV_BYTES);
     const tag = data.subarray(data.length - TAG_BYTES);
@@ -147,11 +145,9 @@ export class EncryptionCodec implements PayloadCodec {
       decipher.setAuthTag(tag);
       plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
     } catch {
-      throw new PayloadCodecError(
+      throw fail(
         'CODEC_DECRYPT_FAILED',
-        `Cannot decrypt a payload with key id "${keyId}": authentication failed ` +
-          '(the ciphertext was altered, or the key configured under that id is not the one that encrypted it)',
-        keyId,
+        'authentication failed (the ciphertext was altered, or the key configured under that id is not the one that encrypted it)',
       );
     }
     try {

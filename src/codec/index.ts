@@ -7,23 +7,7 @@ export {
   loadEncryptionConfig,
   parseEncryptionKeys,
 } from '../config/codec';
-export type { CodecServerConfig, EncryptionConfig, EncryptionKey } from './types';
-export {
-  ENCODING_ENCRYPTED,
-  EncryptionCodec,
-  isEncrypted,
-  METADATA_KEY_ID,
-  PayloadCodecError,
-  PayloadCodecErrorCode,
-} from './encryption-codec';
-export {
-  createDataConverter,
-  FAILURE_CONVERTER_PATH,
-  workflowBundleConverterOptions,
-} from './data-converter';
-export {
-  buildCodecServer,
-  CORS_ALLOWED_HEADERS,
-  type CodecServer,
-  type CodecServerOptions,
-} from './codec-server';
+export type * from './types';
+export * from './encryption-codec';
+export * from './data-converter';
+export * from './codec-server';

@@ -1,13 +1,9 @@
 /** `GET /properties/availability`: rooms per property for dates and occupancy. */
 import { z } from 'zod';
-import type { EndpointSpec, PreparedRequest } from './endpoint';
+import { endpointSpec, json200, type PreparedRequest } from './endpoint';
 import { IsoDate, Occupancy, PositiveId, validateRequest } from './validation';
 
-export const AVAILABILITY = {
-  method: 'GET',
-  endpoint: '/properties/availability',
-  timeout: 'search',
-} as const satisfies EndpointSpec;
+export const AVAILABILITY = endpointSpec('GET', '/properties/availability', 'search');
 
 /** The supplier's limit of property ids per search. */
 export const MAX_PROPERTY_IDS = 200;
@@ -97,10 +93,7 @@ export const AvailabilityResponse = z.looseObject({
 });
 export type AvailabilityResponse = z.infer<typeof AvailabilityResponse>;
 
-/** Success statuses and how to read them; built once, not per call. */
-const RESPONSES: PreparedRequest<AvailabilityResponse>['responses'] = {
-  200: { json: AvailabilityResponse },
-};
+const RESPONSES = json200(AvailabilityResponse);
 
 /** Validates and builds the availability request; throws INVALID_REQUEST naming the field. */
 export function prepareAvailability(

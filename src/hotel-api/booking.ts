@@ -3,14 +3,10 @@
  * why its failures are classified so carefully (see errors.ts).
  */
 import { z } from 'zod';
-import type { EndpointSpec, PreparedRequest } from './endpoint';
+import { endpointSpec, type PreparedRequest } from './endpoint';
 import { NonEmptyString, PositiveId, validateRequest } from './validation';
 
-export const CREATE_BOOKING = {
-  method: 'POST',
-  endpoint: '/booking',
-  timeout: 'booking',
-} as const satisfies EndpointSpec;
+export const CREATE_BOOKING = endpointSpec('POST', '/booking', 'booking');
 
 export const CreateBookingQuery = z.strictObject({ option_id: NonEmptyString });
 export type CreateBookingQuery = z.infer<typeof CreateBookingQuery>;
@@ -29,9 +25,6 @@ export const CUSTOM_FIELD_NAMES = [
   'custom_field_10',
 ] as const;
 export type CustomFieldName = (typeof CUSTOM_FIELD_NAMES)[number];
-
-/** The supplier's limit of custom fields; the strict key set below enforces it. */
-export const MAX_CUSTOM_FIELDS = CUSTOM_FIELD_NAMES.length;
 
 const customFieldShape = Object.fromEntries(
   CUSTOM_FIELD_NAMES.map((name) => [name, z.string().optional()]),

@@ -1,13 +1,9 @@
 /** `DELETE /cancel`: 204 means cancelled; 202 means the outcome is not known yet (rule 4). */
 import { z } from 'zod';
-import type { EndpointSpec, PreparedRequest } from './endpoint';
+import { endpointSpec, type PreparedRequest } from './endpoint';
 import { PositiveId, validateRequest } from './validation';
 
-export const CANCEL_BOOKING = {
-  method: 'DELETE',
-  endpoint: '/cancel',
-  timeout: 'read',
-} as const satisfies EndpointSpec;
+export const CANCEL_BOOKING = endpointSpec('DELETE', '/cancel', 'read');
 
 export const CancelQuery = z.strictObject({ booking_id: PositiveId });
 export type CancelQuery = z.infer<typeof CancelQuery>;

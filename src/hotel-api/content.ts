@@ -1,20 +1,12 @@
 /** `GET /properties/content/` (the paginated list) and `GET /properties/content/{hotel_id}`. */
 import { z } from 'zod';
-import type { EndpointSpec, PreparedRequest, QueryPairs } from './endpoint';
+import { endpointSpec, json200, type PreparedRequest, type QueryPairs } from './endpoint';
 import { CountryCode, LanguageCode, PositiveId, validateRequest } from './validation';
 
-export const PROPERTY_LIST = {
-  method: 'GET',
-  // The seed spells the list with a trailing slash; FastAPI redirects the other spelling.
-  endpoint: '/properties/content/',
-  timeout: 'read',
-} as const satisfies EndpointSpec;
+// The seed spells the list with a trailing slash; FastAPI redirects the other spelling.
+export const PROPERTY_LIST = endpointSpec('GET', '/properties/content/', 'read');
 
-export const PROPERTY_DETAIL = {
-  method: 'GET',
-  endpoint: '/properties/content/{hotel_id}',
-  timeout: 'read',
-} as const satisfies EndpointSpec;
+export const PROPERTY_DETAIL = endpointSpec('GET', '/properties/content/{hotel_id}', 'read');
 
 /** The list's fixed page size. */
 export const PAGE_SIZE = 200;
@@ -128,10 +120,7 @@ function languagePair(language: string | undefined): QueryPairs {
   return language === undefined ? [] : [['language_code', language]];
 }
 
-/** Success statuses and how to read them; built once, not per call. */
-const LIST_RESPONSES: PreparedRequest<PropertyListResponse>['responses'] = {
-  200: { json: PropertyListResponse },
-};
+const LIST_RESPONSES = json200(PropertyListResponse);
 
 /** Validates and builds the list request; throws INVALID_REQUEST naming the field. */
 export function preparePropertyList(
@@ -154,10 +143,7 @@ export function preparePropertyList(
   };
 }
 
-/** Success statuses and how to read them; built once, not per call. */
-const DETAIL_RESPONSES: PreparedRequest<PropertyDetail>['responses'] = {
-  200: { json: PropertyDetail },
-};
+const DETAIL_RESPONSES = json200(PropertyDetail);
 
 /** Validates and builds the detail request; throws INVALID_REQUEST naming the field. */
 export function preparePropertyDetail(

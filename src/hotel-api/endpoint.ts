@@ -37,3 +37,21 @@ export interface PreparedRequest<T> extends EndpointSpec {
    */
   readonly verify?: (value: T) => string | undefined;
 }
+
+/** An endpoint's {@link EndpointSpec}, its literals kept. */
+export function endpointSpec<
+  const M extends HttpMethod,
+  const E extends string,
+  const T extends TimeoutClass,
+>(
+  method: M,
+  endpoint: E,
+  timeout: T,
+): { readonly method: M; readonly endpoint: E; readonly timeout: T } {
+  return { method, endpoint, timeout };
+}
+
+/** The usual success: 200 with a JSON body read by `json` (built once per endpoint, not per call). */
+export function json200<T>(json: z.ZodType<T>): PreparedRequest<T>['responses'] {
+  return { 200: { json } };
+}

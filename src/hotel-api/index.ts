@@ -2,23 +2,15 @@
 export * from './availability';
 export * from './booking';
 export * from './cancel';
+export * from './classify';
 export * from './client';
 export * from './content';
 export type * from './endpoint';
 export * from './errors';
 export * from './price-check';
 export * from './raw-request';
+export { personalData, redact } from './redaction';
 export * from './retrieve';
 export * from './signing';
 export * from './static-content';
-export {
-  CountryCode,
-  IsoDate,
-  LanguageCode,
-  MAX_CHILD_AGE,
-  NonEmptyString,
-  Occupancy,
-  PositiveId,
-  toFieldErrors,
-  validateRequest,
-} from './validation';
+export * from './validation';

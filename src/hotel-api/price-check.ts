@@ -1,14 +1,10 @@
 /** `GET /price-check`: re-prices a room option before booking. */
 import { z } from 'zod';
 import { Price } from './availability';
-import type { EndpointSpec, PreparedRequest } from './endpoint';
+import { endpointSpec, json200, type PreparedRequest } from './endpoint';
 import { NonEmptyString, validateRequest } from './validation';
 
-export const PRICE_CHECK = {
-  method: 'GET',
-  endpoint: '/price-check',
-  timeout: 'read',
-} as const satisfies EndpointSpec;
+export const PRICE_CHECK = endpointSpec('GET', '/price-check', 'read');
 
 export const PriceCheckQuery = z.strictObject({ option_id: NonEmptyString });
 export type PriceCheckQuery = z.infer<typeof PriceCheckQuery>;
@@ -43,10 +39,7 @@ export const PriceCheckResponse = z.looseObject({
 });
 export type PriceCheckResponse = z.infer<typeof PriceCheckResponse>;
 
-/** Success statuses and how to read them; built once, not per call. */
-const RESPONSES: PreparedRequest<PriceCheckResponse>['responses'] = {
-  200: { json: PriceCheckResponse },
-};
+const RESPONSES = json200(PriceCheckResponse);
 
 /** Validates and builds the request; throws INVALID_REQUEST naming the field. */
 export function preparePriceCheck(params: PriceCheckParams): PreparedRequest<PriceCheckResponse> {

@@ -1,16 +1,13 @@
 /**
- * One signed request outside the typed endpoints, for probes that must see what the client
- * hides on purpose: redirects, every response header, the body of an error, a query encoded
- * another way, a signature made with other credentials. Signs with signing.ts and encodes with
- * the client's encoder, so a probe differs from a real call only where it means to.
- *
- * Not for bookings: it neither validates nor classifies (pass the answer to `classifyResponse`
- * to see what the client would make of it). Redirects are never followed, as by the client.
+ * One signed request outside the typed endpoints, for probes that must see what the client hides
+ * on purpose (redirects, every header, an error's body, another query encoding or credentials);
+ * signed and encoded as the client does, so a probe differs from a real call only where it means
+ * to. Not for bookings: it neither validates nor classifies. Redirects are never followed.
  */
 import { request } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { HotelApiConfig } from './client';
-import { apiBase, encodeQuery } from './client';
+import { apiBase, encodeQuery } from './url';
 import type { QueryPairs } from './endpoint';
 import type { HttpMethod, ResponseHeaders } from './errors';
 import type { Credentials } from './signing';
@@ -56,12 +53,7 @@ export async function rawRequest(
   dispatcher?: Dispatcher,
 ): Promise<RawAnswer> {
   const { origin, prefix } = apiBase(config.baseUrl);
-  const query =
-    req.query === undefined
-      ? ''
-      : typeof req.query === 'string'
-        ? req.query
-        : encodeQuery(req.query);
+  const query = typeof req.query === 'object' ? encodeQuery(req.query) : (req.query ?? '');
   const headers: Record<string, string> = { accept: 'application/json' };
   const credentials = req.credentials === undefined ? config : req.credentials;
   const signAtMs = req.signAtMs ?? Date.now();

@@ -1,13 +1,9 @@
 /** `GET /retrieve`: reads a booking by its numeric id. */
 import { z } from 'zod';
-import type { EndpointSpec, PreparedRequest } from './endpoint';
+import { endpointSpec, json200, type PreparedRequest } from './endpoint';
 import { PositiveId, validateRequest } from './validation';
 
-export const RETRIEVE_BOOKING = {
-  method: 'GET',
-  endpoint: '/retrieve',
-  timeout: 'read',
-} as const satisfies EndpointSpec;
+export const RETRIEVE_BOOKING = endpointSpec('GET', '/retrieve', 'read');
 
 export const RetrieveQuery = z.strictObject({ booking_id: PositiveId });
 export type RetrieveQuery = z.infer<typeof RetrieveQuery>;
@@ -73,10 +69,7 @@ export const RetrieveResponse = z.looseObject({
 });
 export type RetrieveResponse = z.infer<typeof RetrieveResponse>;
 
-/** Success statuses and how to read them; built once, not per call. */
-const RESPONSES: PreparedRequest<RetrieveResponse>['responses'] = {
-  200: { json: RetrieveResponse },
-};
+const RESPONSES = json200(RetrieveResponse);
 
 /** Validates and builds the request; throws INVALID_REQUEST naming the field. */
 export function prepareRetrieve(params: RetrieveParams): PreparedRequest<RetrieveResponse> {

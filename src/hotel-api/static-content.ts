@@ -1,14 +1,10 @@
 /** `GET /static_content_reference_list`: the reference lists of categories and amenities. */
 import { z } from 'zod';
-import type { EndpointSpec, PreparedRequest } from './endpoint';
+import { endpointSpec, json200, type PreparedRequest } from './endpoint';
 import type { LanguageCode } from './validation';
 import { LanguageCode as LanguageCodeSchema, validateRequest } from './validation';
 
-export const STATIC_REFERENCE_LIST = {
-  method: 'GET',
-  endpoint: '/static_content_reference_list',
-  timeout: 'read',
-} as const satisfies EndpointSpec;
+export const STATIC_REFERENCE_LIST = endpointSpec('GET', '/static_content_reference_list', 'read');
 
 export const StaticReferenceListQuery = z.strictObject({ language: LanguageCodeSchema });
 export type StaticReferenceListQuery = z.infer<typeof StaticReferenceListQuery>;
@@ -29,10 +25,7 @@ export const StaticReferenceListResponse = z.looseObject({
 });
 export type StaticReferenceListResponse = z.infer<typeof StaticReferenceListResponse>;
 
-/** Success statuses and how to read them; built once, not per call. */
-const RESPONSES: PreparedRequest<StaticReferenceListResponse>['responses'] = {
-  200: { json: StaticReferenceListResponse },
-};
+const RESPONSES = json200(StaticReferenceListResponse);
 
 /** Validates and builds the request; throws INVALID_REQUEST naming the field. */
 export function prepareStaticReferenceList(

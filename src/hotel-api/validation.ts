@@ -99,8 +99,15 @@ export function validateRequest<S extends z.ZodType>(
   if (fast.success) return fast.data;
   const result = schema.safeParse(input, { error: requiredErrorMap });
   if (result.success) return result.data;
-  const fieldErrors = toFieldErrors(result.error.issues);
-  throw new HotelApiError({
+  throw invalidRequest(where, toFieldErrors(result.error.issues));
+}
+
+/** INVALID_REQUEST: bad input caught before anything was sent, naming each bad field. */
+export function invalidRequest(
+  where: { readonly endpoint: string; readonly method: HttpMethod },
+  fieldErrors: readonly FieldError[],
+): HotelApiError {
+  return new HotelApiError({
     code: 'INVALID_REQUEST',
     endpoint: where.endpoint,
     method: where.method,

@@ -12,7 +12,7 @@ import {
   redirectsVerdict,
   refusalVerdict,
 } from '../../src/doctor/access-verdicts';
-import { HotelApiError, classifyResponse } from '../../src/hotel-api/errors';
+import { HotelApiError, classifyResponse } from '../../src/hotel-api';
 
 const refused = (statusCode: number, body: unknown = { detail: 'x' }, skewMs?: number) =>
   classifyResponse({

@@ -16,7 +16,7 @@ import {
 import { arrayProbe, looseListIds } from '../../src/doctor/read-checks';
 import { unknownFields } from '../../src/doctor/unknown-fields';
 import { AvailabilityResponse } from '../../src/hotel-api/availability';
-import { classifyResponse, contractError } from '../../src/hotel-api/errors';
+import { classifyResponse, contractError } from '../../src/hotel-api';
 
 const unprocessable = (detail: unknown) =>
   classifyResponse({
