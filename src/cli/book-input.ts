@@ -1,7 +1,6 @@
 /**
  * Builds a `bookRoom` input from `book`'s flags and/or an `--input` JSON file. It only assembles:
- * the client's zod schema validates, and {@link explainInputIssues} names the flag behind each
- * field, so a person sees `orderId (--order): required` rather than a schema path alone.
+ * the client's schema validates, and {@link explainInputIssues} names the flag behind each field.
  */
 import { readFileSync } from 'node:fs';
 import type { FieldIssue } from '../client';
@@ -53,19 +52,16 @@ export function parseGuest(raw: string): { firstName: string; lastName: string }
 }
 
 function readInputFile(path: string): Json {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw usageError(
-      `--input ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? err})`,
-    );
-  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw usageError(`--input ${path}: not valid JSON (${(err as Error).message})`);
+    const code = (err as NodeJS.ErrnoException).code;
+    throw usageError(
+      err instanceof SyntaxError
+        ? `--input ${path}: not valid JSON (${err.message})`
+        : `--input ${path}: cannot read it (${code ?? err})`,
+    );
   }
   if (!isObject(parsed)) throw usageError(`--input ${path}: must hold one JSON object`);
   return parsed;
@@ -140,7 +136,7 @@ export function buildBookInput(flags: BookFlags): { input: Json; issues: FieldIs
   return { input, issues };
 }
 
-/** Input fields and the flag that sets each (longest prefix wins). */
+/** Input fields and the flag that sets each (the first that matches wins). */
 const FLAG_OF_FIELD: readonly (readonly [string, string])[] = [
   ['orderId', '--order'],
   ['optionId', '--option'],

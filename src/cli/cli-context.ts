@@ -1,13 +1,11 @@
 /**
  * What every command runs with: the output mode, the configuration (loaded on first use, so
- * `--help` works with a broken environment), and connections opened only by the commands that
- * need them and closed once at the end.
+ * `--help` works with a broken environment), and connections opened on first use, closed at the end.
  */
 import { existsSync, statSync } from 'node:fs';
 import { openSqliteCatalogueStore } from '../catalogue/sqlite-store';
 import type { CatalogueStore } from '../catalogue/store';
-import type { BookingClient } from '../client';
-import { connectBookingClient, type ConnectedClient } from '../client';
+import { type BookingClient, connectBookingClient, type ConnectedClient } from '../client';
 import { assertSupplierCredentials, type Config, type SupplierAccount } from '../config';
 import { catalogueDbPathFor, DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
 import { HotelApiClient } from '../hotel-api';
@@ -23,7 +21,7 @@ export interface CliIo {
 
 export interface CliContextOptions {
   readonly io: CliIo;
-  /** Loads the configuration (src/config/ `loadConfig`, which alone reads the environment). */
+  /** src/config/ `loadConfig`, which alone reads the environment. */
   readonly loadConfig: () => Config;
   /** One JSON document on stdout instead of tables. */
   readonly json: boolean;
@@ -60,17 +58,11 @@ export class CliContext {
   /** What error messages refer to, as far as it is known (never throws). */
   failureContext(): FailureContext {
     const c = this.#config;
-    return c
-      ? {
-          temporalAddress: c.temporal.address,
-          taskQueue: c.temporal.taskQueue,
-          supplierUrl: c.hotelApi.baseUrl,
-          payloadKeys: {
-            ids: c.encryption.keys.map((k) => k.id),
-            development: c.encryption.development,
-          },
-        }
-      : {};
+    if (!c) return {};
+    const { keys, development } = c.encryption;
+    const { address: temporalAddress, taskQueue } = c.temporal;
+    const payloadKeys = { ids: keys.map((k) => k.id), development };
+    return { temporalAddress, taskQueue, supplierUrl: c.hotelApi.baseUrl, payloadKeys };
   }
 
   /** The connected Temporal client; fails fast (exit 3) when nothing listens at the address. */
@@ -87,10 +79,7 @@ export class CliContext {
     return (await this.temporal()).bookings;
   }
 
-  /**
-   * Runs a call that needs a worker to answer (a query or an update) with a deadline, so a
-   * missing worker becomes a clear "is a worker running?" instead of a hang.
-   */
+  /** A query or an update with a deadline: a missing worker is "is a worker running?", not a hang. */
   async withWorkerDeadline<T>(fn: () => Promise<T>, timeoutMs = WORKER_ANSWER_TIMEOUT_MS) {
     const { connection } = await this.temporal();
     return connection.withDeadline(Date.now() + timeoutMs, fn);
@@ -122,9 +111,8 @@ export class CliContext {
   }
 
   /**
-   * An account's local content catalogue (`CATALOGUE_DB_PATH`, another account's beside it),
-   * opened read-only on first use; `undefined` when the file does not exist yet (no
-   * `content sync` has run against it).
+   * An account's local catalogue (`CATALOGUE_DB_PATH`, another account's beside it), opened
+   * read-only on first use; `undefined` before any `content sync` has made the file.
    */
   catalogueStore(supplier?: string): Promise<CatalogueStore | undefined> {
     const path = catalogueDbPathFor(this.config.catalogueDbPath, this.account(supplier).id);
@@ -141,11 +129,8 @@ export class CliContext {
 
   /** Writes the command's one result: JSON in `--json` mode, else the human rendering. */
   emit(json: unknown, human: () => string): void {
-    if (this.json) this.io.stdout(`${JSON.stringify(json, null, 2)}\n`);
-    else {
-      const text = human();
-      if (text) this.io.stdout(text.endsWith('\n') ? text : `${text}\n`);
-    }
+    const text = this.json ? `${JSON.stringify(json, null, 2)}\n` : human();
+    if (text) this.io.stdout(text.endsWith('\n') ? text : `${text}\n`);
   }
 
   /** A progress or hint line for people: stdout in human mode, nothing in `--json` mode. */

@@ -1,7 +1,4 @@
-/**
- * Every failure the command-line tool can meet, mapped once to an exit code and a message that
- * says what to do. Commands throw; `runCli` catches and calls {@link toCliFailure}.
- */
+/** Every failure the tool can meet, mapped once to an exit code and a message that says what to do. */
 import { CommanderError } from 'commander';
 import {
   QueryNotRegisteredError,
@@ -46,6 +43,11 @@ export function usageError(message: string, issues: readonly CliIssue[] = []): C
   return new CliError(message, ExitCode.USAGE, 'USAGE', issues);
 }
 
+/** The operation ran and failed: exit 1. */
+export function failedError(message: string, code: string, issues: readonly CliIssue[] = []) {
+  return new CliError(message, ExitCode.FAILED, code, issues);
+}
+
 /** What the hints in messages refer to. */
 export interface FailureContext {
   readonly temporalAddress?: string;
@@ -72,44 +74,45 @@ const SUPPLIER_UNREACHABLE_CODES: ReadonlySet<string> = new Set([
   'SUPPLIER_UNAVAILABLE',
 ]);
 
+/** `  - field: message`, one line per issue. */
+const issueLines = (issues: readonly CliIssue[]) =>
+  issues.map((i) => `  - ${i.field}: ${i.message}`).join('\n');
+
 function fromHotelApi(err: HotelApiError, where: FailureContext): CliError {
   const url = where.supplierUrl ?? 'the supplier';
-  if (err.code === 'INVALID_REQUEST' || err.code === 'VALIDATION') {
+  const { code, message } = err;
+  if (code === 'INVALID_REQUEST' || code === 'VALIDATION') {
     const issues = (err.fieldErrors ?? []).map((f) => ({
       field: f.field || '(request)',
       message: f.message,
     }));
-    const list = issues.map((i) => `  - ${i.field}: ${i.message}`).join('\n');
     const who =
-      err.code === 'VALIDATION'
+      code === 'VALIDATION'
         ? 'The supplier rejected the request (422)'
         : 'Invalid input; nothing was sent';
-    return new CliError(`${who}:\n${list || `  ${err.message}`}`, ExitCode.USAGE, err.code, issues);
-  }
-  if (SUPPLIER_UNREACHABLE_CODES.has(err.code)) {
     return new CliError(
-      `Cannot reach the supplier at ${url} (${err.code}: ${err.message}). Is the simulator ` +
+      `${who}:\n${issueLines(issues) || `  ${message}`}`,
+      ExitCode.USAGE,
+      code,
+      issues,
+    );
+  }
+  if (SUPPLIER_UNREACHABLE_CODES.has(code)) {
+    return new CliError(
+      `Cannot reach the supplier at ${url} (${code}: ${message}). Is the simulator ` +
         'running? Try `npm run simulator` or `npm start` (or set HOTEL_API_BASE_URL).',
       ExitCode.UNREACHABLE,
-      err.code,
+      code,
     );
   }
-  if (err.code === 'AUTH_INVALID' || err.code === 'ACCOUNT_INACTIVE' || err.code === 'CLOCK_SKEW') {
-    return new CliError(
-      `The supplier at ${url} refused our credentials (${err.code}): check HOTEL_API_KEY and ` +
-        'HOTEL_API_SECRET (or their _FILE variants).',
-      ExitCode.FAILED,
-      err.code,
-    );
-  }
-  if (err.code === 'NOT_FOUND') {
-    return new CliError(`Not found at the supplier: ${err.message}`, ExitCode.FAILED, err.code);
-  }
-  return new CliError(
-    `Supplier call failed (${err.code}): ${err.message}`,
-    ExitCode.FAILED,
-    err.code,
-  );
+  const text =
+    code === 'AUTH_INVALID' || code === 'ACCOUNT_INACTIVE' || code === 'CLOCK_SKEW'
+      ? `The supplier at ${url} refused our credentials (${code}): check HOTEL_API_KEY and ` +
+        'HOTEL_API_SECRET (or their _FILE variants).'
+      : code === 'NOT_FOUND'
+        ? `Not found at the supplier: ${message}`
+        : `Supplier call failed (${code}): ${message}`;
+  return failedError(text, code);
 }
 
 /** The codec's refusal, thrown as is or as the cause of what the SDK threw. */
@@ -123,15 +126,15 @@ export function payloadCodecErrorIn(err: unknown): PayloadCodecError | undefined
 
 const PAYLOAD_DOC = '(docs/payload-encryption.md)';
 
-/** The `--json` codes of a payload the tool cannot decrypt. */
+/**
+ * The `--json` codes of a payload the tool cannot decrypt: its key id is not among the tool's
+ * keys; the tool holds another key under that id; not a payload the codec can read; the tool would
+ * encrypt with a key id its workers do not write with (write-key-decision.ts).
+ */
 export const PayloadFailureCode = {
-  /** The payloads' key id is not among the tool's keys. */
   KEY_MISSING: 'PAYLOAD_KEY_MISSING',
-  /** The tool holds another key under that id. */
   KEY_WRONG: 'PAYLOAD_KEY_WRONG',
-  /** The payload is not one the codec can read at all. */
   UNREADABLE: 'PAYLOAD_UNREADABLE',
-  /** The tool would encrypt with a key id its workers do not write with (write-key-decision.ts). */
   WRITE_KEY: 'PAYLOAD_WRITE_KEY',
 } as const;
 
@@ -167,9 +170,8 @@ function payloadKeyFailure(err: PayloadCodecError, where: FailureContext): CliEr
       [{ field: 'PAYLOAD_ENCRYPTION_KEYS', message: `the key "${id}" is not the workers'` }],
     );
   }
-  return new CliError(
+  return failedError(
     `${cannot}: ${err.message}; PAYLOAD_ENCRYPTION_KEYS must hold the workers' keys ${PAYLOAD_DOC}.`,
-    ExitCode.FAILED,
     PayloadFailureCode.UNREADABLE,
   );
 }
@@ -183,13 +185,8 @@ export function toCliFailure(err: unknown, where: FailureContext = {}): CliError
     return new CliError(err.message.replace(/^error: /, ''), ExitCode.USAGE, 'USAGE');
   }
   if (err instanceof BookingInputError) {
-    const list = err.issues.map((i) => `  - ${i.field}: ${i.message}`).join('\n');
-    return new CliError(
-      `Invalid input; nothing was started:\n${list}`,
-      ExitCode.USAGE,
-      'INVALID_INPUT',
-      err.issues,
-    );
+    const text = `Invalid input; nothing was started:\n${issueLines(err.issues)}`;
+    return new CliError(text, ExitCode.USAGE, 'INVALID_INPUT', err.issues);
   }
   if (err instanceof TemporalConnectionRefusedError) {
     // TLS or credentials refused: a configuration problem (exit 2), the message names the variable.
@@ -209,22 +206,21 @@ export function toCliFailure(err: unknown, where: FailureContext = {}): CliError
   }
   if (err instanceof HotelApiError) return fromHotelApi(err, where);
   if (err instanceof WorkflowNotFoundError) {
-    return new CliError(
+    return failedError(
       `No such workflow: ${err.workflowId ?? err.message}. Check the order id (or booking id); ` +
         '`list` shows the bookings.',
-      ExitCode.FAILED,
       'NOT_FOUND',
     );
   }
   if (err instanceof CancellationRefusedError) {
-    return new CliError(`Refused: ${err.message}`, ExitCode.FAILED, err.code);
+    return failedError(`Refused: ${err.message}`, err.code);
   }
   if (err instanceof WorkflowUpdateFailedError) {
     const cause = err.cause instanceof Error ? err.cause.message : err.message;
-    return new CliError(`Refused by the booking: ${cause}`, ExitCode.FAILED, 'UPDATE_REFUSED');
+    return failedError(`Refused by the booking: ${cause}`, 'UPDATE_REFUSED');
   }
   if (err instanceof QueryNotRegisteredError || err instanceof QueryRejectedError) {
-    return new CliError(`The workflow did not answer: ${err.message}`, ExitCode.FAILED, 'QUERY');
+    return failedError(`The workflow did not answer: ${err.message}`, 'QUERY');
   }
   if (cutAtDeadline(err)) {
     const queue = where.taskQueue ? ` '${where.taskQueue}'` : '';
@@ -243,5 +239,5 @@ export function toCliFailure(err: unknown, where: FailureContext = {}): CliError
     return temporalUnreachable(where.temporalAddress ?? 'TEMPORAL_ADDRESS', detail);
   }
   const message = err instanceof Error ? err.message : String(err);
-  return new CliError(message, ExitCode.FAILED, 'ERROR');
+  return failedError(message, 'ERROR');
 }

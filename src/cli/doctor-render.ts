@@ -1,9 +1,7 @@
 /**
- * The doctor's reports for people (the supplier's and `doctor namespace`): one row per check
- * (verdict, what was seen, what breaks), the checks that did not run, a summary with the exit
- * code's meaning, and a loud line for a test booking left behind. The supplier's has one such
- * section per account checked, headed by the account, and a last line for the run when there
- * are several. Plain text, no colours.
+ * The doctor's reports for people (the supplier's, a section per account, and `doctor namespace`):
+ * a row per check, the checks that did not run, a summary with the exit code's meaning, and a loud
+ * line for a test booking left behind. Plain text, no colours.
  */
 import Table from 'cli-table3';
 import type { CheckResult } from '../doctor/check-result';
@@ -55,33 +53,40 @@ function checksTable(checks: readonly CheckResult[], colWidths = COLUMN_WIDTHS):
   return t.toString();
 }
 
-function counts(report: {
-  readonly checks: readonly CheckResult[];
-  readonly skipped: readonly unknown[];
-}): string {
-  const count = (v: string) => report.checks.filter((c) => c.verdict === v).length;
-  return `${count('ok')} ok, ${count('warn')} warn, ${count('fail')} fail, ${report.skipped.length} not run`;
-}
-
-/** An account's heading: its id, its supplier, and whether it takes new orders. */
-function accountHeading(report: AccountReport): string {
-  const state = report.enabled
-    ? 'enabled'
-    : 'disabled: takes no new orders; its running orders still call it';
-  return `Supplier account "${report.id}" at ${report.supplier} (${state})`;
-}
-
-/** One account's section: heading, checks, what did not run, its summary. */
-export function renderAccountReport(report: AccountReport): string {
-  const lines = [accountHeading(report), checksTable(report.checks)];
+/** A report's section: heading, checks, what did not run, why it stopped, and its summary. */
+function section(
+  heading: string,
+  report: Pick<DoctorReport, 'checks' | 'skipped' | 'stop'>,
+  o: { widths?: number[]; stopped: (kind: string) => string; summary: (counts: string) => string },
+): string[] {
+  const lines = [heading, checksTable(report.checks, o.widths)];
   if (report.skipped.length > 0) {
     lines.push('Not run:', ...report.skipped.map((s) => `  ${s.name}: ${s.reason}`));
   }
   if (report.stop !== undefined) {
-    lines.push(`Stopped after ${report.stop.check}: the supplier is ${report.stop.kind}.`);
+    lines.push(`Stopped after ${report.stop.check}: ${o.stopped(report.stop.kind)}.`);
   }
+  const count = (v: string) => report.checks.filter((c) => c.verdict === v).length;
+  const n = report.skipped.length;
   lines.push(
-    `Account "${report.id}": ${counts(report)}: exit ${report.exitCode}, ${EXIT_MEANING[report.exitCode]}.`,
+    o.summary(`${count('ok')} ok, ${count('warn')} warn, ${count('fail')} fail, ${n} not run`),
+  );
+  return lines;
+}
+
+/** One account's section, headed by its id, its supplier, and whether it takes new orders. */
+export function renderAccountReport(report: AccountReport): string {
+  const state = report.enabled
+    ? 'enabled'
+    : 'disabled: takes no new orders; its running orders still call it';
+  const lines = section(
+    `Supplier account "${report.id}" at ${report.supplier} (${state})`,
+    report,
+    {
+      stopped: (kind) => `the supplier is ${kind}`,
+      summary: (counts) =>
+        `Account "${report.id}": ${counts}: exit ${report.exitCode}, ${EXIT_MEANING[report.exitCode]}.`,
+    },
   );
   const loud = leftBehindLine(report);
   if (loud !== undefined) lines.push(loud);
@@ -101,25 +106,16 @@ export function renderDoctorRun(run: DoctorRunReport): string {
 }
 
 const NAMESPACE_EXIT_MEANING = {
-  0: 'nothing found that would break bookings',
-  1: 'something would break bookings (see the fail rows)',
+  ...EXIT_MEANING,
   2: 'the namespace could not be checked (Temporal unreachable or refused this identity)',
 } as const;
 
 /** `doctor namespace`: the same table, headed by the namespace and task queue checked. */
-export function renderNamespaceReport(report: NamespaceDoctorReport): string {
-  const lines = [
-    `Namespace '${report.namespace}' at ${report.temporal}, task queue '${report.taskQueue}'`,
-    checksTable(report.checks, NAMESPACE_COLUMN_WIDTHS),
-  ];
-  if (report.skipped.length > 0) {
-    lines.push('Not run:', ...report.skipped.map((s) => `  ${s.name}: ${s.reason}`));
-  }
-  if (report.stop !== undefined) {
-    lines.push(`Stopped after ${report.stop.check}: Temporal is ${report.stop.kind} from here.`);
-  }
-  lines.push(
-    `${counts(report)}: exit ${report.exitCode}, ${NAMESPACE_EXIT_MEANING[report.exitCode]}.`,
-  );
-  return lines.join('\n');
+export function renderNamespaceReport(r: NamespaceDoctorReport): string {
+  const heading = `Namespace '${r.namespace}' at ${r.temporal}, task queue '${r.taskQueue}'`;
+  return section(heading, r, {
+    widths: NAMESPACE_COLUMN_WIDTHS,
+    stopped: (kind) => `Temporal is ${kind} from here`,
+    summary: (counts) => `${counts}: exit ${r.exitCode}, ${NAMESPACE_EXIT_MEANING[r.exitCode]}.`,
+  }).join('\n');
 }

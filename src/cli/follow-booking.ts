@@ -1,7 +1,6 @@
 /**
- * Follows one booking to its result, reporting each phase change on the way: `book --wait` and
- * the demo's live display use it. The phase comes from the `bookingState` query; the result from
- * the workflow itself, so the end is never missed between two queries.
+ * Follows one booking to its result, reporting each phase change (`book --wait`, the demo). The
+ * result comes from the workflow itself, so the end is never missed between two queries.
  */
 import { bookingWorkflowId, type BookRoomResult, type OrderState } from '../client';
 import { truthOf } from '../shared/order-truth';

@@ -61,15 +61,13 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     exitCode = await body(ctx);
   };
 
+  const output = { writeOut: (s: string) => io.stdout(s), writeErr: (s: string) => io.stderr(s) };
   const program = new Command(options.name ?? 'hotel-booking')
     .description('Book hotel rooms through Temporal, and look after the bookings.')
     .option('--json', 'print one JSON document on stdout instead of tables')
     .showHelpAfterError('(add --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP)
-    .configureOutput({
-      writeOut: (s) => io.stdout(s),
-      writeErr: (s) => io.stderr(s),
-    })
+    .configureOutput(output)
     .exitOverride()
     .hook('preAction', (_program, action) => {
       json = action.optsWithGlobals<{ json?: boolean }>().json === true;
@@ -84,10 +82,7 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
   registerGenerateCommand(program, run);
   // Subcommands inherit the output and exit behaviour, so their usage errors come back here too.
   for (const command of allCommands(program)) {
-    command.exitOverride().configureOutput({
-      writeOut: (s) => io.stdout(s),
-      writeErr: (s) => io.stderr(s),
-    });
+    command.exitOverride().configureOutput(output);
   }
 
   try {

@@ -1,7 +1,4 @@
-/**
- * Human output: plain tables (no colours, so piped output and tests read the same text) and the
- * small formatters every command shares.
- */
+/** Human output: plain tables (no colours: piped output and tests read the same text), formatters. */
 import Table from 'cli-table3';
 import type { BookRoomResult, OrderState, SupplierPrice } from '../client';
 
@@ -37,6 +34,9 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
+const lastError = (s: OrderState) =>
+  s.lastError ? `${s.lastError.code}: ${s.lastError.message}` : undefined;
+
 /** The live state of a booking, as `status` shows it. */
 export function renderState(state: OrderState): string {
   const d = state.pendingDecision;
@@ -54,10 +54,7 @@ export function renderState(state: OrderState): string {
         : undefined,
     ],
     ['Cancel requested', state.cancelRequested ? 'yes' : undefined],
-    [
-      'Last error',
-      state.lastError ? `${state.lastError.code}: ${state.lastError.message}` : undefined,
-    ],
+    ['Last error', lastError(state)],
   ]);
 }
 
@@ -109,10 +106,7 @@ export function renderOrderState(state: OrderState): string {
           : undefined,
     ],
     ['Refused', state.refusal?.message],
-    [
-      'Last error',
-      state.lastError ? `${state.lastError.code}: ${state.lastError.message}` : undefined,
-    ],
+    ['Last error', lastError(state)],
   ]);
 }
 

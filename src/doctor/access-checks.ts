@@ -1,10 +1,8 @@
 /**
- * The doctor's first checks, over the network: reaching the supplier with our credentials (one
- * retry after a CLOCK_SKEW, as Temporal's retry would), redirects on the documented paths, the
- * clock, and the refusals the client must read as fail-fast.
+ * The doctor's first checks: reaching the supplier with our credentials (one retry after a
+ * CLOCK_SKEW, as Temporal's retry would), redirects, the clock, and the refusals.
  */
-import type { Credentials } from '../hotel-api';
-import { classifyResponse, isHotelApiError } from '../hotel-api/errors';
+import { type Credentials, classifyResponse } from '../hotel-api';
 import type { RawAnswer } from '../hotel-api/raw-request';
 import type { StaticReferenceListResponse } from '../hotel-api/static-content';
 import { firstHeader } from '../hotel-api/client';
@@ -18,7 +16,7 @@ import {
 } from './access-verdicts';
 import type { ReadOutcome } from './answer-verdicts';
 import type { CheckResult, Stop } from './check-result';
-import type { SupplierSession } from './supplier-session';
+import { type SupplierSession, attempt } from './supplier-session';
 
 export interface AccessOutcome {
   readonly results: CheckResult[];
@@ -27,17 +25,12 @@ export interface AccessOutcome {
   readonly staticLists?: ReadOutcome<StaticReferenceListResponse>;
 }
 
-async function staticCall(session: SupplierSession): Promise<{
-  first: FirstCall;
-  outcome: ReadOutcome<StaticReferenceListResponse>;
-}> {
-  try {
-    const value = await session.client.staticReferenceList({ language: 'en' });
-    return { first: { kind: 'answered' }, outcome: { ok: true, value } };
-  } catch (err) {
-    if (!isHotelApiError(err)) throw err;
-    return { first: { kind: 'error', error: err }, outcome: { ok: false, error: err } };
-  }
+async function staticCall(session: SupplierSession) {
+  const outcome = await attempt(() => session.client.staticReferenceList({ language: 'en' }));
+  const first: FirstCall = outcome.ok
+    ? { kind: 'answered' }
+    : { kind: 'error', error: outcome.error };
+  return { first, outcome };
 }
 
 /** `reachable` and `credentials`; stops the doctor when either makes the rest pointless. */
@@ -78,11 +71,7 @@ export async function checkRedirectsAndClock(session: SupplierSession): Promise<
     const answer = await session.raw({ method: 'GET', path: p.path, query: p.query });
     dated ??= { answer, localMs: Date.now() };
     const location = firstHeader(answer.headers, 'location');
-    probes.push({
-      path: p.path,
-      statusCode: answer.statusCode,
-      ...(location === undefined ? {} : { location }),
-    });
+    probes.push({ path: p.path, statusCode: answer.statusCode, location });
   }
   return [
     redirectsVerdict(probes, session.settings),

@@ -1,14 +1,9 @@
-/**
- * Verdicts on getting in: reaching the supplier, TLS, redirects, credentials, refusals the
- * client must classify as fail-fast, and the clock the signatures depend on. Pure.
- */
+/** Verdicts on getting in: reachability, credentials, redirects, the clock, refusals. Pure. */
 import { isLoopbackHost } from '../config/loopback';
 import type { HotelApiError } from '../hotel-api/errors';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../hotel-api/signing';
-import type { AccountSettings } from './account-settings';
-import { DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
-import type { CheckName, CheckResult, Stop } from './check-result';
-import { fail, ok, warn } from './check-result';
+import { type AccountSettings, DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
+import { type CheckName, type CheckResult, type Stop, resultsOf } from './check-result';
 
 /** What the doctor's first signed call came to. */
 export type FirstCall =
@@ -25,25 +20,21 @@ const NOTHING_WORKS = 'every supplier call: nothing can be searched, booked or c
 
 /** `reachable`: an answer arrived, over what transport. */
 export function reachableVerdict(baseUrl: string, first: FirstCall): CheckResult {
+  const { ok, warn, fail } = resultsOf('reachable');
   const url = new URL(baseUrl);
   if (first.kind === 'error' && UNREACHABLE_CODES.has(first.error.code)) {
     return fail(
-      'reachable',
       `${url.origin} did not answer usefully: ${first.error.code}: ${first.error.message}`,
       NOTHING_WORKS,
     );
   }
   if (url.protocol === 'https:') {
-    return ok('reachable', `${url.origin} answered over HTTPS; its certificate chain verified`);
+    return ok(`${url.origin} answered over HTTPS; its certificate chain verified`);
   }
   if (isLoopbackHost(url.hostname)) {
-    return ok(
-      'reachable',
-      `${url.origin} answered over plain HTTP on loopback (a local simulator)`,
-    );
+    return ok(`${url.origin} answered over plain HTTP on loopback (a local simulator)`);
   }
   return warn(
-    'reachable',
     `${url.origin} answered over plain HTTP: the signed header travels in clear and can be replayed for ${SIGNATURE_TOLERANCE_SECONDS / 60} minutes`,
     'nothing in the product; ask the supplier for its HTTPS address',
   );
@@ -55,60 +46,47 @@ export function credentialsVerdict(
   retry: FirstCall | undefined,
   settings: AccountSettings = DEFAULT_ACCOUNT_SETTINGS,
 ): { result: CheckResult; stop?: Stop } {
-  const unauthenticated: Stop = { kind: 'unauthenticated', check: 'credentials' };
+  const { ok, warn, fail } = resultsOf('credentials');
+  const stopped = (evidence: string, fix: string) => ({
+    result: fail(evidence, `${NOTHING_WORKS}. ${fix}`),
+    stop: { kind: 'unauthenticated', check: 'credentials' } as const,
+  });
   if (first.kind === 'answered') {
     return {
-      result: ok('credentials', `a request signed with ${settings.signedWith} was accepted`),
+      result: ok(`a request signed with ${settings.signedWith} was accepted`),
     };
   }
   const e = first.error;
   if (e.code === 'AUTH_INVALID') {
-    return {
-      result: fail(
-        'credentials',
-        `refused with 401 (${e.message}); the signature was within the clock window`,
-        `${NOTHING_WORKS}. Check ${settings.credentials} and the base URL's environment`,
-      ),
-      stop: unauthenticated,
-    };
+    return stopped(
+      `refused with 401 (${e.message}); the signature was within the clock window`,
+      `Check ${settings.credentials} and the base URL's environment`,
+    );
   }
   if (e.code === 'ACCOUNT_INACTIVE') {
+    return stopped(
+      `refused with 403: the company account is not active (${e.message})`,
+      'Ask the supplier to activate the account',
+    );
+  }
+  if (e.code === 'CLOCK_SKEW' && retry?.kind === 'answered') {
     return {
-      result: fail(
-        'credentials',
-        `refused with 403: the company account is not active (${e.message})`,
-        `${NOTHING_WORKS}. Ask the supplier to activate the account`,
+      result: ok(
+        'accepted once signed with the supplier clock (clock correction); the first attempt was refused as CLOCK_SKEW (see clock)',
       ),
-      stop: unauthenticated,
     };
   }
   if (e.code === 'CLOCK_SKEW') {
-    if (retry?.kind === 'answered') {
-      return {
-        result: ok(
-          'credentials',
-          'accepted once signed with the supplier clock (clock correction); the first attempt was refused as CLOCK_SKEW (see clock)',
-        ),
-      };
-    }
-    return {
-      result: fail(
-        'credentials',
-        `refused with 401 while our signature was off the supplier clock: ${e.message}`,
-        `${NOTHING_WORKS}. Fix this host's clock (NTP) or set HOTEL_API_CLOCK_CORRECTION=true`,
-      ),
-      stop: unauthenticated,
-    };
+    return stopped(
+      `refused with 401 while our signature was off the supplier clock: ${e.message}`,
+      "Fix this host's clock (NTP) or set HOTEL_API_CLOCK_CORRECTION=true",
+    );
   }
   if (e.statusCode !== undefined && e.statusCode >= 200 && e.statusCode < 300) {
-    return { result: ok('credentials', `accepted (answered ${e.statusCode})`) };
+    return { result: ok(`accepted (answered ${e.statusCode})`) };
   }
-  return {
-    result: warn(
-      'credentials',
-      `not confirmed: the first call answered ${e.statusCode ?? 'nothing'} (${e.code})`,
-    ),
-  };
+  const seen = `not confirmed: the first call answered ${e.statusCode ?? 'nothing'} (${e.code})`;
+  return { result: warn(seen) };
 }
 
 /** `redirects`: every path the client calls must answer where it is; the client never follows. */
@@ -120,15 +98,12 @@ export function redirectsVerdict(
   }[],
   settings: AccountSettings = DEFAULT_ACCOUNT_SETTINGS,
 ): CheckResult {
+  const { ok, fail } = resultsOf('redirects');
   const redirected = probes.filter((p) => p.statusCode >= 300 && p.statusCode < 400);
   if (redirected.length === 0) {
-    return ok(
-      'redirects',
-      `no redirect on ${probes.map((p) => `GET ${p.path} (${p.statusCode})`).join(', ')}`,
-    );
+    return ok(`no redirect on ${probes.map((p) => `GET ${p.path} (${p.statusCode})`).join(', ')}`);
   }
   return fail(
-    'redirects',
     redirected
       .map((p) => `GET ${p.path} answered ${p.statusCode} to ${p.location ?? '(no Location)'}`)
       .join('; '),
@@ -143,9 +118,8 @@ const WINDOW_MS = SIGNATURE_TOLERANCE_SECONDS * 1000;
 const seconds = (ms: number) => `${ms >= 0 ? '+' : '-'}${(Math.abs(ms) / 1000).toFixed(1)} s`;
 
 /**
- * `clock`: the supplier's `Date` against ours, the 5-minute signing window, and whether the
- * client's correction (it signs with the offset measured from `Date`, after a CLOCK_SKEW refusal
- * when the skew is beyond the window) would cover the difference.
+ * `clock`: the supplier's `Date` against ours and the signing window, and whether the client's
+ * correction (signing with the offset from `Date` after a CLOCK_SKEW refusal) would cover it.
  */
 export function clockVerdict(input: {
   /** The supplier's `Date` header of an answer. */
@@ -154,13 +128,13 @@ export function clockVerdict(input: {
   readonly localMs: number;
   readonly clockCorrection: boolean;
 }): CheckResult {
+  const { ok, warn, fail } = resultsOf('clock');
   const correction = input.clockCorrection
     ? 'clock correction is on (HOTEL_API_CLOCK_CORRECTION)'
     : 'clock correction is off (HOTEL_API_CLOCK_CORRECTION=false)';
   const supplierMs = input.dateHeader === undefined ? NaN : Date.parse(input.dateHeader);
   if (Number.isNaN(supplierMs)) {
     return warn(
-      'clock',
       input.dateHeader === undefined
         ? 'the supplier sends no Date header'
         : `the supplier's Date header is unreadable: ${JSON.stringify(input.dateHeader.slice(0, 60))}`,
@@ -171,17 +145,15 @@ export function clockVerdict(input: {
   const offsetMs = supplierMs + 500 - input.localMs;
   const abs = Math.abs(offsetMs);
   const what = `the supplier clock is ${seconds(offsetMs)} from ours; signatures are accepted within ±${SIGNATURE_TOLERANCE_SECONDS} s; ${correction}`;
-  if (abs < CLOCK_OK_MS) return ok('clock', what);
+  if (abs < CLOCK_OK_MS) return ok(what);
   if (abs <= WINDOW_MS && !input.clockCorrection) {
     return warn(
-      'clock',
       what,
       `a further ${Math.round((WINDOW_MS - abs) / 1000)} s of drift and every signed request is refused`,
     );
   }
   if (input.clockCorrection) {
     return warn(
-      'clock',
       `${what}: it covers the difference`,
       abs > WINDOW_MS
         ? "each worker's first call after it starts is refused once (CLOCK_SKEW, retried signed with the supplier clock); fix this host's clock (NTP)"
@@ -189,7 +161,6 @@ export function clockVerdict(input: {
     );
   }
   return fail(
-    'clock',
     what,
     'every signed request is refused (401): set HOTEL_API_CLOCK_CORRECTION=true or fix the clock (NTP)',
   );
@@ -210,13 +181,13 @@ export function refusalVerdict(
   name: Extract<CheckName, 'wrong-secret' | 'inactive-account'>,
   answer: Refusal,
 ): CheckResult {
+  const { ok, warn, fail } = resultsOf(name);
   const expected = name === 'wrong-secret' ? 'AUTH_INVALID' : 'ACCOUNT_INACTIVE';
   const asked =
     name === 'wrong-secret' ? 'a request signed with a wrong secret' : 'the inactive account';
   const e = answer.classified;
   if (e === undefined) {
     return warn(
-      name,
       name === 'wrong-secret'
         ? `${asked} was accepted (${answer.statusCode}): the supplier does not check signatures`
         : `${asked} was accepted (${answer.statusCode}): is that key's account really inactive?`,
@@ -227,17 +198,15 @@ export function refusalVerdict(
   }
   const classified = `answered ${answer.statusCode}, classified ${e.code} (${e.retryable ? 'retried' : 'not retried'}, ${e.ambiguous ? 'ambiguous' : 'not ambiguous'})`;
   if (e.code === expected) {
-    return ok(name, `${asked}: ${classified}: bookings fail fast with the reason`);
+    return ok(`${asked}: ${classified}: bookings fail fast with the reason`);
   }
   if (e.retryable || e.ambiguous) {
     return fail(
-      name,
       `${asked}: ${classified}; the client expects ${expected}`,
       'refused credentials would not fail fast: calls are retried, and a refused POST /booking counts as possibly made and waits for an operator (NEEDS_RECONCILIATION)',
     );
   }
   return warn(
-    name,
     `${asked}: ${classified}; the client expects ${expected}`,
     `the booking still fails fast, but reports ${e.code}, which points operators at the wrong cause`,
   );

@@ -1,7 +1,6 @@
 /**
- * Where each of an account's settings is set, for the doctor's evidence and advice: the default
- * account's are the `HOTEL_API_*` and `SUPPLIER_MAX_*` variables, another account's are fields of
- * its object in `SUPPLIER_ACCOUNTS` (src/config/accounts.ts). Pure.
+ * Where each of an account's settings is set, for the doctor's advice: the `HOTEL_API_*` variables
+ * for the default account, its `SUPPLIER_ACCOUNTS` fields for another. Pure.
  */
 import { DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
 

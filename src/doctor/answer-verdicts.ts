@@ -1,12 +1,8 @@
-/**
- * Verdicts on what the supplier answers: shapes through the product's own schemas, content
- * paging, dates the product reads, 422 bodies and array encodings. Pure.
- */
+/** Verdicts on what the supplier answers: schemas, paging, dates, 422 bodies, array encodings. Pure. */
 import { PAGE_SIZE } from '../hotel-api/content';
 import type { HotelApiError } from '../hotel-api/errors';
 import { parseInstant } from '../shared/dates';
-import type { CheckName, CheckResult } from './check-result';
-import { fail, ok, warn } from './check-result';
+import { type CheckName, type CheckResult, resultsOf } from './check-result';
 
 /** A read endpoint's call through the client: its parsed answer or its classified failure. */
 export type ReadOutcome<T> =
@@ -36,10 +32,7 @@ export function issueLine(issue: {
   return `${path || '(root)'}: ${issue.message.replace(/^Invalid input: /, '')}`;
 }
 
-/**
- * A read endpoint's verdict: `ok` when the product's schema parsed the answer (`summary` says
- * what it held), `fail` with the schema's issues or the classified failure otherwise.
- */
+/** A read endpoint's verdict: `ok` when the product's schema parsed the answer, else `fail`. */
 export function schemaVerdict<T>(input: {
   readonly name: CheckName;
   readonly outcome: ReadOutcome<T>;
@@ -48,22 +41,22 @@ export function schemaVerdict<T>(input: {
   readonly breaks: string;
   readonly unknown: readonly string[];
 }): CheckResult {
-  const { name, outcome } = input;
+  const { outcome } = input;
+  const { ok, fail } = resultsOf(input.name);
   const info = unknownFieldsInfo(input.unknown);
   if (outcome.ok) {
-    return ok(name, `parsed by the product's schema: ${input.summary(outcome.value)}`, info);
+    return ok(`parsed by the product's schema: ${input.summary(outcome.value)}`, info);
   }
   const e = outcome.error;
   if (e.code === 'CONTRACT' && e.issues !== undefined && e.issues.length > 0) {
     const issues = [...new Set(e.issues.map(issueLine))];
     return fail(
-      name,
       `the answer does not match the product's schema: ${list(issues)}`,
       input.breaks,
       info,
     );
   }
-  return fail(name, `${e.code}: ${e.message}`, input.breaks, info);
+  return fail(`${e.code}: ${e.message}`, input.breaks, info);
 }
 
 /** One page of the content list as seen. */
@@ -72,16 +65,14 @@ export interface PageSeen {
   readonly count: number;
 }
 
-/**
- * `content-list`: `total` counts properties (not pages), pages hold 200, the last page holds the
- * rest and the page after it is empty, as content sync assumes.
- */
+/** `content-list`: `total` counts properties, pages hold 200, the page after the last is empty. */
 export function pagingVerdict(input: {
   readonly country: string;
   readonly total: number;
   readonly pages: readonly PageSeen[];
   readonly info?: readonly string[];
 }): CheckResult {
+  const { ok, warn, fail } = resultsOf('content-list');
   const { total, pages, country } = input;
   const expected = (page: number) =>
     Math.max(0, Math.min(PAGE_SIZE, total - (page - 1) * PAGE_SIZE));
@@ -95,7 +86,6 @@ export function pagingVerdict(input: {
   const evidence = `${country}: total ${total} → ${pageCount} page(s) of ${PAGE_SIZE}; ${seen}`;
   if (pages.some((p) => p.count !== expected(p.page))) {
     return fail(
-      'content-list',
       evidence,
       `content sync reads total as a number of properties (pages = total / ${PAGE_SIZE}): it would miss properties or ask for pages that do not exist`,
       input.info,
@@ -103,13 +93,12 @@ export function pagingVerdict(input: {
   }
   if (total === 0) {
     return warn(
-      'content-list',
       `${evidence}: no active property to check with`,
       'nothing in the product; pass --country with a country the account covers',
       input.info,
     );
   }
-  return ok('content-list', evidence, input.info);
+  return ok(evidence, input.info);
 }
 
 /** A date-like value the product reads, where it was found. */
@@ -119,69 +108,56 @@ export interface DateField {
   readonly value: unknown;
 }
 
-/** Fields whose value the product cannot read as a date or an instant with an offset. */
-export function unreadableDates(fields: readonly DateField[]): DateField[] {
-  return fields.filter((f) => parseInstant(f.value) === undefined);
-}
-
 const showValue = (v: unknown) => JSON.stringify(v)?.slice(0, 60) ?? String(v);
 
 /**
- * `date-formats`: the free-cancellation deadline of refundable rooms (`cancel_penalties`), which
- * order systems pass on to the guard. Unreadable is a warning: the guard still has the
- * supplier's `penalty_date` from retrieve (checked by `--book`).
+ * `date-formats`: refundable rooms' `cancel_penalties`, which order systems pass on to the guard.
+ * Unreadable is a warning: the guard still has retrieve's `penalty_date` (checked by `--book`).
  */
 export function availabilityDatesVerdict(input: {
   readonly refundableRooms: number;
   readonly fields: readonly DateField[];
 }): CheckResult {
-  const bad = unreadableDates(input.fields);
+  const { ok, warn } = resultsOf('date-formats');
+  const bad = input.fields.filter((f) => parseInstant(f.value) === undefined);
   const missing = input.refundableRooms - input.fields.length;
   if (bad.length > 0) {
     return warn(
-      'date-formats',
       `cancel_penalties the product cannot read as a date or an ISO 8601 instant with an offset: ${list(bad.map((f) => `${f.at} = ${showValue(f.value)}`))}`,
       "the free-cancellation deadline an order system passes from availability is ignored; the guard falls back on retrieve's penalty_date (run --book to check it)",
     );
   }
   if (missing > 0) {
     return warn(
-      'date-formats',
       `${missing} of ${input.refundableRooms} refundable room(s) came without cancel_penalties`,
       "order systems cannot pass a free-cancellation deadline for them; the guard relies on retrieve's penalty_date",
     );
   }
   if (input.fields.length === 0) {
-    return ok('date-formats', 'no refundable room in the answer, so no cancel_penalties to read');
+    return ok('no refundable room in the answer, so no cancel_penalties to read');
   }
   return ok(
-    'date-formats',
     `${input.fields.length} cancel_penalties read as instants, e.g. ${showValue(input.fields[0]?.value)}`,
   );
 }
 
-/**
- * `validation-errors`: a request the supplier must reject (an invalid `checkin`) has to come
- * back as a 422 the classification reads as VALIDATION — refused, nothing processed — ideally
- * naming the field.
- */
+/** `validation-errors`: an invalid `checkin` must come back a 422 read as VALIDATION, naming it. */
 export function validationVerdict(answer: {
   readonly statusCode: number;
   readonly classified?: HotelApiError;
   /** The field made invalid on purpose. */
   readonly field: string;
 }): CheckResult {
+  const { ok, warn, fail } = resultsOf('validation-errors');
   const e = answer.classified;
   if (e === undefined) {
     return warn(
-      'validation-errors',
       `an invalid ${answer.field} was accepted (${answer.statusCode}): the supplier does not validate it`,
       'nothing in the product (its own validation rejects bad input before sending)',
     );
   }
   if (e.code !== 'VALIDATION') {
     return fail(
-      'validation-errors',
       `an invalid ${answer.field} answered ${answer.statusCode}, classified ${e.code} (${e.ambiguous ? 'ambiguous' : 'not ambiguous'}); the client expects a 422`,
       e.ambiguous
         ? 'a booking the supplier rejects would count as possibly made: bookRoom waits for an operator (NEEDS_RECONCILIATION) instead of failing cleanly'
@@ -192,19 +168,16 @@ export function validationVerdict(answer: {
   const named = errors.filter((f) => f.field !== '');
   if (named.some((f) => f.field.includes(answer.field))) {
     return ok(
-      'validation-errors',
       `422 with detail as a list of {type, loc, msg}: classified VALIDATION, naming ${list(named.map((f) => f.field))}`,
     );
   }
   if (errors.length > 0 && named.length === 0) {
     return warn(
-      'validation-errors',
       `422 whose detail is a string (${JSON.stringify(errors[0]?.message.slice(0, 80))}): classified VALIDATION (refused, nothing processed), but without a field`,
       "nothing is booked twice, but a rejected booking's error cannot say which field: operators read the supplier's text",
     );
   }
   return warn(
-    'validation-errors',
     `422 classified VALIDATION, but its body names ${named.length > 0 ? list(named.map((f) => f.field)) : 'no field and no reason'}, not ${answer.field}`,
     "a rejected booking's error will not say what was wrong",
   );
@@ -219,16 +192,14 @@ export interface ArrayProbe {
   readonly roomsPerOption?: number;
 }
 
-/**
- * `array-encoding`: the client sends arrays as repeated keys (`property_id=1&property_id=2`).
- * They must reach the supplier whole; comma-separated is tried for the record.
- */
+/** `array-encoding`: arrays sent as repeated keys (as the client does) must reach the supplier whole. */
 export function arrayEncodingVerdict(input: {
   readonly propertyIds: readonly string[];
   readonly rooms: number;
   readonly repeated: ArrayProbe;
   readonly comma: ArrayProbe;
 }): CheckResult {
+  const { ok, fail } = resultsOf('array-encoding');
   const { propertyIds, repeated, comma } = input;
   const all = (p: ArrayProbe) =>
     p.statusCode >= 200 && p.statusCode < 300 && propertyIds.every((id) => p.covered.includes(id));
@@ -239,9 +210,8 @@ export function arrayEncodingVerdict(input: {
   const evidence = `asked for properties ${propertyIds.join(', ')} and ${input.rooms} rooms: repeated keys ${describe(repeated)}; comma-separated ${describe(comma)}`;
   const roomsLost =
     repeated.roomsPerOption !== undefined && repeated.roomsPerOption !== input.rooms;
-  if (all(repeated) && !roomsLost) return ok('array-encoding', evidence);
+  if (all(repeated) && !roomsLost) return ok(evidence);
   return fail(
-    'array-encoding',
     evidence,
     all(comma)
       ? 'the supplier reads comma-separated arrays only, and the client sends repeated keys: searches over several properties lose all but one, multi-room searches price one room'

@@ -1,13 +1,8 @@
 /**
- * The opt-in test booking (`doctor --book`): the real path once, through the product's client —
- * price check, booking with the order id in its custom field, retrieve, cancellation followed to
- * CANCELLED — with an obvious test guest. A booking that cannot be seen cancelled is reported
- * with its id (`leftBehind`), never silently.
+ * The opt-in test booking (`doctor --book`): the real path once, through the product's client,
+ * with an obvious test guest. A booking not seen cancelled is reported (`leftBehind`), never silently.
  */
 import type { BookingRequestBody, CustomFieldName } from '../hotel-api/booking';
-import type { HotelApiError } from '../hotel-api/errors';
-import { isHotelApiError } from '../hotel-api/errors';
-import type { ReadOutcome } from './answer-verdicts';
 import {
   bookCancelVerdict,
   bookCreateVerdict,
@@ -17,7 +12,7 @@ import {
   stayTermsVerdict,
 } from './booking-verdicts';
 import type { CheckResult } from './check-result';
-import type { SupplierSession } from './supplier-session';
+import { type SupplierSession, attempt } from './supplier-session';
 
 /** The guest of every test booking: nobody's personal data. */
 export const TEST_GUEST = {
@@ -55,15 +50,6 @@ export interface LeftBehind {
 export interface BookingOutcome {
   readonly results: CheckResult[];
   readonly leftBehind?: LeftBehind;
-}
-
-async function attempt<T>(call: () => Promise<T>): Promise<ReadOutcome<T>> {
-  try {
-    return { ok: true, value: await call() };
-  } catch (err) {
-    if (!isHotelApiError(err)) throw err;
-    return { ok: false, error: err as HotelApiError };
-  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -111,10 +97,9 @@ export async function runTestBooking(
   const made = await attempt(() => client.createBooking({ optionId: token, body: requestBody(b) }));
   const created = bookCreateVerdict({ outcome: made, orderId: b.orderId });
   if (!made.ok) {
-    const leftBehind = made.error.ambiguous
-      ? { orderId: b.orderId, reason: `the booking answer was ${made.error.code}` }
-      : undefined;
-    return { results: [price.result, created], ...(leftBehind ? { leftBehind } : {}) };
+    // Ambiguous: a booking may exist, which only the order id can find.
+    const leftBehind = { orderId: b.orderId, reason: `the booking answer was ${made.error.code}` };
+    return { results: [price.result, created], ...(made.error.ambiguous ? { leftBehind } : {}) };
   }
   const bookingId = made.value.booking_id;
   const retrieved = await attempt(() => client.retrieveBooking({ bookingId }));
@@ -126,11 +111,7 @@ export async function runTestBooking(
         sent: b.orderId,
         retrieved: retrieved.value.custom_fields,
       }),
-      stayTermsVerdict({
-        retrieved: retrieved.value,
-        ...(b.checkin === undefined ? {} : { checkin: b.checkin }),
-        ...(b.checkout === undefined ? {} : { checkout: b.checkout }),
-      }),
+      stayTermsVerdict({ retrieved: retrieved.value, checkin: b.checkin, checkout: b.checkout }),
     );
   }
   const cancel = await cancelAndFollow(session, b, bookingId);

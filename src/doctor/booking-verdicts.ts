@@ -1,17 +1,14 @@
 /**
- * Verdicts on the opt-in test booking, step by step: price check, booking, retrieve (the order
- * id round-trips in its custom field; the stay terms the guard reads, src/activities/guard.ts
- * readBookingTerms, are there and readable), cancellation followed to CANCELLED. Pure.
+ * Verdicts on the opt-in test booking, step by step: price check, booking, retrieve (the order id
+ * in its custom field; the stay terms the guard reads), cancellation followed to CANCELLED. Pure.
  */
-import type { CreateBookingResponse } from '../hotel-api/booking';
-import { BookingStatus } from '../hotel-api/booking';
+import { type CreateBookingResponse, BookingStatus } from '../hotel-api/booking';
 import type { CancelResult } from '../hotel-api/cancel';
 import type { PriceCheckResponse } from '../hotel-api/price-check';
 import type { RetrieveResponse } from '../hotel-api/retrieve';
 import { parseInstant } from '../shared/dates';
 import type { ReadOutcome } from './answer-verdicts';
-import type { CheckResult } from './check-result';
-import { fail, ok, warn } from './check-result';
+import { type CheckResult, resultsOf } from './check-result';
 
 /** `book-custom-field`: the order id sent in `field` comes back from retrieve. */
 export function customFieldVerdict(input: {
@@ -19,20 +16,20 @@ export function customFieldVerdict(input: {
   readonly sent: string;
   readonly retrieved: unknown;
 }): CheckResult {
+  const { ok, fail } = resultsOf('book-custom-field');
   const { field, sent, retrieved } = input;
   const value =
     typeof retrieved === 'object' && retrieved !== null && !Array.isArray(retrieved)
       ? (retrieved as Record<string, unknown>)[field]
       : undefined;
   if (value === sent) {
-    return ok('book-custom-field', `${field} came back from retrieve as sent (${sent})`);
+    return ok(`${field} came back from retrieve as sent (${sent})`);
   }
   const got =
     value !== undefined
       ? `${field} = ${JSON.stringify(value).slice(0, 60)}`
       : `custom_fields = ${JSON.stringify(retrieved ?? null).slice(0, 80)}`;
   return fail(
-    'book-custom-field',
     `sent ${field} = ${sent}; retrieve shows ${got}`,
     'supplier bookings cannot be traced back to their order: after a lost booking answer, reconciliation cannot find the booking by its order id. Try another BOOKING_ORDER_ID_FIELD',
   );
@@ -50,6 +47,7 @@ export function stayTermsVerdict(input: {
   readonly checkin?: string;
   readonly checkout?: string;
 }): CheckResult {
+  const { ok, warn, fail } = resultsOf('book-stay-terms');
   const r = input.retrieved;
   const problems: string[] = [];
   const breaks: string[] = [];
@@ -68,11 +66,9 @@ export function stayTermsVerdict(input: {
     );
   }
   const evidence = `check_in ${show(r.check_in)}, check_out ${show(r.check_out)}, cancel_policy ${show(r.cancel_policy)}, penalty_date ${show(r.penalty_date)}`;
-  if (problems.length > 0)
-    return fail('book-stay-terms', `${problems.join('; ')} (${evidence})`, breaks.join('; '));
+  if (problems.length > 0) return fail(`${problems.join('; ')} (${evidence})`, breaks.join('; '));
   if (typeof r.cancel_policy !== 'boolean') {
     return warn(
-      'book-stay-terms',
       `cancel_policy is not a boolean (${evidence})`,
       'the guard cannot tell a refundable booking from a non-refundable one and relies on the order system',
     );
@@ -89,12 +85,11 @@ export function stayTermsVerdict(input: {
   ].filter((s) => s !== undefined);
   if (wrongDays.length > 0) {
     return warn(
-      'book-stay-terms',
       `${wrongDays.join(', ')} (${evidence})`,
       'the guard schedules reconfirmation and refuses late cancellations by these dates; check the time zone the supplier writes them in',
     );
   }
-  return ok('book-stay-terms', `the guard can read the terms: ${evidence}`);
+  return ok(`the guard can read the terms: ${evidence}`);
 }
 
 /** What the supplier's price check of the option to book came to. */
@@ -102,30 +97,22 @@ export function bookPriceCheckVerdict(outcome: ReadOutcome<PriceCheckResponse>):
   result: CheckResult;
   token?: string;
 } {
+  const { ok, warn, fail } = resultsOf('book-price-check');
   if (!outcome.ok) {
-    return {
-      result: fail(
-        'book-price-check',
-        `${outcome.error.code}: ${outcome.error.message}`,
-        'no option can be price-checked, so none can be booked',
-      ),
-    };
+    const { code, message } = outcome.error;
+    const breaks = 'no option can be price-checked, so none can be booked';
+    return { result: fail(`${code}: ${message}`, breaks) };
   }
   const v = outcome.value;
   const price = v.price === null ? '' : ` at ${v.price.net} ${v.price.currency}`;
   if (v.booking_id === null) {
-    return {
-      result: warn(
-        'book-price-check',
-        `${v.status}${price} without a booking_id: nothing to book`,
-        'nothing in the product if the option sold out; run again with another option or dates',
-      ),
-    };
+    const breaks =
+      'nothing in the product if the option sold out; run again with another option or dates';
+    const evidence = `${v.status}${price} without a booking_id: nothing to book`;
+    return { result: warn(evidence, breaks) };
   }
-  return {
-    result: ok('book-price-check', `${v.status}${price}, booking_id given`),
-    token: v.booking_id,
-  };
+  const result = ok(`${v.status}${price}, booking_id given`);
+  return { result, token: v.booking_id };
 }
 
 /** The booking call: a 201 with a known status and a numeric id. */
@@ -133,16 +120,15 @@ export function bookCreateVerdict(input: {
   readonly outcome: ReadOutcome<CreateBookingResponse>;
   readonly orderId: string;
 }): CheckResult {
+  const { ok, fail } = resultsOf('book-create');
   const { outcome, orderId } = input;
   if (outcome.ok) {
     return ok(
-      'book-create',
       `booking ${outcome.value.booking_id} made with status ${outcome.value.status} (order ${orderId})`,
     );
   }
   const e = outcome.error;
   return fail(
-    'book-create',
     `${e.code}${e.statusCode === undefined ? '' : ` (${e.statusCode})`}: ${e.message}${e.ambiguous ? `; a booking may exist at the supplier under order ${orderId}` : ''}`,
     e.ambiguous
       ? 'every booking with this answer waits for an operator (NEEDS_RECONCILIATION)'
@@ -155,10 +141,10 @@ export function bookRetrieveVerdict(input: {
   readonly outcome: ReadOutcome<RetrieveResponse>;
   readonly bookingId: number;
 }): CheckResult {
+  const { ok, fail } = resultsOf('book-retrieve');
   const { outcome, bookingId } = input;
   if (!outcome.ok) {
     return fail(
-      'book-retrieve',
       `retrieve of booking ${bookingId}: ${outcome.error.code}: ${outcome.error.message}`,
       'bookings answered PROCESSING are never confirmed, and the guard cannot reconfirm',
     );
@@ -166,12 +152,11 @@ export function bookRetrieveVerdict(input: {
   const status = outcome.value.status;
   if (!(BookingStatus.options as readonly string[]).includes(status)) {
     return fail(
-      'book-retrieve',
       `retrieve of booking ${bookingId} shows status ${JSON.stringify(status)}, not one of ${BookingStatus.options.join(', ')}`,
       'the booking workflow cannot tell whether the booking is confirmed',
     );
   }
-  return ok('book-retrieve', `retrieve of booking ${bookingId} shows status ${status}`);
+  return ok(`retrieve of booking ${bookingId} shows status ${status}`);
 }
 
 /** How the cancellation of the test booking ended. */
@@ -185,37 +170,25 @@ export interface CancelSeen {
 
 /** `book-cancel`: cancelled (204), or a 202 followed to CANCELLED by retrieve. */
 export function bookCancelVerdict(seen: CancelSeen): { result: CheckResult; cancelled: boolean } {
+  const { ok, fail } = resultsOf('book-cancel');
   const { answer, bookingId, polled } = seen;
+  const verdict = (result: CheckResult) => ({ result, cancelled: result.verdict === 'ok' });
   if (!answer.ok) {
-    return {
-      result: fail(
-        'book-cancel',
-        `cancel of booking ${bookingId}: ${answer.error.code}: ${answer.error.message}`,
-        'bookings cannot be cancelled through the product',
-      ),
-      cancelled: false,
-    };
+    const { code, message } = answer.error;
+    const breaks = 'bookings cannot be cancelled through the product';
+    return verdict(fail(`cancel of booking ${bookingId}: ${code}: ${message}`, breaks));
   }
   if (answer.value.outcome === 'CANCELLED') {
-    return {
-      result: ok('book-cancel', `booking ${bookingId} cancelled (204)`),
-      cancelled: true,
-    };
+    return verdict(ok(`booking ${bookingId} cancelled (204)`));
   }
-  const last = polled.at(-1);
   const path = `202 (${answer.value.status}${answer.value.message === null ? '' : `: ${answer.value.message}`}), then retrieve showed ${polled.length === 0 ? 'nothing' : polled.join(' → ')}`;
-  if (last === 'CANCELLED') {
-    return {
-      result: ok('book-cancel', `booking ${bookingId} cancelled: ${path}`),
-      cancelled: true,
-    };
+  if (polled.at(-1) === 'CANCELLED') {
+    return verdict(ok(`booking ${bookingId} cancelled: ${path}`));
   }
-  return {
-    result: fail(
-      'book-cancel',
+  return verdict(
+    fail(
       `booking ${bookingId} not seen CANCELLED: ${path}`,
       'cancellations stay unconfirmed: the cancel workflow keeps polling and operators must check by hand',
     ),
-    cancelled: false,
-  };
+  );
 }

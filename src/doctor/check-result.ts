@@ -1,7 +1,4 @@
-/**
- * What the doctor reports: one result per named check, and the exit code the report earns.
- * Pure; the checks that produce results live in the other files of this folder.
- */
+/** What the doctor reports: one result per named check, and the exit code the report earns. Pure. */
 
 /** `ok`: as the product expects. `warn`: works, but worth knowing. `fail`: would break bookings. */
 export type Verdict = 'ok' | 'warn' | 'fail';
@@ -51,12 +48,14 @@ export const CHECK_NAMES = [
 export const BOOK_CHECKS: readonly CheckName[] = CHECK_NAMES.filter((n) => n.startsWith('book-'));
 export type CheckName = (typeof CHECK_NAMES)[number];
 
+type Info = readonly string[];
+
 interface ResultBase {
   readonly name: CheckName;
   /** What was seen, in plain words (never a secret or personal data). */
   readonly evidence: string;
   /** Facts worth reading that change nothing, e.g. fields the product does not know. */
-  readonly info?: readonly string[];
+  readonly info?: Info;
 }
 
 /** A check's outcome; a `fail` always says what it would break. */
@@ -65,43 +64,34 @@ export type CheckResult =
   | (ResultBase & { readonly verdict: 'warn'; readonly breaks?: string })
   | (ResultBase & { readonly verdict: 'fail'; readonly breaks: string });
 
-export const ok = (name: CheckName, evidence: string, info?: readonly string[]): CheckResult => ({
-  name,
-  verdict: 'ok',
-  evidence,
-  ...(info === undefined || info.length === 0 ? {} : { info }),
-});
+/** The result builders of one check, its name bound: `const { ok, fail } = resultsOf('clock')`. */
+export const resultsOf = (name: CheckName) => {
+  const result = (verdict: Verdict, evidence: string, breaks?: string, info?: Info) =>
+    ({
+      name,
+      verdict,
+      evidence,
+      ...(breaks === undefined ? {} : { breaks }),
+      ...(info?.length ? { info } : {}),
+    }) as CheckResult;
+  return {
+    ok: (evidence: string, info?: Info) => result('ok', evidence, undefined, info),
+    warn: (evidence: string, breaks?: string, info?: Info) =>
+      result('warn', evidence, breaks, info),
+    fail: (evidence: string, breaks: string, info?: Info) => result('fail', evidence, breaks, info),
+  };
+};
 
-export const warn = (
-  name: CheckName,
-  evidence: string,
-  breaks?: string,
-  info?: readonly string[],
-): CheckResult => ({
-  name,
-  verdict: 'warn',
-  evidence,
-  ...(breaks === undefined ? {} : { breaks }),
-  ...(info === undefined || info.length === 0 ? {} : { info }),
-});
-
-export const fail = (
-  name: CheckName,
-  evidence: string,
-  breaks: string,
-  info?: readonly string[],
-): CheckResult => ({
-  name,
-  verdict: 'fail',
-  evidence,
-  breaks,
-  ...(info === undefined || info.length === 0 ? {} : { info }),
-});
+export const ok = (name: CheckName, evidence: string, info?: Info) =>
+  resultsOf(name).ok(evidence, info);
+export const warn = (name: CheckName, evidence: string, breaks?: string, info?: Info) =>
+  resultsOf(name).warn(evidence, breaks, info);
+export const fail = (name: CheckName, evidence: string, breaks: string, info?: Info) =>
+  resultsOf(name).fail(evidence, breaks, info);
 
 /** Why the doctor stopped before the other checks: nothing further can be learnt. */
 export interface Stop {
   readonly kind: 'unreachable' | 'unauthenticated';
-  /** The check that found it. */
   readonly check: CheckName;
 }
 
@@ -118,11 +108,9 @@ export function inCheckOrder(results: readonly CheckResult[]): CheckResult[] {
 }
 
 /**
- * The doctor's exit codes: 0 nothing found that would break bookings (warnings allowed); 1
- * something would (a `fail`, which says what breaks); 2 the doctor could not check, because the
- * supplier could not be reached or refused to authenticate us. Unlike the tool's other
- * commands, unreachable is 2 as well: a go-live script asks "can we go live", and both answers
- * of 2 are "not checked".
+ * 0 nothing would break bookings (warnings allowed); 1 something would; 2 not checked (unreachable
+ * or unauthenticated). Unlike the tool's other commands, unreachable is 2: a go-live script asks
+ * "can we go live", and both answers of 2 are "not checked".
  */
 export const DoctorExit = { OK: 0, WOULD_BREAK: 1, CANNOT_CHECK: 2 } as const;
 export type DoctorExit = (typeof DoctorExit)[keyof typeof DoctorExit];

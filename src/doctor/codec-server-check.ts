@@ -1,13 +1,11 @@
 /**
- * The codec server as the Temporal UI uses it, for `doctor namespace`: `POST /decode` without a
- * token must be refused; with CODEC_SERVER_TOKEN, a payload encrypted here with the first payload
- * key must come back decoded. Gathers the facts; the verdict is namespace-verdicts.ts.
+ * The codec server as the Temporal UI uses it: `POST /decode` without a token must be refused; with
+ * CODEC_SERVER_TOKEN, a payload encrypted here must come back decoded. Gathers the facts.
  */
 import type { EncryptionCodec } from '../codec';
 import type { Config } from '../config';
 import type { CheckResult } from './check-result';
-import type { HttpFacts } from './payload-verdicts';
-import { codecServerVerdict } from './payload-verdicts';
+import { type HttpFacts, codecServerVerdict } from './payload-verdicts';
 
 /** The codec server's deadline per call, ms. */
 const HTTP_TIMEOUT_MS = 5_000;

@@ -1,7 +1,4 @@
-/**
- * The `doctor` command's flags, validated into {@link DoctorOptions}: every problem named by its
- * flag, nothing sent before they are all right. Pure (today's date is passed in).
- */
+/** The `doctor` command's flags, validated into {@link DoctorOptions}, every problem named. Pure. */
 import { AvailabilityQuery } from '../hotel-api/availability';
 import type { CustomFieldName } from '../hotel-api/booking';
 import type { Credentials } from '../hotel-api/signing';
@@ -100,14 +97,11 @@ export function doctorOptions(input: {
     });
   }
   if (issues.length > 0) return { issues };
-  const book =
-    flags.book === true
-      ? {
-          ...(flags.option === undefined ? {} : { optionId: flags.option }),
-          orderId: flags.orderId ?? `doctor-${input.nowMs.toString(36)}`,
-          orderIdField: input.orderIdField,
-        }
-      : undefined;
+  const book = flags.book === true && {
+    ...(flags.option === undefined ? {} : { optionId: flags.option }),
+    orderId: flags.orderId ?? `doctor-${input.nowMs.toString(36)}`,
+    orderIdField: input.orderIdField,
+  };
   const options: DoctorOptions = {
     country,
     ...(propertyId === undefined ? {} : { propertyId }),
@@ -115,7 +109,7 @@ export function doctorOptions(input: {
     samples,
     maxCallsPerSecond: input.maxCallsPerSecond,
     ...(input.inactive === undefined ? {} : { inactive: input.inactive }),
-    ...(book === undefined ? {} : { book }),
+    ...(book && { book }),
   };
   return { options, issues };
 }

@@ -1,10 +1,8 @@
 /** Verdicts on speed and limits: latency against the configured timeouts, rate-limit headers. Pure. */
 import { firstHeader } from '../hotel-api/client';
 import type { ResponseHeaders } from '../hotel-api/errors';
-import type { AccountSettings } from './account-settings';
-import { DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
-import type { CheckResult } from './check-result';
-import { fail, ok, warn } from './check-result';
+import { type AccountSettings, DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
+import { type CheckResult, resultsOf } from './check-result';
 
 /** The nearest-rank percentile of `values` (`p` in 0..100); NaN when empty. */
 export function percentile(values: readonly number[], p: number): number {
@@ -38,6 +36,7 @@ export function latencyVerdict(
   endpoints: readonly EndpointTimings[],
   settings: AccountSettings = DEFAULT_ACCOUNT_SETTINGS,
 ): CheckResult {
+  const { ok, warn, fail } = resultsOf('latency');
   const lines: string[] = [];
   const slow: string[] = [];
   const close: string[] = [];
@@ -57,19 +56,17 @@ export function latencyVerdict(
   const evidence = lines.length === 0 ? 'no calls measured' : lines.join('; ');
   if (slow.length > 0) {
     return fail(
-      'latency',
       evidence,
       `calls to ${slow.join(', ')} exceed their timeout: reads fail as TIMEOUT and are retried; a POST /booking that times out is ambiguous and waits for an operator (NEEDS_RECONCILIATION). ${settings.raiseTimeout}`,
     );
   }
   if (close.length > 0) {
     return warn(
-      'latency',
       evidence,
       `${close.join(', ')} take(s) more than half of the timeout: a slower day turns into TIMEOUTs`,
     );
   }
-  return ok('latency', evidence);
+  return ok(evidence);
 }
 
 /** Rate-limit headers as suppliers send them (the IETF draft's and the common x- forms). */
@@ -104,6 +101,7 @@ export function rateLimitVerdict(input: {
   /** Where the cap is set. @default SUPPLIER_MAX_CALLS_PER_SECOND */
   readonly capSetting?: string;
 }): CheckResult {
+  const { ok, warn } = resultsOf('rate-limit');
   const setting = input.capSetting ?? DEFAULT_ACCOUNT_SETTINGS.maxCallsPerSecond;
   const cap =
     input.maxCallsPerSecond === 0
@@ -126,25 +124,22 @@ export function rateLimitVerdict(input: {
     '429s follow: refused before processing, so retried safely, but bookings slow down';
   if (input.rateLimited > 0) {
     return warn(
-      'rate-limit',
       `the supplier answered 429 to ${input.rateLimited} of the doctor's calls${shown === '' ? '' : ` (${shown})`}; ${cap}`,
       throttled,
     );
   }
-  if (seen.size === 0) return ok('rate-limit', `no rate-limit headers; ${cap}`);
+  if (seen.size === 0) return ok(`no rate-limit headers; ${cap}`);
   if (tooFast) {
     return warn(
-      'rate-limit',
       `the supplier announces ${shown} (${perSecond} per second); ${cap}`,
       `set ${setting} to at most ${perSecond}, else ${throttled}`,
     );
   }
   if (perSecond === undefined) {
     return warn(
-      'rate-limit',
       `the supplier announces ${shown} without a window this check can read; ${cap}`,
       'compare by hand: above the supplier limit, 429s slow bookings down',
     );
   }
-  return ok('rate-limit', `the supplier announces ${shown} (${perSecond} per second); ${cap}`);
+  return ok(`the supplier announces ${shown} (${perSecond} per second); ${cap}`);
 }

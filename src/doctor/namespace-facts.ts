@@ -1,15 +1,12 @@
 /**
- * What `doctor namespace` reads from Temporal, each as the facts its verdict takes: the
- * connection (with the configured security), the namespace's description, its search
- * attributes, a task queue's pollers, and the first input payload of a task queue's most recent
- * workflow. Reads only; every call has a deadline.
+ * What `doctor namespace` reads from Temporal, as the facts its verdicts take. Reads only; every
+ * call has a deadline.
  */
 import { Connection } from '@temporalio/client';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { probeTcp } from './tcp-probe';
-import type { EncryptionCodec } from '../codec';
-import { isEncrypted, METADATA_KEY_ID, PayloadCodecError } from '../codec';
+import { type EncryptionCodec, isEncrypted, METADATA_KEY_ID, PayloadCodecError } from '../codec';
 import {
   temporalConnectionFailure,
   temporalConnectionOptions,
@@ -91,10 +88,7 @@ export async function namespaceFacts(
   }
 }
 
-/**
- * The namespace's search attributes as listed; where listing is refused (an identity without the
- * operator's read permission), which of the product's a query accepts.
- */
+/** The namespace's search attributes as listed; where listing is refused, which queries accept. */
 export async function searchAttributeFacts(
   connection: Connection,
   namespace: string,
@@ -127,13 +121,10 @@ export async function pollerFacts(
         taskQueueType,
       }),
     );
-    return (described.pollers ?? []).map((p): Poller => {
-      const lastAccessMs = optionalTsToMs(p.lastAccessTime);
-      return {
-        identity: p.identity ?? '?',
-        ...(lastAccessMs === undefined ? {} : { lastAccessMs }),
-      };
-    });
+    return (described.pollers ?? []).map((p): Poller => ({
+      identity: p.identity ?? '?',
+      lastAccessMs: optionalTsToMs(p.lastAccessTime),
+    }));
   };
   return {
     workflow: await of(TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW),
@@ -141,10 +132,7 @@ export async function pollerFacts(
   };
 }
 
-/**
- * The first input payload of the most recent workflows of `taskQueue` (the first that has one),
- * as stored, and what `codec` makes of it.
- */
+/** The first input payload of `taskQueue`'s most recent workflows, and what `codec` makes of it. */
 export async function recentPayloadFacts(
   connection: Connection,
   namespace: string,
@@ -191,10 +179,7 @@ export async function recentPayloadFacts(
   return { kind: 'none' };
 }
 
-/**
- * How many runs of earlier versions are still open, per registry entry whose query needs no
- * deploy time (src/shared/compatibility.ts): their code stays until each counts 0.
- */
+/** Open runs of earlier versions per registry entry (src/shared/compatibility.ts) countable now. */
 export async function earlierVersionFacts(
   connection: Connection,
   namespace: string,

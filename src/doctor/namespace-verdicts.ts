@@ -1,8 +1,6 @@
 /**
- * Verdicts of `doctor namespace` on the namespace itself: the connection with the configured
- * security, the namespace, its search attributes with their types, its retention. Pure: the facts
- * are gathered by namespace-facts.ts. Every deviation is one line that says what to change (the
- * workers: poller-verdicts.ts; the payloads and the codec server: payload-verdicts.ts).
+ * Verdicts of `doctor namespace` on the connection, the namespace, its search attributes and
+ * retention. Pure (facts: namespace-facts.ts); every deviation is one line that says what to change.
  */
 import { isLoopbackAddress } from '../config/loopback';
 import type { CommandTarget } from '../namespace/operator-commands';
@@ -21,13 +19,11 @@ import {
   releaseSupport,
   settingsToSet,
 } from '../shared/temporal-releases';
-import type { CheckResult, Stop } from './check-result';
-import { fail, ok, warn } from './check-result';
+import { type CheckResult, type Stop, ok, resultsOf } from './check-result';
 
 /**
- * The least retention the contract needs, days: a closed order's runs are what tells a second
- * start of the same order id that it was booked (docs/contract.md, "After retention"), so an
- * order system may retry a start up to this long after the order's last run closed.
+ * The least retention the contract needs, days: a closed order's runs tell a second start of the
+ * same order id that it was booked (docs/contract.md, "After retention").
  */
 export const MIN_RETENTION_DAYS = 30;
 
@@ -51,51 +47,42 @@ export function temporalConnectionVerdict(input: {
   readonly tls: boolean;
   readonly facts: ConnectionFacts;
 }): { result: CheckResult; stop?: Stop } {
+  const { ok, warn, fail } = resultsOf('temporal-connection');
   const at = `Temporal at ${input.address}`;
   const f = input.facts;
+  const stop = (kind: Stop['kind']) => ({ kind, check: 'temporal-connection' }) as const;
   if (f.kind === 'unreachable') {
-    return {
-      result: fail(
-        'temporal-connection',
-        `${at} did not answer (${f.reason})`,
-        `${NOTHING_RUNS}. Check TEMPORAL_ADDRESS, and that the server runs and this host may reach it`,
-      ),
-      stop: { kind: 'unreachable', check: 'temporal-connection' },
-    };
+    const breaks = `${NOTHING_RUNS}. Check TEMPORAL_ADDRESS, and that the server runs and this host may reach it`;
+    const evidence = `${at} did not answer (${f.reason})`;
+    return { result: fail(evidence, breaks), stop: stop('unreachable') };
   }
   if (f.kind === 'refused') {
-    return {
-      result: fail('temporal-connection', f.line, NOTHING_RUNS),
-      stop: { kind: 'unauthenticated', check: 'temporal-connection' },
-    };
+    const result = fail(f.line, NOTHING_RUNS);
+    return { result, stop: stop('unauthenticated') };
   }
   if (input.tls || isLoopbackAddress(input.address)) {
     const where = input.tls ? '' : ' on loopback (a local server)';
-    return { result: ok('temporal-connection', `${at} answered${where}: ${input.security}`) };
+    return { result: ok(`${at} answered${where}: ${input.security}`) };
   }
   return {
     result: warn(
-      'temporal-connection',
       `${at} answered in plaintext (${input.security})`,
       'nothing yet; but workflow ids, search attributes and the encrypted payloads travel unprotected, and whoever reaches the port can act on the namespace: set TEMPORAL_TLS and its certificates, or TEMPORAL_API_KEY (docs/deploying.md)',
     ),
   };
 }
 
-/**
- * `temporal-release`: the server's version as it reports it, against the releases this version of
- * the product runs on (src/shared/temporal-releases.ts); below them, the settings it relies on
- * that an older server leaves off.
- */
+/** `temporal-release`: the server's version against the supported releases (src/shared/temporal-releases.ts). */
 export function temporalReleaseVerdict(input: {
   readonly address: string;
   /** GetSystemInfo's `serverVersion`. */
   readonly serverVersion: string;
 }): CheckResult {
+  const { ok, warn } = resultsOf('temporal-release');
   const v = input.serverVersion || '(none reported)';
   const range = `${minorOf(OLDEST_RELEASE)}–${minorOf(NEWEST_RELEASE)}`;
   if (/\.tmprl\.cloud(:\d+)?$/.test(input.address)) {
-    return ok('temporal-release', `Temporal Cloud (server ${v}): supported`);
+    return ok(`Temporal Cloud (server ${v}): supported`);
   }
   const support = releaseSupport(v);
   const settings = settingsToSet(v);
@@ -104,7 +91,7 @@ export function temporalReleaseVerdict(input: {
     const info = settings.map(
       (x) => `${x.what} needs ${x.setting} in its dynamic config (the default from ${x.since})`,
     );
-    return ok('temporal-release', `Temporal ${v}: a supported release (${range})`, info);
+    return ok(`Temporal ${v}: a supported release (${range})`, info);
   }
   const set =
     settings.length === 0
@@ -120,7 +107,7 @@ export function temporalReleaseVerdict(input: {
     support === 'older'
       ? `upgrade it one minor release at a time, schema first (docs/upgrading.md)${set}`
       : 'run `TEMPORAL_RELEASE=… npm test` against it, or use a supported release';
-  return warn('temporal-release', said, fix);
+  return warn(said, fix);
 }
 
 /** What describing the namespace came to. */
@@ -139,36 +126,31 @@ export function namespaceVerdict(
   target: CommandTarget,
   facts: NamespaceFacts,
 ): { result: CheckResult; stop?: Stop } {
+  const { ok, fail } = resultsOf('namespace');
   const ns = `namespace '${target.namespace}'`;
+  const failed = (evidence: string, fix: string) => fail(evidence, `${NOTHING_RUNS}: ${fix}`);
   if (facts.kind === 'not-found') {
     return {
-      result: fail(
-        'namespace',
+      result: failed(
         `there is no ${ns} at ${target.address} (${facts.details})`,
-        `${NOTHING_RUNS}: ${createNamespaceHint(target, MIN_RETENTION_DAYS)}, then \`hotel-booking setup\`; or set TEMPORAL_NAMESPACE to the one the workers use`,
+        `${createNamespaceHint(target, MIN_RETENTION_DAYS)}, then \`hotel-booking setup\`; or set TEMPORAL_NAMESPACE to the one the workers use`,
       ),
     };
   }
   if (facts.kind === 'refused') {
     return {
-      result: fail(
-        'namespace',
+      result: failed(
         `${ns} refused this identity (${facts.code}: ${facts.details})`,
-        `${NOTHING_RUNS}: give the API key or client certificate access to ${ns} (TEMPORAL_API_KEY, TEMPORAL_TLS_CERT), or set TEMPORAL_NAMESPACE`,
+        `give the API key or client certificate access to ${ns} (TEMPORAL_API_KEY, TEMPORAL_TLS_CERT), or set TEMPORAL_NAMESPACE`,
       ),
       stop: { kind: 'unauthenticated', check: 'namespace' },
     };
   }
   if (facts.state !== 'REGISTERED') {
-    return {
-      result: fail(
-        'namespace',
-        `${ns} is ${facts.state}`,
-        `${NOTHING_RUNS}: use a registered namespace (TEMPORAL_NAMESPACE)`,
-      ),
-    };
+    const fix = 'use a registered namespace (TEMPORAL_NAMESPACE)';
+    return { result: failed(`${ns} is ${facts.state}`, fix) };
   }
-  return { result: ok('namespace', `${ns} is registered`) };
+  return { result: ok(`${ns} is registered`) };
 }
 
 /** The namespace's search attributes as read, or (when listing was refused) as queries took them. */
@@ -192,6 +174,7 @@ export function searchAttributesVerdict(
   target: CommandTarget,
   facts: SearchAttributeFacts,
 ): CheckResult {
+  const { ok, warn, fail } = resultsOf('search-attributes');
   const all = PRODUCT_SEARCH_ATTRIBUTES;
   const stall =
     'bookings stall: a workflow task that writes a missing or wrongly typed attribute fails and is retried until it is fixed, and the views and `list` cannot query it';
@@ -199,13 +182,11 @@ export function searchAttributesVerdict(
     const refused = all.filter((s) => facts.refused.includes(s.name));
     if (refused.length > 0) {
       return fail(
-        'search-attributes',
         `not accepted in queries: ${names(refused)} (listing was refused: ${facts.listRefusal})`,
         `${stall}. ${SETUP}`,
       );
     }
     return warn(
-      'search-attributes',
       `all ${all.length} are accepted in queries; their types were not verified (listing was refused: ${facts.listRefusal})`,
       `nothing if their types are right; check with \`temporal operator search-attribute list --namespace ${target.namespace}\``,
     );
@@ -213,25 +194,22 @@ export function searchAttributesVerdict(
   const plan = planSearchAttributes(facts.existing, all);
   if (plan.missing.length === 0 && plan.conflicts.length === 0) {
     return ok(
-      'search-attributes',
       `all ${all.length} registered with their types (${all.map((s) => `${s.name} ${cliTypeName(s.type)}`).join(', ')})`,
     );
   }
-  const seen = [
-    ...(plan.missing.length > 0 ? [`missing: ${names(plan.missing)}`] : []),
-    ...(plan.conflicts.length > 0
-      ? [`of another type: ${conflictLines(plan.conflicts).join('; ')}`]
-      : []),
-  ].join('; ');
-  const fixes = [
-    ...(plan.missing.length > 0 ? [SETUP] : []),
-    ...(plan.conflicts.length > 0
-      ? [
-          'An attribute of another type cannot be changed in place: use another namespace (TEMPORAL_NAMESPACE), or have an admin remove it and run `hotel-booking setup`',
-        ]
-      : []),
-  ].join('. ');
-  return fail('search-attributes', seen, `${stall}. ${fixes}`);
+  const seen: string[] = [];
+  const fixes: string[] = [];
+  if (plan.missing.length > 0) {
+    seen.push(`missing: ${names(plan.missing)}`);
+    fixes.push(SETUP);
+  }
+  if (plan.conflicts.length > 0) {
+    seen.push(`of another type: ${conflictLines(plan.conflicts).join('; ')}`);
+    fixes.push(
+      'An attribute of another type cannot be changed in place: use another namespace (TEMPORAL_NAMESPACE), or have an admin remove it and run `hotel-booking setup`',
+    );
+  }
+  return fail(seen.join('; '), `${stall}. ${fixes.join('. ')}`);
 }
 
 /** `retention`: closed runs are kept long enough for the contract's one booking per order. */
@@ -239,10 +217,10 @@ export function retentionVerdict(
   target: CommandTarget,
   retentionSeconds: number | undefined,
 ): CheckResult {
+  const { ok, warn, fail } = resultsOf('retention');
   const set = retentionCommands(target, MIN_RETENTION_DAYS);
   if (retentionSeconds === undefined || retentionSeconds <= 0) {
     return warn(
-      'retention',
       'the namespace reports no retention period',
       `check it is at least ${MIN_RETENTION_DAYS} days: ${set[0]}`,
     );
@@ -252,9 +230,8 @@ export function retentionVerdict(
     ? `${days} day${days === 1 ? '' : 's'}`
     : `${(retentionSeconds / 3600).toFixed(1)} h`;
   const what = `retention is ${shown}; the contract needs at least ${MIN_RETENTION_DAYS} days (a confirmed order is remembered until check-out plus retention, docs/contract.md)`;
-  if (days >= MIN_RETENTION_DAYS) return ok('retention', what);
+  if (days >= MIN_RETENTION_DAYS) return ok(what);
   return fail(
-    'retention',
     what,
     `a start of an order id whose runs closed more than ${shown} ago books again as a new order. Set it: ${set.join(' ; ')}`,
   );

@@ -1,11 +1,8 @@
 /**
- * Verdicts of `doctor namespace` on the payloads: the configured payload keys read the most recent
- * booking's input, and the codec server the Temporal UI decodes through refuses a call without a
- * token and decodes ours with it. Pure: the facts are gathered by namespace-facts.ts and
- * codec-server-check.ts.
+ * Verdicts of `doctor namespace` on the payloads: the payload keys read the most recent booking's
+ * input; the codec server refuses a call without a token and decodes ours with it. Pure.
  */
-import type { CheckResult } from './check-result';
-import { fail, ok, warn } from './check-result';
+import { type CheckResult, resultsOf } from './check-result';
 
 /** What the first input payload of the most recent workflow of the task queue came to. */
 export type PayloadFacts =
@@ -27,6 +24,7 @@ export function payloadKeysVerdict(input: {
   readonly development: boolean;
   readonly facts: PayloadFacts;
 }): CheckResult {
+  const { ok, warn, fail } = resultsOf('payload-keys');
   const ids = input.keyIds.map((k) => `"${k}"`).join(', ');
   const f = input.facts;
   const dev = input.development
@@ -34,7 +32,6 @@ export function payloadKeysVerdict(input: {
     : '';
   if (f.kind === 'none') {
     return warn(
-      'payload-keys',
       `no recent workflow to check on task queue '${input.taskQueue}'${dev}`,
       'nothing; run the doctor again after the first booking to see the keys read it',
     );
@@ -42,7 +39,6 @@ export function payloadKeysVerdict(input: {
   const wf = `the input of workflow ${f.workflowId} (the most recent on '${input.taskQueue}')`;
   if (f.kind === 'clear') {
     return fail(
-      'payload-keys',
       `${wf} is not encrypted`,
       "guest data sits in clear in Temporal (docs/hard-rules.md): whatever starts bookings must use the product's codec with PAYLOAD_ENCRYPTION_KEYS (BookingClient, or docs/payload-encryption.md for other languages)",
     );
@@ -54,32 +50,24 @@ export function payloadKeysVerdict(input: {
         : [`new payloads are encrypted with "${input.keyIds[0] ?? '?'}" (key rotation)`];
     const evidence = `${wf} was encrypted with key id "${f.keyId}", among PAYLOAD_ENCRYPTION_KEYS' ids (${ids}), and decodes`;
     return input.development
-      ? warn(
-          'payload-keys',
-          `${evidence}${dev}`,
-          'anyone with the source code can read the payloads',
-          rotated,
-        )
-      : ok('payload-keys', evidence, rotated);
+      ? warn(`${evidence}${dev}`, 'anyone with the source code can read the payloads', rotated)
+      : ok(evidence, rotated);
   }
   const keep =
     'keep every key that encrypted payloads still in Temporal listed in PAYLOAD_ENCRYPTION_KEYS (docs/payload-encryption.md)';
   if (f.kind === 'unknown-key') {
     return fail(
-      'payload-keys',
       `${wf} was encrypted with key id "${f.keyId ?? '?'}", which is not among PAYLOAD_ENCRYPTION_KEYS' ids (${ids})`,
       `workers with these keys cannot read the bookings written with "${f.keyId ?? '?'}": their workflow tasks fail. Add that key; ${keep}`,
     );
   }
   if (f.kind === 'decrypt-failed') {
     return fail(
-      'payload-keys',
       `${wf} names key id "${f.keyId ?? '?'}", which is configured, but that key does not decrypt it`,
       `workers with these keys cannot read those bookings: the key configured under "${f.keyId ?? '?'}" is not the one that encrypted them. Set the right key under that id; ${keep}`,
     );
   }
   return fail(
-    'payload-keys',
     `${wf} is marked encrypted but is not a payload the product's codec wrote${f.keyId ? ` (key id "${f.keyId}")` : ' (no key id)'}`,
     'workers cannot read it: find what starts workflows on this task queue with another codec',
   );
@@ -100,6 +88,7 @@ export function codecServerVerdict(input: {
   /** POST /decode of a payload of ours with CODEC_SERVER_TOKEN; absent: no token here. */
   readonly authenticated?: HttpFacts & { readonly decoded?: boolean };
 }): CheckResult {
+  const { ok, warn, fail } = resultsOf('codec-server');
   const at = `the codec server at ${input.url}`;
   const u = input.unauthenticated;
   if (u.kind === 'unreachable') {
@@ -107,23 +96,17 @@ export function codecServerVerdict(input: {
     const breaks =
       'operators see encrypted payloads in the Temporal UI and CLI (no input, result or failure message readable): run the codec server (docs/deploying.md) and set CODEC_SERVER_URL to the address the UI uses';
     return input.configured
-      ? fail('codec-server', evidence, breaks)
-      : warn(
-          'codec-server',
-          `${evidence}; CODEC_SERVER_URL is not set, so the default was tried`,
-          breaks,
-        );
+      ? fail(evidence, breaks)
+      : warn(`${evidence}; CODEC_SERVER_URL is not set, so the default was tried`, breaks);
   }
   if (u.status >= 200 && u.status < 300) {
     return fail(
-      'codec-server',
       `${at} decoded a call without a token (POST /decode answered ${u.status})`,
       'anyone who reaches it can decrypt guest data: require a token (CODEC_SERVER_TOKEN) or put authentication in front of it',
     );
   }
   if (u.status !== 401 && u.status !== 403) {
     return fail(
-      'codec-server',
       `${at} answered ${u.status} to POST /decode without a token, not 401`,
       "it is not the product's codec server, or the URL lacks its path: set CODEC_SERVER_URL to the codec server's base URL",
     );
@@ -131,12 +114,12 @@ export function codecServerVerdict(input: {
   const refused = `${at} refused a call without a token (${u.status})`;
   const a = input.authenticated;
   if (a === undefined) {
-    return ok('codec-server', refused, [
+    return ok(refused, [
       'CODEC_SERVER_TOKEN is not set here: decoding a payload of ours was not tried',
     ]);
   }
   if (a.kind === 'answered' && a.status === 200 && a.decoded === true) {
-    return ok('codec-server', `${refused} and decoded a payload of ours with CODEC_SERVER_TOKEN`);
+    return ok(`${refused} and decoded a payload of ours with CODEC_SERVER_TOKEN`);
   }
   const got =
     a.kind === 'unreachable'
@@ -149,7 +132,6 @@ export function codecServerVerdict(input: {
         ? 'it lacks our payload keys: start it with the same PAYLOAD_ENCRYPTION_KEYS as the workers'
         : 'it did not give back the payload it was sent';
   return fail(
-    'codec-server',
     `${refused}, but decoding a payload of ours with CODEC_SERVER_TOKEN got ${got}`,
     `operators cannot read payloads in the Temporal UI: ${why}`,
   );

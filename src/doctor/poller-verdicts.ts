@@ -1,10 +1,5 @@
-/**
- * Verdicts of `doctor namespace` on the workers: some worker polls each task queue the product
- * uses (the booking task queue, and the order events' when they are on), workflow and activity
- * tasks alike, seen recently. Pure: the pollers are read by namespace-facts.ts.
- */
-import type { CheckResult } from './check-result';
-import { fail, ok } from './check-result';
+/** Verdicts of `doctor namespace` on the workers polling the product's task queues. Pure. */
+import { type CheckResult, resultsOf } from './check-result';
 
 /** A poller last seen longer ago than this has stopped (live ones poll again within ~70 s). */
 export const POLLER_FRESH_MS = 2 * 60_000;
@@ -41,15 +36,13 @@ function identities(p: readonly Poller[]): string {
     : `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more`;
 }
 
-/**
- * `booking-workers` and `order-events-workers`: some worker polls the task queue's workflow and
- * activity tasks now. `required` false (order events off here): none polling is fine.
- */
+/** `booking-workers`, `order-events-workers`: a worker polls workflow and activity tasks now. */
 export function pollersVerdict(
   name: 'booking-workers' | 'order-events-workers',
   facts: PollersFacts,
   required: { readonly yes: boolean; readonly why: string },
 ): CheckResult {
+  const { ok, fail } = resultsOf(name);
   const q = `task queue '${facts.taskQueue}'`;
   const wf = fresh(facts.workflow, facts.nowMs);
   const act = fresh(facts.activity, facts.nowMs);
@@ -60,17 +53,15 @@ export function pollersVerdict(
       : `order events are not delivered (they wait, and the failing view fills). ${start} and ORDER_EVENTS_URL set (their second worker polls this queue)`;
   if (wf.length > 0 && act.length > 0) {
     return ok(
-      name,
       `${new Set([...wf, ...act].map((p) => p.identity)).size} worker(s) poll ${q}: ${identities([...wf, ...act])}`,
     );
   }
   if (wf.length === 0 && act.length === 0) {
     const seen = `no worker polls ${q} in namespace '${facts.namespace}' (${lastSeen([...facts.workflow, ...facts.activity], facts.nowMs)})`;
-    return required.yes ? fail(name, seen, breaks) : ok(name, `${seen}: ${required.why}`);
+    return required.yes ? fail(seen, breaks) : ok(`${seen}: ${required.why}`);
   }
   const missing = wf.length === 0 ? 'workflow' : 'activity';
   return fail(
-    name,
     `${q} has ${missing === 'workflow' ? 'activity' : 'workflow'} pollers (${identities(wf.length === 0 ? act : wf)}) but none for ${missing} tasks`,
     `${missing === 'workflow' ? 'workflows' : 'supplier calls'} of this queue do not run: run the product's worker (npm run worker, or the image's worker) rather than a partial one`,
   );

@@ -1,34 +1,24 @@
-/**
- * The read endpoints through the product's client and schemas, and the probes around them:
- * content paging, the dates the product reads, a 422 provoked on purpose, array encodings.
- */
+/** The read endpoints through the product's client and schemas, and the raw probes around them. */
 import { z } from 'zod';
-import type { AvailabilityResponse, Room } from '../hotel-api/availability';
-import {
-  AvailabilityResponse as AvailabilitySchema,
-  prepareAvailability,
-} from '../hotel-api/availability';
+import { type Room, AvailabilityResponse, prepareAvailability } from '../hotel-api/availability';
 import { encodeQuery } from '../hotel-api/client';
-import type { PropertyDetail, PropertyListResponse } from '../hotel-api/content';
 import {
-  PropertyDetail as PropertyDetailSchema,
-  PropertyListResponse as PropertyListSchema,
+  PropertyDetail,
+  PropertyListResponse,
   pageCount,
   preparePropertyDetail,
   preparePropertyList,
 } from '../hotel-api/content';
 import type { PreparedRequest } from '../hotel-api/endpoint';
-import { isHotelApiError } from '../hotel-api/errors';
-import type { PriceCheckResponse } from '../hotel-api/price-check';
-import {
-  PriceCheckResponse as PriceCheckSchema,
-  preparePriceCheck,
-} from '../hotel-api/price-check';
-import type { StaticReferenceListResponse } from '../hotel-api/static-content';
-import { StaticReferenceListResponse as StaticListsSchema } from '../hotel-api/static-content';
+import type { RawRequest } from '../hotel-api/raw-request';
+import { PriceCheckResponse, preparePriceCheck } from '../hotel-api/price-check';
+import { StaticReferenceListResponse } from '../hotel-api/static-content';
 import { asRefusal } from './access-checks';
-import type { ArrayProbe, DateField, PageSeen, ReadOutcome } from './answer-verdicts';
 import {
+  type ArrayProbe,
+  type DateField,
+  type PageSeen,
+  type ReadOutcome,
   arrayEncodingVerdict,
   availabilityDatesVerdict,
   pagingVerdict,
@@ -36,9 +26,8 @@ import {
   unknownFieldsInfo,
   validationVerdict,
 } from './answer-verdicts';
-import type { CheckResult } from './check-result';
-import { fail, warn } from './check-result';
-import type { SupplierSession } from './supplier-session';
+import { type CheckResult, warn, resultsOf } from './check-result';
+import { type SupplierSession, attempt } from './supplier-session';
 import { unknownFields } from './unknown-fields';
 
 /** The stay and rooms the doctor searches for. */
@@ -67,23 +56,15 @@ async function readThrough<T>(
   schema: z.ZodType,
   call: () => Promise<T>,
 ): Promise<Read<T>> {
-  try {
-    const value = await call();
-    return { outcome: { ok: true, value }, unknown: unknownFields(schema, value) };
-  } catch (err) {
-    if (!isHotelApiError(err)) throw err;
-    if (err.code === 'CONTRACT' && err.statusCode !== undefined && err.statusCode < 300) {
-      const raw = await session
-        .raw({ method: prepared.method, path: prepared.path, query: prepared.query })
-        .catch(() => ({ json: undefined }));
-      return {
-        outcome: { ok: false, error: err },
-        unknown: unknownFields(schema, raw.json),
-        raw: raw.json,
-      };
-    }
-    return { outcome: { ok: false, error: err }, unknown: [] };
+  const outcome = await attempt(call);
+  if (outcome.ok) return { outcome, unknown: unknownFields(schema, outcome.value) };
+  const err = outcome.error;
+  if (err.code !== 'CONTRACT' || err.statusCode === undefined || err.statusCode >= 300) {
+    return { outcome, unknown: [] };
   }
+  const { method, path, query } = prepared;
+  const raw = await session.raw({ method, path, query }).catch(() => ({ json: undefined }));
+  return { outcome, unknown: unknownFields(schema, raw.json), raw: raw.json };
 }
 
 /** `static-lists`, from the answer the access check already had. */
@@ -91,7 +72,7 @@ export function staticListsResult(outcome: ReadOutcome<StaticReferenceListRespon
   return schemaVerdict({
     name: 'static-lists',
     outcome,
-    unknown: outcome.ok ? unknownFields(StaticListsSchema, outcome.value) : [],
+    unknown: outcome.ok ? unknownFields(StaticReferenceListResponse, outcome.value) : [],
     summary: (v) =>
       Object.entries(v)
         .filter(([, items]) => Array.isArray(items))
@@ -105,57 +86,32 @@ export function staticListsResult(outcome: ReadOutcome<StaticReferenceListRespon
 const CONTENT_BREAKS =
   'content sync (the local catalogue) and property names in search results fail; bookings themselves do not depend on it';
 
-/**
- * `content-list`: page 1 through the client, then the last page and the one after it, against
- * `total`. Returns the property ids of page 1 for the checks that need some.
- */
+/** `content-list`: page 1, the last page and the one after it, against `total`; page 1's ids. */
 export async function checkContentList(
   session: SupplierSession,
   country: string,
 ): Promise<{ result: CheckResult; ids: number[] }> {
   const list = (page: number) => {
     const q = { countryCode: country, page };
-    return readThrough<PropertyListResponse>(
-      session,
-      preparePropertyList(q),
-      PropertyListSchema,
-      () => session.client.listProperties(q),
+    return readThrough(session, preparePropertyList(q), PropertyListResponse, () =>
+      session.client.listProperties(q),
     );
   };
+  const failed = (read: Read<PropertyListResponse>) =>
+    schemaVerdict({ name: 'content-list', ...read, summary: () => '', breaks: CONTENT_BREAKS });
   const first = await list(1);
-  if (!first.outcome.ok) {
-    return {
-      result: schemaVerdict({
-        name: 'content-list',
-        ...first,
-        summary: () => '',
-        breaks: CONTENT_BREAKS,
-      }),
-      ids: looseListIds(first.raw),
-    };
-  }
+  if (!first.outcome.ok) return { result: failed(first), ids: looseListIds(first.raw) };
   const { total, properties } = first.outcome.value;
+  const ids = properties.map((p) => p.id);
   const pages: PageSeen[] = [{ page: 1, count: properties.length }];
   const last = pageCount(total);
   for (const page of last > 1 ? [last, last + 1] : [2]) {
     const read = await list(page);
-    if (!read.outcome.ok) {
-      return {
-        result: schemaVerdict({
-          name: 'content-list',
-          ...read,
-          summary: () => '',
-          breaks: CONTENT_BREAKS,
-        }),
-        ids: properties.map((p) => p.id),
-      };
-    }
+    if (!read.outcome.ok) return { result: failed(read), ids };
     pages.push({ page, count: read.outcome.value.properties.length });
   }
-  return {
-    result: pagingVerdict({ country, total, pages, info: unknownFieldsInfo(first.unknown) }),
-    ids: properties.map((p) => p.id),
-  };
+  const info = unknownFieldsInfo(first.unknown);
+  return { result: pagingVerdict({ country, total, pages, info }), ids };
 }
 
 /** `content-detail` of one property. */
@@ -164,11 +120,8 @@ export async function checkContentDetail(
   hotelId: number,
 ): Promise<CheckResult> {
   const q = { hotelId };
-  const read = await readThrough<PropertyDetail>(
-    session,
-    preparePropertyDetail(q),
-    PropertyDetailSchema,
-    () => session.client.getProperty(q),
+  const read = await readThrough(session, preparePropertyDetail(q), PropertyDetail, () =>
+    session.client.getProperty(q),
   );
   return schemaVerdict({
     name: 'content-detail',
@@ -185,11 +138,8 @@ export async function checkAvailability(
   search: Search,
 ): Promise<{ results: CheckResult[]; rooms: Room[] }> {
   const q = { ...search, propertyIds: [propertyId] };
-  const read = await readThrough<AvailabilityResponse>(
-    session,
-    prepareAvailability(q),
-    AvailabilitySchema,
-    () => session.client.availability(q),
+  const read = await readThrough(session, prepareAvailability(q), AvailabilityResponse, () =>
+    session.client.availability(q),
   );
   const rooms = read.outcome.ok ? read.outcome.value.properties.flatMap((p) => p.rooms) : [];
   const where = `property ${propertyId}, ${search.checkin} → ${search.checkout}, occupancy ${search.occupancy.join(' + ')}`;
@@ -201,44 +151,27 @@ export async function checkAvailability(
     breaks: 'no room can be searched, so none can be offered or booked',
   });
   if (result.verdict === 'ok' && rooms.length === 0) {
-    return {
-      results: [
-        warn(
-          'availability',
-          `${result.evidence}: nothing to price-check`,
-          'nothing in the product; pass --property, --checkin and --checkout of a stay with availability',
-          result.info,
-        ),
-      ],
-      rooms,
-    };
+    const breaks =
+      'nothing in the product; pass --property, --checkin and --checkout of a stay with availability';
+    const evidence = `${result.evidence}: nothing to price-check`;
+    return { results: [warn('availability', evidence, breaks, result.info)], rooms };
   }
-  const refundable = rooms.filter((r) => r.refundable);
-  const dates: DateField[] = [];
-  rooms.forEach((r, i) => {
-    if (r.refundable && r.cancel_penalties !== undefined && r.cancel_penalties !== null) {
-      dates.push({ at: `rooms[${i}].cancel_penalties`, value: r.cancel_penalties });
-    }
-  });
-  const datesResult = read.outcome.ok
-    ? availabilityDatesVerdict({ refundableRooms: refundable.length, fields: dates })
-    : undefined;
-  return { results: datesResult === undefined ? [result] : [result, datesResult], rooms };
-}
-
-/** The room the doctor prices: the first one the supplier says is available. */
-export function roomToPrice(rooms: readonly Room[]): Room | undefined {
-  return rooms.find((r) => r.status.toUpperCase() === 'AVAILABLE') ?? rooms[0];
+  if (!read.outcome.ok) return { results: [result], rooms };
+  const fields: DateField[] = rooms.flatMap((r, i) =>
+    r.refundable && r.cancel_penalties != null
+      ? [{ at: `rooms[${i}].cancel_penalties`, value: r.cancel_penalties }]
+      : [],
+  );
+  const refundableRooms = rooms.filter((r) => r.refundable).length;
+  return { results: [result, availabilityDatesVerdict({ refundableRooms, fields })], rooms };
 }
 
 /** `price-check` of a room option from availability. */
 export async function checkPriceCheck(session: SupplierSession, room: Room): Promise<CheckResult> {
+  const { warn, fail } = resultsOf('price-check');
   const q = { optionId: room.id };
-  const read = await readThrough<PriceCheckResponse>(
-    session,
-    preparePriceCheck(q),
-    PriceCheckSchema,
-    () => session.client.priceCheck(q),
+  const read = await readThrough(session, preparePriceCheck(q), PriceCheckResponse, () =>
+    session.client.priceCheck(q),
   );
   const result = schemaVerdict({
     name: 'price-check',
@@ -251,7 +184,6 @@ export async function checkPriceCheck(session: SupplierSession, room: Room): Pro
   const v = read.outcome.value;
   if (v.status !== 'NOT AVAILABLE' && v.booking_id === null) {
     return fail(
-      'price-check',
       `${v.status} without a booking_id: ${result.evidence}`,
       "POST /booking needs the price check's booking_id: nothing can be booked",
       result.info,
@@ -259,7 +191,6 @@ export async function checkPriceCheck(session: SupplierSession, room: Room): Pro
   }
   if (v.status === 'NOT AVAILABLE') {
     return warn(
-      'price-check',
       `${result.evidence}: the option sold out between search and price check`,
       'nothing in the product; run again, or pass other dates',
       result.info,
@@ -268,32 +199,26 @@ export async function checkPriceCheck(session: SupplierSession, room: Room): Pro
   return result;
 }
 
+const SEARCH_PATH = '/properties/availability';
+const searchRaw = (session: SupplierSession, query: RawRequest['query']) =>
+  session.raw({ method: 'GET', path: SEARCH_PATH, query });
+
 /** `validation-errors`: an availability search with an invalid check-in, sent raw. */
 export async function checkValidationErrors(
   session: SupplierSession,
   propertyId: number,
   search: Search,
 ): Promise<CheckResult> {
-  const answer = await session.raw({
-    method: 'GET',
-    path: '/properties/availability',
-    query: [
-      ['checkin', 'not-a-date'],
-      ['checkout', search.checkout],
-      ['property_id', String(propertyId)],
-      ...search.occupancy.map((o) => ['occupancy', o] as const),
-    ],
-  });
-  return validationVerdict({
-    ...asRefusal(session, answer, '/properties/availability'),
-    field: 'checkin',
-  });
+  const answer = await searchRaw(session, [
+    ['checkin', 'not-a-date'],
+    ['checkout', search.checkout],
+    ['property_id', String(propertyId)],
+    ...search.occupancy.map((o) => ['occupancy', o] as const),
+  ]);
+  return validationVerdict({ ...asRefusal(session, answer, SEARCH_PATH), field: 'checkin' });
 }
 
-/**
- * Only what the array probe reads, loosely: a renamed or retyped field elsewhere is the
- * `availability` check's finding, not this one's.
- */
+/** Only what the array probe reads, loosely: a renamed field is `availability`'s finding. */
 const CoverageSchema = z.looseObject({
   properties: z
     .array(
@@ -343,39 +268,20 @@ export async function checkArrayEncoding(
     ['checkin', search.checkin],
     ['checkout', search.checkout],
   ] as const;
-  const repeated = await session.raw({
-    method: 'GET',
-    path: '/properties/availability',
-    query: [
-      ...dates,
-      ...ids.map((id) => ['property_id', id] as const),
-      ...occupancy.map((o) => ['occupancy', o] as const),
-    ],
-  });
-  const comma = await session.raw({
-    method: 'GET',
-    path: '/properties/availability',
-    query: `${encodeQuery(dates)}&property_id=${ids.join(',')}&${encodeQuery(occupancy.map((o) => ['occupancy', o] as const))}`,
-  });
+  const rooms = occupancy.map((o) => ['occupancy', o] as const);
+  const repeated = await searchRaw(session, [
+    ...dates,
+    ...ids.map((id) => ['property_id', id] as const),
+    ...rooms,
+  ]);
+  const comma = await searchRaw(
+    session,
+    `${encodeQuery(dates)}&property_id=${ids.join(',')}&${encodeQuery(rooms)}`,
+  );
   return arrayEncodingVerdict({
     propertyIds: ids,
     rooms: occupancy.length,
     repeated: arrayProbe(repeated.statusCode, repeated.json),
     comma: arrayProbe(comma.statusCode, comma.json),
   });
-}
-
-/** More calls of each read endpoint, so that latency has a few samples (failures are counted). */
-export async function sampleReads(
-  session: SupplierSession,
-  samples: number,
-  calls: readonly (() => Promise<unknown>)[],
-): Promise<void> {
-  for (let i = 0; i < samples; i++) {
-    for (const call of calls) {
-      await call().catch((err: unknown) => {
-        if (!isHotelApiError(err)) throw err;
-      });
-    }
-  }
 }

@@ -1,16 +1,13 @@
 /**
- * `hotel-booking doctor` over the supplier accounts (src/config/accounts.ts): which accounts a run
- * checks (every configured one, or the one `--supplier` names), each in turn with every check of
- * run-doctor.ts against its own base URL, credentials, timeouts and rate cap, and the run's exit
- * code, the worst of theirs. A disabled account is checked too: its running orders still call it.
+ * `hotel-booking doctor` over the supplier accounts: every configured one or the one `--supplier`
+ * names, each with every check of run-doctor.ts; the run's exit code is the worst of theirs. A
+ * disabled account is checked too: its running orders still call it.
  */
 import type { SupplierAccount } from '../config/accounts';
 import { accountSettings } from './account-settings';
-import type { DoctorExit } from './check-result';
-import { DoctorExit as Exit } from './check-result';
+import { DoctorExit } from './check-result';
 import type { DoctorInputIssue } from './doctor-input';
-import type { DoctorOptions, DoctorReport } from './run-doctor';
-import { runDoctor } from './run-doctor';
+import { type DoctorOptions, type DoctorReport, runDoctor } from './run-doctor';
 
 /** One account's report: the doctor's, under the account's id. */
 export interface AccountReport extends DoctorReport {
@@ -42,10 +39,9 @@ export const ONE_ACCOUNT_FLAGS = [
   '--inactive-secret-file',
 ] as const;
 
-/** 2 over 1 over 0: the worst verdict wins. */
+/** 2 over 1 over 0: the worst verdict wins (the codes are ordered so). */
 export function worstExit(codes: readonly DoctorExit[]): DoctorExit {
-  if (codes.includes(Exit.CANNOT_CHECK)) return Exit.CANNOT_CHECK;
-  return codes.includes(Exit.WOULD_BREAK) ? Exit.WOULD_BREAK : Exit.OK;
+  return Math.max(DoctorExit.OK, ...codes) as DoctorExit;
 }
 
 /**
@@ -74,10 +70,7 @@ export function accountsToCheck(input: {
   return issues.length > 0 ? { issues } : { accounts: input.accounts, issues };
 }
 
-/**
- * The options for `account`: its rate cap and where its settings are set; with several accounts
- * checked, a test booking's order id ends with the account's id (each booking its own).
- */
+/** The options for `account`; with several checked, each test booking's order id ends with its id. */
 export function optionsFor(
   account: SupplierAccount,
   options: DoctorOptions,

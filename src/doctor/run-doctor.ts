@@ -1,17 +1,14 @@
 /**
- * `hotel-booking doctor`: a read-only probe of the configured supplier environment against the
- * product's model (docs/doctor.md), and the opt-in test booking. Runs the checks of this folder
- * in order and returns one report; the CLI renders it (src/cli/commands/doctor-command.ts).
+ * `hotel-booking doctor`: a read-only probe of a supplier environment against the product's model
+ * (docs/doctor.md), and the opt-in test booking. Runs the checks in order into one report.
  */
 import type { HotelApiConfig } from '../hotel-api/client';
 import type { CustomFieldName } from '../hotel-api/booking';
 import type { Room } from '../hotel-api/availability';
 import type { Credentials } from '../hotel-api/signing';
 import { checkAccess, checkRedirectsAndClock, checkRefusals } from './access-checks';
-import type { AccountSettings } from './account-settings';
-import { DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
-import type { LeftBehind } from './booking-checks';
-import { runTestBooking } from './booking-checks';
+import { type AccountSettings, DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
+import { type LeftBehind, runTestBooking } from './booking-checks';
 import type { CheckName, CheckResult, Skipped, Stop } from './check-result';
 import { BOOK_CHECKS, doctorExitCode, fail, inCheckOrder } from './check-result';
 import type { DoctorExit } from './check-result';
@@ -24,11 +21,9 @@ import {
   checkContentList,
   checkPriceCheck,
   checkValidationErrors,
-  roomToPrice,
-  sampleReads,
   staticListsResult,
 } from './read-checks';
-import { SupplierSession } from './supplier-session';
+import { SupplierSession, attempt } from './supplier-session';
 
 export interface DoctorOptions {
   /** The country whose content list is paged (ISO 3166-1 alpha-2). */
@@ -65,8 +60,10 @@ export interface DoctorReport {
   readonly exitCode: DoctorExit;
 }
 
-const skip = (names: readonly CheckName[], reason: string): Skipped[] =>
-  names.map((name) => ({ name, reason }));
+/** The room the doctor prices: the first one the supplier says is available. */
+function roomToPrice(rooms: readonly Room[]): Room | undefined {
+  return rooms.find((r) => r.status.toUpperCase() === 'AVAILABLE') ?? rooms[0];
+}
 
 /** The room a test booking takes: refundable and available if there is one. */
 export function roomToBook(rooms: readonly Room[]): Room | undefined {
@@ -74,10 +71,7 @@ export function roomToBook(rooms: readonly Room[]): Room | undefined {
   return free[0] ?? roomToPrice(rooms);
 }
 
-/**
- * A probe sent raw (outside the client) rejects when no answer arrives in the read timeout: the
- * check that sent it fails with that, and the other checks still run.
- */
+/** A raw probe that got no answer in the read timeout fails its check; the others still run. */
 export async function probe(
   name: CheckName,
   run: () => Promise<CheckResult | CheckResult[]>,
@@ -98,54 +92,33 @@ export async function probe(
   }
 }
 
-interface Progress {
-  readonly checks: CheckResult[];
-  readonly skipped: Skipped[];
-  rooms: Room[];
-}
+/** The checks run so far and those that did not run. */
+class Progress {
+  readonly checks: CheckResult[] = [];
+  readonly skipped: Skipped[] = [];
+  rooms: Room[] = [];
+  constructor(readonly session: SupplierSession) {}
 
-/** The raw probes: an invalid search, and array encoding over the first two `propertyIds`. */
-async function probeChecks(
-  session: SupplierSession,
-  o: DoctorOptions,
-  p: Progress,
-  propertyIds: readonly [number, ...number[]],
-) {
-  const [propertyId] = propertyIds;
-  const readTimeout = session.settings.timeouts.read;
-  p.checks.push(
-    ...(await probe(
-      'validation-errors',
-      () => checkValidationErrors(session, propertyId, o.search),
-      readTimeout,
-    )),
-  );
-  const other = propertyIds.find((id) => id !== propertyId);
-  if (other === undefined) {
-    p.skipped.push(...skip(['array-encoding'], 'a second property id is needed'));
-    return;
+  skip(names: readonly CheckName[], reason: string): void {
+    this.skipped.push(...names.map((name) => ({ name, reason })));
   }
-  p.checks.push(
-    ...(await probe(
-      'array-encoding',
-      () => checkArrayEncoding(session, [propertyId, other], o.search),
-      readTimeout,
-    )),
-  );
+
+  async probe(name: CheckName, run: () => Promise<CheckResult | CheckResult[]>): Promise<void> {
+    this.checks.push(...(await probe(name, run, this.session.settings.timeouts.read)));
+  }
 }
 
 /** Content, availability, price check, validation and array probes, then latency samples. */
-async function readChecks(session: SupplierSession, o: DoctorOptions, p: Progress) {
+async function readChecks(o: DoctorOptions, p: Progress) {
+  const { session } = p;
   const list = await checkContentList(session, o.country);
   p.checks.push(list.result);
   const propertyId = o.propertyId ?? list.ids[0];
-  const searchChecks: CheckName[] = ['content-detail', 'availability', 'date-formats'];
   if (propertyId === undefined) {
-    p.skipped.push(
-      ...skip(
-        [...searchChecks, 'price-check', 'validation-errors', 'array-encoding'],
-        `no property to search: the content list of ${o.country} gave none; pass --property`,
-      ),
+    const searchChecks: CheckName[] = ['content-detail', 'availability', 'date-formats'];
+    p.skip(
+      [...searchChecks, 'price-check', 'validation-errors', 'array-encoding'],
+      `no property to search: the content list of ${o.country} gave none; pass --property`,
     );
     return;
   }
@@ -154,64 +127,60 @@ async function readChecks(session: SupplierSession, o: DoctorOptions, p: Progres
   p.checks.push(...availability.results);
   p.rooms = availability.rooms;
   const room = roomToPrice(p.rooms);
-  if (room === undefined) p.skipped.push(...skip(['price-check'], 'availability listed no room'));
+  if (room === undefined) p.skip(['price-check'], 'availability listed no room');
   else p.checks.push(await checkPriceCheck(session, room));
-  await probeChecks(session, o, p, [propertyId, ...list.ids]);
+  await p.probe('validation-errors', () => checkValidationErrors(session, propertyId, o.search));
+  const other = list.ids.find((id) => id !== propertyId);
+  if (other === undefined) p.skip(['array-encoding'], 'a second property id is needed');
+  else {
+    await p.probe('array-encoding', () =>
+      checkArrayEncoding(session, [propertyId, other], o.search),
+    );
+  }
   const q = { ...o.search, propertyIds: [propertyId] };
-  await sampleReads(session, o.samples ?? 3, [
+  // More calls of each read endpoint, so that latency has a few samples (failures are counted).
+  const calls: (() => Promise<unknown>)[] = [
     () => session.client.staticReferenceList({ language: 'en' }),
     () => session.client.getProperty({ hotelId: propertyId }),
     () => session.client.availability(q),
     ...(room === undefined ? [] : [() => session.client.priceCheck({ optionId: room.id })]),
-  ]);
+  ];
+  for (let i = 0; i < (o.samples ?? 3); i++) for (const call of calls) await attempt(call);
 }
 
-async function bookingChecks(session: SupplierSession, o: DoctorOptions, p: Progress) {
+async function bookingChecks(o: DoctorOptions, p: Progress) {
   const book = o.book;
   if (book === undefined) {
-    p.skipped.push(...skip(BOOK_CHECKS, 'no test booking asked for (--book)'));
+    p.skip(BOOK_CHECKS, 'no test booking asked for (--book)');
     return undefined;
   }
   const room = book.optionId === undefined ? roomToBook(p.rooms) : undefined;
   const optionId = book.optionId ?? room?.id;
   if (optionId === undefined) {
-    p.skipped.push(...skip(BOOK_CHECKS, 'no room to book: availability listed none'));
+    p.skip(BOOK_CHECKS, 'no room to book: availability listed none');
     return undefined;
   }
-  const outcome = await runTestBooking(session, {
+  const outcome = await runTestBooking(p.session, {
     optionId,
     rooms: room?.number_of_rooms ?? o.search.occupancy.length,
     orderId: book.orderId,
     orderIdField: book.orderIdField,
     ...(book.optionId === undefined ? o.search : {}),
-    ...(book.cancelPollMs === undefined ? {} : { cancelPollMs: book.cancelPollMs }),
+    cancelPollMs: book.cancelPollMs,
   });
   p.checks.push(...outcome.results);
   const ran = new Set(outcome.results.map((r) => r.name));
-  const notRun = BOOK_CHECKS.filter((n) => !ran.has(n));
-  p.skipped.push(...skip(notRun, 'an earlier booking step failed'));
+  p.skip(
+    BOOK_CHECKS.filter((n) => !ran.has(n)),
+    'an earlier booking step failed',
+  );
   return outcome.leftBehind;
-}
-
-/** `latency` and `rate-limit`, over every call the session made. */
-function loadChecks(session: SupplierSession, maxCallsPerSecond: number): CheckResult[] {
-  return [
-    latencyVerdict(session.timings(), session.settings),
-    rateLimitVerdict({
-      headers: session.headers,
-      maxCallsPerSecond,
-      rateLimited: session.rateLimited,
-      capSetting: session.settings.maxCallsPerSecond,
-    }),
-  ];
 }
 
 /** Runs every check against the supplier `config` points at. */
 export async function runDoctor(config: HotelApiConfig, o: DoctorOptions): Promise<DoctorReport> {
-  const settings = o.settings ?? DEFAULT_ACCOUNT_SETTINGS;
-  const session = new SupplierSession(config, settings);
-  const readTimeout = settings.timeouts.read;
-  const p: Progress = { checks: [], skipped: [], rooms: [] };
+  const session = new SupplierSession(config, o.settings ?? DEFAULT_ACCOUNT_SETTINGS);
+  const p = new Progress(session);
   const supplier = new URL(config.baseUrl).origin;
   const done = (stop?: Stop, leftBehind?: LeftBehind): DoctorReport => ({
     supplier,
@@ -226,20 +195,25 @@ export async function runDoctor(config: HotelApiConfig, o: DoctorOptions): Promi
     p.checks.push(...access.results);
     if (access.stop?.kind === 'unreachable') return done(access.stop);
     // The clock explains a refusal too, so it runs before stopping for credentials.
-    p.checks.push(
-      ...(await probe('redirects', () => checkRedirectsAndClock(session), readTimeout)),
-    );
+    await p.probe('redirects', () => checkRedirectsAndClock(session));
     if (access.stop !== undefined) return done(access.stop);
-    p.checks.push(
-      ...(await probe('wrong-secret', () => checkRefusals(session, o.inactive), readTimeout)),
-    );
+    await p.probe('wrong-secret', () => checkRefusals(session, o.inactive));
     if (o.inactive === undefined) {
-      p.skipped.push(...skip(['inactive-account'], 'no inactive account given (--inactive-key)'));
+      p.skip(['inactive-account'], 'no inactive account given (--inactive-key)');
     }
     if (access.staticLists !== undefined) p.checks.push(staticListsResult(access.staticLists));
-    await readChecks(session, o, p);
-    const leftBehind = await bookingChecks(session, o, p);
-    p.checks.push(...loadChecks(session, o.maxCallsPerSecond));
+    await readChecks(o, p);
+    const leftBehind = await bookingChecks(o, p);
+    // `latency` and `rate-limit`, over every call the session made.
+    p.checks.push(
+      latencyVerdict(session.timings(), session.settings),
+      rateLimitVerdict({
+        headers: session.headers,
+        maxCallsPerSecond: o.maxCallsPerSecond,
+        rateLimited: session.rateLimited,
+        capSetting: session.settings.maxCallsPerSecond,
+      }),
+    );
     return done(undefined, leftBehind);
   } finally {
     await session.close();

@@ -1,10 +1,8 @@
 /**
  * `hotel-booking doctor namespace`: a read-only check of the configured Temporal namespace before
- * go-live (docs/doctor.md), with the configuration the workers run with: the connection with
- * its security, the server's release, the namespace, its search attributes and retention, workers polling the booking
- * and order-events task queues, the payload keys against the most recent booking's input, the
- * runs of earlier versions still open, the codec server. Runs the checks in order and returns one report (the same shape and exit codes
- * as the supplier's doctor, run-doctor.ts); the CLI renders it. Nothing is written to Temporal.
+ * go-live (docs/doctor.md), with the configuration the workers run with. Runs the checks of
+ * NAMESPACE_CHECKS in order and returns one report, shaped as the supplier doctor's; the CLI
+ * renders it. Nothing is written to Temporal.
  */
 import type { Connection } from '@temporalio/client';
 import { EncryptionCodec } from '../codec';
@@ -52,25 +50,27 @@ export interface NamespaceDoctorReport {
   readonly exitCode: DoctorExit;
 }
 
-/** A check whose call failed unexpectedly fails, saying so; the others still run. */
-async function guarded(name: CheckName, run: () => Promise<CheckResult>): Promise<CheckResult> {
-  try {
-    return await run();
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    return fail(name, `could not be checked: ${why.slice(0, 200)}`, 'unknown: run it again');
+class Progress {
+  readonly checks: CheckResult[] = [];
+  readonly skipped: Skipped[] = [];
+
+  /** A check whose call failed unexpectedly fails, saying so; the others still run. */
+  async check(name: CheckName, run: () => Promise<CheckResult>): Promise<void> {
+    try {
+      this.checks.push(await run());
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      this.checks.push(
+        fail(name, `could not be checked: ${why.slice(0, 200)}`, 'unknown: run it again'),
+      );
+    }
   }
-}
 
-interface Progress {
-  readonly checks: CheckResult[];
-  readonly skipped: Skipped[];
-}
-
-/** Every check from `name` on (but the codec server's, which needs no namespace) did not run. */
-function skipFrom(p: Progress, name: (typeof NAMESPACE_CHECKS)[number], reason: string): void {
-  for (const n of NAMESPACE_CHECKS.slice(NAMESPACE_CHECKS.indexOf(name))) {
-    if (n !== 'codec-server') p.skipped.push({ name: n, reason });
+  /** Every check from `name` on (but the codec server's, which needs no namespace) did not run. */
+  skipFrom(name: (typeof NAMESPACE_CHECKS)[number], reason: string): void {
+    for (const n of NAMESPACE_CHECKS.slice(NAMESPACE_CHECKS.indexOf(name))) {
+      if (n !== 'codec-server') this.skipped.push({ name: n, reason });
+    }
   }
 }
 
@@ -87,22 +87,20 @@ async function namespaceChecks(
   try {
     described = await namespaceFacts(connection, namespace);
   } catch (err) {
-    p.checks.push(await guarded('namespace', () => Promise.reject(err)));
-    skipFrom(p, 'search-attributes', `namespace '${namespace}' could not be described`);
+    await p.check('namespace', () => Promise.reject(err));
+    p.skipFrom('search-attributes', `namespace '${namespace}' could not be described`);
     return undefined;
   }
   const ns = namespaceVerdict(target, described);
   p.checks.push(ns.result);
   if (described.kind !== 'found') {
-    skipFrom(p, 'search-attributes', `namespace '${namespace}' is not usable`);
+    p.skipFrom('search-attributes', `namespace '${namespace}' is not usable`);
     return ns.stop;
   }
-  p.checks.push(
-    await guarded('search-attributes', async () =>
-      searchAttributesVerdict(target, await searchAttributeFacts(connection, namespace)),
-    ),
-    retentionVerdict(target, described.retentionSeconds),
+  await p.check('search-attributes', async () =>
+    searchAttributesVerdict(target, await searchAttributeFacts(connection, namespace)),
   );
+  p.checks.push(retentionVerdict(target, described.retentionSeconds));
   const queues = [
     { name: 'booking-workers', queue: taskQueue, required: { yes: true, why: '' } },
     {
@@ -115,26 +113,22 @@ async function namespaceChecks(
     },
   ] as const;
   for (const q of queues) {
-    p.checks.push(
-      await guarded(q.name, async () => {
-        const seen = await pollerFacts(connection, namespace, q.queue);
-        const facts = { taskQueue: q.queue, bookingTaskQueue: taskQueue, namespace };
-        return pollersVerdict(q.name, { ...facts, ...seen, nowMs: Date.now() }, q.required);
-      }),
-    );
+    await p.check(q.name, async () => {
+      const seen = await pollerFacts(connection, namespace, q.queue);
+      const facts = { taskQueue: q.queue, bookingTaskQueue: taskQueue, namespace };
+      return pollersVerdict(q.name, { ...facts, ...seen, nowMs: Date.now() }, q.required);
+    });
   }
-  p.checks.push(
-    await guarded('payload-keys', async () =>
-      payloadKeysVerdict({
-        taskQueue,
-        keyIds: codec.keyIds,
-        development: config.encryption.development,
-        facts: await recentPayloadFacts(connection, namespace, taskQueue, codec),
-      }),
-    ),
-    await guarded('earlier-versions', async () =>
-      earlierVersionsVerdict(await earlierVersionFacts(connection, namespace)),
-    ),
+  await p.check('payload-keys', async () =>
+    payloadKeysVerdict({
+      taskQueue,
+      keyIds: codec.keyIds,
+      development: config.encryption.development,
+      facts: await recentPayloadFacts(connection, namespace, taskQueue, codec),
+    }),
+  );
+  await p.check('earlier-versions', async () =>
+    earlierVersionsVerdict(await earlierVersionFacts(connection, namespace)),
   );
   return undefined;
 }
@@ -145,7 +139,7 @@ export async function runNamespaceDoctor(
 ): Promise<NamespaceDoctorReport> {
   const t = config.temporal;
   const codec = new EncryptionCodec(config.encryption);
-  const p: Progress = { checks: [], skipped: [] };
+  const p = new Progress();
   const { connection, facts } = await connectFacts(t);
   const reached = temporalConnectionVerdict({
     address: t.address,
@@ -156,16 +150,14 @@ export async function runNamespaceDoctor(
   p.checks.push(reached.result);
   let stop = reached.stop;
   if (connection === undefined) {
-    skipFrom(p, 'temporal-release', 'Temporal was not reached');
+    p.skipFrom('temporal-release', 'Temporal was not reached');
   } else {
     try {
-      p.checks.push(
-        await guarded('temporal-release', async () =>
-          temporalReleaseVerdict({
-            address: t.address,
-            serverVersion: await serverVersionFacts(connection),
-          }),
-        ),
+      await p.check('temporal-release', async () =>
+        temporalReleaseVerdict({
+          address: t.address,
+          serverVersion: await serverVersionFacts(connection),
+        }),
       );
       stop = await namespaceChecks(connection, config, codec, p);
     } finally {
@@ -173,7 +165,7 @@ export async function runNamespaceDoctor(
     }
   }
   // The codec server needs no namespace: it is checked whatever came before.
-  p.checks.push(await guarded('codec-server', () => codecServerCheck(config.codecServer, codec)));
+  await p.check('codec-server', () => codecServerCheck(config.codecServer, codec));
   return {
     temporal: t.address,
     namespace: t.namespace,

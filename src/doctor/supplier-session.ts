@@ -1,20 +1,26 @@
 /**
- * The doctor's line to the supplier: the product's client (its schemas, signing and
- * classification) with every call's duration recorded, and raw requests (raw-request.ts) for
- * what the client hides, signed with the same clock the client would use and their headers kept.
+ * The doctor's line to the supplier: the product's client with every call's duration recorded, and
+ * raw requests for what the client hides, signed with the client's clock, their headers kept.
  */
 import { Pool } from 'undici';
-import type { HotelApiConfig } from '../hotel-api/client';
+import { type HotelApiConfig, type CallEvent, apiBase, HotelApiClient } from '../hotel-api/client';
 import { AVAILABILITY } from '../hotel-api/availability';
 import { CREATE_BOOKING } from '../hotel-api/booking';
-import type { CallEvent } from '../hotel-api/client';
-import { apiBase, HotelApiClient } from '../hotel-api/client';
-import type { ResponseHeaders } from '../hotel-api/errors';
-import type { RawAnswer, RawRequest } from '../hotel-api/raw-request';
-import { rawRequest } from '../hotel-api/raw-request';
-import type { AccountSettings } from './account-settings';
-import { DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
+import { type ResponseHeaders, isHotelApiError } from '../hotel-api/errors';
+import { type RawAnswer, type RawRequest, rawRequest } from '../hotel-api/raw-request';
+import { type AccountSettings, DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
+import type { ReadOutcome } from './answer-verdicts';
 import type { EndpointTimings } from './load-verdicts';
+
+/** A call through the client: its answer, or the HotelApiError it was classified as. */
+export async function attempt<T>(call: () => Promise<T>): Promise<ReadOutcome<T>> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (err) {
+    if (!isHotelApiError(err)) throw err;
+    return { ok: false, error: err };
+  }
+}
 
 export class SupplierSession {
   readonly client: HotelApiClient;
@@ -65,11 +71,8 @@ export class SupplierSession {
     >();
     for (const call of this.#calls) {
       const key = `${call.method} ${call.endpoint}`;
-      let entry = byEndpoint.get(key);
-      if (entry === undefined) {
-        entry = { durations: [], timeouts: 0, endpoint: call.endpoint };
-        byEndpoint.set(key, entry);
-      }
+      const entry = byEndpoint.get(key) ?? { durations: [], timeouts: 0, endpoint: call.endpoint };
+      byEndpoint.set(key, entry);
       if (call.code === 'TIMEOUT') entry.timeouts += 1;
       else if (call.statusCode !== undefined) entry.durations.push(call.durationMs);
     }

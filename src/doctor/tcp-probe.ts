@@ -1,7 +1,6 @@
 /**
- * A quick TCP probe of a `host:port` address. The Temporal SDK waits 10 s before it gives up on
- * an address nobody listens on; a refused TCP connection answers in milliseconds, so the tool
- * probes first and says at once what to start.
+ * A quick TCP probe of `host:port`: the Temporal SDK waits 10 s on an address nobody listens on; a
+ * refused connection answers in milliseconds, so the tool says at once what to start.
  */
 import { connect } from 'node:net';
 

@@ -1,7 +1,6 @@
 /**
- * Fields of an answer that a schema does not name: what the supplier sends that the product
- * never reads. Reported as information (the schemas are loose on purpose: an added field must
- * never break a booking), and the first clue when a field the product reads was renamed.
+ * Fields of an answer a schema does not name. Information only (the schemas are loose on purpose:
+ * an added field must never break a booking), and the first clue when a field was renamed.
  */
 import type { z } from 'zod';
 

@@ -1,7 +1,6 @@
 /**
- * `book`: starts `bookRoom` for an order (idempotent per order) and, with `--wait`, follows its
- * phases to the outcome. Input is validated before anything connects, so bad input is exit 2
- * with every field named, and no workflow is started.
+ * `book`: starts `bookRoom` for an order (idempotent per order); `--wait` follows it to the outcome.
+ * Input is validated before anything connects: bad input is exit 2, every field named.
  */
 import type { Command } from 'commander';
 import {
@@ -18,6 +17,7 @@ import { ExitCode } from '../exit-codes';
 import { followBooking } from '../follow-booking';
 import { formatDuration, renderResult } from '../render';
 import type { CommandRunner } from './command-runner';
+import { collect } from './content-args';
 
 /** What a person can do about a phase that waits for one. */
 export function phaseHint(state: OrderState): string | undefined {
@@ -114,7 +114,6 @@ async function book(ctx: CliContext, flags: BookFlags & { wait?: boolean }): Pro
 
 /** Adds `book` to the program. */
 export function registerBookCommand(program: Command, run: CommandRunner): void {
-  const collect = (value: string, previous: string[] = []) => [...previous, value];
   program
     .command('book')
     .description(

@@ -22,18 +22,11 @@ interface CancelFlags {
   supplier?: string;
 }
 
-function cancellationPolling(o: CancelFlags) {
-  return o.pollInterval
-    ? { initialInterval: o.pollInterval, maximumInterval: o.pollInterval }
-    : undefined;
-}
-
-const exitForCancellation = (r: CancelBookingResult): ExitCode =>
-  r.outcome === 'CANCELLED' ? ExitCode.OK : ExitCode.FAILED;
-
 async function cancelByBookingId(ctx: CliContext, bookingId: number, o: CancelFlags) {
   const bookings = await ctx.bookings();
-  const polling = cancellationPolling(o);
+  const polling = o.pollInterval
+    ? { initialInterval: o.pollInterval, maximumInterval: o.pollInterval }
+    : undefined;
   const supplier = o.supplier !== undefined ? ctx.account(o.supplier).id : undefined;
   const handle = await bookings.startCancellation({
     bookingId,
@@ -56,7 +49,7 @@ async function cancelByBookingId(ctx: CliContext, bookingId: number, o: CancelFl
       ['Reason', cancellation.reason],
     ]),
   );
-  return exitForCancellation(cancellation);
+  return cancellation.outcome === 'CANCELLED' ? ExitCode.OK : ExitCode.FAILED;
 }
 
 async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFlags) {

@@ -1,12 +1,9 @@
 /**
- * The catalogue from the command line: `search` (availability joined with property names and
- * stars, from the local catalogue when it knows the property, else from the supplier),
- * `content list` (the supplier), `content show` (the local catalogue, else the supplier) and
- * `static`; `content sync` and `content search` live in content-store-commands.ts. Only
- * `content sync` needs a Temporal server.
+ * `search` (availability with property names and stars), `content list`, `content show` and
+ * `static`; `content sync` and `content search` live in content-store-commands.ts.
  */
 import type { Command } from 'commander';
-import { showProperty, type StoredProperty } from '../../catalogue';
+import { showProperty } from '../../catalogue';
 import type { AvailabilityResponse, LanguageCode, PropertyDetail } from '../../hotel-api';
 import type { CliContext } from '../cli-context';
 import { usageError } from '../cli-errors';
@@ -55,7 +52,7 @@ async function search(ctx: CliContext, o: SearchOptions): Promise<ExitCode> {
     propertyId: Number(p.property_id),
     name: labels.get(Number(p.property_id))?.name ?? null,
     stars: labels.get(Number(p.property_id))?.stars ?? null,
-    /** Where name and stars came from: the local catalogue or a supplier detail call. */
+    // Where name and stars came from: the local catalogue or a supplier detail call.
     nameSource: labels.get(Number(p.property_id))?.source ?? null,
     status: p.status,
     rooms: p.rooms.map((r) => ({
@@ -95,8 +92,6 @@ async function search(ctx: CliContext, o: SearchOptions): Promise<ExitCode> {
       if (rows.length > 0) {
         lines.push(
           table(['Property', 'Stars', 'Room', 'Board', 'Price', 'Refundable', 'Option id'], rows),
-        );
-        lines.push(
           'Book one with: book --order <id> --option <option id> --guest "First Last" ...',
         );
       }
@@ -140,18 +135,6 @@ interface ShowOptions {
   supplier?: string;
 }
 
-/** The catalogue's bookkeeping of a stored property, shown next to its detail. */
-function catalogueInfo(stored: StoredProperty) {
-  return {
-    active: stored.active,
-    countryCode: stored.countryCode,
-    firstSeenAt: stored.firstSeenAt,
-    updatedAt: stored.updatedAt,
-    lastSeenAt: stored.lastSeenAt,
-    deactivatedAt: stored.deactivatedAt,
-  };
-}
-
 /**
  * One property: from the local catalogue when it has the property in that language (active or
  * not), else from the supplier; `source` says which. `--live` skips the catalogue.
@@ -167,7 +150,10 @@ async function contentShow(ctx: CliContext, rawId: string, o: ShowOptions): Prom
   if (stored) {
     p = stored.detail as unknown as PropertyDetail;
     source = `store (last synced ${stored.lastSeenAt})`;
-    json = { source: 'store', ...stored.detail, catalogue: catalogueInfo(stored) };
+    // The catalogue's bookkeeping of the property, shown next to its detail.
+    const { active, countryCode, firstSeenAt, updatedAt, lastSeenAt, deactivatedAt } = stored;
+    const catalogue = { active, countryCode, firstSeenAt, updatedAt, lastSeenAt, deactivatedAt };
+    json = { source: 'store', ...stored.detail, catalogue };
   } else {
     p = await ctx.hotelApi(o.supplier).getProperty({ hotelId: hotelId!, languageCode: language });
     source = o.live

@@ -1,8 +1,5 @@
 import type { CliContext } from '../cli-context';
 import type { ExitCode } from '../exit-codes';
 
-/**
- * Runs one command's body with the shared context; the program records its exit code, and any
- * error it throws is mapped to an exit code and a message in one place (`runCli`).
- */
+/** Runs a command's body with the shared context; `runCli` maps what it throws to an exit code. */
 export type CommandRunner = (body: (ctx: CliContext) => Promise<ExitCode>) => Promise<void>;

@@ -1,6 +1,6 @@
 /**
- * The arguments the content and supplier commands share, each checked with a usage error (exit 2)
- * naming its flag: the country, the language, bounded numbers, and the supplier account.
+ * The arguments commands share, each checked with a usage error (exit 2) naming its flag: the
+ * country, the language, numbers, repeatable options, and the supplier account.
  */
 import { CONTENT_LANGUAGES, type ContentLanguage } from '../../catalogue';
 import { usageError } from '../cli-errors';
@@ -31,6 +31,17 @@ export function parseSyncLanguages(raw: string): ContentLanguage[] {
   return raw.toLowerCase() === 'all' ? [...CONTENT_LANGUAGES] : [parseContentLanguage(raw)];
 }
 
+/** A positive integer of `flag`; exit 2 otherwise. */
+export function parsePositiveInt(flag: string, raw: string): number {
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw usageError(`${flag}: "${raw}" is not a positive integer`, [
+      { field: flag, message: 'a positive integer' },
+    ]);
+  }
+  return n;
+}
+
 /** A number of `option` within `check`'s bounds; undefined when not given. */
 export function parseNumber(
   option: string,
@@ -56,10 +67,11 @@ export function parseNumber(
   return n;
 }
 
+/** A repeatable option's values, in order. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
 /** The account a supplier command goes to (the order's `supplier`). */
 export const SUPPLIER_OPTION = [
   '--supplier <account>',
   'the supplier account, an id of SUPPLIER_ACCOUNTS (default: the HOTEL_API_* one)',
 ] as const;
-
-/** Adds `content sync` and `content search` under the `content` command. */

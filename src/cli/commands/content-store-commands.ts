@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { searchCatalogue, type ContentLanguage } from '../../catalogue';
 import { catalogueDbPathFor } from '../../shared/supplier-accounts';
 import type { CliContext } from '../cli-context';
-import { CliError } from '../cli-errors';
+import { type CliError, failedError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';
 import { table } from '../render';
 import type { CommandRunner } from './command-runner';
@@ -39,10 +39,9 @@ function nothingSynced(
     ? `The local catalogue (${path}) has no ${language} content for ${country}` +
       (others.length > 0 ? ` (it has: ${others.join(', ')})` : '')
     : `There is no local catalogue at ${path} yet`;
-  return new CliError(
+  return failedError(
     `${what}. Fill it with \`${sync}\` (a worker with the catalogue store must be running; ` +
       'CATALOGUE_DB_PATH must name the same file for the worker and this tool), then search again.',
-    ExitCode.FAILED,
     'CATALOGUE_EMPTY',
   );
 }

@@ -1,7 +1,6 @@
 /**
- * `content sync`: fills an account's local catalogue through the `syncContent` workflow, run by a
- * worker that has the catalogue store (the account's own worker for another account), and waits
- * for its result, printing its progress.
+ * `content sync`: fills an account's local catalogue through the `syncContent` workflow (run by a
+ * worker with the catalogue store) and waits for its result, printing its progress.
  */
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -15,7 +14,7 @@ import {
 } from '../../catalogue';
 import { supplierTaskQueue } from '../../shared/supplier-accounts';
 import type { CliContext } from '../cli-context';
-import { CliError } from '../cli-errors';
+import { CliError, failedError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';
 import { formatDuration, table } from '../render';
 import type { CommandRunner } from './command-runner';
@@ -77,16 +76,13 @@ async function syncOne(
   ctx: CliContext,
   countryCode: string,
   language: ContentLanguage,
-  limits: {
-    detailConcurrency?: number;
-    detailsPerSecond?: number;
-    pagesPerRun?: number;
-    supplier?: string | undefined;
-  },
+  limits: { detailConcurrency?: number; detailsPerSecond?: number; pagesPerRun?: number },
+  supplier: string | undefined,
 ): Promise<ContentSyncResult> {
-  const { supplier } = limits;
   const { client } = await ctx.temporal();
   const { taskQueue } = ctx.config.temporal;
+  // The catalogue's functions leave out what is undefined (the default account, the defaults).
+  const pass = { countryCode, language, supplier };
   ctx.note(
     `Syncing ${countryCode} (${language}): workflow ${contentSyncWorkflowId(countryCode, language, supplier)} ` +
       `on task queue ${taskQueue}; Ctrl-C stops waiting, not the sync.`,
@@ -98,11 +94,7 @@ async function syncOne(
     : setInterval(() => {
         if (polling) return;
         polling = true;
-        void contentSyncProgress(client, {
-          countryCode,
-          language,
-          ...(supplier !== undefined ? { supplier } : {}),
-        })
+        void contentSyncProgress(client, pass)
           .then((p) => {
             if (p && p.phase !== 'DONE') {
               const pages = p.pages !== undefined ? `/${p.pages}` : '';
@@ -116,24 +108,11 @@ async function syncOne(
           .finally(() => (polling = false));
       }, PROGRESS_EVERY_MS);
   try {
-    return await runContentSync(client, {
-      countryCode,
-      language,
-      taskQueue,
-      ...(limits.detailConcurrency !== undefined
-        ? { detailConcurrency: limits.detailConcurrency }
-        : {}),
-      ...(limits.detailsPerSecond !== undefined
-        ? { detailsPerSecond: limits.detailsPerSecond }
-        : {}),
-      ...(limits.pagesPerRun !== undefined ? { pagesPerRun: limits.pagesPerRun } : {}),
-      ...(supplier !== undefined ? { supplier } : {}),
-    });
+    return await runContentSync(client, { ...pass, taskQueue, ...limits });
   } catch (err) {
     if (err instanceof WorkflowFailedError) {
-      throw new CliError(
+      throw failedError(
         `The content sync of ${countryCode} (${language}) failed: ${rootMessage(err)}`,
-        ExitCode.FAILED,
         'SYNC_FAILED',
       );
     }
@@ -143,10 +122,22 @@ async function syncOne(
   }
 }
 
-function perSecond(r: ContentSyncResult): string {
-  if (r.durationMs <= 0) return '';
-  return (r.properties / (r.durationMs / 1_000)).toFixed(1);
-}
+/** The columns of the results table. */
+const COLUMNS: readonly (readonly [string, (r: ContentSyncResult) => string | number])[] = [
+  ['Country', (r) => r.countryCode],
+  ['Language', (r) => r.language],
+  ['Pages', (r) => r.pages],
+  ['Properties', (r) => r.properties],
+  ['Inserted', (r) => r.inserted],
+  ['Updated', (r) => r.updated],
+  ['Unchanged', (r) => r.unchanged],
+  ['Deactivated', (r) => r.deactivated],
+  ['Duration', (r) => formatDuration(r.durationMs)],
+  [
+    'Properties/s',
+    (r) => (r.durationMs <= 0 ? '' : (r.properties / (r.durationMs / 1_000)).toFixed(1)),
+  ],
+];
 
 async function contentSync(ctx: CliContext, o: SyncOptions): Promise<ExitCode> {
   const countryCode = parseCountry(o.country);
@@ -168,35 +159,13 @@ async function contentSync(ctx: CliContext, o: SyncOptions): Promise<ExitCode> {
   // side by side would double the load on the supplier that also serves bookings.
   const results: ContentSyncResult[] = [];
   for (const language of languages) {
-    results.push(await syncOne(ctx, countryCode, language, { ...limits, supplier: o.supplier }));
+    results.push(await syncOne(ctx, countryCode, language, limits, o.supplier));
   }
   ctx.emit({ results }, () =>
     [
       table(
-        [
-          'Country',
-          'Language',
-          'Pages',
-          'Properties',
-          'Inserted',
-          'Updated',
-          'Unchanged',
-          'Deactivated',
-          'Duration',
-          'Properties/s',
-        ],
-        results.map((r) => [
-          r.countryCode,
-          r.language,
-          r.pages,
-          r.properties,
-          r.inserted,
-          r.updated,
-          r.unchanged,
-          r.deactivated,
-          formatDuration(r.durationMs),
-          perSecond(r),
-        ]),
+        COLUMNS.map(([head]) => head),
+        results.map((r) => COLUMNS.map(([, cell]) => cell(r))),
       ),
       `Search it with: content search --country ${countryCode}` +
         (languages.length === 1 && languages[0] !== 'en' ? ` --language ${languages[0]}` : ''),

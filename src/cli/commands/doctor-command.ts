@@ -1,17 +1,11 @@
 /**
- * `doctor`: checks each configured supplier account (HOTEL_API_* and SUPPLIER_ACCOUNTS), or the
- * one `--supplier` names, against the product's model and, with `--book`, makes and cancels one
- * test booking on each; `doctor namespace` checks the configured Temporal namespace
- * (docs/doctor.md). Exit 0 nothing would break bookings, 1 something would, 2 a supplier account
- * or Temporal could not be reached or authenticated (or the flags are wrong); over several
- * accounts, the worst.
+ * `doctor`: each configured supplier account (or the one `--supplier` names) against the product,
+ * with `--book` one test booking each; `doctor namespace`: the Temporal namespace (docs/doctor.md).
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { assertSupplierCredentials } from '../../config';
-import type { DoctorFlags } from '../../doctor/doctor-input';
-import { doctorOptions } from '../../doctor/doctor-input';
-import type { DoctorInputIssue } from '../../doctor/doctor-input';
+import { type DoctorFlags, doctorOptions } from '../../doctor/doctor-input';
 import {
   ONE_ACCOUNT_FLAGS,
   accountsToCheck,
@@ -26,6 +20,7 @@ import { usageError } from '../cli-errors';
 import { leftBehindLine, renderDoctorRun, renderNamespaceReport } from '../doctor-render';
 import type { ExitCode } from '../exit-codes';
 import type { CommandRunner } from './command-runner';
+import { collect } from './content-args';
 
 interface Flags extends DoctorFlags {
   readonly inactiveKey?: string;
@@ -43,16 +38,6 @@ function oneAccountFlagsGiven(flags: Flags): string[] {
     '--inactive-secret-file': flags.inactiveSecretFile,
   };
   return ONE_ACCOUNT_FLAGS.filter((f) => values[f] !== undefined);
-}
-
-/** Every problem with the flags, in one line naming each. */
-function flagsError(issues: readonly DoctorInputIssue[]) {
-  const first = issues[0];
-  return usageError(
-    issues.map((i) => `${i.field}: ${i.message}`).join('; ') ||
-      `${first?.field ?? 'flags'}: invalid`,
-    issues,
-  );
 }
 
 /** The second account's credentials; its secret only from a file, never on the command line. */
@@ -95,7 +80,9 @@ function doctorInput(ctx: CliContext, flags: Flags) {
     ...(inactive === undefined ? {} : { inactive }),
   });
   if (options === undefined || selection.accounts === undefined) {
-    throw flagsError([...selection.issues, ...issues]);
+    // Every problem with the flags (there is at least one), in one line naming each.
+    const all = [...selection.issues, ...issues];
+    throw usageError(all.map((i) => `${i.field}: ${i.message}`).join('; '), all);
   }
   return { options, accounts: selection.accounts };
 }
@@ -124,8 +111,6 @@ async function doctorNamespace(ctx: CliContext): Promise<ExitCode> {
   ctx.emit(report, () => renderNamespaceReport(report));
   return report.exitCode as ExitCode;
 }
-
-const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function registerDoctorCommand(program: Command, run: CommandRunner): void {
   const doctorCommand = program

@@ -6,10 +6,11 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Command } from 'commander';
 import type { OrderEventsState } from '../../order-events/contract/delivery';
 import type { CliContext } from '../cli-context';
-import { CliError } from '../cli-errors';
+import { failedError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';
 import { table } from '../render';
 import type { CommandRunner } from './command-runner';
+import { parsePositiveInt } from './content-args';
 
 export function registerEventCommands(program: Command, run: CommandRunner): void {
   const events = program
@@ -27,16 +28,24 @@ export function registerEventCommands(program: Command, run: CommandRunner): voi
     .action((orderId: string) => run((ctx) => redeliver(ctx, orderId)));
 }
 
+const COLUMNS: readonly (readonly [
+  string,
+  (r: OrderEventsState) => string | number | undefined,
+])[] = [
+  ['Order', (r) => r.orderId],
+  ['Delivery', (r) => r.mark],
+  ['Waiting', (r) => r.pending.length],
+  ['Oldest event', (r) => r.pending[0]?.type],
+  ['Failing since', (r) => r.failingSince],
+  ['Last answer', (r) => r.lastFailure],
+  [
+    'Next attempt',
+    (r) => r.nextAttemptAt ?? (r.mark === 'UNDELIVERED' ? '`events redeliver`' : ''),
+  ],
+];
+
 async function list(ctx: CliContext, limitText: string): Promise<ExitCode> {
-  const limit = Number(limitText);
-  if (!Number.isSafeInteger(limit) || limit <= 0) {
-    throw new CliError(
-      `--limit: "${limitText}" is not a positive integer`,
-      ExitCode.USAGE,
-      'USAGE',
-      [{ field: '--limit', message: 'a positive integer' }],
-    );
-  }
+  const limit = parsePositiveInt('--limit', limitText);
   const bookings = await ctx.bookings();
   const rows: OrderEventsState[] = [];
   for await (const st of bookings.failingOrderEvents()) {
@@ -48,24 +57,8 @@ async function list(ctx: CliContext, limitText: string): Promise<ExitCode> {
       ? 'No order events failing: every event was taken by the order system.'
       : [
           table(
-            [
-              'Order',
-              'Delivery',
-              'Waiting',
-              'Oldest event',
-              'Failing since',
-              'Last answer',
-              'Next attempt',
-            ],
-            rows.map((r) => [
-              r.orderId,
-              r.mark,
-              r.pending.length,
-              r.pending[0]?.type,
-              r.failingSince,
-              r.lastFailure,
-              r.nextAttemptAt ?? (r.mark === 'UNDELIVERED' ? '`events redeliver`' : ''),
-            ]),
+            COLUMNS.map(([head]) => head),
+            rows.map((r) => COLUMNS.map(([, cell]) => cell(r))),
           ),
           `${rows.length} order(s)`,
         ].join('\n'),
@@ -80,9 +73,8 @@ async function redeliver(ctx: CliContext, orderId: string): Promise<ExitCode> {
     st = await bookings.redeliverOrderEvents(orderId);
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;
-    throw new CliError(
+    throw failedError(
       `Order ${orderId} has no events waiting: its delivery is not running (all delivered, or no events).`,
-      ExitCode.FAILED,
       'NOT_FOUND',
     );
   }

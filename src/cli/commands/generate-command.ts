@@ -1,8 +1,6 @@
 /**
- * `generate payload-key` and `generate codec-token`: the two secrets a deployment makes for
- * itself, printed on stdout in the form their variables read (`PAYLOAD_ENCRYPTION_KEYS`,
- * `CODEC_SERVER_TOKEN`), so they can go straight into a secret store or a `*_FILE`. Random from
- * the operating system's generator; no configuration read, nothing sent anywhere.
+ * `generate payload-key` and `generate codec-token`: a deployment's two secrets, printed in the
+ * form their variables read. Random from the operating system; no configuration read, nothing sent.
  */
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';

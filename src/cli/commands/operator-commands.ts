@@ -1,9 +1,8 @@
 /**
  * What an operator does to bookings: `status`, `approve` / `reject`, `cancel` (cancel-command.ts),
- * `keep`, `resolve`, `list`. Queries and updates need a worker to answer; they run with a deadline so a missing worker is
- * reported (exit 3) instead of hanging.
+ * `keep`, `resolve`, `list`. Queries and updates run with a deadline: no worker is exit 3, not a hang.
  */
-import { WorkflowUpdateFailedError, type WorkflowExecutionDescription } from '@temporalio/client';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Command } from 'commander';
 import {
@@ -19,7 +18,7 @@ import {
 import { cutAtDeadline } from '../../client/temporal-not-answering';
 import { BookingOutcomeKey, BookingPhaseKey } from '../../shared/search-attributes';
 import type { CliContext } from '../cli-context';
-import { CliError, toCliFailure, usageError } from '../cli-errors';
+import { CliError, toCliFailure, usageError, failedError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';
 import { renderOrderState, renderResult, renderState, table } from '../render';
 import { phaseHint } from './book-command';
@@ -27,16 +26,9 @@ import { registerCancelCommand } from './cancel-command';
 import type { CommandRunner } from './command-runner';
 import { parseBookingId, readBeforeWriting } from './order-writes';
 
-async function describeBooking(
-  ctx: CliContext,
-  orderId: string,
-): Promise<WorkflowExecutionDescription> {
-  return (await ctx.bookings()).handle(orderId).describe();
-}
-
 async function status(ctx: CliContext, orderId: string): Promise<ExitCode> {
   const bookings = await ctx.bookings();
-  const description = await describeBooking(ctx, orderId);
+  const description = await bookings.handle(orderId).describe();
   const workflowId = bookingWorkflowId(orderId);
   const workflowStatus = description.status.name;
   let state: OrderState;
@@ -105,18 +97,17 @@ async function updateBooking<T>(
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError || err instanceof WorkflowUpdateFailedError))
       throw err;
-    let description: WorkflowExecutionDescription;
-    try {
-      description = await describeBooking(ctx, orderId);
-    } catch {
-      throw err;
-    }
+    const description = await (
+      await ctx.bookings()
+    )
+      .handle(orderId)
+      .describe()
+      .catch(() => Promise.reject(err));
     const decided = description.typedSearchAttributes.get(BookingOutcomeKey);
     if (err instanceof WorkflowUpdateFailedError && decided === undefined) throw err;
     const phase = decided ?? description.typedSearchAttributes.get(BookingPhaseKey);
-    throw new CliError(
+    throw failedError(
       `The booking for order ${orderId} has already ended (${phase ?? description.status.name}): nothing is left to ${what}. \`status ${orderId}\` shows how it ended.`,
-      ExitCode.FAILED,
       'ENDED',
     );
   }
@@ -127,12 +118,8 @@ async function decide(ctx: CliContext, orderId: string, approve: boolean): Promi
   const state = await updateBooking(ctx, orderId, approve ? 'approve' : 'reject', () =>
     bookings.approvePriceChange(orderId, approve),
   );
-  ctx.emit({ orderId, approved: approve, state }, () =>
-    [
-      `${approve ? 'Approved' : 'Rejected'} the change for order ${orderId}; the booking is now ${state.phase}.`,
-      renderState(state),
-    ].join('\n'),
-  );
+  const done = `${approve ? 'Approved' : 'Rejected'} the change for order ${orderId}; the booking is now ${state.phase}.`;
+  ctx.emit({ orderId, approved: approve, state }, () => `${done}\n${renderState(state)}`);
   return ExitCode.OK;
 }
 
@@ -140,12 +127,8 @@ async function keep(ctx: CliContext, orderId: string, o: { reason?: string }) {
   const bookings = await ctx.bookings();
   await readBeforeWriting(ctx, orderId);
   const state = await ctx.withWorkerDeadline(() => bookings.keep(orderId, o.reason));
-  ctx.emit({ orderId, action: 'keep', state }, () =>
-    [
-      `Order ${orderId} is kept: it will not be cancelled automatically.`,
-      renderOrderState(state),
-    ].join('\n'),
-  );
+  const done = `Order ${orderId} is kept: it will not be cancelled automatically.`;
+  ctx.emit({ orderId, action: 'keep', state }, () => `${done}\n${renderOrderState(state)}`);
   return ExitCode.OK;
 }
 
@@ -168,12 +151,10 @@ async function resolve(
   const state = await updateBooking(ctx, orderId, 'resolve', () =>
     bookings.resolveReconciliation(orderId, resolution),
   );
-  ctx.emit({ orderId, resolution, state }, () =>
-    [
-      `Resolved order ${orderId} ${'bookingId' in resolution ? `with supplier booking ${resolution.bookingId}` : 'as never booked'}; the booking is now ${state.phase}.`,
-      renderState(state),
-    ].join('\n'),
-  );
+  const how =
+    'bookingId' in resolution ? `with supplier booking ${resolution.bookingId}` : 'as never booked';
+  const done = `Resolved order ${orderId} ${how}; the booking is now ${state.phase}.`;
+  ctx.emit({ orderId, resolution, state }, () => `${done}\n${renderState(state)}`);
   return ExitCode.OK;
 }
 

@@ -16,11 +16,7 @@ export interface PropertyLabel {
   readonly source: 'store' | 'supplier';
 }
 
-/**
- * Name and stars by property id: from the local catalogue when it knows the property, else one
- * supplier detail call per property. A property the supplier does not describe (404) gets no
- * label rather than failing the whole answer.
- */
+/** Name and stars by property id; a property the supplier does not describe (404) gets none. */
 export async function propertyLabels(
   ctx: CliContext,
   ids: readonly number[],

@@ -1,20 +1,17 @@
 /**
- * `replay`: checks this build's workflow code against the histories in the user's own namespace
- * before it rolls out (docs/upgrading.md). Fetches the histories of the booking task queue's open
- * workflows and of those closed recently (bounded by `--limit`, narrowed by `--query`), over the
- * configured connection (TLS, API key), and replays each against the workflow bundle the workers
- * would run (WORKFLOW_BUNDLE_PATH, else bundled from this checkout). Exit 0 when every history
- * replays; 1 with each workflow id and its first nondeterministic command when one does not.
+ * `replay`: this build's workflow code against the histories of the booking task queue's open and
+ * recently closed workflows, before a rollout (docs/upgrading.md), with the bundle the workers
+ * would run (WORKFLOW_BUNDLE_PATH, else bundled from this checkout).
  */
 import { Worker } from '@temporalio/worker';
 import type { Command } from 'commander';
 import { createDataConverter } from '../../codec/data-converter';
 import { loadWorkflowBundle } from '../../workflow-bundle';
 import type { CliContext } from '../cli-context';
-import { CliError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';
 import { table } from '../render';
 import type { CommandRunner } from './command-runner';
+import { parsePositiveInt } from './content-args';
 
 export interface ReplayOptions {
   readonly query?: string;
@@ -55,19 +52,9 @@ export function firstLine(err: unknown): string {
   return text.split('\n')[0]!.slice(0, 500);
 }
 
-function positive(name: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n <= 0) {
-    throw new CliError(`${name}: "${text}" is not a positive integer`, ExitCode.USAGE, 'USAGE', [
-      { field: name, message: 'a positive integer' },
-    ]);
-  }
-  return n;
-}
-
 async function replay(ctx: CliContext, o: ReplayOptions): Promise<ExitCode> {
-  const limit = positive('--limit', o.limit);
-  const days = positive('--closed-within', o.closedWithin);
+  const limit = parsePositiveInt('--limit', o.limit);
+  const days = parsePositiveInt('--closed-within', o.closedWithin);
   const { client } = await ctx.temporal();
   const config = ctx.config;
   const query = o.query ?? defaultReplayQuery(config.temporal.taskQueue, days, new Date());

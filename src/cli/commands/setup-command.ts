@@ -1,11 +1,7 @@
 /**
- * `setup`: prepares the configured namespace (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, the
- * TEMPORAL_TLS_* and TEMPORAL_API_KEY settings) for the product: registers the search attributes
- * it lacks, with their types (and, with `--create-namespace`, the namespace itself when it does not
- * exist), says what it changed, and stops with one line on what it cannot do
- * (src/namespace/prepare-namespace.ts). Idempotent. Exit 0 prepared; 1 not done (no permission: the
- * commands to run; an attribute of another type; no such namespace); 2 configuration; 3 Temporal
- * unreachable.
+ * `setup`: registers the search attributes the configured namespace lacks, with their types (and,
+ * with `--create-namespace`, the namespace itself), and says what it cannot do in one line
+ * (src/namespace/prepare-namespace.ts). Idempotent; exit codes in its help.
  */
 import type { Command } from 'commander';
 import { describeTemporalSecurity } from '../../client/connection-options';
@@ -23,7 +19,7 @@ import {
   PRODUCT_SEARCH_ATTRIBUTES,
 } from '../../namespace/search-attribute-plan';
 import type { CliContext } from '../cli-context';
-import { CliError } from '../cli-errors';
+import { type CliError, failedError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';
 import { formatDuration, table } from '../render';
 import type { CommandRunner } from './command-runner';
@@ -61,17 +57,15 @@ export function setupFailure(
   const ns = `namespace '${target.namespace}' at ${target.address}`;
   switch (outcome.kind) {
     case 'no-namespace':
-      return new CliError(
+      return failedError(
         outcome.refusal
           ? `There is no ${ns}, and Temporal refused to create it (${outcome.refusal.code}: ${outcome.refusal.details}): ${createNamespaceHint(target, MIN_RETENTION_DAYS)} (someone allowed to), then run \`hotel-booking setup\` again.`
           : `There is no ${ns} (${outcome.details}): \`hotel-booking setup --create-namespace\` creates it with ${MIN_RETENTION_DAYS} days of retention (or ${createNamespaceHint(target, MIN_RETENTION_DAYS)}), or set TEMPORAL_NAMESPACE to the one the workers use.`,
-        ExitCode.FAILED,
         outcome.refusal ? 'NAMESPACE_NOT_PERMITTED' : 'NAMESPACE_NOT_FOUND',
       );
     case 'conflict':
-      return new CliError(
+      return failedError(
         `The ${ns} has search attributes of another type: ${conflictLines(outcome.conflicts).join('; ')}. Nothing was changed: bookings cannot write them; use another namespace (TEMPORAL_NAMESPACE) or have an admin remove them.`,
-        ExitCode.FAILED,
         'SEARCH_ATTRIBUTE_TYPE_CONFLICT',
         outcome.conflicts.map((c) => ({
           field: c.name,
@@ -81,20 +75,18 @@ export function setupFailure(
     case 'refused': {
       const what = outcome.step === 'list' ? 'list the search attributes of' : 'register';
       const names = outcome.toRegister.map((s) => s.name).join(', ');
-      return new CliError(
+      return failedError(
         [
           `Temporal refused to ${what} the ${ns} (${outcome.refusal.code}: ${outcome.refusal.details}): ${names} must be registered by someone allowed to (on Temporal Cloud an account or namespace admin). Nothing was changed. The commands:`,
           ...registerAttributeCommands(target, outcome.toRegister).map((c) => `  ${c}`),
         ].join('\n'),
-        ExitCode.FAILED,
         'SEARCH_ATTRIBUTES_NOT_PERMITTED',
         issuesOf(outcome.toRegister, 'not registered'),
       );
     }
     case 'not-usable':
-      return new CliError(
+      return failedError(
         `Registered ${outcome.created.map((s) => s.name).join(', ')} on the ${ns}, but queries did not accept them within ${formatDuration(outcome.timeoutMs)}: run \`hotel-booking setup\` again before starting workers.`,
-        ExitCode.FAILED,
         'SEARCH_ATTRIBUTES_NOT_USABLE',
         issuesOf(outcome.created, 'registered, not yet usable'),
       );
