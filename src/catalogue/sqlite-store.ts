@@ -2,7 +2,14 @@
  * The embedded catalogue store: one SQLite file through better-sqlite3 (synchronous, in-process,
  * no server to run). WAL mode lets the CLI read while a worker writes.
  */
-import type { CatalogueStats, CatalogueStore, PropertySummary, ReferenceItem } from './store';
+import type Database from 'better-sqlite3';
+import type {
+  CatalogueQuery,
+  CatalogueStats,
+  CatalogueStore,
+  PropertySummary,
+  ReferenceItem,
+} from './store';
 import type { ContentLanguage } from './sync-contract';
 import {
   cityKey,
@@ -42,6 +49,56 @@ function summary(row: PropertyRow): PropertySummary {
     active: row.active === 1,
     guestRating: row.guest_rating,
   };
+}
+
+/** The properties `query` matches, best first. */
+function searchProperties(db: Database.Database, query: CatalogueQuery): PropertySummary[] {
+  const where = ['p.language = @language'];
+  const params: Record<string, unknown> = {
+    language: query.language ?? 'en',
+    limit: Math.max(1, Math.floor(query.limit ?? 50)),
+  };
+  if (query.includeInactive !== true) where.push('p.active = 1');
+  if (query.country !== undefined) {
+    where.push('p.country_code = @country');
+    params.country = query.country.toUpperCase();
+  }
+  if (query.minStars !== undefined) {
+    where.push('p.stars >= @minStars');
+    params.minStars = query.minStars;
+  }
+  if (query.city !== undefined) {
+    // Any language's city name: an English speaker types "Rome" for rows that say "Roma".
+    where.push('EXISTS (SELECT 1 FROM properties o WHERE o.id = p.id AND o.city_key = @city)');
+    params.city = cityKey(query.city);
+  }
+  const rows = db
+    .prepare<Record<string, unknown>, PropertyRow>(
+      `SELECT p.id, p.language, p.country_code, p.name, p.city, p.stars, p.guest_rating, p.active
+         FROM properties p WHERE ${where.join(' AND ')}
+         ORDER BY p.stars DESC NULLS LAST, p.guest_rating DESC NULLS LAST, p.name, p.id
+         LIMIT @limit`,
+    )
+    .all(params);
+  return rows.map(summary);
+}
+
+/** What the catalogue holds, by country and language, and its reference lists. */
+function catalogueStats(db: Database.Database): CatalogueStats {
+  const properties = db
+    .prepare<[], CatalogueStats['properties'][number]>(
+      `SELECT country_code AS countryCode, language, SUM(active) AS active,
+           SUM(1 - active) AS inactive, MAX(last_seen_at) AS lastSeenAt
+         FROM properties GROUP BY country_code, language ORDER BY country_code, language`,
+    )
+    .all();
+  const referenceLists = db
+    .prepare<[], CatalogueStats['referenceLists'][number]>(
+      `SELECT language, list, json_array_length(items) AS items, updated_at AS updatedAt
+         FROM reference_lists ORDER BY language, list`,
+    )
+    .all();
+  return { properties, referenceLists };
 }
 
 /** Opens (creating when needed) a SQLite catalogue at `options.path`. */
@@ -106,34 +163,7 @@ export function openSqliteCatalogueStore(options: SqliteCatalogueStoreOptions): 
     },
 
     async search(query) {
-      const where = ['p.language = @language'];
-      const params: Record<string, unknown> = {
-        language: query.language ?? 'en',
-        limit: Math.max(1, Math.floor(query.limit ?? 50)),
-      };
-      if (query.includeInactive !== true) where.push('p.active = 1');
-      if (query.country !== undefined) {
-        where.push('p.country_code = @country');
-        params.country = query.country.toUpperCase();
-      }
-      if (query.minStars !== undefined) {
-        where.push('p.stars >= @minStars');
-        params.minStars = query.minStars;
-      }
-      if (query.city !== undefined) {
-        // Any language's city name: an English speaker types "Rome" for rows that say "Roma".
-        where.push('EXISTS (SELECT 1 FROM properties o WHERE o.id = p.id AND o.city_key = @city)');
-        params.city = cityKey(query.city);
-      }
-      const rows = db
-        .prepare<Record<string, unknown>, PropertyRow>(
-          `SELECT p.id, p.language, p.country_code, p.name, p.city, p.stars, p.guest_rating, p.active
-           FROM properties p WHERE ${where.join(' AND ')}
-           ORDER BY p.stars DESC NULLS LAST, p.guest_rating DESC NULLS LAST, p.name, p.id
-           LIMIT @limit`,
-        )
-        .all(params);
-      return rows.map(summary);
+      return searchProperties(db, query);
     },
 
     async upsertReferenceLists(language, lists) {
@@ -150,20 +180,7 @@ export function openSqliteCatalogueStore(options: SqliteCatalogueStoreOptions): 
     },
 
     async stats() {
-      const properties = db
-        .prepare<[], CatalogueStats['properties'][number]>(
-          `SELECT country_code AS countryCode, language, SUM(active) AS active,
-             SUM(1 - active) AS inactive, MAX(last_seen_at) AS lastSeenAt
-           FROM properties GROUP BY country_code, language ORDER BY country_code, language`,
-        )
-        .all();
-      const referenceLists = db
-        .prepare<[], CatalogueStats['referenceLists'][number]>(
-          `SELECT language, list, json_array_length(items) AS items, updated_at AS updatedAt
-           FROM reference_lists ORDER BY language, list`,
-        )
-        .all();
-      return { properties, referenceLists };
+      return catalogueStats(db);
     },
 
     async close() {
