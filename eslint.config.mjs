@@ -240,6 +240,7 @@ export default tseslint.config(
       'src/shared/fast-path-checks.ts',
       'src/shared/duration.ts',
       'src/shared/supplier-accounts.ts',
+      'src/shared/defined.ts',
     ],
     rules: {
       'no-restricted-imports': [

@@ -1,7 +1,6 @@
 /**
- * Timeouts and retry policies of every activity: the one place they are decided. They follow the
- * hotel API client's classification: activities throw non-retryable failures for what must not be
- * retried and carry `nextRetryDelay` for `Retry-After`, so policies only bound time and attempts.
+ * Every activity's timeouts and retry policy, in one place. Activities throw non-retryable
+ * failures and carry `nextRetryDelay`, so policies only bound time and attempts.
  */
 import type { Priority } from '@temporalio/common';
 import { workflowInfo } from '@temporalio/workflow';
@@ -9,13 +8,9 @@ import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow
 import { DEFAULT_SUPPLIER_ACCOUNT, supplierTaskQueue } from '../shared/supplier-accounts';
 
 /**
- * Task-queue priority of each kind of activity (1 is served first; unset is 3; the server's
- * `matching.useNewMatcher` honours it, dev server and cluster alike). When the activity queue has a
- * backlog (the fleet's slots full, or the supplier rate cap reached), a new booking's price check
- * and booking call, and a cancellation, are dispatched before the thousands of confirmation polls
- * that are due, instead of behind them. Priority orders the one queue, so the fleet-wide supplier
- * rate cap (`SUPPLIER_MAX_CALLS_PER_SECOND`, one per task queue) still covers every call.
- * Replay does not compare priorities, so running workflows are unaffected (test/workflows/replay.test.ts).
+ * Task-queue priority (1 first; unset is 3): with a backlog, a booking's calls and cancellations go
+ * before the due polls. One queue, so the supplier rate cap still covers every call. Replay does
+ * not compare priorities.
  */
 export const PRIORITY = {
   /** What a customer waits for now: price checks, booking calls, cancel requests, reads. */
@@ -27,62 +22,47 @@ export const PRIORITY = {
 } as const satisfies Record<string, Priority>;
 
 /**
- * A supplier call's options for the order's account: the default account's calls stay on the
- * booking task queue; another account's go to its own queue (src/shared/supplier-accounts.ts),
- * whose workers hold that account's client, slots and rate cap. The one place calls are routed.
+ * The one place calls are routed: the default account's stay on the booking task queue, another
+ * account's go to its own (src/shared/supplier-accounts.ts), with its client, slots and rate cap.
  */
 export function onAccount<T extends ActivityOptions>(options: T, supplier: string | undefined): T {
   if (supplier === undefined || supplier === DEFAULT_SUPPLIER_ACCOUNT) return options;
   return { ...options, taskQueue: supplierTaskQueue(workflowInfo().taskQueue, supplier) };
 }
 
-/**
- * Whether the order's supplier reads may be made as local activities (in the worker that holds
- * the workflow task): only the default account's, since a local read takes none of its account's
- * slots or cap; another account's reads always go to its own queue.
- */
+/** Only the default account's reads may be local: a local read takes none of an account's slots or cap. */
 export function readsLocally(supplier: string | undefined): boolean {
   return supplier === undefined || supplier === DEFAULT_SUPPLIER_ACCOUNT;
 }
 
 /**
- * How long one supplier read may run: a little above the client's read timeout
- * (`HOTEL_API_READ_TIMEOUT_MS`, 15 s by default), so the client's own TIMEOUT is the usual signal,
- * and a read cut off by a dead worker is retried elsewhere within ~20 s rather than ~45 s.
- * {@link clientTimeoutProblems} refuses a read timeout that would not fit under it.
+ * One supplier read: a little above the client's read timeout (15 s by default), so the client's
+ * TIMEOUT is the usual signal and a dead worker's read is retried within ~20 s.
  */
 export const READ_CALL_LIMIT_MS = 20_000;
 const READ_START_TO_CLOSE = READ_CALL_LIMIT_MS;
 
-/**
- * What a call's activity needs beyond the client's own deadline to report the answer (or the
- * client's TIMEOUT): the answer's body, decoding, the completion reaching the server.
- */
+/** What a call's activity needs beyond the client's deadline to report its answer. */
 export const CALL_REPORT_MARGIN_MS = 15_000;
 
 /**
- * `POST /booking`'s start-to-close timeout: only a backstop. The client's booking timeout
- * (`HOTEL_API_BOOKING_TIMEOUT_MS`, which workflow code cannot read) ends a slow call, and a dead
- * worker is noticed by the 20 s heartbeat timeout; this bounds a worker that is alive but stuck.
- * A fixed 150 s used to sit here: a booking timeout above it turned every slow booking into a
- * reconciliation, silently. Now {@link clientTimeoutProblems} refuses a booking timeout that does
- * not fit under the backstop, at start.
+ * `POST /booking`'s start-to-close timeout, only a backstop for a worker alive but stuck: the
+ * client's booking timeout ends a slow call, the heartbeat timeout a dead worker. A booking timeout
+ * over it would turn slow bookings into reconciliations: {@link clientTimeoutProblems} refuses it.
  */
 export const BOOKING_CALL_BACKSTOP_MS = 15 * 60_000;
 
 /**
- * The shutdown grace of a worker: every booking call in flight may run to the client's booking
- * timeout and be reported (a call cut off after its write needs an operator). The one place it
- * is derived; src/worker-config.ts applies it when `SHUTDOWN_GRACE_MS` is unset.
+ * A worker's shutdown grace: a booking call in flight may run to its timeout and be reported (one
+ * cut off after its write needs an operator). src/worker-config.ts applies it by default.
  */
 export function shutdownGraceMsFor(bookingTimeoutMs: number): number {
   return bookingTimeoutMs + CALL_REPORT_MARGIN_MS;
 }
 
 /**
- * Client timeouts the activity timeouts cannot honour, one line each naming the variable: a call
- * the activity times out before the client does ends as an ambiguous activity timeout (bookings:
- * reconciliation) instead of the client's own classified answer.
+ * Client timeouts the activity timeouts cannot honour, one line each naming the variable: the
+ * activity timing out first turns the client's classified answer into an ambiguous timeout.
  */
 export function clientTimeoutProblems(timeouts: {
   readonly bookingMs: number;
@@ -105,11 +85,8 @@ export function clientTimeoutProblems(timeouts: {
 }
 
 /**
- * The check of an order's earlier runs (activities/earlier-runs.ts) before a booking's first
- * supplier call: a local activity, since it calls Temporal, not the supplier (no rate cap, no
- * task-queue round trip, one marker in history). Visibility that lags or a server that does not
- * answer is retried for 10 minutes; then the booking ends FAILED with no booking sent, because
- * booking without knowing the earlier runs could book the order twice.
+ * The check of an order's earlier runs: local (it calls Temporal, not the supplier), retried for
+ * 10 minutes, then FAILED with nothing sent: booking without knowing them could book twice.
  */
 export const EARLIER_RUNS_ACTIVITY: LocalActivityOptions = {
   startToCloseTimeout: '30s',
@@ -119,10 +96,8 @@ export const EARLIER_RUNS_ACTIVITY: LocalActivityOptions = {
 };
 
 /**
- * Announcing an order event (a local activity of bookRoom and the guard, in the workflow task that
- * changed the order's truth: no task queue, so it counts against no rate cap): a direct POST cut
- * at 1 s (src/order-events/activities/direct.ts), else a hand-over to the endpoint's delivery.
- * Retried until one of them took it: the workflow does not close with an event unannounced.
+ * Announcing an order event, local in the task that changed the truth: a direct POST cut at 1 s,
+ * else a hand-over to the endpoint's delivery; retried until taken, so no event goes unannounced.
  */
 export const ANNOUNCE_EVENT_ACTIVITY: LocalActivityOptions = {
   startToCloseTimeout: '10s',
@@ -130,11 +105,7 @@ export const ANNOUNCE_EVENT_ACTIVITY: LocalActivityOptions = {
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '1m' },
 };
 
-/**
- * One delivery round of an overflow workflow (src/order-events/workflows/overflow-delivery.ts):
- * three POSTs of its event a few seconds apart (each bounded by DELIVERY_TIMEOUT_MS); the
- * workflow then waits with its own backoff (decisions.ts there) and shows the order as failing.
- */
+/** One round of an overflow workflow: three POSTs of its event; the workflow then backs off. */
 export const DELIVER_EVENT_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '20s',
   retry: {
@@ -146,12 +117,8 @@ export const DELIVER_EVENT_ACTIVITY: ActivityOptions = {
 };
 
 /**
- * One round of the endpoint's delivery (src/order-events/workflows/endpoint-delivery.ts): every
- * due order's events, up to three POSTs each a few seconds apart, orders side by side; the
- * activity starts no POST after ROUND_BUDGET_MS (src/order-events/activities/rounds.ts) and
- * reports what went. It heartbeats, so a round lost with its worker is sent again by another
- * within 20 s; answers the endpoint gave are results, not failures, so only a lost or broken
- * round is retried here.
+ * One round of the endpoint's delivery (every due order's events, within ROUND_BUDGET_MS): it
+ * heartbeats, and the endpoint's answers are results, so only a lost or broken round is retried.
  */
 export const DELIVER_ROUND_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '2m',
@@ -159,10 +126,7 @@ export const DELIVER_ROUND_ACTIVITY: ActivityOptions = {
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumAttempts: 3 },
 };
 
-/**
- * Handing events the endpoint's delivery cannot hold to their orders' overflow workflows
- * (signal-with-start): retried until Temporal takes them.
- */
+/** Handing events to their orders' overflow workflows: retried until Temporal takes them. */
 export const HAND_OVER_TO_ORDERS_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '1m',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
@@ -181,11 +145,7 @@ export const READ_ACTIVITY: ActivityOptions = {
   },
 };
 
-/**
- * A supplier read made as a local activity within the worker's local budget
- * (activities/local-reads.ts): the read's own timeouts and retries. An attempt that finds the
- * budget spent answers at once, and the workflow schedules the read with {@link READ_ACTIVITY}.
- */
+/** A local supplier read; one that finds the worker's budget spent is scheduled as {@link READ_ACTIVITY}. */
 export const LOCAL_READ_ACTIVITY: LocalActivityOptions = {
   startToCloseTimeout: READ_START_TO_CLOSE,
   scheduleToCloseTimeout: '10m',
@@ -193,11 +153,7 @@ export const LOCAL_READ_ACTIVITY: LocalActivityOptions = {
   retry: READ_ACTIVITY.retry!,
 };
 
-/**
- * Starting the order's guard from the task that decided CONFIRMED (activities/guard-start.ts): a
- * local activity, retried until Temporal takes the start, as a child's start would be; the
- * booking's result waits for it, so no confirmed order is left unguarded.
- */
+/** Starting the guard (earlier versions): retried until taken, so no confirmed order is unguarded. */
 export const START_GUARD_ACTIVITY: LocalActivityOptions = {
   startToCloseTimeout: '10s',
   localRetryThreshold: '10s',
@@ -205,11 +161,8 @@ export const START_GUARD_ACTIVITY: LocalActivityOptions = {
 };
 
 /**
- * `POST /booking`: never retried by Temporal. A worker that dies mid-call surfaces as a heartbeat
- * timeout (20 s), which the workflow treats as ambiguous. The client's booking timeout, whatever
- * it is configured to, is the usual end of a slow call: the start-to-close timeout is only the
- * backstop ({@link BOOKING_CALL_BACKSTOP_MS}). Timeouts are not part of replay's command check,
- * so running workflows are unaffected by the change from 150 s.
+ * `POST /booking`: never retried by Temporal; a worker dying mid-call is a heartbeat timeout,
+ * ambiguous. Replay does not check timeouts.
  */
 export const CREATE_BOOKING_ACTIVITY: ActivityOptions = {
   priority: PRIORITY.booking,
@@ -219,10 +172,8 @@ export const CREATE_BOOKING_ACTIVITY: ActivityOptions = {
 };
 
 /**
- * Cancel requests (`DELETE /cancel`): idempotent at the supplier (cancelling twice is harmless), so
- * retried (backoff up to a minute) on anything but a refusal, for as long as the cancellation's
- * deadline allows: `scheduleToCloseTimeout` is set per call to it, so a supplier outage ends
- * `STILL_ACTIVE`, never a failure.
+ * `DELETE /cancel`: idempotent, so retried on anything but a refusal until the deadline (set per
+ * call): a supplier outage ends `STILL_ACTIVE`, never a failure.
  */
 export const CANCEL_ACTIVITY: ActivityOptions = {
   priority: PRIORITY.booking,
@@ -230,16 +181,12 @@ export const CANCEL_ACTIVITY: ActivityOptions = {
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 };
 
-/**
- * Polls (confirmation, cancellation): each attempt is one retrieve; the activity sets the exact
- * delay of the next poll. `scheduleToCloseTimeout` (the deadline) is set per call.
- */
+/** Polls: each attempt one retrieve, the activity sets the next delay; the deadline is per call. */
 export const POLL_ACTIVITY: ActivityOptions = {
   priority: PRIORITY.poll,
   startToCloseTimeout: READ_START_TO_CLOSE,
-  // Only an attempt that ends without `nextRetryDelay` uses this backoff: one lost with its worker
-  // (start-to-close timeout). Its exponent counts every poll before it, so a 10 m cap made a poll
-  // lost in a deploy wait 10 minutes after ten polls (deploy drill); 30 s puts it back quickly.
+  // Only a poll lost with its worker uses this backoff, whose exponent counts every poll before
+  // it: a low cap puts it back quickly.
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
 };
 
@@ -248,11 +195,7 @@ export const BOOKING_SEND_ATTEMPTS = 5;
 /** Pause between such tries, doubling each time. */
 export const BOOKING_RESEND_BASE_DELAY_MS = 1_000;
 
-/**
- * Content sync: a list page with its details (or the end of a pass). Heartbeats every few
- * seconds, so a dead worker's page moves to another worker within 30 s; the retried attempt
- * resumes from its heartbeat details.
- */
+/** Content sync, a page at a time: heartbeats, so a retried attempt resumes from its details. */
 export const CONTENT_SYNC_ACTIVITY: ActivityOptions = {
   priority: PRIORITY.background,
   startToCloseTimeout: '15m',

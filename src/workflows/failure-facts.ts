@@ -1,7 +1,6 @@
 /**
- * Reads what an activity failure means for the booking rules: its code, and whether the supplier
- * may have processed the request (`ambiguous`). Pure; the classification itself is the hotel API
- * client's (src/hotel-api/errors.ts), carried in the failure's details by the activities.
+ * What an activity failure means for the booking rules: its code, and whether the supplier may
+ * have processed it (`ambiguous`). The classification is src/hotel-api/errors.ts's, in the details.
  */
 import {
   ActivityFailure,
@@ -41,23 +40,21 @@ export function failureFacts(err: unknown): FailureFacts & { message: string } {
       message: `the activity timed out (${String(cause.timeoutType)}): the worker may have died mid-call`,
     };
   }
-  if (isCancellation(err)) {
+  if (isCancellation(err))
     return {
       code: 'CANCELLED',
       retryable: false,
       ambiguous: true,
       message: 'the activity was cancelled',
     };
-  }
   const message = err instanceof Error ? err.message : String(err);
   return { code: 'UNKNOWN', retryable: false, ambiguous: true, message };
 }
 
 /**
- * The facts of a failed `createBookingMarked` (rule 1): a timeout is ambiguous only when the
- * activity had Temporal record that the call was about to leave; without the mark (the task was
- * lost with a server node, the worker died before sending) the call provably never left, and so
- * does a worker that does not know the activity (an earlier release, mid-deploy: nothing ran).
+ * The facts of a failed `createBookingMarked` (rule 1): a timeout is ambiguous only with the mark
+ * that the call was leaving; without it, or from a worker that does not know the activity, the
+ * call provably never left.
  */
 export function bookingCallFacts(err: unknown): FailureFacts & { message: string } {
   const cause = err instanceof ActivityFailure ? err.cause : err;
@@ -87,11 +84,8 @@ export function toBookingError(err: unknown): BookingError {
 }
 
 /**
- * Whether the activity ended because its `scheduleToCloseTimeout` (a poll's deadline) passed. Two
- * shapes: the deadline fired during an attempt or a backoff (`TimeoutFailure` cause), or an
- * attempt failed and the server did not schedule the next because it would start after the
- * deadline (`retryState: TIMEOUT`, the last attempt's failure as cause). With polls minutes apart
- * the second is the usual one.
+ * Whether a poll's deadline (`scheduleToCloseTimeout`) ended the activity: it fired mid-attempt
+ * (`TimeoutFailure`), or the next attempt would have started after it (`retryState: TIMEOUT`).
  */
 export function isDeadline(err: unknown): boolean {
   if (!(err instanceof ActivityFailure)) return false;

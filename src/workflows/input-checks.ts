@@ -1,11 +1,7 @@
 /**
- * What the workflows check of their inputs and update arguments (direct starts, callers that are
- * not `BookingClient`): the zod-free fast path (src/shared/input-fast-path.ts) for what it can
- * vouch for, else the contract's zod schemas, required only then. The workflow modules are
- * evaluated once per worker and shared (src/workflow-bundle.ts), but not these: zod writes to its
- * schemas, which the sharing would freeze. Required here, they are evaluated per workflow on first
- * `require`, so a workflow whose input is valid never builds zod or a schema; a doubtful input gets
- * zod's own verdict, field paths and messages.
+ * The workflows' checks of inputs and update arguments: the zod-free fast path
+ * (src/shared/input-fast-path.ts), else the zod schemas, required lazily: zod writes to its
+ * schemas, which the bundle's shared modules would freeze, and a valid input never builds them.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
 import type * as BookingContract from '../shared/booking-contract';
@@ -46,12 +42,8 @@ function check<T>(fast: T | undefined, schema: () => Schema<T>, v: unknown): Che
     return { success: false, issues: [{ field: '(input)', message: v.why }] };
   const parsed = schema().safeParse(v);
   if (parsed.success) return { success: true, data: parsed.data };
-  return {
-    success: false,
-    issues: booking().toFieldIssues(
-      parsed.error as Parameters<typeof BookingContract.toFieldIssues>[0],
-    ),
-  };
+  const error = parsed.error as Parameters<typeof BookingContract.toFieldIssues>[0];
+  return { success: false, issues: booking().toFieldIssues(error) };
 }
 
 /** `field: message; …` */

@@ -1,12 +1,7 @@
 /**
- * `bookRoom`'s verdict on its input: what today's rules decide (the fields through
- * input-checks.ts, then the rules across fields) and, when the rules of runs recorded before them
- * decide otherwise, theirs too. The workflow asks `patched('contract-rules-as-published')` only then, so a
- * new run takes today's verdict and a recorded run replays with the verdict it ran with. Pure.
- *
- * Today's rules are the published contract's (contract/, docs/contract.md): with no
- * `orderIdField` in the input, the order id's field is reserved all the same, as the default
- * `custom_field_10`. Earlier runs' rules: earlier-versions/input-rules.ts.
+ * `bookRoom`'s verdict on its input: today's rules (the published contract's) and, only when they
+ * differ, those of runs recorded before them (earlier-versions/input-rules.ts): the workflow asks
+ * `patched('contract-rules-as-published')` only then. Pure.
  */
 import { DEFAULT_ORDER_ID_FIELD } from '../config/defaults';
 import type { BookRoomParams } from '../shared/booking-contract';
@@ -34,10 +29,7 @@ function withEarlier<T>(now: Checked<T>, earlier: Checked<T>): InputVerdict<T> {
   return same(now, earlier) ? { now } : { now, earlier };
 }
 
-/**
- * A `bookRoom` input: its fields, then the rules across them. Today's reserve the order id's field
- * even when the input does not name it (`DEFAULT_ORDER_ID_FIELD`, as the published schema says).
- */
+/** Fields, then rules across them; today's reserve the default order id field when none is named. */
 export function bookRoomInputVerdict(input: unknown): InputVerdict<BookRoomParams> {
   const parsed = checkBookRoomInput(input);
   if (!parsed.success) return { now: parsed };

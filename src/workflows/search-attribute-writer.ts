@@ -1,9 +1,6 @@
 /**
- * Search attribute writes of a workflow run: a write that changes nothing (the value the run
- * already has, e.g. the attributes the starter set) is dropped, and the writes of one step
- * (everything the workflow does until all of it waits) go out as one upsert: one history event per
- * step instead of one per write. Runs of earlier versions wrote each at once
- * (earlier-versions/each-write.ts): both are a {@link SearchAttributes}.
+ * A run's search attribute writes: one that changes nothing is dropped, and one step's writes go
+ * out as one upsert (earlier versions wrote each at once: earlier-versions/each-write.ts).
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import {
@@ -49,11 +46,7 @@ export class SearchAttributeWriter implements SearchAttributes {
     this.pending.push(...updates);
   }
 
-  /**
-   * Writes what the step changed, as one upsert (none when nothing changed). Called by itself
-   * once the step waits; a workflow calls it before it completes or continues as new, whose
-   * command must be the task's last.
-   */
+  /** The step's changes as one upsert; called before completing or continuing as new too. */
   flush(): void {
     if (this.pending.length === 0) return;
     const updates = changedOnly(this.pending, (u) =>
@@ -65,12 +58,9 @@ export class SearchAttributeWriter implements SearchAttributes {
   }
 
   /**
-   * The SDK evaluates blocked conditions only once the workflow's microtasks have all run, i.e.
-   * once every coroutine of the run waits for something, and again after whatever that unblocked
-   * has run. One condition for the run's life, never true, flushes as it is evaluated: each step's
-   * writes go out when the step waits, for 2 promises per run where a condition per step cost 3
-   * per step (bench: `promises`). Armed outside any cancellable scope, so that a cancellation
-   * from Temporal, which rejects the conditions of the scopes it cancels, cannot disarm it.
+   * The SDK evaluates blocked conditions once every coroutine waits: one never-true condition for
+   * the run's life flushes as it is evaluated, when each step waits (2 promises per run). Armed
+   * outside any cancellable scope, so a cancellation from Temporal cannot disarm it.
    */
   private flushWhenEachStepWaits(): void {
     this.armed = true;

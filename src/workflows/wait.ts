@@ -1,13 +1,7 @@
 /**
- * The workflows' one timed wait: until `fn` is true or the timer fires, as the SDK's
- * `condition(fn, ms)`, with the same commands at the same points (a timer started at once;
- * cancelled when `fn` turns true first, as the activation's conditions are evaluated) for fewer
- * promises: the SDK's races a timer against the condition in a cancellable scope of its own,
- * 17 promises a wait; this one, 11 (bench: `promises`). Each promise created in workflow code
- * costs a captured stack, and a guard waits once per point in time of its order.
- *
- * Every timer carries a summary, which the Temporal UI shows as its name (else its sequence
- * number): what it waits for, in fixed words, never a guest's data.
+ * The workflows' one timed wait: the SDK's `condition(fn, ms)` with the same commands at the same
+ * points (a timer at once, cancelled when `fn` turns true first), 11 promises where it makes 17.
+ * A timer's summary is its name in the UI: fixed words, never a guest's data.
  */
 import { CancellationScope, condition, sleep } from '@temporalio/workflow';
 

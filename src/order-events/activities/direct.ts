@@ -1,8 +1,6 @@
 /**
- * The direct POST, the optimisation in front of the durable path (../README.md): this worker's
- * view of the endpoint, pure decisions on it (test/order-events/direct.test.ts), and the route
- * that follows them. A failed attempt pauses direct attempts; then one announcement asks the
- * endpoint's breaker (its delivery's memo) before the worker tries the endpoint again.
+ * The direct POST in front of the durable path: this worker's view of the endpoint and its route.
+ * A failure pauses direct attempts; then one announcement asks the breaker before trying again.
  */
 import { log } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
@@ -20,11 +18,7 @@ export const DIRECT_DELIVERY_TIMEOUT_MS = 1_000;
 /** How long after a failed direct attempt (or an open breaker) this worker hands every event over. */
 export const DIRECT_DELIVERY_PAUSE_MS = 30_000;
 
-/**
- * A direct attempt unanswered this long is a sign: events announced meanwhile do not wait with
- * it. An endpoint that answers does so in a few ms; one that starts hanging holds the bookings
- * of this quarter second for the direct timeout, not those of the whole second.
- */
+/** A direct attempt unanswered this long is a sign: events announced meanwhile hand over. */
 export const DIRECT_SLOW_MS = 250;
 
 /** This worker's view of the endpoint, for direct attempts. */

@@ -1,8 +1,7 @@
 /**
- * The way into the durable path: a worker's announcements gather their events into one
- * signal-with-start of the endpoint's delivery, sent once the oldest is {@link HANDOVER_GATHER_MS}
- * old; each returns once its signal is taken (durable). Sends go one at a time per task queue, so
- * an order's events (announced one after another) arrive in order.
+ * The way into the durable path: announcements gather into one signal-with-start of the endpoint's
+ * delivery, sent once the oldest is {@link HANDOVER_GATHER_MS} old, one at a time per task queue so
+ * an order's events arrive in order; each returns once its signal is taken.
  */
 import type { Client } from '@temporalio/client';
 import {
@@ -18,12 +17,7 @@ import {
 import type { OrderEvent } from '../contract/event';
 import { OrderEventsDeliveryKey } from '../../shared/search-attributes';
 
-/**
- * How long after its announcement began an event may wait for others (the booking's task waits
- * too): a busy worker sends a few signals a second, each with the events of many bookings, and a
- * booking's decision hardly waits. A whole second, the direct attempt's timeout, cost bookings/s
- * in the bench's closed loop (each booking held its slot that much longer) and saved little more.
- */
+/** How long an event may wait for others: the booking's task waits too, so it stays short. */
 export const HANDOVER_GATHER_MS = 200;
 /** Events in one signal (about 400 bytes each). */
 export const MAX_HANDOVER_EVENTS = 100;
@@ -35,9 +29,7 @@ interface Waiting {
   readonly done: (err?: unknown) => void;
 }
 
-/**
- * A hand-over per worker. `start`: the delivery workflow's input should this signal start it.
- */
+/** A hand-over per worker. `start`: the delivery workflow's input should this signal start it. */
 export function createHandover(options: {
   readonly start: EndpointDeliverySettings;
   readonly gatherMs?: number;
@@ -71,10 +63,7 @@ export function createHandover(options: {
   }
 
   return {
-    /**
-     * Resolves once the endpoint's delivery holds `event` (rejects when Temporal refused it).
-     * `since`: when its announcement began.
-     */
+    /** Resolves once the endpoint's delivery holds `event`; `since`: when its announcement began. */
     add(event: OrderEvent, client: Client, bookingTaskQueue: string, since: number): Promise<void> {
       let q = queues.get(bookingTaskQueue);
       if (!q) queues.set(bookingTaskQueue, (q = { waiting: [], sending: false }));

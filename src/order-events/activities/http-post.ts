@@ -1,21 +1,15 @@
 /**
  * One HTTP POST to the order system and what answered it (docs/order-events.md, "What counts as
- * an answer"): the status of the final answer, decided when its head arrives, or no answer, named
- * by its code. Interim 1xx answers are skipped, as HTTP asks of every client; a redirect is a
- * status like any other, never followed; the answer's body is read and dropped, at most
- * {@link MAX_ANSWER_BYTES} of it and never past the deadline, so a huge or endless answer costs
- * neither memory nor time. node's http and https clients, not undici's: undici fails the exchange
- * on an interim `100 Continue` it did not ask for, whatever final answer follows it.
+ * an answer"): the final answer's status at its head, or no answer, named by its code. Redirects
+ * are not followed; at most {@link MAX_ANSWER_BYTES} of a body is read. node's http clients, not
+ * undici's: undici fails the exchange on an unasked-for interim `100 Continue`.
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** The most of an answer's body read before its connection is closed. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
-/**
- * An idle connection kept for the next POST is closed after this (sooner when the endpoint's
- * `Keep-Alive` says so), before the endpoint closes it under a POST.
- */
+/** An idle kept connection closes after this, before the endpoint closes it under a POST. */
 const IDLE_CONNECTION_MS = 4_000;
 
 /** The final answer's status, or no answer and why: a code (`ECONNRESET`, `TIMEOUT`, …). */
@@ -51,10 +45,7 @@ export function httpPoster(url: string): (out: Outgoing) => Promise<Exchanged> {
     });
 }
 
-/**
- * Settles `done` with the answer; a plain timer is the deadline (a composed `AbortSignal` can be
- * garbage collected before it fires, and with it the deadline).
- */
+/** Settles `done`; a plain timer is the deadline (a composed `AbortSignal` can be collected first). */
 function exchange(req: ClientRequest, out: Outgoing, done: (answer: Exchanged) => void): void {
   const stop = (code: string) => req.destroy(Object.assign(new Error(code), { code }));
   const deadline = setTimeout(() => stop('TIMEOUT'), out.timeoutMs);

@@ -51,11 +51,7 @@ function deliverer(endpoint: OrderEventsEndpoint | undefined, post: Poster | und
     // What the endpoint's delivery starts with, should this worker's hand-over start it.
     start: { firstRetryWaitMs: endpoint?.firstRetryWaitMs, maxHeldEvents: endpoint?.maxHeldEvents },
   });
-  /**
-   * Delivers `event` at once when `hints.direct` and the endpoint answers; else queues it behind
-   * its order's events in an overflow workflow (`hints.checkOverflow`, when one runs), else hands
-   * it to the endpoint's delivery. Resolves once the event is delivered or durable.
-   */
+  /** At once, else behind its order's overflow workflow, else handed over: once delivered or durable. */
   return async function deliver(event: OrderEvent, hints: DeliveryHints = {}): Promise<Announced> {
     const since = Date.now();
     const { client, info } = Context.current();

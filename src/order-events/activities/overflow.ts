@@ -18,10 +18,7 @@ import type { OrderEvent } from '../contract/event';
 import { OrderEventsDeliveryKey, OrderIdKey } from '../../shared/search-attributes';
 import { logAnswer, posterOf, type Poster } from './post';
 
-/**
- * Queues `event` in its order's running overflow workflow (an earlier version's id, then
- * today's, unless `ids` says otherwise); false when none runs.
- */
+/** Queues `event` in its order's running overflow workflow (earlier id first); false when none runs. */
 export async function queueInOverflow(
   client: Client,
   event: OrderEvent,

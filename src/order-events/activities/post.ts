@@ -35,11 +35,7 @@ export type PostAnswer =
       readonly failure: string;
     };
 
-/**
- * A signed POST of events to the endpoint (its `url` and `whsec_…` secret, of the worker's
- * `OrderEventsEndpoint`: index.ts); no answer within `timeoutMs` is a failed one. The final
- * answer's status decides, as soon as its head arrives (http-post.ts).
- */
+/** A signed POST of an event to the endpoint; no answer within `timeoutMs` is a failed one. */
 export function signedPoster(endpoint: { readonly url: string; readonly secret: string }) {
   const webhook = new Webhook(endpoint.secret);
   const send = httpPoster(endpoint.url);

@@ -1,34 +1,21 @@
 /**
- * How order events are delivered, as the layers share it: the delivery workflows' names, ids,
- * task queue and messages, what they show (marks, memo, states), and the activities the workflows
- * call, typed here so that neither layer imports the other. Zod-free: workflows import it. The
- * routes, in one page: ../README.md.
+ * How order events are delivered, as both layers share it: the delivery workflows' names, ids,
+ * task queue, messages and states, and the activities' types. Zod-free: workflows import it.
+ * The routes: ../README.md.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { OrderEvent } from './event';
 
-/**
- * The durable path: one delivery workflow per endpoint (a deployment, its task queue, sends to one
- * `ORDER_EVENTS_URL`), id `order-events:<task queue>`, on the events task queue.
- */
+/** The durable path: one delivery workflow per endpoint (per task queue). */
 export const DELIVER_TO_ENDPOINT_WORKFLOW = 'deliverOrderEventsToEndpoint';
 export const endpointDeliveryWorkflowId = (bookingTaskQueue: string): string =>
   `order-events:${bookingTaskQueue}`;
-/**
- * The overflow: an order's own delivery workflow, id `events-overflow-<orderId>`, for a new order
- * while the endpoint's delivery holds all it may, and that order's later events.
- */
+/** The overflow: an order's own delivery, for a new order while the endpoint's is full. */
 export const OVERFLOW_WORKFLOW = 'deliverOrderEvents';
 export const orderEventsWorkflowId = (orderId: string): string => `events-overflow-${orderId}`;
-/**
- * The id the overflow workflows of earlier versions run under (one character from the endpoint's):
- * still reached while any runs (src/shared/compatibility.ts, docs/earlier-versions.md).
- */
+/** The overflow's id in earlier versions: reached while any runs (src/shared/compatibility.ts). */
 export const earlierOrderEventsWorkflowId = (orderId: string): string => `order-events-${orderId}`;
-/**
- * Deliveries run on their own task queue, polled by the workers' second worker: a slow endpoint
- * takes no slot a supplier call needs, and no share of the supplier's rate cap.
- */
+/** Deliveries' own task queue: a slow endpoint takes no slot or rate a supplier call needs. */
 export const orderEventsTaskQueue = (bookingTaskQueue: string): string =>
   `${bookingTaskQueue}-order-events`;
 
@@ -43,10 +30,7 @@ export const DeliveryMark = {
 } as const;
 export type DeliveryMark = (typeof DeliveryMark)[keyof typeof DeliveryMark];
 
-/**
- * Visibility query: the delivery workflows holding orders whose events are failing or parked
- * (an overflow workflow is one order; the endpoint's says how many in its memo).
- */
+/** Visibility query: the delivery workflows holding orders whose events fail or are parked. */
 export const ORDER_EVENTS_FAILING_QUERY = `WorkflowType IN ('${DELIVER_TO_ENDPOINT_WORKFLOW}', '${OVERFLOW_WORKFLOW}') AND ExecutionStatus = 'Running' AND OrderEventsDelivery IN ('${DeliveryMark.FAILING}', '${DeliveryMark.UNDELIVERED}')`;
 
 /** The endpoint's breaker as its delivery workflow publishes it (workflows/endpoint-breaker.ts). */
@@ -70,11 +54,7 @@ export interface OrderEventsState {
   readonly orderId: string;
   readonly mark: DeliveryMark;
   /** Events waiting, oldest first (the first is the one being delivered). */
-  readonly pending: readonly {
-    readonly id: string;
-    readonly type: string;
-    readonly sequence: number;
-  }[];
+  readonly pending: readonly { readonly id: string; readonly type: string; readonly sequence: number }[];
   readonly delivered: number;
   /** Since when the oldest event fails, and the last attempt's answer (HTTP status or error). */
   readonly failingSince?: string;
@@ -99,15 +79,9 @@ export interface EndpointEventsState {
   readonly orders: readonly OrderEventsState[];
 }
 
-/**
- * How the endpoint's delivery workflow is started (a worker's hand-over, signal-with-start): its
- * waits and its hold, which tests shorten.
- */
+/** How the endpoint's delivery workflow is started: its waits and hold, which tests shorten. */
 export interface EndpointDeliverySettings {
-  /**
-   * The wait after an order's failed round, and before the breaker's first probe; each next one
-   * doubles, to an hour. @default 30000
-   */
+  /** The first wait after a failed round or before a probe, doubling to an hour. @default 30000 */
   readonly firstRetryWaitMs?: number;
   /** Events held before a new order goes to the overflow. @default 2000 */
   readonly maxHeldEvents?: number;

@@ -1,8 +1,7 @@
 /**
- * An order event: what the orchestrator pushes to the order system when an order's truth changes
- * (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`; body
- * `{ type, timestamp, data }`), and which phase announces which. Zod-free: workflows import it.
- * docs/order-events.md is the reader's version; ../README.md where each part lives.
+ * An order event, pushed to the order system when an order's truth changes (Standard Webhooks),
+ * and which phase announces which. Zod-free: workflows import it. Reader's version:
+ * docs/order-events.md.
  */
 import type { SupplierPrice } from '../../shared/booking-contract';
 import { BookingOutcome, BookingPhase } from '../../shared/booking-values';
@@ -49,20 +48,14 @@ export function eventTypeOfPhase(phase: BookingPhase | GuardPhase): OrderEventTy
   return Object.hasOwn(EVENT_OF_PHASE, phase) ? EVENT_OF_PHASE[phase] : undefined;
 }
 
-/**
- * What an event says. Ids, phases, statuses, prices and dates only: never a guest's name, phone,
- * e-mail or notes.
- */
+/** What an event says: ids, phases, statuses, prices and dates, never a guest's personal data. */
 export interface OrderEventData {
   readonly orderId: string;
   /** The supplier account of an order that names one. */
   readonly supplier?: string;
   readonly truth: OrderTruth;
   readonly phase: string;
-  /**
-   * Increases with every event of the order, across bookRoom, its guard and any later run: a
-   * receiver that saw a higher one may drop a lower one. Not contiguous: compare, do not count.
-   */
+  /** Increases across every run of the order (a lower one may be dropped); compare, never count. */
   readonly sequence: number;
   readonly bookingId?: number;
   readonly supplierStatus?: string;

@@ -5,18 +5,16 @@
  */
 import type { DeliveryMark, OrderEventsState } from '../contract/delivery';
 import type { OrderEvent } from '../contract/event';
-import { iso } from '../../workflows/guard/guard-decisions';
+import { isoOf } from '../../workflows/guard/guard-decisions';
+import { defined } from '../../shared/defined';
 
 /** Sequences a run may use per millisecond of its start time (a run announces a few events). */
 const PER_MS = 1000;
 
 /**
- * The last sequence before a run's first event: what the run took over (bookRoom's last, handed
- * to the guard; the guard's, carried across continueAsNew), and at least its start time in ms
- * times 1,000. The floor keeps a later run of the order (a new bookRoom run after one that ended
- * without a booking) above an earlier one without knowing it. Both inputs are in the run's
- * history, so a workflow task that is retried announces the same sequences, hence the same
- * `webhook-id`s, again.
+ * The last sequence before a run's first event: what it took over, and at least its start time
+ * (ms) times 1,000, so a later run of the order stays above an earlier one. Both are in history:
+ * a retried task announces the same sequences (the same `webhook-id`s).
  */
 export function sequenceFloor(handedOver: number, runStartMs: number): number {
   return Math.max(handedOver, runStartMs * PER_MS);
@@ -43,10 +41,7 @@ export const LONGEST_RETRY_WAIT_MS = 3_600_000;
 /** How long an event is retried before it is parked as UNDELIVERED (at least 72 h). */
 export const RETRY_WINDOW_MS = 72 * 3_600_000;
 
-/**
- * The wait after failed round `round` (0-based): doubling from `firstWaitMs` (30 s; tests shorten
- * it), at most an hour.
- */
+/** The wait after failed round `round` (0-based): doubling from `firstWaitMs`, at most an hour. */
 export function retryWaitMs(round: number, firstWaitMs = FIRST_RETRY_WAIT_MS): number {
   return Math.min(LONGEST_RETRY_WAIT_MS, firstWaitMs * 2 ** Math.min(round, 20));
 }
@@ -72,8 +67,10 @@ export function eventsState(order: {
     mark: order.mark,
     pending: order.events.map((e) => ({ id: e.id, type: e.type, sequence: e.data.sequence })),
     delivered: order.delivered,
-    ...(failingSince !== undefined ? { failingSince: iso(failingSince) } : {}),
-    ...(lastFailure !== undefined ? { lastFailure } : {}),
-    ...(nextAttemptAt !== undefined ? { nextAttemptAt: iso(nextAttemptAt) } : {}),
+    ...defined({
+      failingSince: isoOf(failingSince),
+      lastFailure,
+      nextAttemptAt: isoOf(nextAttemptAt),
+    }),
   };
 }

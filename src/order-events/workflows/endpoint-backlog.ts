@@ -1,8 +1,7 @@
 /**
- * What the endpoint's delivery holds, by order, and the decisions on it: where a handed-over
- * event goes (held, or to the overflow), what a round sends (an order's events oldest first: the
- * activity stops at the first one not taken), what its answers change, when an order is parked.
- * Pure, unit-tested (test/order-events/endpoint-backlog.test.ts); what it shows: endpoint-marks.ts.
+ * What the endpoint's delivery holds, by order, and the decisions on it: held or spilled, what a
+ * round sends, what its answers change, when an order is parked. Pure, unit-tested
+ * (test/order-events/endpoint-backlog.test.ts); what it shows: endpoint-marks.ts.
  */
 import type { OrderRoundResult, RoundPart } from '../contract/delivery';
 import type { OrderEvent } from '../contract/event';
@@ -33,19 +32,15 @@ export interface HeldOrder {
 export interface Backlog {
   /** In the order they were first handed over. */
   readonly orders: readonly HeldOrder[];
-  /**
-   * Orders handed to the overflow because this one held {@link MAX_HELD_EVENTS}: their later
-   * events follow them there (the latest {@link SPILLED_REMEMBERED}).
-   */
+  /** Orders spilled to the overflow (the latest {@link SPILLED_REMEMBERED}): their events follow. */
   readonly spilled: readonly string[];
 }
 
 export const EMPTY_BACKLOG: Backlog = { orders: [], spilled: [] };
 
 /**
- * Events one delivery workflow holds (about 400 bytes each, carried across continue-as-new, whose
- * input must stay well under Temporal's 2 MB payload limit). A new order beyond it goes to the
- * overflow: a delivery workflow of its own (`orderEventsWorkflowId`, ../contract/delivery.ts).
+ * Events one delivery workflow holds (~400 bytes each, carried across continue-as-new: well under
+ * the 2 MB payload limit); a new order beyond it goes to the overflow.
  */
 export const MAX_HELD_EVENTS = 2_000;
 /** Events one round sends (one activity). */
@@ -57,9 +52,8 @@ export const heldEvents = (backlog: Backlog): number =>
   backlog.orders.reduce((n, o) => n + o.events.length, 0);
 
 /**
- * The backlog with `events` held, and those to spill to the overflow: an order that went there
- * before, or a new order once {@link MAX_HELD_EVENTS} are held. `failing`: the breaker is open, so
- * a new order fails from now on.
+ * The backlog with `events` held, and those to spill: an order spilled before, or a new one once
+ * {@link MAX_HELD_EVENTS} are held. `failing`: the breaker is open, so a new order fails from now.
  */
 export function hold(
   backlog: Backlog,
@@ -102,9 +96,8 @@ export function hold(
 }
 
 /**
- * What a round sends at `now`: with the breaker closed, every due order (oldest orders first, at
- * most `max` events); open, one order as its probe once it is time; and, whatever the breaker
- * says, the orders an operator redelivered.
+ * What a round sends at `now`: closed, every due order (oldest first, at most `max` events); open,
+ * one order as its probe; and always the orders an operator redelivered.
  */
 export function roundAt(
   backlog: Backlog,
@@ -132,10 +125,7 @@ export function roundAt(
   return parts;
 }
 
-/**
- * When the next round is due (epoch ms), or undefined: nothing until an event is handed over or
- * redelivered. Includes the moment a failing order is parked.
- */
+/** When the next round (or a parking) is due, epoch ms; undefined: none until a hand-over. */
 export function nextDueAt(
   backlog: Backlog,
   breaker: EndpointBreaker,
@@ -151,9 +141,8 @@ export function nextDueAt(
 }
 
 /**
- * The backlog after a round that ended at `now`: delivered events gone, an order whose next event
- * failed waits `firstWaitMs` doubling to an hour (parked after the retry window), an order left
- * with nothing gone from the backlog.
+ * The backlog after a round that ended at `now`: delivered events gone, a failed order waits
+ * (doubling, parked after the retry window), an emptied order gone.
  */
 export function afterRound(
   backlog: Backlog,
@@ -198,10 +187,7 @@ export function afterRound(
   return { ...backlog, orders };
 }
 
-/**
- * An order none of whose events fails. Fields are cleared as undefined: the backlog is carried
- * across continue-as-new as JSON, where they are absent.
- */
+/** An order none of whose events fails (undefined fields are absent once carried as JSON). */
 const NOT_FAILING = {
   failingSince: undefined,
   lastFailure: undefined,
@@ -243,10 +229,7 @@ export function parkExpired(backlog: Backlog, now: number): Backlog {
   };
 }
 
-/**
- * `events redeliver <orderId>`: its oldest event is tried at once, whatever the breaker says; a
- * parked order is retried for another retry window.
- */
+/** `events redeliver <orderId>`: tried at once whatever the breaker; parked, for another window. */
 export function redeliver(backlog: Backlog, orderId: string, now: number): Backlog {
   return {
     ...backlog,

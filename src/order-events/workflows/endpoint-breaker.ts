@@ -1,8 +1,6 @@
 /**
- * The endpoint's breaker: when the endpoint fails for every order, deliveries pause and one order
- * probes it now and then until it answers; one order failing while the others' events go (one
- * broken handler) does not open it. Pure, unit-tested (test/order-events/endpoint-breaker.test.ts);
- * endpoint-delivery.ts holds it and publishes it in its memo, for ../activities/direct.ts.
+ * The endpoint's breaker: when it fails for every order, deliveries pause and one order probes it
+ * until it answers; one order failing alone does not open it. Pure; published in the memo.
  */
 import { BreakerMark, type OrderRoundResult } from '../contract/delivery';
 import { retryWaitMs } from './decisions';
@@ -36,11 +34,9 @@ export function breakerAllows(breaker: EndpointBreaker, now: number): BreakerAll
 }
 
 /**
- * The breaker after a delivery round that ended at `now`, from its answers by order (some event
- * delivered; the next one failed, and the answer in words). Anything delivered closes it (the
- * endpoint answers). Failures only: a closed breaker counts the distinct orders and opens at
- * {@link OPEN_AFTER_ORDERS}; an open one (that round was its probe, or an operator's redelivery)
- * waits longer before the next probe: `firstWaitMs` doubling to an hour, as an order's retries.
+ * The breaker after a round that ended at `now`: anything delivered closes it; failures only open
+ * a closed one at {@link OPEN_AFTER_ORDERS} distinct orders, or push an open one's next probe
+ * back (doubling to an hour).
  */
 export function breakerAfter(
   breaker: EndpointBreaker,

@@ -60,6 +60,7 @@ import {
   CLOSED,
   type EndpointBreaker,
 } from './endpoint-breaker';
+import { defined } from '../../shared/defined';
 
 /** The workflow's input: how its starter set it up, and what a previous run carried over. */
 export interface EndpointDeliveryInput extends EndpointDeliverySettings {
@@ -96,7 +97,7 @@ class EndpointDelivery {
   hold(events: readonly OrderEvent[]): void {
     const held = hold(this.backlog, events, Date.now(), {
       failing: this.breaker.state === 'open',
-      ...(this.input.maxHeldEvents !== undefined ? { maxHeld: this.input.maxHeldEvents } : {}),
+      ...defined({ maxHeld: this.input.maxHeldEvents }),
     });
     this.backlog = held.backlog;
     this.toSpill.push(...held.spill);
@@ -221,15 +222,8 @@ async function step(run: EndpointDelivery): Promise<void> {
   // Hand-overs fill the history while it waits: it continues as new when the server suggests it.
   const woken = () => run.wake || workflowInfo().continueAsNewSuggested;
   const due = nextDueAt(run.backlog, run.breaker, now);
-  await waitUntil(
-    woken,
-    due === undefined
-      ? undefined
-      : {
-          ms: Math.max(1, due - now),
-          summary: 'Next delivery round due (retry, parking or probe)',
-        },
-  );
+  const summary = 'Next delivery round due (retry, parking or probe)';
+  await waitUntil(woken, due === undefined ? undefined : { ms: Math.max(1, due - now), summary });
 }
 
 /** The round's answers; an activity that failed as a whole failed every order of it. */

@@ -1,9 +1,8 @@
 /**
  * The seam, in bookRoom and its guard (../README.md): `deliver` fills the outbox synchronously and
- * one coroutine drains it in order, one local activity per event, which picks the route. A run
- * awaits {@link flushed} before it hands over to the guard, continues as new or closes. In order
- * per order: `direct` only while nothing of the order can wait in a delivery workflow (made by the
- * order's first run, none of its events queued yet); from then on every event is queued.
+ * one coroutine drains it in order, one local activity per event. A run awaits {@link flushed}
+ * before it continues as new or closes. `direct` only while nothing of the order can wait in a
+ * delivery workflow (its first run, none queued yet): order per order is kept.
  */
 import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { OrderEventActivities } from '../contract/delivery';
@@ -84,10 +83,7 @@ export class OrderEventOutbox {
     );
   }
 
-  /**
-   * Resolves once every queued event is delivered or in its delivery workflow, those queued
-   * while it waited included.
-   */
+  /** Resolves once every queued event (those queued meanwhile too) is delivered or durable. */
   flushed(): Promise<void> {
     const drain = this.#drain;
     return drain ? drain.then(() => this.flushed()) : Promise.resolve();

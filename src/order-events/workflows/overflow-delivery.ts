@@ -1,8 +1,6 @@
 /**
- * `deliverOrderEvents`, id `events-overflow-<orderId>` (`order-events-<orderId>` for runs of
- * earlier versions): the overflow (../README.md), an order's own delivery, its events one at a
- * time in sequence order, each retried with backoff for 72 h (decisions.ts), then parked until
- * `events redeliver`. It closes once it has nothing left; the next event starts it again.
+ * `deliverOrderEvents`, id `events-overflow-<orderId>`: an order's own delivery, one event at a
+ * time, each retried for 72 h then parked until `events redeliver`; closes once empty.
  */
 import {
   allHandlersFinished,

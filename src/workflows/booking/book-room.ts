@@ -1,11 +1,7 @@
 /**
- * `bookRoom`, id `booking-<orderId>`: one workflow holds an order from its first call to check-out
- * or cancellation, whoever starts it. The booking (price check → decision → one booking call →
- * confirmation, rules in docs/hard-rules.md) and, from the activation that decided CONFIRMED, the
- * order's guard (../guard/) until check-out. The caller hears the decision from the `outcome`
- * update (sent with the start); the query `bookingState` and the update `cancel` reach the order in
- * every phase. State in booking-run.ts, handlers in booking-messages.ts, steps in the files named
- * for them; this file is the script.
+ * `bookRoom`, id `booking-<orderId>`: one workflow holds an order from its first call to check-out:
+ * the booking (rules: docs/hard-rules.md), then, from the activation that decided CONFIRMED, its
+ * guard (../guard/). State: booking-run.ts; handlers: booking-messages.ts; this file is the script.
  */
 import { CancellationScope, continueAsNew, patched, setHandler } from '@temporalio/workflow';
 import type {
@@ -41,9 +37,8 @@ import { priceAndBook } from './price-and-book';
 import { needsCancelling, readStatus } from './supplier-outcome';
 
 /**
- * Every run of this shape writes one marker first (the registry: src/shared/compatibility.ts):
- * `booking-call-marked` now; `one-order-one-workflow` in runs recorded before the booking call was
- * marked. A history with neither was recorded by an earlier version and replays as it ran.
+ * Every run of this shape writes one marker first (src/shared/compatibility.ts); a history with
+ * neither was recorded by an earlier version and replays as it ran.
  */
 export function bookRoom(input: OrderInput): Promise<OrderResult> {
   if (!patched(Patch.BOOKING_CALL_MARKED) && !patched(Patch.ONE_ORDER_ONE_WORKFLOW)) {
@@ -112,10 +107,7 @@ async function book(run: BookingRun, input: BookRoomInput | OrderIdAlone): Promi
   return settle(run, p, supplierDecision(run));
 }
 
-/**
- * The order id alone reaches the order and never books: it answers the order's decision (and a
- * `cancel` sent with it takes a supplier booking the order still holds), else `NO_ORDER`.
- */
+/** The order id alone reaches the order, never books: its decision, else `NO_ORDER`. */
 async function reach(run: BookingRun, input: OrderIdAlone): Promise<BookRoomResult> {
   const checked = checkOrderIdAlone(input);
   if (!checked.success) return finish(run, Decisions.invalidInput(issueText(checked.issues)));
@@ -143,13 +135,11 @@ async function afterDeadline(run: BookingRun, p: BookRoomParams, id: number): Pr
   const why = `not confirmed within ${String(p.confirmationDeadline)}`;
   run.noteError({ code: 'CONFIRMATION_DEADLINE', message: why });
   if (!p.cancelOnConfirmationTimeout) return Decisions.notConfirmed(why);
-  const cancelled = await cancelSupplierBooking(
-    run,
-    p,
-    id,
-    `${why}; cancelled so it cannot confirm later`,
-  );
-  return { ...cancelled, outcome: BookingOutcome.NOT_CONFIRMED };
+  const why2 = `${why}; cancelled so it cannot confirm later`;
+  return {
+    ...(await cancelSupplierBooking(run, p, id, why2)),
+    outcome: BookingOutcome.NOT_CONFIRMED,
+  };
 }
 
 /** What the supplier's final status decides. */
@@ -163,10 +153,7 @@ function supplierDecision(run: BookingRun): Decision {
   return Decisions.supplierSays(reading.outcome, cancelledHere ? run.cancelWhy() : reading.reason);
 }
 
-/**
- * The booking's own decision: a CONFIRMED one is guarded from this activation on (synchronously:
- * the guard's first step runs in the same activation, with no promise made here).
- */
+/** The booking's decision; a CONFIRMED one is guarded from this activation on, synchronously. */
 function settle(
   run: BookingRun,
   p: BookRoomParams,

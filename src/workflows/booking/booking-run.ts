@@ -1,8 +1,6 @@
 /**
- * The state of an order's booking, from the first call to its decision, in one place: every field
- * a step or a message handler reads or writes, and the small mutators that keep the search
- * attributes and the UI's details in step with it. Steps and handlers (booking-messages.ts) take
- * the run; once CONFIRMED, the order's guard (`guard`, ../guard/) holds it.
+ * The state of an order's booking until its decision, in one place, and the mutators that keep
+ * search attributes and the UI's details in step; once CONFIRMED, the guard (../guard/) holds it.
  */
 import { setCurrentDetails, workflowInfo, type CancellationScope } from '@temporalio/workflow';
 import type { BookingSnapshot, PriceCheckResult } from '../../activities/booking';
@@ -27,6 +25,7 @@ import {
   SupplierBookingIdKey,
   SupplierStatusKey,
 } from '../../shared/search-attributes';
+import { defined } from '../../shared/defined';
 
 const OUTCOMES: ReadonlySet<string> = new Set(Object.values(BookingOutcome));
 
@@ -58,15 +57,9 @@ export class BookingRun {
   cancelReason: string | undefined;
   /** The `cancel` request's `acceptPenalty` (a booking taken over from an earlier run needs it). */
   acceptPenalty = false;
-  /**
-   * What a `cancel` gets once the run knows the order (earlier-runs.ts): taken, or refused with
-   * the reason the caller sees. A cancel that arrives before that waits for it; none is dropped.
-   */
+  /** What a `cancel` gets once the run knows the order (earlier-runs.ts); one before it waits. */
   cancelAnswer: CancelAnswer | undefined;
-  /**
-   * The booking call has Temporal record that it leaves (`createBookingMarked`), so a timeout
-   * without the mark is sent again; false in runs recorded before it (book-room.ts).
-   */
+  /** The booking call is marked (`createBookingMarked`); false in runs recorded before it. */
   bookingCallMarked = false;
   resolution: Resolution | undefined;
   /** A `resolveReconciliation` is checking the booking it names. */
@@ -84,17 +77,11 @@ export class BookingRun {
   accountRefused: AccountRefusal | undefined;
   /** The first task's local price check (one task per step), until the price step takes it. */
   localPrice: LocalRead<PriceCheckResult> | NotRead | undefined;
-  /**
-   * The run answers an earlier run's decision (one decision per order id): it writes no
-   * `BookingOutcome` or `BookingDecidedAt`, so visibility counts each order's decision once.
-   */
+  /** It answers an earlier run's decision: no `BookingOutcome` written, so visibility counts one. */
   answersEarlier = false;
   /** The decision, once the run has one (the `outcome` update answers with it). */
   decided: BookRoomResult | undefined;
-  /**
-   * The order's guard and its input, from the activation that decided CONFIRMED
-   * (../guard/guard-run.ts): it holds the order from there on.
-   */
+  /** The order's guard and its input, from the activation that decided CONFIRMED. */
   guarding: { readonly guard: GuardRun; readonly input: GuardInput } | undefined;
 
   constructor(
@@ -110,23 +97,24 @@ export class BookingRun {
   /** The `bookingState` query's answer, and the `cancel` update's, until the decision. */
   state(): OrderState {
     const open = this.outcome === undefined;
+    const awaiting = this.phase === BookingPhase.AWAITING_APPROVAL;
     return {
       orderId: this.orderId,
       truth: truthOf(this.phase, open),
       holder: 'booking',
       workflowId: workflowInfo().workflowId,
       open,
-      ...(this.supplier !== undefined ? { supplier: this.supplier } : {}),
-      phase: this.phase,
-      cancelRequested: this.cancelRequested,
-      ...(this.supplierStatus !== undefined ? { supplierStatus: this.supplierStatus } : {}),
-      ...(this.bookingId !== undefined ? { bookingId: this.bookingId } : {}),
-      ...(this.price !== undefined ? { price: this.price } : {}),
-      ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
-      ...(this.pendingDecision !== undefined && this.phase === BookingPhase.AWAITING_APPROVAL
-        ? { pendingDecision: this.pendingDecision }
-        : {}),
-      ...(this.outcome !== undefined ? { outcome: this.outcome } : {}),
+      ...defined({
+        supplier: this.supplier,
+        phase: this.phase,
+        cancelRequested: this.cancelRequested,
+        supplierStatus: this.supplierStatus,
+        bookingId: this.bookingId,
+        price: this.price,
+        lastError: this.lastError,
+        pendingDecision: awaiting ? this.pendingDecision : undefined,
+        outcome: this.outcome,
+      }),
     };
   }
 
@@ -156,14 +144,13 @@ export class BookingRun {
     setCurrentDetails(this.details());
     this.events?.phase(next, {
       truth: truthOf(next, !this.isDecided),
-      ...(this.bookingId !== undefined ? { bookingId: this.bookingId } : {}),
-      ...(this.supplierStatus !== undefined ? { supplierStatus: this.supplierStatus } : {}),
-      ...(this.price !== undefined ? { price: this.price } : {}),
-      ...(this.reason !== undefined
-        ? { reason: this.reason }
-        : this.lastError !== undefined
-          ? { reason: `${this.lastError.code}: ${this.lastError.message}` }
-          : {}),
+      ...defined({
+        bookingId: this.bookingId,
+        supplierStatus: this.supplierStatus,
+        price: this.price,
+        reason:
+          this.reason ?? (this.lastError && `${this.lastError.code}: ${this.lastError.message}`),
+      }),
     });
   }
 

@@ -1,8 +1,6 @@
 /**
- * Rule 4 before the decision: the order's supplier booking is cancelled (a deadline passed with
- * `cancelOnConfirmationTimeout`, or the order was cancelled while pending), as a `cancelBooking`
- * child (id `cancel-<bookingId>`), so a cancellation the supplier never confirms shows in the
- * "cancellations never confirmed" view. The decision follows what the supplier confirmed.
+ * Rule 4 before the decision: the supplier booking is cancelled as a `cancelBooking` child (so one
+ * never confirmed shows in its view); the decision follows what the supplier confirmed.
  */
 import { executeChild } from '@temporalio/workflow';
 import type { BookRoomParams } from '../../shared/booking-contract';

@@ -46,10 +46,8 @@ export function waitsForConfirmation(run: BookingRun): boolean {
 }
 
 /**
- * Rule 3: polls until the booking's status is final, the deadline passes or a cancellation is
- * asked for (called when it waitsForConfirmation). A failed read proves nothing: the poll goes
- * on; when reads fail for long the booking shows as `STATUS_UNREADABLE` (still polled) until a
- * read succeeds again.
+ * Rule 3: polls until the status is final, the deadline passes or a cancellation is asked for. A
+ * failed read proves nothing: reads failing long show `STATUS_UNREADABLE`, still polled.
  */
 export async function awaitConfirmation(
   run: BookingRun,

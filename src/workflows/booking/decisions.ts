@@ -6,6 +6,7 @@
 import type { BookRoomResult, BookingError, SupplierPrice } from '../../shared/booking-contract';
 import { BookingOutcome, type CancellationOutcome } from '../../shared/booking-values';
 import { SUPPLIER_ACCOUNT_DISABLED } from '../../shared/supplier-accounts';
+import { defined } from '../../shared/defined';
 
 /** A decision without the order id (the run adds it). */
 export type Decision = Omit<BookRoomResult, 'orderId'>;
@@ -52,9 +53,11 @@ export const Decisions = {
     },
   ): Decision => ({
     outcome: earlier.outcome,
-    ...(earlier.bookingId !== undefined ? { bookingId: earlier.bookingId } : {}),
-    ...(earlier.supplierStatus !== undefined ? { supplierStatus: earlier.supplierStatus } : {}),
-    ...(earlier.price !== undefined ? { price: earlier.price } : {}),
+    ...defined({
+      bookingId: earlier.bookingId,
+      supplierStatus: earlier.supplierStatus,
+      price: earlier.price,
+    }),
     reason: `order ${orderId} was decided by an earlier run${earlier.runId ? ` (${earlier.runId})` : ''}: this run reports that decision and sent nothing to the supplier (a new attempt takes a new order id)`,
   }),
   /**

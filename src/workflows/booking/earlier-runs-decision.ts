@@ -1,27 +1,15 @@
 /**
  * What a new run of `bookRoom` does about the order's earlier runs, pure (docs/hard-rules.md,
- * rule 1: at most one supplier booking per order, and one decision per order id, whoever starts
- * the workflow). A plain Temporal client starts a workflow id again with its default id-reuse
- * policy (`ALLOW_DUPLICATE`), and a conflict policy may terminate a running one, so the workflow
- * itself asks, before its first supplier call, what the order's earlier runs and its guard did
- * (activities/earlier-runs.ts).
- *
- * The rule, newest evidence first:
- * - a guard exists, or an earlier run completed with a decision: the order has its decision. The
- *   new run reports it (its outcome and, when it has one, its booking) and sends nothing; whether
- *   that booking still stands at the supplier (`holdsBooking`) says what a `cancel` can do;
- * - a run that stopped before it finished (terminated, timed out) while holding a booking hands
- *   it to the new run, which follows it without booking again;
- * - an earlier run stopped while its booking call may have been in flight (`BOOKING`,
- *   `NEEDS_RECONCILIATION`), or its record cannot be read: nobody can know whether the supplier
- *   booked, so the new run waits for an operator's reconciliation, as after an ambiguous call;
- * - a run that ended without deciding anything (its input refused, or the order id alone that
- *   found no order: {@link SETTLED_NOTHING}) is looked past, as are runs that stopped before any
- *   booking call. None left: the new run may book.
+ * rule 1: one supplier booking and one decision per order, whoever starts the workflow again).
+ * Newest evidence first: a guard or a decided run is reported (nothing sent); a run stopped
+ * holding a booking is followed; one stopped while its booking call may have been out, or
+ * unreadable, waits for an operator; runs that decided nothing ({@link SETTLED_NOTHING}) or
+ * stopped before any booking call are looked past. None left: book.
  */
 import { BookingOutcome, BookingPhase } from '../../shared/booking-values';
 import type { EarlierRuns } from '../../activities/earlier-runs';
 import type { SupplierPrice } from '../../shared/booking-contract';
+import { defined } from '../../shared/defined';
 
 export type EarlierRunsDecision =
   | { readonly next: 'book' }
@@ -50,10 +38,7 @@ const AFTER_BOOKING: ReadonlySet<string> = new Set([
   BookingPhase.CANCELLING,
 ]);
 const OUTCOMES: ReadonlySet<string> = new Set(Object.values(BookingOutcome));
-/**
- * Error codes of runs that ended without a decision: the input was refused before any check, or
- * the order id alone (a start that only reaches the order) found no decision to answer.
- */
+/** Error codes of runs that decided nothing: input refused, or the order id alone found no order. */
 export const SETTLED_NOTHING: ReadonlySet<string> = new Set(['INVALID_INPUT', 'NO_ORDER']);
 /** Guard phases in which the supplier booking no longer stands (cancelled, or the stay is over). */
 const BOOKING_GONE: ReadonlySet<string> = new Set([
@@ -81,10 +66,7 @@ export function decideOnEarlierRuns(earlier: EarlierRuns): EarlierRunsDecision {
       bookingId: guard.bookingId,
       // The earlier version's guard holds it: a cancel goes there (client/earlier-versions.ts).
       holdsBooking: false,
-      ...(holder?.result?.supplierStatus !== undefined
-        ? { supplierStatus: holder.result.supplierStatus }
-        : {}),
-      ...(holder?.result?.price !== undefined ? { price: holder.result.price } : {}),
+      ...defined({ supplierStatus: holder?.result?.supplierStatus, price: holder?.result?.price }),
     };
   }
   for (const run of runs) {
@@ -95,9 +77,8 @@ export function decideOnEarlierRuns(earlier: EarlierRuns): EarlierRunsDecision {
         why: `its record cannot be read (${run.unreadable})`,
       };
     }
-    if (run.status === 'RUNNING') {
+    if (run.status === 'RUNNING')
       return { next: 'reconcile', runId: run.runId, why: 'it reads as still running' };
-    }
     if (run.status === 'COMPLETED' && run.result) {
       const r = run.result;
       const outcome = asOutcome(r.outcome);
@@ -107,9 +88,7 @@ export function decideOnEarlierRuns(earlier: EarlierRuns): EarlierRunsDecision {
         next: 'report',
         runId: run.runId,
         outcome,
-        ...(bookingId !== undefined ? { bookingId } : {}),
-        ...(r.supplierStatus !== undefined ? { supplierStatus: r.supplierStatus } : {}),
-        ...(r.price !== undefined ? { price: r.price } : {}),
+        ...defined({ bookingId, supplierStatus: r.supplierStatus, price: r.price }),
         holdsBooking:
           bookingId !== undefined &&
           outcome !== BookingOutcome.CANCELLED &&

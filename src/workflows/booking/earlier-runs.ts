@@ -1,8 +1,6 @@
 /**
- * Rule 1 for callers that start the workflow id again (any SDK's default id-reuse policy, a
- * conflict policy that terminates, the CLI, the UI): the workflow id must be the order's, and the
- * order's earlier runs decide (earlier-runs-decision.ts) whether this run books, reports their
- * booking, takes it over, or waits for an operator. Nothing is booked before that check decided.
+ * Rule 1 for callers that start the workflow id again: the id must be the order's, and the earlier
+ * runs decide (earlier-runs-decision.ts) whether this run books; nothing is booked before that.
  */
 import { patched, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../../activities/booking';
@@ -118,12 +116,9 @@ export function settleOn(
 type Report = Extract<EarlierRunsDecision, { next: 'report' }>;
 
 /**
- * One decision per order id: an earlier run decided the order, so this run answers that decision
- * and sends nothing, unless it was asked to cancel a supplier booking the order still holds
- * (nobody guards it: the guard was off, or the booking never confirmed). Then this run takes the
- * booking and cancels it, after the checks the guard would make (free cancellation, check-in).
- * Runs recorded before this rule booked again after a decision without a booking, and reported a
- * booking with a cancel pending.
+ * One decision per order id: this run answers the earlier decision and sends nothing, unless asked
+ * to cancel a supplier booking nobody guards: then it cancels it after the guard's checks. Runs
+ * recorded before the patch booked again after a decision without a booking.
  */
 function reportEarlier(
   run: BookingRun,
@@ -139,10 +134,7 @@ function reportEarlier(
     if (d.bookingId !== undefined) return report;
     // As those runs did: they booked again, announcing as any run after the order's first.
     if (orderEvents)
-      run.events = new OrderEventOutbox(p.orderId, 0, {
-        firstRun: false,
-        supplier: run.supplier,
-      });
+      run.events = new OrderEventOutbox(p.orderId, 0, { firstRun: false, supplier: run.supplier });
     return { kind: 'book' };
   }
   // The order's decision is the earlier run's: this run answers it and counts none of its own.

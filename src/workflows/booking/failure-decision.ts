@@ -1,8 +1,4 @@
-/**
- * What a failure means for the booking's next step, pure. The facts come from the hotel API
- * client's classification (src/hotel-api/errors.ts) through failure-facts.ts; the decisions here
- * are the booking rules applied to them.
- */
+/** What a failure means for the booking's next step, pure: the booking rules over failure-facts.ts. */
 import type { FailureFacts } from '../../activities/failures';
 import type { Polling } from '../../shared/booking-contract';
 import { DEFAULT_POLLING } from '../../config/defaults';
@@ -39,10 +35,7 @@ export function afterBookingFailure(
   if (ctx.cancelRequested) return { next: 'cancelled' };
   if (f.code === 'VALIDATION') return { next: 'recheck-price' };
   if (f.retryable && ctx.attempt < ctx.maxAttempts) {
-    return {
-      next: 'resend',
-      delayMs: f.retryAfterMs ?? ctx.baseDelayMs * 2 ** (ctx.attempt - 1),
-    };
+    return { next: 'resend', delayMs: f.retryAfterMs ?? ctx.baseDelayMs * 2 ** (ctx.attempt - 1) };
   }
   return { next: 'fail' };
 }
@@ -75,10 +68,7 @@ export type AfterPollFailure =
   | { readonly next: 'deadline' }
   /** Our own scope was cancelled (a cancellation was asked for). */
   | { readonly next: 'cancelled' }
-  /**
-   * Nothing proves a final state: the booking lives on at the supplier, so it must not be closed.
-   * The workflow shows it to an operator and keeps polling until the deadline.
-   */
+  /** Nothing proves a final state: shown to an operator, polled until the deadline, never closed. */
   | { readonly next: 'unreadable' };
 
 export function afterPollFailure(facts: {
@@ -93,11 +83,7 @@ export function afterPollFailure(facts: {
 /** Failed polls in a row, at the longest interval, before a booking shows as unreadable. */
 export const UNREADABLE_AFTER_POLLS = 3;
 
-/**
- * How long reads of a booking may fail in a row before an operator is shown it
- * (`STATUS_UNREADABLE`): three polls at the longest interval, 15 minutes with the default polling.
- * Shorter blips (a replica lagging behind the booking call, a key rotation) stay invisible.
- */
+/** How long reads may fail in a row before `STATUS_UNREADABLE`: shorter blips stay invisible. */
 export function unreadableAfterMs(polling: Polling): number {
   return (
     UNREADABLE_AFTER_POLLS *

@@ -1,9 +1,7 @@
 /**
- * Cancelling a supplier booking (hard rule 4): 204 is a cancellation; 202 only means "not known
- * yet", so retrieve is polled (and the cancel re-sent) until the booking reads CANCELLED, the
- * supplier says it does not exist, or the deadline passes. The whole of it, the first cancel
- * included, is bounded by the deadline: its outcome is always one of CANCELLED, NOT_FOUND,
- * STILL_ACTIVE (rule 8). Shared by bookRoom and cancelBooking.
+ * Cancelling a supplier booking (rule 4): 204 cancels; 202 is "not known yet", so retrieve is
+ * polled until CANCELLED, NOT_FOUND or the deadline, which bounds all of it: the outcome is always
+ * CANCELLED, NOT_FOUND or STILL_ACTIVE (rule 8).
  */
 import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities } from '../../activities/booking';

@@ -1,17 +1,8 @@
 /**
- * `syncContent`, id `content-sync-<CC>-<lang>` (or the schedule's id plus a timestamp): one full
- * pass over a country's content in one language. Reference lists, then the list page by page
- * (each page activity stores the page's details), then the end of the pass, which marks inactive
- * what the pass did not see.
- *
- * The workflow state is the checkpoint: a page counts once its activity completed, so a crashed
- * worker costs at most the page in flight (and that activity resumes from its own heartbeat).
- * The run continues as new every `pagesPerRun` pages, carrying the state, so history stays small
- * for countries of any size.
- *
- * The file reads as the house's long-lived workflows do: the pass's state (`Pass`), a one-line query
- * handler, the script (`syncContent`), its steps; how each step moves the state is in
- * sync-state.ts.
+ * `syncContent`, id `content-sync-<CC>-<lang>`: one full pass over a country's content in one
+ * language: reference lists, the list page by page, then the end, which marks inactive what the
+ * pass did not see. The state is the checkpoint (a crash costs at most the page in flight) and is
+ * carried by continue-as-new every `pagesPerRun` pages. State changes: sync-state.ts.
  */
 import {
   ApplicationFailure,
@@ -42,10 +33,7 @@ import {
   syncResult,
 } from './sync-state';
 
-/**
- * The pass's activities, on its account's task queue (its worker holds that account's catalogue).
- * `proxyActivities` answers a proxy: its functions are taken by name, never spread.
- */
+/** The pass's activities, on its account's queue; a proxy's functions are taken by name, never spread. */
 function activities(supplier: string | undefined) {
   const { syncContentPage, finishContentSync } = proxyActivities<ContentSyncActivities>(
     onAccount(CONTENT_SYNC_ACTIVITY, supplier),

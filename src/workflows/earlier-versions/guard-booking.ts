@@ -1,9 +1,6 @@
 /**
- * `guardBooking`, id `guard-<orderId>`: the guard of a CONFIRMED order in a workflow of its own, as
- * the two-workflow `bookRoom` of earlier versions (book-room.ts here) started it. The guard is the
- * one of ../guard/; only its home differs: its own search attribute writer (each write at once for
- * guards started before one task per step), its own outbox, a local first read for a guard started
- * in one task, and its own `BookingOutcome` when it closes.
+ * `guardBooking`, id `guard-<orderId>`: the guard (../guard/) in a workflow of its own, as earlier
+ * versions started it; only its home differs (writer, outbox, first read, `BookingOutcome`).
  */
 import { CancellationScope } from '@temporalio/workflow';
 import type { EarlierGuardInput } from '../../activities/guard-start';

@@ -1,9 +1,6 @@
 /**
- * `bookRoom` → `guardBooking`: when a booking is CONFIRMED, `bookRoom` starts the order's guard
- * (id `guard-<orderId>`), which outlives it; bookRoom's own result still returns when the booking
- * is decided. Two ways, by the run's shape (book-room.ts): a local activity in the task that
- * decided CONFIRMED (`handOverInThisTask`), or, for runs recorded before that, an abandoned child
- * (`handOverToGuard`, patched).
+ * `bookRoom` → `guardBooking` (earlier versions): a CONFIRMED booking's guard started by a local
+ * activity in the deciding task (`handOverInThisTask`) or, before that, an abandoned child.
  */
 import { ParentClosePolicy, log, proxyLocalActivities, startChild } from '@temporalio/workflow';
 import type { GuardStartActivities } from '../../activities/guard-start';

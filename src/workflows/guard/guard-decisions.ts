@@ -7,17 +7,18 @@ import { parseInstant } from '../../shared/dates';
 import type { CancellationTerms, FlagReason } from '../../shared/guard-contract';
 import { ENDING_NOTICE_MS, GuardPhase } from '../../shared/guard-values';
 import { durationToMs } from '../../shared/duration';
+import { defined } from '../../shared/defined';
 
 export { ENDING_NOTICE_MS };
 
 const DAY_MS = 86_400_000;
 export const iso = (ms: number): string => new Date(ms).toISOString();
+export const isoOf = (ms: number | undefined): string | undefined =>
+  ms === undefined ? undefined : iso(ms);
 
 /**
- * The free-cancellation deadline: the earliest of what the supplier's retrieve says
- * (`penalty_date`, when `cancel_policy` is true) and what the order system saw at availability
- * (`cancel_penalties`). Earliest, because acting on a deadline that is too late costs money and
- * one that is too early costs nothing. A non-refundable booking has no free cancellation at all.
+ * The free-cancellation deadline: the earliest of the supplier's (`penalty_date`) and the order
+ * system's, since one too late costs money and one too early nothing. Non-refundable: none.
  */
 export function cancellationTerms(input: {
   readonly supplierPenaltyDate?: unknown;
@@ -41,10 +42,8 @@ export function cancellationTerms(input: {
 }
 
 /**
- * The stay's instants. Given instants win (the order system knows the hotel's times and time
- * zone); else check-in is the check-in date at 00:00 UTC (the earliest: reconfirmations and the
- * cancellation cut-off come no later than they should) and check-out the end of the check-out
- * date, UTC (the guard never closes before the stay has ended).
+ * The stay's instants: given ones win; else check-in at 00:00 UTC of its date (the earliest) and
+ * check-out at the end of its date, UTC (the guard never closes before the stay ended).
  */
 export function stayInstants(input: {
   readonly checkIn?: string | undefined;
@@ -57,10 +56,7 @@ export function stayInstants(input: {
   const checkOutAt =
     parseInstant(input.checkOutAt) ??
     (checkOutDay !== undefined ? checkOutDay + DAY_MS : undefined);
-  return {
-    ...(checkInAt !== undefined ? { checkInAt } : {}),
-    ...(checkOutAt !== undefined ? { checkOutAt } : {}),
-  };
+  return { ...defined({ checkInAt, checkOutAt }) };
 }
 
 /** When to reconfirm: `before` each duration ahead of check-in, earliest first, no duplicates. */
@@ -196,9 +192,7 @@ export function endingNoticeTime(deadline: number | undefined, now: number): num
 
 /**
  * When an automatic cancellation announced at `announcedAt` may run: not before the order system
- * had `noticeMs` to answer (`guard.autoCancelNotice`), but before free cancellation ends when the
- * deadline allows it (a provisional order whose cancel moment had passed when the guard started
- * is announced and cancelled a notice later, or a minute before its deadline).
+ * had `noticeMs` to answer, but before free cancellation ends when the deadline allows it.
  */
 export function autoCancelAfterNotice(
   autoCancelAt: number,

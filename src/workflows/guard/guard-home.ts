@@ -1,9 +1,4 @@
-/**
- * What a guard's home uses: the outbox of a guard that starts from its input. The home's shape
- * (`GuardHome`) is the run's constructor parameter, so it is declared beside the run
- * (guard-run.ts) and named here too, for the homes (../booking/decide.ts,
- * ../earlier-versions/guard-booking.ts).
- */
+/** What a guard's home uses: the outbox of a guard that starts from its input (`GuardHome`: guard-run.ts). */
 import type { GuardParams } from '../../shared/guard-contract';
 import { OrderEventOutbox } from '../../order-events/workflows/outbox';
 import type { Carried } from './guard-state';

@@ -1,6 +1,7 @@
 /** The guard's input for a CONFIRMED order, from what its booking holds. Pure. */
 import type { BookRoomParams, SupplierPrice } from '../../shared/booking-contract';
 import type { GuardInput } from '../../shared/guard-contract';
+import { defined } from '../../shared/defined';
 
 /** What the booking holds of a confirmed booking when its guard takes the order. */
 export interface HandedOver {
@@ -27,10 +28,7 @@ export function guardInput(
     orderId: p.orderId,
     bookingId: held.bookingId,
     cancellationDeadline: p.cancellationDeadline,
-    ...(p.checkIn !== undefined ? { checkIn: p.checkIn } : {}),
-    ...(p.guard !== undefined ? { guard: p.guard } : {}),
-    ...(p.polling !== undefined ? { polling: p.polling } : {}),
-    ...(p.supplier !== undefined ? { supplier: p.supplier } : {}),
+    ...defined({ checkIn: p.checkIn, guard: p.guard, polling: p.polling, supplier: p.supplier }),
     ...(held.price !== undefined ? { price: { ...held.price } } : {}),
     ...(held.cancellationPending ? { cancellationPending: true } : {}),
     ...(held.events ? { orderEvents: { lastSequence: held.events.lastSequence } } : {}),

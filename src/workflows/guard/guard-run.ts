@@ -1,9 +1,7 @@
 /**
- * The state of an order's guard, in one place: what the guard knows of the booking (the `Carried`
- * record of guard-state.ts, handed over by `continueAsNew`), the cancellation requests in flight,
- * and the small mutators that keep the search attributes, the UI's details and the flag metric in
- * step with it. Steps (guard-steps.ts) and handlers (guard-messages.ts) take the run; its home
- * (`GuardHome`, below) gives it its writer and outbox.
+ * The state of an order's guard in one place: what it knows (`Carried`, handed over by
+ * `continueAsNew`), cancellations in flight, and the mutators that keep search attributes, the
+ * UI's details and the flag metric in step.
  */
 import { metricMeter, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { MetricCounter } from '@temporalio/common';
@@ -25,7 +23,9 @@ import {
   decideCancellation,
   endingNoticeTime,
   iso,
+  isoOf,
 } from './guard-decisions';
+import { defined } from '../../shared/defined';
 import type { OrderEventOutbox } from '../../order-events/workflows/outbox';
 import type { SearchAttributes } from '../search-attribute-writer';
 import type { Carried, TermsRead } from './guard-state';
@@ -34,11 +34,7 @@ import { parseInstant } from '../../shared/dates';
 import { durationToMs } from '../../shared/duration';
 import { truthOf } from '../../shared/order-truth';
 
-/**
- * Where a guard lives: in its order's workflow (../booking/book-room.ts), with the booking's
- * writer and outbox, or in a workflow of its own (earlier versions). The home owns how the
- * booking's terms are first read when the booking's last read did not hold them.
- */
+/** Where a guard lives (its order's workflow, or its own in earlier versions): writer, outbox, first read. */
 export interface GuardHome {
   readonly searchAttributes: SearchAttributes;
   readonly events: OrderEventOutbox | undefined;
@@ -132,25 +128,25 @@ export class GuardRun {
       holder: 'guard',
       workflowId: workflowInfo().workflowId,
       open: !this.isFinal,
-      ...(params.supplier !== undefined ? { supplier: params.supplier } : {}),
-      outcome: 'CONFIRMED',
-      bookingId: this.bookingId,
-      cancelRequested: known.cancellation !== undefined,
-      ...(known.supplierStatus !== undefined ? { supplierStatus: known.supplierStatus } : {}),
-      ...(params.price !== undefined ? { price: params.price as SupplierPrice } : {}),
-      ...(known.lastError !== undefined ? { lastError: known.lastError } : {}),
-      ...(known.checkIn !== undefined ? { checkIn: known.checkIn } : {}),
-      ...(known.checkInAt !== undefined ? { checkInAt: iso(known.checkInAt) } : {}),
-      ...(known.checkOutAt !== undefined ? { checkOutAt: iso(known.checkOutAt) } : {}),
-      terms: known.terms,
-      ...(known.reconfirmAt[0] !== undefined && !this.isFinal
-        ? { nextReconfirmationAt: iso(known.reconfirmAt[0]) }
-        : {}),
-      reconfirmations: known.reconfirmations,
-      ...(known.flag !== undefined ? { flag: known.flag } : {}),
-      ...(known.autoCancel !== undefined ? { autoCancel: known.autoCancel } : {}),
-      ...(known.cancellation !== undefined ? { cancellation: known.cancellation } : {}),
-      ...(known.refusal !== undefined ? { refusal: known.refusal } : {}),
+      ...defined({
+        supplier: params.supplier,
+        outcome: 'CONFIRMED' as const,
+        bookingId: this.bookingId,
+        cancelRequested: known.cancellation !== undefined,
+        supplierStatus: known.supplierStatus,
+        price: params.price as SupplierPrice | undefined,
+        lastError: known.lastError,
+        checkIn: known.checkIn,
+        checkInAt: isoOf(known.checkInAt),
+        checkOutAt: isoOf(known.checkOutAt),
+        terms: known.terms,
+        nextReconfirmationAt: this.isFinal ? undefined : isoOf(known.reconfirmAt[0]),
+        reconfirmations: known.reconfirmations,
+        flag: known.flag,
+        autoCancel: known.autoCancel,
+        cancellation: known.cancellation,
+        refusal: known.refusal,
+      }),
     };
   }
 
@@ -197,12 +193,12 @@ export class GuardRun {
     return {
       truth: truthOf(known.phase, !this.isFinal),
       bookingId: this.bookingId,
-      ...(known.supplierStatus !== undefined ? { supplierStatus: known.supplierStatus } : {}),
-      ...(params.price !== undefined ? { price: params.price as SupplierPrice } : {}),
-      ...(known.terms.freeCancellationUntil !== undefined
-        ? { freeCancellationUntil: known.terms.freeCancellationUntil }
-        : {}),
-      ...(reason !== undefined ? { reason } : {}),
+      ...defined({
+        supplierStatus: known.supplierStatus,
+        price: params.price as SupplierPrice | undefined,
+        freeCancellationUntil: known.terms.freeCancellationUntil,
+        reason,
+      }),
     };
   }
 
@@ -249,7 +245,7 @@ export class GuardRun {
     this.known.autoCancel = {
       kept: this.known.autoCancel?.kept ?? false,
       done: this.known.autoCancel?.done ?? false,
-      ...(at !== undefined ? { at: iso(at) } : {}),
+      ...defined({ at: isoOf(at) }),
     };
   }
 

@@ -1,8 +1,4 @@
-/**
- * The steps of the order's guard (guard.ts is the script that runs them): module-level
- * functions over the run's state (guard-run.ts). The decisions they apply are pure functions in
- * guard-decisions.ts.
- */
+/** The guard's steps (guard.ts runs them), over its state (guard-run.ts); decisions: guard-decisions.ts. */
 import {
   allHandlersFinished,
   condition,
@@ -43,10 +39,7 @@ import { waitUntil } from '../wait';
 import type { TermsRead } from './guard-state';
 import type { CancelRequest, GuardRun } from './guard-run';
 
-/**
- * The one supplier read: the booking's status and terms. `local`: first as a local activity
- * within the worker's local budget (activities/local-reads.ts), scheduled when it has none.
- */
+/** The one supplier read; `local`: first as a local activity, scheduled when the budget is spent. */
 export function readBooking(run: GuardRun, why: string, local = false): Promise<TermsRead> {
   const summary = `${why}: GET /retrieve of supplier booking ${run.bookingId}`;
   const input = { bookingId: run.bookingId };
@@ -107,20 +100,14 @@ function apply(run: GuardRun, r: BookingRead): void {
   }
 }
 
-/**
- * The booking's status and terms when the guard starts: as the booking's last read held them (a
- * poll that read it CONFIRMED), else read now, as the guard's home reads them.
- */
+/** The booking's status and terms at the start: the booking's last read's, else read now. */
 function firstRead(run: GuardRun): TermsRead | Promise<TermsRead> {
   const held = run.params.terms;
   if (held) return { kind: 'status', status: held.status, terms: { found: true, ...held } };
   return run.home.readTerms(run);
 }
 
-/**
- * The first read: stay dates, cancellation terms, reconfirmation times, the auto-cancel.
- * Synchronous when the booking's last read holds the terms.
- */
+/** The first read (synchronous when the booking's last read holds the terms). */
 export function start(run: GuardRun): void | Promise<void> {
   run.searchAttributes.write([
     { key: OrderIdKey, value: run.orderId },
@@ -218,11 +205,7 @@ export async function cancel(run: GuardRun, request: CancelRequest): Promise<voi
   run.enter(GuardPhase.CANCELLED);
 }
 
-/**
- * Until the guard has nothing left to guard: takes cancellation requests, sleeps until the next
- * point in time (a reconfirmation, the auto-cancel, check-out), and continues as new when the
- * server suggests it.
- */
+/** Until nothing is left to guard: cancellations, one timer per point in time, continue-as-new. */
 export async function watch(
   run: GuardRun,
   input: GuardInput,

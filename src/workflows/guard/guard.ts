@@ -1,21 +1,10 @@
 /**
- * The guard of a CONFIRMED order, until check-out, in the order's own workflow
- * (../booking/book-room.ts) from the activation that decided CONFIRMED:
- *
- * - reads the booking once (status, stay dates, `cancel_policy` / `penalty_date`): the
- *   free-cancellation deadline is the earliest of the supplier's and the order system's;
- * - reconfirms before check-in (`guard.reconfirmBefore`, default 72 h and 24 h): a read that is not
- *   CONFIRMED flags the booking (phase, `Reconfirmation = 'FLAGGED'`, a metric, the reason);
- * - takes cancel-by-order until check-in: the `cancel` update and a Temporal cancellation of the
- *   workflow go through one path, `decideCancellation` then `runCancellation` (rule 4); after free
- *   cancellation ends only with `acceptPenalty: true`;
- * - cancels by itself before the deadline when `guard.autoCancelBeforePenalty` is set and the
- *   order system did not send `keep`;
- * - ends at check-out (or once cancelled) with its final truth.
- *
- * A handful of supplier calls per booking however long it lives; one timer per point in time;
- * `continueAsNew` when the server suggests it. State in guard-run.ts, handlers in
- * guard-messages.ts, steps in guard-steps.ts, decisions in guard-decisions.ts.
+ * The guard of a CONFIRMED order until check-out, in the order's own workflow: reads the booking
+ * once, reconfirms before check-in (a read not CONFIRMED flags it), takes cancellations until
+ * check-in (the `cancel` update and Temporal's, one path: rule 4), cancels by itself before the
+ * deadline when asked to, and ends with its final truth. One timer per point in time;
+ * `continueAsNew` when suggested. State: guard-run.ts; handlers: guard-messages.ts; steps:
+ * guard-steps.ts; decisions: guard-decisions.ts.
  */
 import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { GuardInput, GuardParams, GuardResult } from '../../shared/guard-contract';
@@ -36,10 +25,8 @@ export function cancelledFromTemporal(run: GuardRun): void {
 }
 
 /**
- * The guard's life, to check-out or the order's cancellation, and its result. `continueWith`
- * continues the workflow as new. Runs in a non-cancellable scope, which the caller opens (the
- * order's workflow one scope for its booking and guard): a cancellation from Temporal is a
- * request the guard takes (cancelledFromTemporal), never a cancelled step.
+ * The guard's life and its result. The caller opens the non-cancellable scope: a cancellation
+ * from Temporal is a request the guard takes (cancelledFromTemporal), never a cancelled step.
  */
 export async function guardToTheEnd(
   run: GuardRun,
@@ -58,9 +45,9 @@ export async function guardToTheEnd(
     truth: final.truth,
     reason: reasonFor(known),
     state: final,
-    ...(known.lastError !== undefined
-      ? { error: { code: known.lastError.code, message: known.lastError.message } }
-      : {}),
+    ...(known.lastError && {
+      error: { code: known.lastError.code, message: known.lastError.message },
+    }),
   };
 }
 
