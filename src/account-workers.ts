@@ -1,8 +1,7 @@
 /**
- * The workers of the supplier accounts besides the default one (docs/supplier-accounts.md): for
- * each, its client, its content catalogue beside `CATALOGUE_DB_PATH`, and an activities-only
- * worker on its own task queue (build-worker.ts `createSupplierAccountWorker`). The one place they
- * are made: the worker process, the local stack and the bench call it, and run the workers.
+ * The workers of the supplier accounts besides the default one (docs/supplier-accounts.md), made
+ * here only: for each, its client, its catalogue beside `CATALOGUE_DB_PATH`, and an activities-only
+ * worker on its own task queue (build-worker.ts `createSupplierAccountWorker`).
  */
 import type { DataConverter } from '@temporalio/common';
 import type { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';

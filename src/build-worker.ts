@@ -1,7 +1,4 @@
-/**
- * Builds the booking worker: the one place that wires workflows, activities and worker options,
- * used by `npm run worker`, the local stack, tests and benchmarks.
- */
+/** Builds the workers: the one place that wires workflows, activities and worker options. */
 import { setFlagsFromString } from 'node:v8';
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
@@ -36,23 +33,16 @@ export interface BookingWorkerOptions {
   /** Per-worker cap on concurrent activities, i.e. on concurrent supplier calls. @default 100 */
   readonly maxConcurrentActivities?: number;
   /**
-   * Workflows kept in memory between their workflow tasks. Each cost about 1.3 MB of worker
-   * memory when every workflow built its own copy of the zod schemas (it no longer does for a valid
-   * input: src/workflows/input-checks.ts), and
-   * the SDK's default sizes the cache from the V8 heap limit: about 2,300 on a machine with 24 GiB,
-   * which took the worker to 1.8 GiB RSS with 1,000 bookings waiting. A booking waiting for
-   * confirmation needs no cache (its polls are activity retries; it has one more workflow task,
-   * replayed from its short history), so the cache only has to hold the bookings in flight.
-   * Bench: 1,000 waiting bookings 1,830 -> 741 MiB RSS; throughput at 50 in flight unchanged.
-   * @default 100
+   * Workflows kept in memory between their tasks. A waiting booking needs no cache (its polls are
+   * activity retries), and the SDK's default (from the heap limit: ~2,300 at 24 GiB) took 1,000
+   * waiting bookings to 1,830 MiB RSS, against 741 at 100, throughput unchanged. @default 100
    */
   readonly maxCachedWorkflows?: number;
   /** Fleet-wide cap on activities per second on this task queue (the server enforces it). */
   readonly maxActivitiesPerSecond?: number;
   /**
-   * Supplier reads per second this worker makes as local activities, outside the task queue and
-   * its cap (activities/local-supplier-budget.ts). @default unlimited without
-   * `maxActivitiesPerSecond`, none with it
+   * Supplier reads per second made as local activities, outside the task queue's cap
+   * (activities/local-supplier-budget.ts). @default unlimited, 0 with `maxActivitiesPerSecond`
    */
   readonly localCallsPerSecond?: number;
   /** How long running activities may finish after SIGTERM. @default '30s' */
@@ -62,10 +52,7 @@ export interface BookingWorkerOptions {
   readonly catalogueStore?: CatalogueStore;
   /** Where order events go (`ORDER_EVENTS_URL`); absent: none are announced. */
   readonly orderEvents?: OrderEventsEndpoint;
-  /**
-   * Every configured supplier account (id, enabled): new orders of an account not named here,
-   * or disabled, are refused. @default the default account alone, enabled
-   */
+  /** Configured accounts: new orders of others or of disabled ones are refused. @default default */
   readonly accounts?: readonly { readonly id: string; readonly enabled: boolean }[];
   /** Activities registered beside the product's (the bench's control). */
   readonly extraActivities?: Readonly<Record<string, (...args: never[]) => Promise<unknown>>>;
@@ -74,32 +61,25 @@ export interface BookingWorkerOptions {
 }
 
 /**
- * Activity task pollers kept waiting at the server (the SDK's default is 10). Every poll of a
- * waiting booking is an activity task: when no poll is waiting as it is dispatched, the task goes
- * to the task queue's backlog in the database and waits there. Bench, 5,000 bookings polled every
- * 15-20 s (240 polls/s): with 10 pollers 4 % of polls started 5-20 s late (p99 8.9 s); with 40,
- * none over 1 s (p99 0.8 s).
+ * Activity task pollers kept waiting at the server (the SDK's default is 10): a task dispatched
+ * when no poll waits goes to the backlog in the database. Bench, 240 polls/s: with 10 pollers 4 %
+ * of polls started 5-20 s late (p99 8.9 s); with 40, none over 1 s (p99 0.8 s).
  */
 const ACTIVITY_POLLERS = 40;
 
 /**
- * How far V8 lets a heap grow past what survived its last full garbage collection before it runs
- * the next one: 1 + this / 100 times. Without it V8 picks the factor itself, up to 4 on a machine
- * with a large heap limit (24 GiB here: a 4 GiB limit), and the SDK's workflow thread, whose
- * sandbox leaves short-lived garbage for each workflow it creates (~1.3 MB when every workflow
- * evaluated its own copy of the workflow modules), let its heap grow from ~150 MB live to ~590 MB
- * between full collections (memory probe, 200 bookings), and the worker's RSS followed. Load
- * drill and bench: bench/results/log.md.
+ * How far V8 lets a heap grow past what survived its last full collection before the next one: 1 +
+ * this / 100 times. V8's own factor, up to 4 with a large heap limit, let the workflow thread's
+ * heap (short-lived sandbox garbage per workflow) grow from ~150 MB live to ~590 MB between full
+ * collections, and the RSS followed (bench/results/log.md).
  */
 export const HEAP_GROWING_PERCENT = 50;
 
 /**
- * The largest semi-space of V8's young generation, MiB (the young generation is three of them).
- * V8's default on 64 bits is 16: up to ~48 MiB of young generation in each of the worker's two
- * isolates (main thread, workflow thread), most of it resident once touched. At 1 the worker
- * started at 165 MiB RSS instead of 208 and stayed at 267 instead of 350 MiB with 500 bookings
- * waiting (bench `scale`, bench/results/log.md "Memory of the worker"); scavenges run more often, and
- * bookRoom's workflow task time did not change measurably (same section).
+ * The largest semi-space of V8's young generation, MiB (V8's default: 16, up to ~48 MiB resident in
+ * each of the worker's two isolates). At 1 the worker started at 165 MiB RSS instead of 208 and
+ * stayed at 267 instead of 350 with 500 bookings waiting; workflow task time did not change
+ * measurably (bench/results/log.md "Memory of the worker").
  */
 export const MAX_SEMI_SPACE_MIB = 1;
 
@@ -110,12 +90,9 @@ export const WORKER_V8_FLAGS: Readonly<Record<string, number>> = {
 };
 
 /**
- * The V8 flags {@link createBookingWorker} sets, less those the process's command line sets itself
- * (either spelling, `-` or `_`: experiments, e.g. `--heap-growing-percent=0` for V8's own factor).
- * Set at run time, they reach the SDK's workflow thread, whose isolate Worker.create starts after
- * them (and the heap growing factor the main thread at its next collection); the main thread's
- * young generation was sized before any code ran, so the image passes `--max-semi-space-size` in
- * `NODE_OPTIONS` (Dockerfile) and the bench on the worker's command line ({@link workerNodeFlags}).
+ * The V8 flags {@link createBookingWorker} sets, less those the command line sets (`-` or `_`).
+ * They reach the workflow thread, started after them; the main thread's young generation is sized
+ * before any code runs, so `--max-semi-space-size` is also passed in the image's `NODE_OPTIONS`.
  */
 export function workerV8Flags(execArgv: readonly string[]): string[] {
   const onCommandLine = (name: string) => {
@@ -132,10 +109,7 @@ export function workerNodeFlags(): string[] {
   return workerV8Flags([]);
 }
 
-/**
- * An activity worker's slots, its pollers, and its task queue's fleet-wide rate (the server
- * enforces it): the booking worker's and each supplier account's, one rule.
- */
+/** An activity worker's slots, pollers and fleet-wide rate, for the booking and account workers. */
 function activitySlots(maxActivities: number, perSecond: number | undefined) {
   return {
     maxConcurrentActivityTaskExecutions: maxActivities,
@@ -195,10 +169,8 @@ export interface SupplierAccountWorkerOptions extends Pick<
 }
 
 /**
- * A supplier account's worker (an account other than the default): activities only, on the
- * account's own task queue (src/shared/supplier-accounts.ts), with the account's client, slots
- * and fleet-wide rate cap. An account that hangs holds only its own slots; its backlog waits on
- * its own queue.
+ * A supplier account's worker (not the default's): activities only, on the account's own task
+ * queue, with its client, slots and rate cap, so an account that hangs holds only its own slots.
  */
 export async function createSupplierAccountWorker(
   o: SupplierAccountWorkerOptions,
@@ -236,9 +208,8 @@ export interface OrderEventsWorkerOptions {
 }
 
 /**
- * The second worker of a worker process when order events are on: the delivery workflows and
- * their POSTs, on their own task queue, so a slow order system takes no slot a booking needs and
- * its deliveries count against no supplier cap.
+ * The order events' worker: deliveries on their own task queue, so a slow order system takes no
+ * slot a booking needs and counts against no supplier cap.
  */
 export async function createOrderEventsWorker(o: OrderEventsWorkerOptions): Promise<Worker> {
   const maxDeliveries = o.maxConcurrentDeliveries ?? 20;

@@ -1,7 +1,6 @@
 /**
- * `npm run starter -- <command>` and the `hotel-booking` binary: the command-line tool (see
- * src/cli/program.ts for the commands, `--help` for their flags). Configuration comes from the
- * environment through src/config/ alone.
+ * `npm run starter -- <command>` and the `hotel-booking` binary: the command-line tool
+ * (src/cli/program.ts), configured by the environment through src/config/ alone.
  */
 import { runCli } from './cli/program';
 import { loadConfig } from './config';

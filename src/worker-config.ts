@@ -1,8 +1,7 @@
 /**
- * The worker's configuration: the product's ({@link loadConfig}) checked against what the
- * workflows' activity options allow (an HTTP timeout the activity would cut short is refused,
- * naming its variable; an account of `SUPPLIER_ACCOUNTS`'s, naming the account and its field), with
- * the shutdown grace derived from the longest booking timeout of the accounts when unset.
+ * The worker's configuration: {@link loadConfig}'s, with every HTTP timeout an activity would cut
+ * short refused (naming its variable, or the account and its field), and the shutdown grace
+ * derived from the longest booking timeout when unset.
  */
 import { ConfigError, loadConfig, type SupplierAccount } from './config';
 import { DEFAULT_SUPPLIER_ACCOUNT } from './shared/supplier-accounts';
@@ -23,11 +22,7 @@ function asAccountProblem(id: string, problem: string): string {
   return `SUPPLIER_ACCOUNTS: account "${id}": ${text}`;
 }
 
-/**
- * The timeout problems of the accounts of `SUPPLIER_ACCOUNTS`, each `SUPPLIER_ACCOUNTS: account
- * "<id>": <field>: …`. A timeout an account takes from the default account (the same value, so
- * the same problem) is told once, by the default's line.
- */
+/** The accounts' timeout problems; one an account takes from the default's is told once, there. */
 function accountTimeoutProblems(
   defaultTimeouts: SupplierAccount['hotelApi']['timeouts'],
   accounts: readonly SupplierAccount[],

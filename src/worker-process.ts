@@ -1,7 +1,6 @@
 /**
- * What a worker process runs (`npm run worker`, src/worker.ts): the booking worker, the order
- * events' worker when events are on, and a worker per supplier account besides the default, each
- * with its client and catalogue; run together, stopped together, closed once.
+ * What a worker process runs (src/worker.ts): the booking worker, the order events' worker when
+ * events are on, and one per other supplier account: run together, stopped together, closed once.
  */
 import { existsSync } from 'node:fs';
 import type { NativeConnection, Worker } from '@temporalio/worker';
@@ -14,8 +13,8 @@ import { openSqliteCatalogueStore } from './catalogue/sqlite-store';
 import type { CatalogueStore } from './catalogue/store';
 import { createDataConverter } from './codec/data-converter';
 import { HotelApiClient } from './hotel-api';
-import type { HealthServer } from './observability/health';
-import type { createWorkerMetrics, MetricsServer } from './observability/metrics';
+import type { SmallServer } from './observability/http-server';
+import type { createWorkerMetrics } from './observability/metrics';
 import { DEFAULT_SUPPLIER_ACCOUNT } from './shared/supplier-accounts';
 import type { WorkerConfig } from './worker-config';
 import { loadWorkflowBundle } from './workflow-bundle';
@@ -34,8 +33,8 @@ export class WorkerProcess {
   readonly startup = new AbortController();
   /** Why the start-up waits, while it waits for Temporal (for `/readyz`). */
   waitingFor: string | undefined;
-  health: HealthServer | undefined;
-  metricsServer: MetricsServer | undefined;
+  health: SmallServer | undefined;
+  metricsServer: SmallServer | undefined;
   /** The default account's client and content catalogue. */
   hotelApi: HotelApiClient | undefined;
   catalogueStore: CatalogueStore | undefined;
@@ -47,7 +46,7 @@ export class WorkerProcess {
   }
 
   stopPolling(): void {
-    for (const w of this.workers()) if (w.getState() === 'RUNNING') w.shutdown();
+    stopRunning(this.workers());
   }
 
   async close(): Promise<void> {
@@ -82,6 +81,7 @@ export async function createWorkers(
   proc.catalogueStore = catalogueStore;
   const workflowBundle = await loadWorkflowBundle(bundlePath);
   const dataConverter = createDataConverter(config.encryption);
+  const localCallsPerSecond = localReadsSet(config);
   proc.worker = await untilAnswered(() =>
     createBookingWorker({
       ...(config.orderEvents ? { orderEvents: config.orderEvents } : {}),
@@ -95,9 +95,7 @@ export async function createWorkers(
       workflowBundle,
       maxConcurrentActivities: config.worker.maxConcurrentSupplierCalls,
       maxActivitiesPerSecond: config.worker.maxSupplierCallsPerSecond,
-      ...(localReadsSet(config) !== undefined
-        ? { localCallsPerSecond: localReadsSet(config) }
-        : {}),
+      ...(localCallsPerSecond !== undefined ? { localCallsPerSecond } : {}),
       shutdownGraceTime: config.worker.shutdownGraceMs,
       maxCachedWorkflows: config.worker.maxCachedWorkflows,
       onPollLateness: metrics.recordPollLateness,
@@ -172,15 +170,16 @@ export function logPolling(config: WorkerConfig, log: Logger): void {
   );
 }
 
+function stopRunning(workers: readonly Worker[]): void {
+  for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+}
+
 /** Runs the workers until all have stopped; one failing stops the others, its error rethrown. */
 export async function runTogether(workers: readonly Worker[]): Promise<void> {
-  const stopOthers = () => {
-    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-  };
   const results = await Promise.allSettled(
     workers.map((w) =>
       w.run().catch((err: unknown) => {
-        stopOthers();
+        stopRunning(workers);
         throw err;
       }),
     ),

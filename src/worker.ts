@@ -1,20 +1,13 @@
 /**
- * `npm run worker` (the container's command): a booking worker on the `hotel-booking` task queue,
- * configured only by the environment (see src/config/), validated at start with a message per
- * bad or missing value.
+ * `npm run worker` (the container's command): a booking worker configured only by the environment
+ * (src/config/), with JSON logs, Prometheus `/metrics`, `/healthz` and `/readyz`
+ * (src/observability/). A Temporal that does not answer yet at start-up is waited for; a refusal
+ * (TLS, credentials) stops the start.
  *
- * Around the worker it runs what a fleet needs (src/observability/):
- * - JSON logs on stdout (pino), the Temporal runtime's logs included, secrets and guest data
- *   redacted;
- * - Prometheus metrics on METRICS_PORT `/metrics`: ours and the SDK's in one exposition;
- * - `/healthz` and `/readyz` on HEALTH_PORT;
- * - a Temporal that does not answer yet at start-up (down, restarting) is waited for, not a
- *   reason to exit (`untilTemporalAnswers`); a refusal (TLS, credentials) still stops the start;
- * - graceful shutdown: the first SIGTERM or SIGINT makes `/readyz` answer 503, stops polling and
- *   lets running activities finish for up to SHUTDOWN_GRACE_MS (unset: the booking timeout +
- *   15 s, so every booking call in flight finishes), then the process exits 0. A
- *   second signal exits at once (128 + signal number): a booking call cut off that way ends in
- *   NEEDS_RECONCILIATION, never in a duplicate.
+ * The first SIGTERM or SIGINT makes `/readyz` answer 503, stops polling and lets running activities
+ * finish for up to SHUTDOWN_GRACE_MS (unset: the booking timeout + 15 s), then exits 0. A second
+ * signal exits at once (128 + signal number): a booking call cut off that way ends in
+ * NEEDS_RECONCILIATION, never in a duplicate.
  *
  * Exit codes: 0 after a clean drain, 1 when the worker failed, 2 for a configuration error or a
  * port that is taken (one line naming the port and the variable that moves it).
@@ -82,8 +75,7 @@ async function main(): Promise<number> {
     });
   } catch (err) {
     if (!(err instanceof PortInUseError)) throw err;
-    log.fatal({ variable: err.setting, port: err.port }, err.message);
-    return 2;
+    return exitCodeOf(err, log);
   }
 
   const proc = new WorkerProcess();
@@ -179,11 +171,9 @@ async function connectTemporal(config: WorkerConfig): Promise<NativeConnection> 
 }
 
 /**
- * Runs a start-up step that needs Temporal (the connection, creating a worker) until Temporal
- * answers: a server that is down, restarting or not up before this worker is waited for (one
- * warning, the reason on `/readyz`, a line once it answers), as an order system's retries would,
- * instead of the process exiting into its supervisor's back-off. A refusal (TLS, credentials, an
- * unknown namespace) is an answer: it stops the start as before. A shutdown signal ends the wait.
+ * Runs a start-up step that needs Temporal until Temporal answers: a server that is down or not up
+ * yet is waited for (one warning, the reason on `/readyz`), not exited into a supervisor's
+ * back-off. A refusal (TLS, credentials, an unknown namespace) stops the start; so does a signal.
  */
 function untilTemporalAnswers(address: string, proc: WorkerProcess, log: Logger) {
   let since: number | undefined;
@@ -270,7 +260,7 @@ function exitCodeOf(err: unknown, log: Logger): number {
     return 2;
   }
   if (err instanceof ConfigError) {
-    // TLS or credentials refused: one line naming what to change, exit 2 like a bad variable.
+    // TLS or credentials refused: exit 2 like a bad variable.
     log.fatal({ problems: err.problems }, err.problems[0] ?? 'invalid configuration');
     return 2;
   }

@@ -14,15 +14,12 @@ export const WORKFLOWS_PATH = require.resolve('./workflows');
  * @param workflowsPath the module exporting them @default the product's, {@link WORKFLOWS_PATH}
  */
 export async function bundleWorkflows(workflowsPath = WORKFLOWS_PATH): Promise<WorkflowBundle> {
-  // The failure converter is compiled into the bundle: failures raised in the sandbox are encoded
-  // (and so encrypted) only when the bundle carries it.
   return bundleWorkflowCode({
     workflowsPath,
-    // The workflow modules are evaluated once per worker and shared, frozen, by every workflow,
-    // instead of once for each workflow the worker creates. They hold no state of their own (no
-    // module-level let or var: lint). zod and the contract's schemas stay per workflow, required
-    // for a doubtful input only (src/workflows/input-checks.ts): zod writes to its schemas.
+    // Evaluated once per worker and shared, frozen, by every workflow: they hold no state of their
+    // own (no module-level let or var: lint). zod stays per workflow (it writes to its schemas).
     preloadModules: [workflowsPath],
+    // The failure converter compiled in: failures raised in the sandbox are encoded (encrypted).
     ...workflowBundleConverterOptions,
     logger: quietLogger,
   });

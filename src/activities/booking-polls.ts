@@ -1,7 +1,8 @@
 /**
- * The booking activities that read and wait: a booking read back (`retrieve`), one poll of a
- * pending booking, a cancellation sent and one round of waiting for it. A poll that is not final
- * fails BENIGN with the next poll as its `nextRetryDelay`, so a wait of days keeps a small history.
+ * The booking activities that read and wait: a booking read back, one poll of a pending booking, a
+ * cancellation sent and one round of waiting for it. A poll that is not final fails BENIGN with
+ * the next poll as its `nextRetryDelay`: retries are not in history, so a wait of days keeps a
+ * small one.
  */
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
@@ -9,7 +10,7 @@ import type { HotelApiClient } from '../hotel-api';
 import { HotelApiError } from '../hotel-api/errors';
 import type { Polling } from '../shared/booking-contract';
 import { supplierStatusKind } from '../shared/supplier-status';
-import { toApplicationFailure, type FailureFacts } from './failures';
+import { finalFailure, retryLater, toApplicationFailure, type FailureFacts } from './failures';
 import { termsOf, type StayTerms } from './guard';
 import { nextPollDelayMs } from './poll-delay';
 
@@ -37,11 +38,9 @@ export interface BookingSnapshot {
 }
 
 /**
- * A poll's "not yet": BENIGN (an expected retry, kept out of error logs and failure metrics) and
- * retryable, `nextRetryDelay` the next poll. Its message names the status; it carries no details
- * and no stack trace. Nothing reads them (the workflow sees this failure only as the cause of a
- * deadline), and each poll of each waiting booking would pay for them: the stack formatted, both
- * serialized and encrypted by the worker, and stored with the activity by the server.
+ * A poll's "not yet": BENIGN (kept out of error logs and failure metrics), retryable after the
+ * next poll's delay, with no details and no stack trace: nothing reads them, and every poll of
+ * every waiting booking would pay to format, encrypt and store them.
  */
 function pending(type: string, message: string, nextRetryDelay: number): ApplicationFailure {
   const failure = ApplicationFailure.create({
@@ -77,16 +76,6 @@ function pollMemory(details: unknown): PollMemory {
   return { failingSince: typeof since === 'number' ? since : null };
 }
 
-/** The same failure, retryable, with `nextRetryDelay` = the next poll: it proves nothing final. */
-function retryLater(failure: ApplicationFailure, nextRetryDelay: number): ApplicationFailure {
-  return ApplicationFailure.create({
-    type: failure.type ?? 'UNKNOWN',
-    message: failure.message,
-    nextRetryDelay,
-    details: failure.details ? [...failure.details] : [],
-  });
-}
-
 const signal = (): AbortSignal => Context.current().cancellationSignal;
 
 /** `GET /retrieve`, reduced to what the workflow needs (ids, status, price, terms: no guest data). */
@@ -99,18 +88,15 @@ export async function snapshot(
   const fields = r.custom_fields as Record<string, unknown> | null | undefined;
   const orderId = fields && typeof fields[field] === 'string' ? fields[field] : undefined;
   const p = r.price;
+  const price = p && {
+    totalAmount: p.total_amount,
+    currency: p.currency,
+    ...(p.payment_status ? { paymentStatus: p.payment_status } : {}),
+  };
   return {
     bookingId: r.booking_id,
     status: r.status,
-    ...(p
-      ? {
-          price: {
-            totalAmount: p.total_amount,
-            currency: p.currency,
-            ...(p.payment_status ? { paymentStatus: p.payment_status } : {}),
-          },
-        }
-      : {}),
+    ...(price ? { price } : {}),
     ...(orderId !== undefined ? { orderId } : {}),
     terms: termsOf(r),
   };
@@ -135,18 +121,11 @@ function nextPollMs(polling: Polling): number {
 /** After reads failed for `unreadableAfterMs`: not retryable, so an operator is shown it. */
 function unreadable(bookingId: number, failure: ApplicationFailure, forMs: number) {
   const facts = failure.details?.[0] as FailureFacts | undefined;
-  return ApplicationFailure.create({
-    type: 'BOOKING_UNREADABLE',
-    message: `Booking ${bookingId} could not be read for ${Math.round(forMs / 1000)} s; last: ${failure.message}`,
-    nonRetryable: true,
-    details: [
-      {
-        code: facts?.code ?? failure.type ?? 'UNKNOWN',
-        retryable: true,
-        ambiguous: false,
-      } satisfies FailureFacts,
-    ],
-  });
+  return finalFailure(
+    'BOOKING_UNREADABLE',
+    `Booking ${bookingId} could not be read for ${Math.round(forMs / 1000)} s; last: ${failure.message}`,
+    { code: facts?.code ?? failure.type ?? 'UNKNOWN', retryable: true, ambiguous: false },
+  );
 }
 
 export interface AwaitFinalStatusInput {
@@ -157,16 +136,14 @@ export interface AwaitFinalStatusInput {
 }
 
 /**
- * One poll of a pending booking: returns once its status is final; while it is pending, fails
- * with a BENIGN retryable `BOOKING_PENDING` whose `nextRetryDelay` is the next poll. Retries are
- * not written to history, so a booking that waits for days keeps a small history.
+ * One poll of a pending booking: returns once its status is final, else fails a BENIGN
+ * `BOOKING_PENDING` (see {@link pending}).
  *
  * A failed read proves nothing about the booking (a proxy's HTML page, a 404 from a lagging
- * replica, a 401 during a key rotation, a 408, an outage): it is retried at the poll's pace
- * until the deadline. When reads have failed for `unreadableAfterMs` (server time, kept across
- * attempts in heartbeat details), it fails `BOOKING_UNREADABLE` (not retryable) so the
- * workflow can show the booking to an operator; it then polls with `untilReadable`, which
- * returns the first snapshot read, pending or not.
+ * replica, a 401 during a key rotation, an outage): it is retried at the poll's pace. When reads
+ * have failed for `unreadableAfterMs` (server time, kept in heartbeat details), it fails
+ * `BOOKING_UNREADABLE`, final, so the workflow shows the booking to an operator; it then polls
+ * with `untilReadable`, which returns the first snapshot read, pending or not.
  */
 export async function awaitFinalBookingStatus(
   deps: SupplierReads,
@@ -212,11 +189,7 @@ export async function cancelBooking(
     if (err instanceof HotelApiError && err.code === 'NOT_FOUND') return { outcome: 'NOT_FOUND' };
     const failure = toApplicationFailure(err);
     if (!failure.nonRetryable || CANCEL_REFUSALS.has(failure.type ?? '')) throw failure;
-    throw ApplicationFailure.create({
-      type: failure.type ?? 'UNKNOWN',
-      message: failure.message,
-      details: failure.details ? [...failure.details] : [],
-    });
+    throw retryLater(failure);
   }
 }
 

@@ -1,14 +1,12 @@
 /**
- * Booking activities: one supplier call (or one poll) each, built by a factory that receives the
- * hotel API client (the reads and waits are in booking-polls.ts). They return only what the workflow needs: ids, statuses and prices, never the
- * guest's personal data that the supplier echoes back.
+ * Booking activities: one supplier call (or one poll) each; the reads and waits are in
+ * booking-polls.ts. They return ids, statuses and prices, never the guest data the supplier echoes.
  */
-import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import { isHotelApiError } from '../hotel-api/errors';
 import type { Polling, SupplierPrice } from '../shared/booking-contract';
 import { BOOKING_CALL_MARK, BOOKING_NOT_SENT } from '../shared/booking-call-mark';
-import { supplierCall, toApplicationFailure, type FailureFacts } from './failures';
+import { finalFailure, supplierCall, toApplicationFailure } from './failures';
 import {
   awaitCancellation,
   awaitFinalBookingStatus,
@@ -27,23 +25,19 @@ export interface BookingActivityDeps extends SupplierReads {
 }
 
 /**
- * Records, and waits for Temporal to acknowledge, that the booking call is about to go out (an
- * awaited heartbeat through the client's async-completion API: the activity context's own
- * heartbeat is sent later, in a batch, unacknowledged). When Temporal does not answer, nothing is
- * sent: the failure says so (`BOOKING_NOT_SENT`, not ambiguous) and the workflow sends again.
+ * Records, acknowledged by Temporal, that the booking call is about to go out (the context's own
+ * heartbeat is batched, unacknowledged). When Temporal does not answer nothing is sent: the
+ * failure says so (`BOOKING_NOT_SENT`, not ambiguous) and the workflow sends again.
  */
 export async function markBookingCall(ctx: Context): Promise<void> {
   try {
     await ctx.client.activity.heartbeat(ctx.info.taskToken, BOOKING_CALL_MARK);
   } catch (err) {
-    throw ApplicationFailure.create({
-      type: BOOKING_NOT_SENT,
-      message: `Temporal did not record the booking call's start, so it was not sent: ${err instanceof Error ? err.message : String(err)}`,
-      nonRetryable: true,
-      details: [
-        { code: BOOKING_NOT_SENT, retryable: true, ambiguous: false } satisfies FailureFacts,
-      ],
-    });
+    throw finalFailure(
+      BOOKING_NOT_SENT,
+      `Temporal did not record the booking call's start, so it was not sent: ${err instanceof Error ? err.message : String(err)}`,
+      { code: BOOKING_NOT_SENT, retryable: true, ambiguous: false },
+    );
   }
 }
 
@@ -87,11 +81,10 @@ async function sendBooking(
 ): Promise<{ bookingId: number; status: string }> {
   const field = input.orderIdField ?? deps.orderIdField;
   if (input.customFields && field in input.customFields) {
-    throw ApplicationFailure.create({
-      type: 'INVALID_REQUEST',
-      message: `customFields.${field} is reserved for the order id`,
-      nonRetryable: true,
-      details: [{ code: 'INVALID_REQUEST', retryable: false, ambiguous: false }],
+    throw finalFailure('INVALID_REQUEST', `customFields.${field} is reserved for the order id`, {
+      code: 'INVALID_REQUEST',
+      retryable: false,
+      ambiguous: false,
     });
   }
   const ctx = Context.current();
@@ -124,23 +117,18 @@ async function sendBooking(
   }
 }
 
-/**
- * Checks that an operator's booking id belongs to this order: its custom field must carry the
- * order id. Fails `ORDER_MISMATCH` (not retryable) otherwise.
- */
+/** Checks that an operator's booking id carries this order's id; else `ORDER_MISMATCH`, final. */
 async function verifyBookingForOrder(
   deps: BookingActivityDeps,
   input: { bookingId: number; orderId: string; orderIdField?: string },
 ): Promise<BookingSnapshot> {
-  // The field the starter validated against; else the worker's.
   const field = input.orderIdField ?? deps.orderIdField;
   const snap = await supplierCall(() => snapshot(deps, input.bookingId, field));
   if (snap.orderId !== input.orderId) {
-    throw ApplicationFailure.create({
-      type: 'ORDER_MISMATCH',
-      message: `Supplier booking ${input.bookingId} does not carry order ${input.orderId} in ${field}`,
-      nonRetryable: true,
-    });
+    throw finalFailure(
+      'ORDER_MISMATCH',
+      `Supplier booking ${input.bookingId} does not carry order ${input.orderId} in ${field}`,
+    );
   }
   return snap;
 }
@@ -162,11 +150,9 @@ export function createBookingActivities(deps: BookingActivityDeps) {
      */
     createBooking: (input: CreateBookingInput) => sendBooking(deps, input, false),
     /**
-     * `POST /booking` after the server has recorded that it is about to go out: the activity
-     * heartbeats {@link BOOKING_CALL_MARK} and waits for Temporal's answer before the request
-     * leaves. A timeout whose last heartbeat lacks the mark proves the call never left (the task
-     * was lost with a server node, the worker died before it): the workflow sends it again. Every
-     * later heartbeat carries the mark too, so it is never overwritten.
+     * `POST /booking` once Temporal has recorded ({@link markBookingCall}) that it goes out: a
+     * timeout whose last heartbeat lacks {@link BOOKING_CALL_MARK} proves the call never left, and
+     * the workflow sends it again. Every later heartbeat carries the mark, so it is never lost.
      */
     createBookingMarked: (input: CreateBookingInput) => sendBooking(deps, input, true),
     /** `GET /retrieve`, reduced to what the workflow needs. */

@@ -12,18 +12,11 @@ type Arg<M extends keyof HotelApiClient> = HotelApiClient[M] extends (
 export function createCatalogueActivities(deps: { readonly hotelApi: HotelApiClient }) {
   const { hotelApi } = deps;
   return {
-    async searchAvailability(q: Arg<'availability'>) {
-      return supplierCall(() => hotelApi.availability(q));
-    },
-    async listProperties(q: Arg<'listProperties'>) {
-      return supplierCall(() => hotelApi.listProperties(q));
-    },
-    async getProperty(q: Arg<'getProperty'>) {
-      return supplierCall(() => hotelApi.getProperty(q));
-    },
-    async staticReferenceList(q: Arg<'staticReferenceList'>) {
-      return supplierCall(() => hotelApi.staticReferenceList(q));
-    },
+    searchAvailability: (q: Arg<'availability'>) => supplierCall(() => hotelApi.availability(q)),
+    listProperties: (q: Arg<'listProperties'>) => supplierCall(() => hotelApi.listProperties(q)),
+    getProperty: (q: Arg<'getProperty'>) => supplierCall(() => hotelApi.getProperty(q)),
+    staticReferenceList: (q: Arg<'staticReferenceList'>) =>
+      supplierCall(() => hotelApi.staticReferenceList(q)),
   };
 }
 

@@ -35,10 +35,9 @@ export async function keepBeating<T>(
 }
 
 /**
- * Runs an activity body so that cancellation wins over the error it caused: an aborted supplier
- * call fails ABORTED, which is not retryable, but a worker shutting down must hand the page to
- * another worker. Rethrowing the SDK's `CancelledFailure` lets the worker report a retryable
- * failure on shutdown (and a cancellation when the server asked for one).
+ * Runs an activity body so that cancellation wins over the error it caused: an aborted call fails
+ * ABORTED, not retryable, but a worker shutting down must hand the page to another; the SDK's
+ * `CancelledFailure` is reported retryable on shutdown (a cancellation when the server asked).
  */
 export async function cancellable<T>(fn: () => Promise<T>): Promise<T> {
   const signal = Context.current().cancellationSignal;
@@ -67,10 +66,9 @@ const MAX_DEFERRED_FAILURES = 5;
 
 /**
  * {@link forEachLimited} for detail fetches. A retryable failure of one detail does not stop the
- * others: the attempt stores what it can (its heartbeat records it), then fails with that error,
- * and Temporal's retry fetches only the rest. A sporadic 503 then costs one retry per page, not
- * one per failed detail. Non-retryable failures, rate limiting (its `Retry-After` must be
- * honoured), cancellation and a run of failures stop at once.
+ * others: the attempt stores what it can, then fails with that error, and the retry fetches only
+ * the rest (a sporadic 503 costs one retry per page). Non-retryable failures, rate limiting (its
+ * `Retry-After` must be honoured), cancellation and a run of failures stop at once.
  */
 export async function forEachDetail<T>(
   items: readonly T[],

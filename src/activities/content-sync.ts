@@ -1,14 +1,9 @@
 /**
  * Content-sync activities: one list page with its details, the reference lists, and the end of a
- * pass (deactivation). They write to the catalogue store and return only counts and id ranges,
- * so the workflow history stays small.
- *
- * A page activity checkpoints itself through heartbeat details (the listing, the ids already
- * stored): a retried attempt, on this worker or another, continues where the last one stopped
- * instead of fetching 200 details again. Upserts are idempotent per sync id, so a detail stored
- * just before a crash and stored again counts once.
+ * pass (deactivation). They write to the catalogue store and return only counts and id ranges.
+ * A page checkpoints itself in heartbeat details (the listing, the ids stored), so a retried
+ * attempt continues where the last one stopped; upserts are idempotent per sync id.
  */
-import { ApplicationFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import type { HotelApiClient, PropertyDetail } from '../hotel-api';
 import { HotelApiError } from '../hotel-api/errors';
@@ -31,7 +26,7 @@ import {
   keepBeating,
   limitsOf,
 } from './content-sync-lanes';
-import { supplierCall, toApplicationFailure } from './failures';
+import { finalFailure, supplierCall, toApplicationFailure } from './failures';
 
 export interface ContentSyncActivityDeps {
   readonly hotelApi: HotelApiClient;
@@ -50,11 +45,10 @@ interface PageProgress {
 
 function store(deps: ContentSyncActivityDeps): CatalogueStore {
   if (deps.catalogueStore === undefined) {
-    throw ApplicationFailure.create({
-      type: 'CATALOGUE_NOT_CONFIGURED',
-      message: 'This worker has no catalogue store (createActivities({ catalogueStore }))',
-      nonRetryable: true,
-    });
+    throw finalFailure(
+      'CATALOGUE_NOT_CONFIGURED',
+      'This worker has no catalogue store (createActivities({ catalogueStore }))',
+    );
   }
   return deps.catalogueStore;
 }
@@ -106,15 +100,10 @@ async function syncReferenceLists(
   return { lists: Object.keys(lists).length, items, changed };
 }
 
-function isPageProgress(v: unknown): v is PageProgress {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    Array.isArray((v as PageProgress).listed) &&
-    Array.isArray((v as PageProgress).done) &&
-    Array.isArray((v as PageProgress).missing)
-  );
-}
+const isPageProgress = (v: unknown): v is PageProgress =>
+  typeof v === 'object' &&
+  v !== null &&
+  (['listed', 'done', 'missing'] as const).every((k) => Array.isArray((v as PageProgress)[k]));
 
 /** Where a page's attempt starts: the last attempt's progress, else the page read from the list. */
 async function pageProgress(
@@ -187,11 +176,9 @@ async function syncContentPage(
 }
 
 /**
- * The end of a full pass: every active row of the country and language that the pass did not
- * see is marked inactive. Each such row is first checked with its detail: the list can shift
- * under a paging client (a property removed from page 1 moves another from page 2 to page 1
- * after page 1 was read), so a 200 keeps the row active and refreshes it; only a 404 (or a
- * detail now in another country) deactivates it.
+ * The end of a full pass: every active row of the country and language the pass did not see is
+ * marked inactive, once its detail confirms it: the list can shift under a paging client, so a
+ * 200 keeps the row and refreshes it; only a 404 (or another country) deactivates it.
  */
 async function finishContentSync(
   deps: ContentSyncActivityDeps,

@@ -1,17 +1,17 @@
 /**
  * What Temporal holds of an order's earlier `bookRoom` runs and of its guard, for the check that
- * keeps one supplier booking per order whoever starts the workflow (workflows/booking/earlier-runs-decision.ts).
- * Runs are found through visibility (listed by workflow id); each one's status and
- * search attributes are then read with describe, which reads the run's own record, not the
- * eventually consistent visibility store. The result holds ids, phases, outcomes and prices only:
- * no personal data, no failure messages.
+ * keeps one supplier booking per order (workflows/booking/earlier-runs-decision.ts). Runs are
+ * listed through visibility, then each is read with describe (its own record, not the eventually
+ * consistent visibility store). Ids, phases, outcomes and prices only: no personal data.
  */
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { msToTs } from '@temporalio/common/lib/time';
+import type { temporal } from '@temporalio/proto';
 import type { OrderResult, SupplierPrice } from '../shared/booking-contract';
 import { bookingWorkflowId } from '../shared/booking-values';
+import { defined } from '../shared/defined';
 import { guardWorkflowId } from '../shared/guard-values';
 import {
   BookingPhaseKey,
@@ -43,7 +43,7 @@ export interface EarlierRun {
   readonly unreadable?: string;
 }
 
-/** An earlier version's guard of the order (`guard-<orderId>`), when one was started and is still on record. */
+/** An earlier version's guard of the order (`guard-<orderId>`), while still on record. */
 export interface EarlierGuard {
   readonly status: string;
   readonly bookingId?: number;
@@ -103,12 +103,10 @@ export function createEarlierRunsActivities(deps: { readonly orderEvents?: boole
 export type EarlierRunsActivities = ReturnType<typeof createEarlierRunsActivities>;
 
 /**
- * The run ids visibility lists for `workflowId`, open and closed, once it lists the asking run:
- * visibility is written after the fact, and a list that does not show the asking run may miss a
- * run started just before it. Not shown within {@link VISIBILITY_WAIT_MS}: a retryable failure.
- * One query ({@link everyRunQuery}: open and closed runs in one read) where the server serves it;
- * else the list APIs by workflow id, open then closed, which every Temporal server serves
- * (Temporal's time-skipping test server included).
+ * The run ids visibility lists for `workflowId`, open and closed, once it lists the asking run (a
+ * list without it may miss a run started just before it); not within {@link VISIBILITY_WAIT_MS}:
+ * a retryable failure. One query ({@link everyRunQuery}) where the server serves it; else the
+ * list APIs by workflow id, open then closed, which every server serves (time-skipping included).
  */
 async function listRuns(
   client: Client,
@@ -148,10 +146,9 @@ async function listRuns(
 }
 
 /**
- * The visibility query for every run of `workflowId`, whatever its division (`inEveryDivision`): a
- * run whose starter set one would otherwise be left out, the asking run itself included. On SQLite
- * visibility it is also the workflow id's index that serves it: 0.7 ms of server CPU per list at
- * 15,000 rows, 10–12 ms with the default filter (bench/experiments/visibility-list-cost.ts).
+ * The visibility query for every run of `workflowId`, in every division (a run whose starter set
+ * one is not left out). On SQLite the workflow id's index serves it: 0.7 ms of server CPU per list
+ * at 15,000 rows, 10–12 ms with the default filter (bench/experiments/visibility-list-cost.ts).
  */
 export function everyRunQuery(workflowId: string): string {
   return inEveryDivision(`WorkflowId = '${workflowId.replace(/'/g, "\\'")}'`);
@@ -159,24 +156,19 @@ export function everyRunQuery(workflowId: string): string {
 
 /** Every run of `workflowId` in one visibility query; undefined where the server has no query. */
 async function queried(client: Client, workflowId: string): Promise<string[] | undefined> {
-  const ids: string[] = [];
-  let nextPageToken: Uint8Array | undefined;
   try {
-    do {
-      const page = await client.workflowService.listWorkflowExecutions({
+    return await runIdsOfPages((nextPageToken) =>
+      client.workflowService.listWorkflowExecutions({
         namespace: client.options.namespace,
         pageSize: 100,
         query: everyRunQuery(workflowId),
         ...(nextPageToken ? { nextPageToken } : {}),
-      });
-      for (const e of page.executions ?? []) if (e.execution?.runId) ids.push(e.execution.runId);
-      nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
-    } while (nextPageToken);
+      }),
+    );
   } catch (err) {
     if (isUnimplemented(err)) return undefined;
     throw err;
   }
-  return ids;
 }
 
 /** gRPC UNIMPLEMENTED (12): the server has no such API (the time-skipping test server). */
@@ -184,15 +176,9 @@ function isUnimplemented(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 12;
 }
 
-async function listed(
-  client: Client,
-  which: 'open' | 'closed',
-  workflowId: string,
-): Promise<string[]> {
-  const ids: string[] = [];
+function listed(client: Client, which: 'open' | 'closed', workflowId: string): Promise<string[]> {
   const service = client.workflowService;
-  let nextPageToken: Uint8Array | undefined;
-  do {
+  return runIdsOfPages((nextPageToken) => {
     const request = {
       namespace: client.options.namespace,
       maximumPageSize: 100,
@@ -200,10 +186,22 @@ async function listed(
       startTimeFilter: { earliestTime: msToTs(0), latestTime: msToTs(Date.now() + 3_600_000) },
       ...(nextPageToken ? { nextPageToken } : {}),
     };
-    const page =
-      which === 'open'
-        ? await service.listOpenWorkflowExecutions(request)
-        : await service.listClosedWorkflowExecutions(request);
+    return which === 'open'
+      ? service.listOpenWorkflowExecutions(request)
+      : service.listClosedWorkflowExecutions(request);
+  });
+}
+
+/** The run ids on every page `read` returns, from the first (no token) to the last. */
+async function runIdsOfPages(
+  read: (
+    nextPageToken: Uint8Array | undefined,
+  ) => Promise<temporal.api.workflowservice.v1.IListWorkflowExecutionsResponse>,
+): Promise<string[]> {
+  const ids: string[] = [];
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await read(nextPageToken);
     for (const e of page.executions ?? []) if (e.execution?.runId) ids.push(e.execution.runId);
     nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
   } while (nextPageToken);
@@ -221,15 +219,13 @@ async function readRun(client: Client, workflowId: string, runId: string): Promi
     }
     throw err;
   }
-  const phase = description.typedSearchAttributes.get(BookingPhaseKey);
-  const bookingId = description.typedSearchAttributes.get(SupplierBookingIdKey);
-  const run: EarlierRun = {
+  const run: EarlierRun = defined({
     runId,
     status: description.status.name,
     startTime: description.startTime.toISOString(),
-    ...(phase !== undefined ? { phase } : {}),
-    ...(bookingId !== undefined ? { bookingId } : {}),
-  };
+    phase: description.typedSearchAttributes.get(BookingPhaseKey),
+    bookingId: description.typedSearchAttributes.get(SupplierBookingIdKey),
+  });
   if (description.status.name !== 'COMPLETED') return run;
   let result: OrderResult;
   try {
@@ -241,28 +237,26 @@ async function readRun(client: Client, workflowId: string, runId: string): Promi
   // A guarded order ends as its guard says: a booking cancelled after CONFIRMED is CANCELLED.
   const cancelledByGuard =
     result.guard?.phase === 'CANCELLED' || result.guard?.phase === 'CANCELLED_BY_SUPPLIER';
-  const supplierStatus = result.guard?.state.supplierStatus ?? result.supplierStatus;
   return {
     ...run,
-    result: {
+    result: defined({
       outcome: cancelledByGuard ? 'CANCELLED' : result.outcome,
-      ...(result.bookingId !== undefined ? { bookingId: result.bookingId } : {}),
-      ...(supplierStatus !== undefined ? { supplierStatus } : {}),
-      ...(result.price !== undefined ? { price: result.price } : {}),
-      ...(result.error?.code !== undefined ? { errorCode: result.error.code } : {}),
-      ...(result.guard ? { guardPhase: result.guard.phase } : {}),
-    },
+      bookingId: result.bookingId,
+      supplierStatus: result.guard?.state.supplierStatus ?? result.supplierStatus,
+      price: result.price,
+      errorCode: result.error?.code,
+      guardPhase: result.guard?.phase,
+    }),
   };
 }
 
 async function readGuard(client: Client, orderId: string): Promise<EarlierGuard | undefined> {
   try {
     const description = await client.workflow.getHandle(guardWorkflowId(orderId)).describe();
-    const bookingId = description.typedSearchAttributes.get(SupplierBookingIdKey);
-    return {
+    return defined({
       status: description.status.name,
-      ...(bookingId !== undefined ? { bookingId } : {}),
-    };
+      bookingId: description.typedSearchAttributes.get(SupplierBookingIdKey),
+    });
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return undefined;
     throw err;

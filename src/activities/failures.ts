@@ -1,6 +1,6 @@
 /**
- * The boundary where supplier-call failures become Temporal failures, once: `type` is the hotel
- * API client's code, retryability and ambiguity come from its classification (src/hotel-api/errors).
+ * Where supplier-call failures become Temporal failures, once: `type` is the hotel API client's
+ * code, retryability and ambiguity its classification (src/hotel-api/errors).
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { HotelApiError } from '../hotel-api/errors';
@@ -46,6 +46,33 @@ export function toApplicationFailure(err: unknown): ApplicationFailure {
     type: 'INTERNAL',
     message,
     details: [{ code: 'INTERNAL', retryable: true, ambiguous: true } satisfies FailureFacts],
+  });
+}
+
+/** A failure no retry of the activity can fix, with the facts the workflow reads, if any. */
+export function finalFailure(
+  type: string,
+  message: string,
+  facts?: FailureFacts,
+): ApplicationFailure {
+  return ApplicationFailure.create({
+    type,
+    message,
+    nonRetryable: true,
+    ...(facts ? { details: [facts] } : {}),
+  });
+}
+
+/** The same failure, retryable (it proves nothing final), next tried after `nextRetryDelay`. */
+export function retryLater(
+  failure: ApplicationFailure,
+  nextRetryDelay?: number,
+): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: failure.type ?? 'UNKNOWN',
+    message: failure.message,
+    nextRetryDelay,
+    details: failure.details ? [...failure.details] : [],
   });
 }
 

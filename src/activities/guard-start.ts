@@ -1,10 +1,7 @@
 /**
  * Earlier versions only (docs/earlier-versions.md): starts an order's guard (`guardBooking`, id
- * `guard-<orderId>`) from the worker, as a local
- * activity of the `bookRoom` task that decided CONFIRMED: the hand-over takes no workflow task of
- * its own (a child workflow's start is recorded, then waited for in one more task). Idempotent: a
- * retried task starts nothing twice, and a guard that already exists for the order is reported,
- * not started again (`REJECT_DUPLICATE`, as the child start had).
+ * `guard-<orderId>`) as a local activity of the `bookRoom` task that decided CONFIRMED, taking no
+ * workflow task of its own. Idempotent: a guard that already exists is reported, not started again.
  */
 import { Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdConflictPolicy } from '@temporalio/client';

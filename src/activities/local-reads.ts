@@ -1,18 +1,16 @@
 /**
  * The supplier reads a workflow makes as local activities, within the worker's local budget
- * (local-supplier-budget.ts): the price check of a new booking, and the guard's first read of a
- * confirmed booking's terms. Each takes a token before it calls; without one it answers
- * {@link NO_LOCAL_BUDGET} at once and the workflow schedules the same read as a regular activity.
- * A local read saves the booking a workflow task and an activity's three history events, and runs
- * at once in the worker that holds the task (no queue, so no poll due on the task queue can be
- * ahead of it).
+ * (local-supplier-budget.ts): a new booking's price check, the guard's first read of a booking's
+ * terms. Without a token a read answers {@link NO_LOCAL_BUDGET} at once and the workflow schedules
+ * it as a regular activity. A local read saves a workflow task and three history events, and no
+ * poll queued on the task queue is ahead of it.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { BookingActivities, PriceCheckResult } from './booking';
 import type { EarlierRuns, EarlierRunsActivities, EarlierRunsInput } from './earlier-runs';
 import type { FailureFacts } from './failures';
 import { DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
-import type { BookingTerms, GuardActivities } from './guard';
+import type { GuardActivities } from './guard';
 import {
   NO_LOCAL_BUDGET,
   takeToken,
@@ -60,16 +58,11 @@ export function createLocalReadActivities(deps: LocalReadDeps) {
   };
   return {
     /**
-     * A new booking's first reads, in one local activity: the order's earlier runs (a failure
-     * fails the activity, which is retried as the earlier-runs check is) and, for an order with
-     * none (the common case), the price check (whose failure is an answer: the workflow schedules
-     * the price check instead). The price is read beside the runs' list once its first answer
-     * shows no other run (a list that is complete at once: after it); an order with earlier runs
-     * is not priced here, so a retry of a decided order makes no supplier call, and should its
-     * runs let it book, the workflow schedules the price check. One activity, not two, so the
-     * run's history holds one marker. With a `supplier` that names an account other than the
-     * default, it also says whether that account takes new orders, and prices nothing: that
-     * account's reads go to its own task queue.
+     * A new booking's first reads, in one local activity: the order's earlier runs and, for an
+     * order with none, the price check (whose failure is an answer: the workflow schedules it),
+     * read once the runs' first list shows no other run, so a retried decided order calls no
+     * supplier. With another account than the default it says whether that one takes new orders,
+     * and prices nothing (its reads go to its own queue).
      */
     async earlierRunsAndPriceCheck(
       input: EarlierRunsInput & { readonly optionId?: string; readonly supplier?: string },
@@ -98,11 +91,8 @@ export function createLocalReadActivities(deps: LocalReadDeps) {
         return { earlier, price: price ? await price : NOT_READ, ...refused };
       return { earlier, price: await read(), ...refused };
     },
-    async readBookingTermsLocally(input: {
-      bookingId: number;
-    }): Promise<LocalRead<BookingTerms | { readonly found: false }>> {
-      return readLocally(() => deps.readBookingTerms(input));
-    },
+    readBookingTermsLocally: (input: { bookingId: number }) =>
+      readLocally(() => deps.readBookingTerms(input)),
   };
 }
 

@@ -1,12 +1,9 @@
 /**
- * A worker's own budget for the supplier reads it makes as local activities (the price check, the
- * guard's first read of a confirmed booking's terms). A local activity runs in the worker that
- * holds the workflow task, outside the task queue, so the fleet-wide cap
- * (`SUPPLIER_MAX_CALLS_PER_SECOND`, the task queue's activity rate) does not see it: each worker
- * spends at most `SUPPLIER_LOCAL_CALLS_PER_SECOND` of them (a token bucket, one second of burst),
- * and a read that finds the bucket empty is not made locally: the workflow schedules it as a
- * regular activity, under the fleet cap. The fleet's supplier calls per second are then at most
- * the cap plus workers × the local budget.
+ * A worker's own budget for the supplier reads it makes as local activities. They run outside the
+ * task queue, so its fleet-wide cap (`SUPPLIER_MAX_CALLS_PER_SECOND`) does not see them: each
+ * worker spends at most `SUPPLIER_LOCAL_CALLS_PER_SECOND` (a token bucket, one second of burst),
+ * and a read that finds it empty is scheduled as a regular activity, under the cap. The fleet's
+ * calls per second are then at most the cap plus workers × the local budget.
  */
 
 /** A token bucket: `perSecond` tokens a second, holding at most one second's worth. */

@@ -1,20 +1,12 @@
-/**
- * When the next poll of a pending booking (or cancellation) is due: pure decisions, unit-tested
- * (test/activities/poll-delay.test.ts).
- */
+/** When the next poll of a pending booking (or cancellation) is due: pure decisions. */
 import type { Polling } from '../shared/booking-contract';
 import { durationToMs } from '../shared/duration';
 
 /**
- * How much of each poll delay is random: a delay is drawn from `[(1 - POLL_JITTER) × d, d]`, never
- * above the schedule's own delay `d`, so bookings started together (a batch from the order
- * system) drift apart instead of polling together for as long as they wait.
- *
- * Every poll is jittered, not only one that started late: jittering only late polls left the
- * polls that drained a backlog together in step (the bench's watch after building 10,000: p99
- * lateness 6.8 s instead of 1.3 s, the burst back every minute). What keeps a drained backlog
- * from coming back together is {@link nextPollDelayMs}: the next poll is due after this one was
- * due, not after it ran.
+ * How much of each poll delay is random: drawn from `[(1 - POLL_JITTER) × d, d]`, never above the
+ * schedule's delay `d`, so bookings started together drift apart. Every poll is jittered, not only
+ * late ones: polls that drained a backlog together otherwise stayed in step (bench, 10,000
+ * bookings: p99 lateness 6.8 s instead of 1.3 s).
  */
 export const POLL_JITTER = 0.2;
 
@@ -44,25 +36,12 @@ export function pollDelayMs(
 }
 
 /**
- * How long from `nowMs` until poll `attempt + 1`, for poll `attempt` that was due at `dueAtMs`
- * (the server's time of the attempt, `currentAttemptScheduledTimestampMs`): on the booking's own
- * schedule, one {@link pollDelayMs} after `dueAtMs` or a whole number of delays after that, the
- * first such time at least as far from now as the poll was late (at least {@link POLL_MIN_GAP}
- * of a delay, at most one delay).
- *
- * - Polls that a busy server or a worker restart held up, then served together, go back to their
- *   own times, spread as before, instead of coming due together again a delay later (which kept
- *   a machine that had drained a backlog at its limit, cycle after cycle: bench/results/log.md).
- * - A poll that ran late skips the slots it could not keep apart from itself by its lateness, so
- *   a server that is behind gets fewer polls until it catches up: from about half a delay late, a
- *   booking polls every other slot (without it, 10,000 bookings' polls stayed behind for two
- *   minutes after the bench's build: bench/results/log.md).
- * - On time, the next poll comes one jittered delay after this one, as the schedule says.
- *
- * `nowMs` is the worker's clock and `dueAtMs` the server's. A worker clock behind the server's
- * makes polls count as on time (the delay is the schedule's, as with a delay counted from the
- * run); one ahead of it by `s` makes each poll look `s` late, so polls come `s` sooner, within the
- * same bounds (a tenth of a delay apart at least, two at most).
+ * How long from `nowMs` until poll `attempt + 1`, for poll `attempt` due at `dueAtMs` (the
+ * server's `currentAttemptScheduledTimestampMs`): on the booking's own schedule (one
+ * {@link pollDelayMs} after `dueAtMs`, or a whole number of delays more), the first such time at
+ * least as far from now as the poll was late (between {@link POLL_MIN_GAP} and one delay). So polls
+ * held up together go back to their own times instead of coming due together again, and a server
+ * that is behind gets fewer polls until it catches up (bench/results/log.md).
  */
 export function nextPollDelayMs(
   polling: Polling,

@@ -1,13 +1,9 @@
 /**
  * The typed client for upstream order systems: start a booking (idempotent per order), await it,
- * read its state, approve, cancel, resolve, and cancel a supplier booking by id. Input is
- * validated with zod before anything starts; a bad input throws {@link BookingInputError} naming
- * the fields, and nothing is started or sent.
- *
- * One facade over a class per concern: starting an order and its decision (order-decisions.ts),
- * its state and listing (order-state.ts), its cancellation and `keep` (order-cancellation.ts), the
- * answers to an order that waits for a person (waiting-orders.ts), the order events' administration
- * (order-events-admin.ts), supplier cancellations by booking id (supplier-cancellations.ts).
+ * read its state, approve, cancel, resolve, and cancel a supplier booking by id. A bad input
+ * throws {@link BookingInputError} naming the fields, and nothing is started or sent. One facade
+ * over a class per concern (order-decisions, order-state, order-cancellation, waiting-orders,
+ * order-events-admin, supplier-cancellations).
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import {
@@ -50,31 +46,25 @@ export class BookingClient implements BookingClientSettings {
   readonly taskQueue: string;
   readonly orderIdField: string;
   readonly workflow: BookingWorkflow;
-  private readonly decisions: OrderDecisions;
-  private readonly states: OrderStates;
-  private readonly cancellations: OrderCancellations;
-  private readonly waiting: WaitingOrders;
-  private readonly orderEvents: OrderEventsAdmin;
-  private readonly supplierCancellations: SupplierCancellations;
+  // Each part keeps the facade as its settings, read when it is called.
+  private readonly decisions = new OrderDecisions(this);
+  private readonly states = new OrderStates(this);
+  private readonly cancellations = new OrderCancellations(this, this.states);
+  private readonly waiting = new WaitingOrders(this);
+  private readonly orderEvents = new OrderEventsAdmin(this);
+  private readonly supplierCancellations = new SupplierCancellations(this);
 
   constructor(options: BookingClientOptions) {
     this.client = options.client;
     this.workflow = options.workflow ?? BOOK_ROOM_WORKFLOW;
     this.taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     this.orderIdField = options.orderIdField ?? DEFAULT_ORDER_ID_FIELD;
-    this.decisions = new OrderDecisions(this);
-    this.states = new OrderStates(this);
-    this.cancellations = new OrderCancellations(this, this.states);
-    this.waiting = new WaitingOrders(this);
-    this.orderEvents = new OrderEventsAdmin(this);
-    this.supplierCancellations = new SupplierCancellations(this);
   }
 
   /**
    * Starts the order's workflow (`booking-<orderId>`) with its `outcome` update, once per order: a
-   * running workflow is reused and a finished one is reported, never restarted (so never a second
-   * supplier booking). The workflow receives the validated input: nulls removed, defaults applied,
-   * `orderIdField` set.
+   * running or finished one is reported, never restarted (so never a second supplier booking).
+   * The workflow receives the validated input: nulls removed, defaults applied, `orderIdField` set.
    */
   startBooking(input: BookRoomInput): Promise<StartedBooking> {
     return this.decisions.startBooking(input);
@@ -86,9 +76,9 @@ export class BookingClient implements BookingClientSettings {
   }
 
   /**
-   * Waits for the booking's decision (however it ended): the `outcome` update while the workflow
-   * runs (it may live on as the order's guard), the workflow's result once it has closed. Given
-   * what `startBooking` returned, it waits for that start's update without reading the run first.
+   * Waits for the booking's decision: the `outcome` update while the workflow runs (it may live on
+   * as the order's guard), its result once closed. Given what `startBooking` returned, it waits
+   * for that start's update without reading the run first.
    */
   result(order: string | StartedBooking): Promise<BookRoomResult> {
     return this.decisions.result(order);
@@ -108,13 +98,12 @@ export class BookingClient implements BookingClientSettings {
   }
 
   /**
-   * Cancels the order by its id, in whatever phase, any time before check-in, open or closed: one
-   * `cancel` update sent with a start of the order id alone (update-with-start, `USE_EXISTING`).
-   * A running workflow takes it; a closed order is reached by a new run that books nothing and
-   * cancels a supplier booking the order still holds (its guard was off, or it never confirmed).
-   * After the free-cancellation deadline only with `acceptPenalty: true`; a refusal is a
-   * {@link CancellationRefusedError} naming why. Resolves once the request is accepted; the state
-   * says how far it got (`CANCELLING`, then `CANCELLED` or `CANCELLATION_PENDING`).
+   * Cancels the order by its id, in any phase before check-in, open or closed: a `cancel` update
+   * with a start of the order id alone (update-with-start, `USE_EXISTING`), so a closed order is
+   * reached by a new run that books nothing. After the free-cancellation deadline only with
+   * `acceptPenalty: true`; a refusal is a {@link CancellationRefusedError} naming why. Resolves
+   * once accepted; the state says how far it got (`CANCELLING`, `CANCELLED`,
+   * `CANCELLATION_PENDING`).
    */
   cancelOrder(orderId: string, options: CancelOrderOptions = {}): Promise<OrderCancellation> {
     return this.cancellations.cancelOrder(orderId, options);
@@ -143,10 +132,7 @@ export class BookingClient implements BookingClientSettings {
     return this.waiting.resolveReconciliation(orderId, resolution);
   }
 
-  /**
-   * Orders whose events the order system has not taken (failing, or parked undelivered): those
-   * the endpoint's delivery holds, and those in delivery workflows of their own.
-   */
+  /** Orders whose events the order system has not taken (failing, or parked undelivered). */
   failingOrderEvents(): AsyncIterable<OrderEventsState> {
     return this.orderEvents.failingOrderEvents();
   }
@@ -173,9 +159,8 @@ export class BookingClient implements BookingClientSettings {
   }
 
   /**
-   * Bookings matching a visibility query, e.g. `BookingPhase = 'NEEDS_RECONCILIATION'`, whatever
-   * their namespace division (a starter of any SDK may set one: Temporal's default filter would
-   * leave them out).
+   * Bookings matching a visibility query, e.g. `BookingPhase = 'NEEDS_RECONCILIATION'`, in every
+   * namespace division (Temporal's default filter would leave out those a starter set one for).
    */
   list(
     query: string,

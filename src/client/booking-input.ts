@@ -1,7 +1,4 @@
-/**
- * The client's checks of what a caller sends, with the schemas the workflows share: a bad input
- * throws {@link BookingInputError} naming the fields, before anything is started or sent.
- */
+/** The client's checks of what a caller sends, with the schemas the workflows share. */
 import {
   BookRoomInputSchema,
   CancelBookingInputSchema,
@@ -15,9 +12,8 @@ import { DEFAULT_ORDER_ID_FIELD } from '../config/defaults';
 import { BookingInputError } from './booking-errors';
 
 /**
- * Validates a `bookRoom` input (JSON `null` in an optional field counts as absent) and returns it
- * as the workflow will read it, carrying the order-id field it was validated against
- * (`input.orderIdField`, else `orderIdField`), so the worker books with that same field.
+ * Validates a `bookRoom` input (`null` counts as absent) and returns it as the workflow reads it,
+ * with the order-id field it was validated against, so the worker books with that same field.
  * Throws {@link BookingInputError} naming every bad field.
  */
 export function validateBookRoomInput(

@@ -1,7 +1,4 @@
-/**
- * Connects a Temporal client the way every process of this project must: same address,
- * namespace and data converter (payload encryption) as the workers.
- */
+/** Connects a Temporal client as the workers do: same address, namespace and data converter. */
 import { Client, Connection } from '@temporalio/client';
 import { createDataConverter } from '../codec/data-converter';
 import { EncryptionCodec } from '../codec/encryption-codec';

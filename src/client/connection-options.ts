@@ -1,11 +1,8 @@
 /**
  * The one place that decides how a process connects to Temporal: address, TLS (server
- * verification, mTLS client certificate, server name) and the Temporal Cloud API key. The worker's
- * `NativeConnection`, the typed client's `Connection`, the CLI, the stack, the bench and the chaos
- * drills all build their options with {@link temporalConnectionOptions}.
- *
- * The settings are read from the environment by src/config/temporal-security.ts (the Temporal
- * CLI's variable names); this file owns their shape and turns them into connection options.
+ * verification, mTLS client certificate, server name) and the Temporal Cloud API key, for every
+ * `Connection` and `NativeConnection`. src/config/temporal-security.ts reads the settings; this
+ * file owns their shape, and explains a refused connection in one line.
  */
 import { connect as tlsConnect } from 'node:tls';
 
@@ -44,10 +41,22 @@ export function describeTemporalSecurity(s: Partial<TemporalSecurity>): string {
   return parts.join(', ');
 }
 
+/** What to change, by failure: one line each, shared by the error's reading and our handshake. */
+function advice(at: string) {
+  const checkCert = 'check TEMPORAL_TLS_CERT / TEMPORAL_TLS_KEY';
+  return {
+    checkCert,
+    certRequired: `${at} refused the connection: it requires a client certificate (mTLS); set TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY`,
+    certRefused: `${at} refused our client certificate (not issued by a CA it trusts): ${checkCert}`,
+    untrusted: `${at}: the server's certificate is not trusted; set TEMPORAL_TLS_CA to the CA that issued it`,
+    wrongName: `${at}: the server's certificate is not issued for this name; set TEMPORAL_TLS_SERVER_NAME to a name it carries`,
+    notTls: `${at} does not speak TLS on this port: unset the TEMPORAL_TLS_* variables or use its TLS port`,
+  };
+}
+
 /**
- * Turns a failed connection into one line that says what to change, for the TLS failures people
- * actually hit (untrusted server, missing client certificate, TLS against a plaintext port …).
- * Returns undefined when the error is not about TLS or authentication.
+ * A failed connection as one line that says what to change, for the TLS and credential failures
+ * people actually hit; undefined when the error is about neither.
  */
 export function explainTemporalConnectionError(
   err: unknown,
@@ -55,97 +64,70 @@ export function explainTemporalConnectionError(
 ): string | undefined {
   const text = errorText(err);
   const at = `Temporal at ${target.address}`;
-  if (
-    /certificate required|alert.*116|CertificateRequired|handshake failure|alert number 40/i.test(
-      text,
-    )
-  ) {
-    return `${at} refused the connection: it requires a client certificate (mTLS); set TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY`;
-  }
-  if (
-    /unknown ca|alert.*48|bad certificate|alert number 42|UnknownCA|BadCertificate|decrypt error/i.test(
-      text,
-    )
-  ) {
-    return `${at} refused our client certificate (not issued by a CA it trusts): check TEMPORAL_TLS_CERT / TEMPORAL_TLS_KEY`;
-  }
-  if (
-    /self[- ]signed|unable to (get|verify)|UnknownIssuer|invalid peer certificate|certificate verify failed|unknown issuer/i.test(
-      text,
-    )
-  ) {
-    return `${at}: the server's certificate is not trusted; set TEMPORAL_TLS_CA to the CA that issued it`;
-  }
-  if (/NotValidForName|Hostname\/IP does not match|not valid for name|altnames/i.test(text)) {
-    return `${at}: the server's certificate is not issued for this name; set TEMPORAL_TLS_SERVER_NAME to a name it carries`;
-  }
-  if (
-    /wrong version number|InvalidContentType|corrupt message|http2.*frame|packet length too long/i.test(
-      text,
-    ) &&
-    target.tls
-  ) {
-    return `${at} does not speak TLS on this port: unset the TEMPORAL_TLS_* variables or use its TLS port`;
-  }
-  if (/Unauthorized|UNAUTHENTICATED|PERMISSION_DENIED|Request unauthorized/i.test(text)) {
-    return `${at} refused our credentials (${describeTemporalSecurity(target)}): check TEMPORAL_API_KEY or the client certificate`;
-  }
-  return undefined;
+  const say = advice(at);
+  const known: [RegExp, string | undefined][] = [
+    [
+      /certificate required|alert.*116|CertificateRequired|handshake failure|alert number 40/i,
+      say.certRequired,
+    ],
+    [
+      /unknown ca|alert.*48|bad certificate|alert number 42|UnknownCA|BadCertificate|decrypt error/i,
+      say.certRefused,
+    ],
+    [
+      /self[- ]signed|unable to (get|verify)|UnknownIssuer|invalid peer certificate|certificate verify failed|unknown issuer/i,
+      say.untrusted,
+    ],
+    [/NotValidForName|Hostname\/IP does not match|not valid for name|altnames/i, say.wrongName],
+    [
+      /wrong version number|InvalidContentType|corrupt message|http2.*frame|packet length too long/i,
+      target.tls ? say.notTls : undefined,
+    ],
+    [
+      /Unauthorized|UNAUTHENTICATED|PERMISSION_DENIED|Request unauthorized/i,
+      `${at} refused our credentials (${describeTemporalSecurity(target)}): check TEMPORAL_API_KEY or the client certificate`,
+    ],
+  ];
+  return known.find(([pattern, line]) => line !== undefined && pattern.test(text))?.[1];
 }
 
+/** The error's message and gRPC details, and its causes', joined. */
 function errorText(err: unknown): string {
   const seen = new Set<unknown>();
   const parts: string[] = [];
-  let e: unknown = err;
-  while (e && !seen.has(e)) {
+  for (let e = err; e && !seen.has(e); e = e instanceof Error ? e.cause : undefined) {
     seen.add(e);
-    if (e instanceof Error) {
-      parts.push(e.message);
-      const details = (e as { details?: unknown }).details;
-      if (typeof details === 'string') parts.push(details);
-      e = e.cause;
-    } else {
-      parts.push(String(e));
-      break;
-    }
+    const details = e instanceof Error ? (e as { details?: unknown }).details : undefined;
+    parts.push(e instanceof Error ? e.message : String(e));
+    if (typeof details === 'string') parts.push(details);
   }
   return parts.join(' | ');
 }
 
 /** What a TLS error of our own handshake says, as one line that says what to change. */
 function tlsFailures(at: string, withCert: boolean): [RegExp, string][] {
-  const checkCert = 'check TEMPORAL_TLS_CERT / TEMPORAL_TLS_KEY';
+  const say = advice(at);
   return [
     [
       /CERTIFICATE_REQUIRED|alert number 116|HANDSHAKE_FAILURE|alert number 40/i,
       withCert
-        ? `${at} refused our client certificate: ${checkCert} (issued by a CA the server trusts?)`
-        : `${at} refused the connection: it requires a client certificate (mTLS); set TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY`,
+        ? `${at} refused our client certificate: ${say.checkCert} (issued by a CA the server trusts?)`
+        : say.certRequired,
     ],
-    [
-      /UNKNOWN_CA|alert number 48|BAD_CERTIFICATE|alert number 42|DECRYPT_ERROR/i,
-      `${at} refused our client certificate (not issued by a CA it trusts): ${checkCert}`,
-    ],
+    [/UNKNOWN_CA|alert number 48|BAD_CERTIFICATE|alert number 42|DECRYPT_ERROR/i, say.certRefused],
     [
       /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|CERT_UNTRUSTED|self[- ]signed/i,
-      `${at}: the server's certificate is not trusted; set TEMPORAL_TLS_CA to the CA that issued it`,
+      say.untrusted,
     ],
-    [
-      /ERR_TLS_CERT_ALTNAME_INVALID|altnames/i,
-      `${at}: the server's certificate is not issued for this name; set TEMPORAL_TLS_SERVER_NAME to a name it carries`,
-    ],
-    [
-      /WRONG_VERSION_NUMBER|wrong version number|packet length/i,
-      `${at} does not speak TLS on this port: unset the TEMPORAL_TLS_* variables or use its TLS port`,
-    ],
+    [/ERR_TLS_CERT_ALTNAME_INVALID|altnames/i, say.wrongName],
+    [/WRONG_VERSION_NUMBER|wrong version number|packet length/i, say.notTls],
   ];
 }
 
 /**
- * Why a TLS connection to `target` fails, found by a TLS handshake of our own with the same
- * settings (the SDKs often report only "Failed to connect before the deadline"). Resolves to one
- * line that says what to change, or undefined when the handshake succeeds and the server keeps
- * the connection (then the failure was not about TLS).
+ * Why a TLS connection to `target` fails, found by a handshake of our own with the same settings
+ * (the SDKs often say only "Failed to connect before the deadline"): one line that says what to
+ * change, or undefined when the handshake succeeds and the server keeps the connection.
  */
 export async function diagnoseTlsConnection(
   target: { readonly address: string } & Partial<TemporalSecurity>,
@@ -182,8 +164,8 @@ export async function diagnoseTlsConnection(
       done(
         secure
           ? tls.clientCertPair
-            ? `${at} closed the connection after the handshake: it refused our client certificate; check TEMPORAL_TLS_CERT / TEMPORAL_TLS_KEY (issued by a CA the server trusts?)`
-            : `${at} refused the connection: it requires a client certificate (mTLS); set TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY`
+            ? `${at} closed the connection after the handshake: it refused our client certificate; ${advice(at).checkCert} (issued by a CA the server trusts?)`
+            : advice(at).certRequired
           : undefined,
       ),
     );

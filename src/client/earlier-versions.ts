@@ -33,8 +33,7 @@ export async function guardOfEarlierVersion(client: Client, orderId: string) {
 
 /**
  * An order's state in today's words: earlier versions named its holder `bookRoom` and
- * `guardBooking` (today `booking` and `guard`), in their workers' answers and in the results of
- * the orders they closed.
+ * `guardBooking` (today `booking` and `guard`), in answers and in the results of closed orders.
  */
 export function inTodaysWords<T extends OrderState | undefined>(state: T): T {
   const was = state?.holder as string | undefined;

@@ -1,7 +1,4 @@
-/**
- * Cancelling an order by its id, in every phase, open or closed; waiting for the cancellation to
- * settle; and `keep`, which tells a guarded order's automatic cancellation not to run.
- */
+/** Cancelling an order by its id in any phase, waiting for it to settle, and `keep`. */
 import {
   WithStartWorkflowOperation,
   WorkflowIdConflictPolicy,
@@ -77,9 +74,8 @@ export class OrderCancellations {
   }
 
   /**
-   * The start that reaches an order without booking: `bookRoom` with the order id alone. Taken by
-   * the running workflow when there is one (`USE_EXISTING`), else a run that answers the order's
-   * decision (`ALLOW_DUPLICATE`).
+   * The start that reaches an order without booking (`bookRoom` with the order id alone): taken by
+   * the running workflow (`USE_EXISTING`), else a run answering the decision (`ALLOW_DUPLICATE`).
    */
   private reachOrder(orderId: string) {
     return new WithStartWorkflowOperation(this.settings.workflow, {

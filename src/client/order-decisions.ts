@@ -35,15 +35,9 @@ import { cutAtDeadline } from './temporal-not-answering';
 import { validateBookRoomInput } from './booking-input';
 import { orderHandle, type BookingClientSettings } from './booking-client-options';
 
-/**
- * How long `startBooking` waits for a worker to take the `outcome` update sent with the start (its
- * first workflow task) before it returns anyway: the start is durable, and `result` asks again.
- */
+/** How long `startBooking` waits for a worker to take its `outcome` update (`result` asks on). */
 const OUTCOME_ACCEPT_WAIT_MS = 10_000;
-/**
- * The run's details (user metadata: the UI shows them, decoded only when asked, never by a list)
- * name the `outcome` update its start carried.
- */
+/** The run's details (user metadata, never decoded by a list) name the start's `outcome` update. */
 export const startDetails = (updateId: string): string =>
   `Started with its outcome update ${updateId} (BookingClient).`;
 const START_UPDATE = /outcome update (outcome-[0-9a-f-]{36})/;
@@ -63,10 +57,7 @@ export interface StartedBooking {
   readonly runId: string | undefined;
   /** `STARTED` for a new workflow; otherwise the existing one was found and nothing was started. */
   readonly status: StartStatus;
-  /**
-   * The existing workflow's decision, once it has one: an order that decided CONFIRMED stays
-   * `ALREADY_RUNNING` (its guard holds it until check-out) with its outcome here.
-   */
+  /** The existing workflow's decision, if any (a CONFIRMED order stays `ALREADY_RUNNING`). */
   readonly outcome?: BookingOutcome;
   /** `STARTED`: the id of the `outcome` update the start carried, for {@link OrderDecisions.result}. */
   readonly outcomeUpdateId?: string;
@@ -84,9 +75,9 @@ async function describeIfExists(
 }
 
 /**
- * `BookingClient`'s `startBooking` and `result`: one mechanism. The start carries the `outcome`
- * update under an id of its own, which it also writes in the run's details ({@link startDetails}):
- * so the run itself says which start made it, and `result`, in any process, waits for that update.
+ * `BookingClient`'s `startBooking` and `result`: the start carries the `outcome` update under an
+ * id of its own, also written in the run's details ({@link startDetails}), so the run says which
+ * start made it and `result`, in any process, waits for that update.
  */
 export class OrderDecisions {
   constructor(private readonly settings: BookingClientSettings) {}
@@ -137,10 +128,9 @@ export class OrderDecisions {
   }
 
   /**
-   * Starts the order's workflow with its `outcome` update (update-with-start: the update rides in
-   * the first workflow task, so asking for the decision costs no task of its own). Temporal holds
-   * the start's answer until a worker accepts the update; after {@link OUTCOME_ACCEPT_WAIT_MS}
-   * the run's details say whether this call started it.
+   * Starts the order's workflow with its `outcome` update (it rides in the first workflow task).
+   * Temporal holds the start's answer until a worker accepts the update; after
+   * {@link OUTCOME_ACCEPT_WAIT_MS} the run's details say whether this call started it.
    */
   private async startWithOutcome(
     options: WorkflowStartOptions & { workflowIdConflictPolicy: WorkflowIdConflictPolicy },

@@ -1,7 +1,4 @@
-/**
- * The order system's events, administered: which orders' events it has not taken, and their
- * delivery retried now (docs/order-events.md).
- */
+/** Orders whose events the order system has not taken, redelivered (docs/order-events.md). */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import {
   DELIVER_TO_ENDPOINT_WORKFLOW,

@@ -1,9 +1,7 @@
-/**
- * What orders are: one order's truth in every phase, live while its workflow runs, its last once
- * closed; and the bookings a visibility query finds.
- */
+/** One order's truth in every phase (live while its workflow runs, else its last), and lists. */
 import { bookingWorkflowId, type OrderResult } from '../shared/booking-contract';
 import { bookingStateQuery } from '../shared/booking-messages';
+import { defined } from '../shared/defined';
 import type { OrderState } from '../shared/guard-contract';
 import { truthOf } from '../shared/order-truth';
 import {
@@ -56,14 +54,12 @@ export class OrderStates {
     query: string,
   ): AsyncIterable<{ workflowId: string; status: string; phase?: string; bookingId?: number }> {
     for await (const wf of this.settings.client.workflow.list({ query: inEveryDivision(query) })) {
-      const phase = wf.typedSearchAttributes.get(BookingPhaseKey);
-      const bookingId = wf.typedSearchAttributes.get(SupplierBookingIdKey);
-      yield {
+      yield defined({
         workflowId: wf.workflowId,
         status: wf.status.name,
-        ...(phase !== undefined ? { phase } : {}),
-        ...(bookingId !== undefined ? { bookingId } : {}),
-      };
+        phase: wf.typedSearchAttributes.get(BookingPhaseKey),
+        bookingId: wf.typedSearchAttributes.get(SupplierBookingIdKey),
+      });
     }
   }
 }

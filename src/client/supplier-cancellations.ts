@@ -1,7 +1,4 @@
-/**
- * Cancelling a supplier booking by its id (`cancelBooking`, id `cancel-<bookingId>`), apart from
- * any order's workflow (the command-line tool's `cancel --booking-id`).
- */
+/** Cancelling a supplier booking by its id (`cancelBooking`), apart from any order's workflow. */
 import {
   WorkflowIdConflictPolicy,
   WorkflowIdReusePolicy,

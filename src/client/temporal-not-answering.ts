@@ -1,9 +1,7 @@
 /**
- * Whether a failed call to Temporal means the server is not there yet (down, restarting, not up
- * before this process) rather than refusing us: waiting cures the first, never the second. The
- * worker's start-up waits out the first and stops at the second (src/worker.ts). And whether a
- * call under a deadline of our own ran out of time, whichever end of the deadline came first
- * (the client and the CLI take it as no answer in time). Pure.
+ * Whether a failed call to Temporal means the server is not there yet (down, restarting) rather
+ * than refusing us: waiting cures the first, never the second (the worker's start-up waits out the
+ * first). And whether a call under a deadline of our own ran out of time. Pure.
  */
 import { isGrpcCancelledError, isGrpcDeadlineError } from '@temporalio/client';
 
@@ -19,11 +17,7 @@ const NOT_ANSWERING: readonly (readonly [RegExp, string])[] = [
   [/tcp connect error|ConnectError|transport error/i, 'cannot connect'],
 ];
 
-/**
- * gRPC status codes of a server that did not answer: UNAVAILABLE, DEADLINE_EXCEEDED, and
- * CANCELLED, which a call under a deadline gets when the server's end of the deadline came first
- * ({@link cutAtDeadline}).
- */
+/** gRPC codes of no answer: UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED ({@link cutAtDeadline}). */
 const NOT_ANSWERING_GRPC_CODES = new Map([
   [14, 'unavailable'],
   [4, 'no answer in time'],
@@ -31,21 +25,17 @@ const NOT_ANSWERING_GRPC_CODES = new Map([
 ]);
 
 /**
- * Whether a call made under a deadline of our own (`connection.withDeadline`) ran out of time.
- * Its end comes one of two ways: the client's timer (DEADLINE_EXCEEDED), or the server's copy of
- * the same deadline, which resets the stream (grpc-js reads that as CANCELLED, "Call cancelled").
- * Which comes first is a race a caller whose event loop is busy or paused at that moment loses,
- * so both mean the same: no answer in time. For calls nothing of ours aborts (no abort signal is
- * ever given to them). Pure: the error or its causes (the SDK's checks of a gRPC status).
+ * Whether a call under a deadline of our own (`connection.withDeadline`) ran out of time: the
+ * client's timer (DEADLINE_EXCEEDED) or the server's copy of the deadline, which resets the stream
+ * (grpc-js: CANCELLED), whichever wins the race. Only for calls nothing of ours aborts.
  */
 export function cutAtDeadline(err: unknown): boolean {
   return isGrpcDeadlineError(err) || isGrpcCancelledError(err);
 }
 
 /**
- * A short reason ("connection refused", "unavailable", …) when `err` says Temporal did not answer;
- * undefined when it answered with a refusal (TLS, credentials, an unknown namespace) or the error
- * is not about Temporal at all.
+ * A short reason ("connection refused", …) when `err` says Temporal did not answer; undefined for
+ * a refusal (TLS, credentials, an unknown namespace) or an error not about Temporal at all.
  */
 export function temporalNotAnswering(err: unknown): string | undefined {
   if (!(err instanceof Error)) return undefined;

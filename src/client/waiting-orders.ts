@@ -1,7 +1,4 @@
-/**
- * Answers to an order that waits for a person: a price or policy change to approve or reject
- * (`AWAITING_APPROVAL`), a booking call whose result is unknown to reconcile (`NEEDS_RECONCILIATION`).
- */
+/** Answers to an order waiting for a person: a price change approved, a reconciliation resolved. */
 import type { ResolveReconciliation } from '../shared/booking-contract';
 import { approvePriceChangeUpdate, resolveReconciliationUpdate } from '../shared/booking-messages';
 import type { OrderState } from '../shared/guard-contract';

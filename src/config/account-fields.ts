@@ -47,12 +47,7 @@ export function parseBaseUrl(value: unknown, at: string, problems: string[]): st
     problems.push(`${at}required (the supplier's base URL, https://)`);
     return undefined;
   }
-  let url: URL | undefined;
-  try {
-    url = typeof value === 'string' ? new URL(value) : undefined;
-  } catch {
-    url = undefined;
-  }
+  const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     problems.push(`${at}must be an https:// URL (http:// on a loopback host)`);
     return undefined;

@@ -1,8 +1,6 @@
 /**
  * Supplier accounts (SUPPLIER_ACCOUNTS): each account's id, base URL, credentials, enabled flag,
- * rate cap, concurrency and timeouts. The single-account variables (`HOTEL_API_*`,
- * `SUPPLIER_MAX_*`) configure the default account, so a deployment that never names an account
- * runs as before.
+ * rate cap, concurrency and timeouts. `HOTEL_API_*` and `SUPPLIER_MAX_*` configure the default.
  */
 import { DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
 import { credentials, idOf, isRecord, MISSING, parseBaseUrl } from './account-fields';
@@ -78,11 +76,9 @@ const SHOWABLE_FIELD = /^[A-Za-z_$][\w$-]{0,63}$/;
 const NOT_AN_ARRAY = 'not a JSON array of accounts';
 
 /**
- * Every supplier account: the default one first (`HOTEL_API_*`, `SUPPLIER_MAX_*`, enabled unless
- * `SUPPLIER_DEFAULT_ENABLED=false`), with `defaultApi` as its client's config; then the accounts
- * of `SUPPLIER_ACCOUNTS` (or `SUPPLIER_ACCOUNTS_FILE`) in their order, each field they leave out
- * taken from the default's. Each problem is pushed as one line naming the variable, the account
- * and the field; no key, secret or JSON text is ever in one.
+ * Every supplier account: the default one first (its client's config `defaultApi`), then those of
+ * `SUPPLIER_ACCOUNTS` in order, each field they leave out the default's. Each problem names the
+ * variable, account and field; no key, secret or JSON text is ever in one.
  */
 export function loadSupplierAccounts(
   env: AccountsEnv,

@@ -1,10 +1,7 @@
 /**
- * Payload encryption keys and codec server settings, derived from the parsed environment
- * ({@link Env}). `src/config/` stays the only reader of `process.env`; these functions only
- * interpret what it parsed, and throw {@link ConfigError} naming the variable at fault.
- *
- * Key material never appears in an error message, a log line or `util.inspect` output: keys are
- * held as `KeyObject`s, which print as `SecretKeyObject { type: 'secret', symmetricKeySize: 32 }`.
+ * Payload encryption keys and codec server settings from the parsed environment ({@link Env}),
+ * each problem a {@link ConfigError} naming the variable. Key material never appears in an error,
+ * a log line or `util.inspect` output: keys are held as `KeyObject`s.
  */
 import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import { developmentKeyDecision } from './development-key-decision';
@@ -16,9 +13,8 @@ import { valueOrFile } from './value-or-file';
 export const KEY_BYTES = 32;
 
 /**
- * The id of the development key used when no key is configured. Its bytes are derived from a
- * public string, so anything it encrypts is readable by anyone with this source code: it exists so
- * that `npm run demo` and the tests exercise the real codec without setup, never for real data.
+ * The id of the development key used when no key is configured: derived from a public string, so
+ * anything it encrypts is readable by anyone with this source. Demos and tests, never real data.
  */
 export const DEV_KEY_ID = 'dev-insecure';
 
@@ -48,10 +44,8 @@ export function developmentKey(): Key {
 }
 
 /**
- * Parses `keyId:base64,keyId:base64,...` (commas or whitespace between entries, so a key file may
- * hold one key per line). Problems are appended to `problems`, prefixed with `variable`; an entry
- * is only ever identified by its position or its (valid) key id, never by its text, because a
- * malformed entry may be a bare key.
+ * Parses `keyId:base64,keyId:base64,...` (commas or whitespace between). A problem names an entry
+ * by its position or valid key id, never by its text (a malformed entry may be a bare key).
  */
 export function parseEncryptionKeys(
   spec: string,
@@ -99,11 +93,8 @@ export function parseEncryptionKeys(
 
 /**
  * The payload encryption keys from `PAYLOAD_ENCRYPTION_KEYS` or `PAYLOAD_ENCRYPTION_KEYS_FILE`
- * (not both: which one wins would decide which key encrypts). Neither set: the development key
- * where {@link developmentKeyDecision} allows it (a local Temporal, or `NODE_ENV=development`
- * with a warning), else refused; the development key's material under any id is refused when
- * `NODE_ENV=production`.
- *
+ * (not both: which wins would decide which key encrypts). Neither: the development key where
+ * {@link developmentKeyDecision} allows it; its material under any id is refused in production.
  * @throws {ConfigError} naming the variable and the entry at fault, never the key.
  */
 export function loadEncryptionConfig(env: Env): {
@@ -113,17 +104,14 @@ export function loadEncryptionConfig(env: Env): {
   readonly warning?: string;
 } {
   const problems: string[] = [];
-  const production = env.NODE_ENV === 'production';
-  const inline = env.PAYLOAD_ENCRYPTION_KEYS;
   const file = env.PAYLOAD_ENCRYPTION_KEYS_FILE;
+  const variable = file !== undefined ? 'PAYLOAD_ENCRYPTION_KEYS_FILE' : 'PAYLOAD_ENCRYPTION_KEYS';
   let keys: Key[] = [];
   let development = false;
   let warning: string | undefined;
 
-  const spec = valueOrFile('PAYLOAD_ENCRYPTION_KEYS', inline, file, problems);
+  const spec = valueOrFile('PAYLOAD_ENCRYPTION_KEYS', env.PAYLOAD_ENCRYPTION_KEYS, file, problems);
   if (typeof spec === 'string') {
-    const variable =
-      file !== undefined ? 'PAYLOAD_ENCRYPTION_KEYS_FILE' : 'PAYLOAD_ENCRYPTION_KEYS';
     keys = parseEncryptionKeys(spec, variable, problems);
   } else if (spec === undefined) {
     const decision = developmentKeyDecision({
@@ -141,15 +129,12 @@ export function loadEncryptionConfig(env: Env): {
     }
   }
 
-  if (production && !development) {
+  if (env.NODE_ENV === 'production' && !development) {
     const dev = developmentKey().key;
-    for (const k of keys) {
-      if (k.key.equals(dev)) {
-        problems.push(
-          `${file !== undefined ? 'PAYLOAD_ENCRYPTION_KEYS_FILE' : 'PAYLOAD_ENCRYPTION_KEYS'}: ` +
-            `key id "${k.id}" is the public development key, refused when NODE_ENV=production`,
-        );
-      }
+    for (const k of keys.filter((k) => k.key.equals(dev))) {
+      problems.push(
+        `${variable}: key id "${k.id}" is the public development key, refused when NODE_ENV=production`,
+      );
     }
   }
 
@@ -160,9 +145,7 @@ export function loadEncryptionConfig(env: Env): {
 
 /**
  * The codec server's token, port and allowed origins. `CODEC_SERVER_TOKEN` unset: the development
- * token, refused when `NODE_ENV=production` (where the token must also be at least
- * {@link MIN_PRODUCTION_TOKEN_LENGTH} characters).
- *
+ * token, refused in production (where a token needs {@link MIN_PRODUCTION_TOKEN_LENGTH} chars).
  * @throws {ConfigError} naming the variable at fault, never the token.
  */
 export function loadCodecServerConfig(env: Env): {
@@ -211,12 +194,8 @@ export function loadCodecServerConfig(env: Env): {
 
 /** `value` as the browser sends it in `Origin` (no trailing slash), or undefined. */
 function parseOrigin(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return undefined;
-  }
+  if (!URL.canParse(value)) return undefined;
+  const url = new URL(value);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   // Only a bare origin is meaningful here; `new URL` would silently accept a path.
   if (value.replace(/\/$/, '').toLowerCase() !== url.origin.toLowerCase()) return undefined;
@@ -224,9 +203,8 @@ function parseOrigin(value: string): string | undefined {
 }
 
 /**
- * Where the codec server is, for a client of it (`hotel-booking doctor namespace`):
- * `CODEC_SERVER_URL`, else the local one on `CODEC_SERVER_PORT`; and the token to present: the
- * configured one, else the development token outside production.
+ * The codec server for a client of it: `CODEC_SERVER_URL`, else the local one on
+ * `CODEC_SERVER_PORT`; its token, else the development token outside production.
  */
 export function codecServerTarget(env: Env): {
   readonly url: string;

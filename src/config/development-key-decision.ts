@@ -1,23 +1,13 @@
 /**
- * When no payload key is configured, may a process fall back to the public development key?
- *
- * The development key exists so that `npm run demo`, `npm start`, `npm run cluster` and the tests
- * run the real codec without setup; anything it encrypts is readable by anyone with this source.
- * So it is used only where Temporal is a development one:
- *
+ * When no payload key is configured, may a process fall back to the public development key
+ * (anything it encrypts is readable by anyone with this source)? Only where Temporal is a
+ * development one:
  * - `NODE_ENV=production`: never (the image sets it).
- * - Temporal on this machine (a loopback `TEMPORAL_ADDRESS`) and no API key: yes, silently. Every
- *   local stack of this repository is there. An API key means Temporal Cloud, whatever the
- *   address (a tunnel can make it look local).
- * - `NODE_ENV=development` or `test` (docker compose's default, where Temporal is the `temporal`
- *   service; `npm test` against a `TEMPORAL_ADDRESS` of another machine): yes, with a warning
- *   line, because the environment says it is not production.
- * - Anything else (a Temporal elsewhere, the environment silent): refused, in one line that says
- *   what to set. A tool that quietly used the development key there would write guest data that
- *   anyone can decrypt, and could read none of the workers' payloads.
- *
- * A `kubectl port-forward` also makes a remote Temporal look local: set the keys there too
- * (`hotel-booking doctor namespace` warns about the development key).
+ * - A loopback `TEMPORAL_ADDRESS` and no API key: yes, silently (an API key means Temporal Cloud,
+ *   whatever the address: a tunnel can make it look local).
+ * - `NODE_ENV=development` or `test` (docker compose's default): yes, with a warning line.
+ * - Anything else: refused, in one line that says what to set; a tool quietly using the key there
+ *   would write guest data anyone can decrypt, and read none of the workers' payloads.
  */
 import { isLoopbackAddress } from './loopback';
 import { withoutPassword } from './errors';

@@ -1,7 +1,6 @@
 /**
- * The environment variables the product reads: type, default and meaning of each. The meanings
- * (and, where the default is not a plain value, its wording) are what docs/configuration.md's
- * table is generated from (`npm run docs`; test/docs.test.ts fails when it is stale).
+ * The environment variables the product reads: type, default and meaning of each, from which
+ * docs/configuration.md's table is generated (`npm run docs`; test/docs.test.ts fails when stale).
  */
 import { z } from 'zod';
 import {
@@ -30,6 +29,13 @@ const optionalString = z
   .string()
   .optional()
   .transform((v) => (v === '' ? undefined : v));
+/** `true`, `false`, `1` or `0`; unset: true. */
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .default('true')
+  .transform((v) => v === 'true' || v === '1');
+/** An optional string variable (empty counts as unset). */
+const text = (meaning: string, defaultText?: string) => v(optionalString, meaning, defaultText);
 
 const VARIABLES = {
   TEMPORAL_ADDRESS: v(
@@ -41,60 +47,46 @@ const VARIABLES = {
     z.string().min(1).default(DEFAULT_TASK_QUEUE),
     'the task queue workers poll and clients start on',
   ),
-  TEMPORAL_TLS: v(
-    optionalString,
+  TEMPORAL_TLS: text(
     '`true`: TLS with the system CAs and no client certificate; `false`: plaintext even with an API key',
     'on when any TLS setting or an API key is set',
   ),
-  TEMPORAL_TLS_CERT: v(
-    optionalString,
+  TEMPORAL_TLS_CERT: text(
     'mTLS client certificate: a PEM file path (as the Temporal CLI reads it) or the PEM text',
   ),
-  TEMPORAL_TLS_CERT_FILE: v(
-    optionalString,
-    'path of the client certificate (instead of `TEMPORAL_TLS_CERT`)',
-  ),
-  TEMPORAL_TLS_KEY: v(
-    optionalString,
+  TEMPORAL_TLS_CERT_FILE: text('path of the client certificate (instead of `TEMPORAL_TLS_CERT`)'),
+  TEMPORAL_TLS_KEY: text(
     "the client certificate's private key (PEM, unencrypted; path or text); required with the certificate and checked to match it",
   ),
-  TEMPORAL_TLS_KEY_FILE: v(
-    optionalString,
-    'path of the private key (instead of `TEMPORAL_TLS_KEY`)',
-  ),
-  TEMPORAL_TLS_CA: v(
-    optionalString,
+  TEMPORAL_TLS_KEY_FILE: text('path of the private key (instead of `TEMPORAL_TLS_KEY`)'),
+  TEMPORAL_TLS_CA: text(
     "the CA that issued the server's certificate (path or PEM text)",
     'system CAs',
   ),
-  TEMPORAL_TLS_CA_FILE: v(optionalString, 'path of the CA (instead of `TEMPORAL_TLS_CA`)'),
-  TEMPORAL_TLS_SERVER_NAME: v(
-    optionalString,
+  TEMPORAL_TLS_CA_FILE: text('path of the CA (instead of `TEMPORAL_TLS_CA`)'),
+  TEMPORAL_TLS_SERVER_NAME: text(
     "the name to verify in the server's certificate (SNI)",
     "the address's host",
   ),
-  TEMPORAL_API_KEY: v(
-    optionalString,
+  TEMPORAL_API_KEY: text(
     'Temporal Cloud API key (turns TLS on; not together with a client certificate)',
   ),
-  TEMPORAL_API_KEY_FILE: v(optionalString, 'path of a file holding the API key'),
+  TEMPORAL_API_KEY_FILE: text('path of a file holding the API key'),
 
   HOTEL_API_BASE_URL: v(
     z.url().default('http://127.0.0.1:8080'),
     "the supplier's base URL (production or staging; `/api/v1` is appended)",
   ),
-  HOTEL_API_KEY: v(
-    optionalString,
+  HOTEL_API_KEY: text(
     'the supplier API key',
     "the simulator's `demo-key`, on a loopback base URL only",
   ),
-  HOTEL_API_KEY_FILE: v(optionalString, 'path of a file holding the API key'),
-  HOTEL_API_SECRET: v(
-    optionalString,
+  HOTEL_API_KEY_FILE: text('path of a file holding the API key'),
+  HOTEL_API_SECRET: text(
     'the supplier API secret (never logged)',
     "the simulator's demo secret, on a loopback base URL only",
   ),
-  HOTEL_API_SECRET_FILE: v(optionalString, 'path of a file holding the API secret'),
+  HOTEL_API_SECRET_FILE: text('path of a file holding the API secret'),
   HOTEL_API_BOOKING_TIMEOUT_MS: v(
     durationMs.default(120_000),
     "`POST /booking` timeout, ms (bed banks advise long ones); at most the booking activity's 15 min backstop less 15 s",
@@ -108,10 +100,7 @@ const VARIABLES = {
     'timeout of `GET /properties/availability`, ms',
   ),
   HOTEL_API_CLOCK_CORRECTION: v(
-    z
-      .enum(['true', 'false', '1', '0'])
-      .default('true')
-      .transform((v) => v === 'true' || v === '1'),
+    flag,
     "sign with the supplier's clock (its `Date` header) when ours drifts",
   ),
   HOTEL_API_MAX_CONNECTIONS: v(
@@ -127,29 +116,22 @@ const VARIABLES = {
     "the custom field carrying the order id to the supplier (a client's choice travels in the input; this is the worker's for inputs without one)",
   ),
 
-  PAYLOAD_ENCRYPTION_KEYS: v(
-    optionalString,
+  PAYLOAD_ENCRYPTION_KEYS: text(
     '`keyId:base64(32 bytes)`, comma-separated; the first encrypts, all decrypt (docs/payload-encryption.md)',
     'a public development key, only with a local Temporal (loopback `TEMPORAL_ADDRESS`, no API key) or `NODE_ENV=development` or `test` (with a warning); refused otherwise',
   ),
-  PAYLOAD_ENCRYPTION_KEYS_FILE: v(
-    optionalString,
+  PAYLOAD_ENCRYPTION_KEYS_FILE: text(
     'path of a file holding the keys, one per line or comma-separated',
   ),
-  CODEC_SERVER_TOKEN: v(
-    optionalString,
+  CODEC_SERVER_TOKEN: text(
     'bearer token the codec server requires (at least 16 characters in production)',
     '`dev-codec-token` (refused when `NODE_ENV=production`)',
   ),
   CODEC_SERVER_PORT: v(port.default(8888), "the codec server's port"),
   CODEC_SERVER_URL: v(
-    z
-      .string()
-      .optional()
-      .transform((v) => (v === '' ? undefined : v))
-      .pipe(
-        z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
-      ),
+    optionalString.pipe(
+      z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    ),
     "the codec server's base URL as the Temporal UI reaches it, for `hotel-booking doctor namespace`",
     '`http://127.0.0.1:<CODEC_SERVER_PORT>`',
   ),
@@ -157,22 +139,18 @@ const VARIABLES = {
     z.string().default('http://localhost:8233'),
     'Temporal UI origins allowed to call the codec server (CORS), comma-separated',
   ),
-  NODE_ENV: v(
-    optionalString,
+  NODE_ENV: text(
     '`production` refuses the development keys and tokens; `development` or `test` allows the development payload key with a Temporal that is not local, with a warning',
   ),
 
-  ORDER_EVENTS_URL: v(
-    optionalString,
+  ORDER_EVENTS_URL: text(
     "the order system's endpoint for order events (Standard Webhooks, docs/order-events.md)",
     'none: no events are sent',
   ),
-  ORDER_EVENTS_SECRET: v(
-    optionalString,
+  ORDER_EVENTS_SECRET: text(
     'the `whsec_…` secret events are signed with (required with `ORDER_EVENTS_URL`; never logged)',
   ),
-  ORDER_EVENTS_SECRET_FILE: v(
-    optionalString,
+  ORDER_EVENTS_SECRET_FILE: text(
     'path of a file holding the secret (instead of `ORDER_EVENTS_SECRET`)',
   ),
 
@@ -191,20 +169,13 @@ const VARIABLES = {
     z.coerce.number().int().positive().default(DEFAULT_MAX_CONCURRENT_CALLS),
     'per-worker cap on concurrent supplier calls',
   ),
-  SUPPLIER_ACCOUNTS: v(
-    optionalString,
+  SUPPLIER_ACCOUNTS: text(
     'supplier accounts beyond the default one (which the `HOTEL_API_*` variables configure): a JSON array of `{"id", "baseUrl", "key" or "keyFile", "secret" or "secretFile", …}` objects (docs/configuration.md#several-supplier-accounts)',
     'none: the default account only',
   ),
-  SUPPLIER_ACCOUNTS_FILE: v(
-    optionalString,
-    'path of a file holding that JSON (instead of `SUPPLIER_ACCOUNTS`)',
-  ),
+  SUPPLIER_ACCOUNTS_FILE: text('path of a file holding that JSON (instead of `SUPPLIER_ACCOUNTS`)'),
   SUPPLIER_DEFAULT_ENABLED: v(
-    z
-      .enum(['true', 'false', '1', '0'])
-      .default('true')
-      .transform((v) => v === 'true' || v === '1'),
+    flag,
     '`false` (or `0`) disables the default account: it refuses new orders, its running orders go on',
   ),
   MAX_CACHED_WORKFLOWS: v(
@@ -225,8 +196,7 @@ const VARIABLES = {
     z.coerce.number().int().min(0).default(15_000),
     'the booking gauges (visibility counts) are recounted at most this often, ms; 0 = every scrape',
   ),
-  WORKFLOW_BUNDLE_PATH: v(
-    optionalString,
+  WORKFLOW_BUNDLE_PATH: text(
     'a prebuilt workflow bundle (the image builds one)',
     'none: bundled at start',
   ),

@@ -1,7 +1,4 @@
-/**
- * The one place that reads `process.env`. Every entry point calls {@link loadConfig} once and
- * passes the parts down; nothing else reads the environment.
- */
+/** The one place that reads `process.env`: entry points call {@link loadConfig} once. */
 import { DEV_CREDENTIALS, loadSupplierAccounts, missingAccountCredentials } from './accounts';
 import { codecServerTarget, loadEncryptionConfig } from './codec';
 import { EnvSchema, type Env } from './env-schema';
@@ -23,9 +20,8 @@ export {
 export * from './defaults';
 
 /**
- * The whole configuration, one part per layer. Each layer owns the type it takes (the hotel API
- * client its `HotelApiConfig`, the client its `TemporalSecurity`, the codec its `EncryptionConfig`);
- * the compiler matches these parts to them where an entry point hands them down.
+ * The whole configuration, one part per layer; each layer owns the type it takes
+ * (`HotelApiConfig`, `TemporalSecurity`, …), matched by the compiler where it is handed down.
  */
 export type Config = ReturnType<typeof loadConfig>;
 
@@ -54,19 +50,19 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return parsed.data;
 }
 
-/**
- * Parses and validates the whole configuration. Credentials default to the simulator's demo
- * company only when the base URL is a loopback address; against a real supplier they are required.
- */
 export interface LoadConfigOptions {
   /**
    * Whether missing supplier credentials are an error now. Tools that may only talk to Temporal
-   * (the CLI's status, list, approve …) load without them and call
-   * {@link assertSupplierCredentials} before a supplier call. @default true
+   * load without them and call {@link assertSupplierCredentials} before a supplier call.
+   * @default true
    */
   readonly requireSupplierCredentials?: boolean;
 }
 
+/**
+ * Parses and validates the whole configuration. Credentials default to the simulator's demo
+ * company only when the base URL is a loopback address; against a real supplier they are required.
+ */
 export function loadConfig(
   source: NodeJS.ProcessEnv = process.env,
   options: LoadConfigOptions = {},
@@ -80,8 +76,7 @@ export function loadConfig(
     env.HOTEL_API_SECRET_FILE,
     problems,
   );
-  const loopback = isLoopbackUrl(env.HOTEL_API_BASE_URL);
-  if (key === undefined && secret === undefined && loopback) {
+  if (key === undefined && secret === undefined && isLoopbackUrl(env.HOTEL_API_BASE_URL)) {
     ({ key, secret } = DEV_CREDENTIALS);
   }
   if (options.requireSupplierCredentials === false) {
@@ -144,10 +139,7 @@ export function loadConfig(
     catalogueDbPath: env.CATALOGUE_DB_PATH,
     /** The default account's supplier client (`HOTEL_API_*`): `suppliers[0].hotelApi`. */
     hotelApi,
-    /**
-     * Every supplier account, the default one (id `default`, `HOTEL_API_*`) first, then those of
-     * `SUPPLIER_ACCOUNTS` in their order (src/config/accounts.ts).
-     */
+    /** Every supplier account, the default one (`HOTEL_API_*`) first (src/config/accounts.ts). */
     suppliers,
     /** Payload encryption keys (the first encrypts, all decrypt). */
     encryption,

@@ -1,7 +1,4 @@
-/**
- * Whether an address names this machine: the one test behind every "local" default (the
- * simulator's demo credentials, the development payload key) and the doctors' "on loopback" rows.
- */
+/** Whether an address names this machine: the one test behind every "local" default. */
 
 /** `localhost`, `127.0.0.0/8` and `::1` (bracketed or not). */
 const LOOPBACK_HOST = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]|::1)$/i;
@@ -31,9 +28,5 @@ export function isLoopbackAddress(address: string): boolean {
 
 /** True when a URL's host is this machine (false for what is not a URL). */
 export function isLoopbackUrl(url: string): boolean {
-  try {
-    return isLoopbackHost(new URL(url).hostname);
-  } catch {
-    return false;
-  }
+  return URL.canParse(url) && isLoopbackHost(new URL(url).hostname);
 }

@@ -1,8 +1,6 @@
 /**
- * Reads the Temporal connection's security settings (TLS files, PEM text, API key) from the
- * environment's `TEMPORAL_TLS_*` / `TEMPORAL_API_KEY*` variables, the Temporal CLI's names. The
- * client layer (src/client/connection-options.ts) owns the shape it connects with; this file only
- * reads and checks what is configured.
+ * Reads and checks the Temporal connection's security settings (TLS files, PEM text, API key) from
+ * the Temporal CLI's `TEMPORAL_TLS_*` / `TEMPORAL_API_KEY*` variables.
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';

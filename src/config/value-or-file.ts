@@ -3,8 +3,7 @@ import { shown } from './errors';
 
 /**
  * `name`'s value, or the trimmed text of the file `name_FILE` names; never both. Undefined when
- * neither is set; null on a problem, pushed as one line naming the variable (a path is shown, a
- * value never).
+ * neither is set; null on a problem, pushed naming the variable (a path is shown, a value never).
  */
 export function valueOrFile(
   name: string,

@@ -1,8 +1,7 @@
 /**
- * The commands a person runs where the product may not change the namespace itself: on Temporal
- * Cloud custom search attributes and retention belong to the account's admins (`tcld`, the Cloud
- * UI), and a self-hosted server with an authorizer keeps them to a namespace or cluster admin
- * (`temporal operator …`). `setup` and `doctor namespace` print them exactly, to copy. Pure.
+ * The commands a person runs where the product may not change the namespace itself (Temporal
+ * Cloud's admins with `tcld`, a self-hosted server's with `temporal operator …`), printed exactly
+ * by `setup` and `doctor namespace`, to copy. Pure.
  */
 import type { SearchAttributeSpec } from './search-attribute-plan';
 import { cliTypeName, nameTypePairs } from './search-attribute-plan';
@@ -27,10 +26,8 @@ export interface CommandTarget {
 }
 
 /**
- * The commands that register `specs` on the namespace: `tcld` for Temporal Cloud (one command),
- * the Temporal CLI otherwise, one command per attribute (CLI v1.5.1 pairs each `--name` with a
- * `--type` and silently drops a name without one). Both kinds, the one the address points at
- * first.
+ * The commands that register `specs`: one `tcld`, and one Temporal CLI command per attribute (CLI
+ * v1.5.1 silently drops a `--name` without its `--type`); the kind the address points at first.
  */
 export function registerAttributeCommands(
   target: CommandTarget,

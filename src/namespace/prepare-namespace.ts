@@ -1,11 +1,8 @@
 /**
- * Prepares a namespace for the product through the operator service of the connection every
- * process already opens (the configured address, TLS and API key): creates the namespace when
- * asked and it does not exist, registers the search attributes the namespace lacks, with their
- * types, and waits until queries accept them.
- * Idempotent: a prepared namespace is read and left as it is. It never changes an attribute that
- * exists with another type, and reports a refusal (no permission) for the caller to say what a
- * person with the right runs instead (operator-commands.ts).
+ * Prepares a namespace for the product over the process's own connection: creates it when asked
+ * and missing, registers the search attributes it lacks, and waits until queries accept them.
+ * Idempotent; it never changes an attribute registered with another type, and reports a refusal
+ * (no permission) for the caller to print what a person with the right runs (operator-commands.ts).
  */
 import { isGrpcServiceError, type Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
@@ -21,9 +18,8 @@ import {
 export const CALL_TIMEOUT_MS = 10_000;
 
 /**
- * How long registered attributes may take to be accepted by queries: the server's search
- * attribute cache refreshes on an interval (60 s when not forced on every read, as in
- * production). @default 120 s
+ * How long registered attributes may take to be accepted by queries: the server's cache of them
+ * refreshes every 60 s in production. @default 120 s
  */
 export const USABLE_TIMEOUT_MS = 120_000;
 
@@ -88,6 +84,20 @@ export async function registerSearchAttributes(
   );
 }
 
+/** Whether the namespace accepts `query`: false when it names an unknown attribute. */
+async function accepts(connection: Connection, namespace: string, query: string): Promise<boolean> {
+  try {
+    await timed(connection, () =>
+      connection.workflowService.countWorkflowExecutions({ namespace, query }),
+    );
+    return true;
+  } catch (err) {
+    // An unknown attribute is an invalid argument; anything else is not an answer about it.
+    if (!isGrpcServiceError(err) || err.code !== 3) throw err;
+    return false;
+  }
+}
+
 /**
  * Whether each of `names` is accepted in a visibility query of the namespace (`Name IS NOT NULL`):
  * what a registered attribute must be before a workflow writes it. Resolves to the names refused.
@@ -99,18 +109,7 @@ export async function refusedInQueries(
 ): Promise<string[]> {
   const refused: string[] = [];
   for (const name of names) {
-    try {
-      await timed(connection, () =>
-        connection.workflowService.countWorkflowExecutions({
-          namespace,
-          query: `${name} IS NOT NULL`,
-        }),
-      );
-    } catch (err) {
-      // An unknown attribute is an invalid argument; anything else is not an answer about it.
-      if (!isGrpcServiceError(err) || err.code !== 3) throw err;
-      refused.push(name);
-    }
+    if (!(await accepts(connection, namespace, `${name} IS NOT NULL`))) refused.push(name);
   }
   return refused;
 }
@@ -124,18 +123,11 @@ async function waitUntilQueryable(
 ): Promise<number | undefined> {
   const started = Date.now();
   const query = names.map((n) => `${n} IS NOT NULL`).join(' AND ');
-  for (;;) {
-    try {
-      await timed(connection, () =>
-        connection.workflowService.countWorkflowExecutions({ namespace, query }),
-      );
-      return Date.now() - started;
-    } catch (err) {
-      if (!isGrpcServiceError(err) || err.code !== 3) throw err;
-      if (Date.now() - started > timeoutMs) return undefined;
-      await new Promise((r) => setTimeout(r, 500));
-    }
+  while (!(await accepts(connection, namespace, query))) {
+    if (Date.now() - started > timeoutMs) return undefined;
+    await new Promise((r) => setTimeout(r, 500));
   }
+  return Date.now() - started;
 }
 
 /** What {@link prepareNamespace} did, or why it stopped (nothing was changed unless `prepared`). */

@@ -1,8 +1,7 @@
 /**
- * What a namespace lacks of the product's search attributes (src/shared/search-attributes.ts, the
- * one list): each is present with its type, missing, or registered under another type (a conflict
- * no registration can fix). `hotel-booking setup` registers the missing ones; `hotel-booking
- * doctor namespace` reports all three. Pure: the caller reads the namespace's attributes.
+ * What a namespace lacks of the product's search attributes (src/shared/search-attributes.ts):
+ * each is present, missing, or registered under another type (a conflict no registration can
+ * fix). Pure: the caller reads the namespace's attributes.
  */
 import type { SearchAttributeType } from '@temporalio/common';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../shared/search-attributes';

@@ -1,13 +1,9 @@
 /**
- * Fleet-wide booking counts from Temporal's visibility store: how many bookings wait for a person
- * (phases `NEEDS_RECONCILIATION`, `AWAITING_APPROVAL`) and how many were decided with each outcome.
- *
- * Why visibility and not in-process counters: a workflow's result is seen by no worker (workflow
- * code cannot do I/O, and the client that started it may be another service), and a booking
- * waiting for an operator is not on any worker either. Counting the search attributes the
- * workflows already write is correct whichever worker ran what; every worker reports the same
- * numbers, so aggregate them with `max`, not `sum`. Closed workflows leave visibility after the
- * namespace's retention period, so the outcome counts cover that window, not all time.
+ * Fleet-wide booking counts from Temporal's visibility store: bookings waiting for a person, and
+ * decisions by outcome. Visibility, not in-process counters: no worker sees a workflow's result,
+ * nor holds a booking waiting for an operator. Every worker reports the same numbers (aggregate
+ * with `max`, not `sum`); closed workflows leave visibility after the namespace's retention, so
+ * the outcome counts cover that window.
  */
 import {
   BOOKING_WORKFLOWS,
@@ -23,7 +19,6 @@ import {
 } from '../order-events/contract/delivery';
 import { inEveryDivision } from '../shared/search-attributes';
 
-/** The phases in which a booking waits for an operator. */
 /** Phases in which a running booking waits for a person (or, unreadable, for an operator's look). */
 export const WAITING_PHASES = [
   BookingPhase.NEEDS_RECONCILIATION,
@@ -37,14 +32,13 @@ export interface BookingCounts {
   readonly waiting: Readonly<Record<WaitingPhase, number>>;
   /**
    * Start time (epoch ms) of the oldest booking waiting in each phase, where any waits and
-   * `oldestStart` was given. The phase has no timestamp of its own: the start bounds the wait
-   * from above, closely (a booking reaches these phases within minutes of its start).
+   * `oldestStart` was given: the phase has no timestamp of its own, and a booking reaches these
+   * phases within minutes of its start.
    */
   readonly oldestWaitingStart: Readonly<Partial<Record<WaitingPhase, number>>>;
   /**
-   * `bookRoom` runs by `BookingOutcome`, the order's decision: running ones (a CONFIRMED order
-   * while its guard runs) and closed ones within the namespace's retention, one per deciding run (a run that answers an
-   * earlier decision writes no outcome).
+   * `bookRoom` runs by `BookingOutcome`: running ones (a CONFIRMED order while its guard runs) and
+   * closed ones within retention, one per deciding run (a run answering an earlier one has none).
    */
   readonly outcomes: Readonly<Record<BookingOutcome, number>>;
   /** Closed `cancelBooking` workflows by outcome (within retention). */
@@ -56,19 +50,15 @@ export interface BookingCounts {
    * `CANCELLATION_PENDING`, and `cancelBooking` runs that ended `STILL_ACTIVE` in the last 24 h.
    */
   readonly cancellationsUnconfirmed: number;
-  /**
-   * Orders whose events the order system has not taken: FAILING or UNDELIVERED, in the
-   * endpoint's delivery or in a delivery of their own.
-   */
+  /** Orders whose events the order system has not taken (FAILING or UNDELIVERED). */
   readonly orderEventsFailing: number;
   /** When these counts were taken, epoch ms. */
   readonly at: number;
 }
 
 /**
- * Visibility list-filter strings, one per count, over every division (`inEveryDivision`: a booking
- * whose starter set a namespace division is counted too). Values are enum constants: nothing to
- * escape.
+ * Visibility queries, one per count, over every division (`inEveryDivision`: a booking whose
+ * starter set one is counted too). Values are enum constants: nothing to escape.
  */
 export const BOOKING_COUNT_QUERIES = {
   waiting: (phase: WaitingPhase) =>
@@ -100,21 +90,16 @@ export const UNCONFIRMED_CANCELLATION_WINDOW_MS = 24 * 3_600_000;
 export interface BookingCounterOptions {
   /** Counts the workflows matching a visibility query (e.g. `client.workflow.count(q)`). */
   readonly count: (query: string) => Promise<number>;
-  /**
-   * Start time (epoch ms) of the oldest workflow matching a visibility query. Asked only for the
-   * waiting phases that count more than zero: a handful of workflows waiting for a person.
-   */
+  /** Start time (epoch ms) of the oldest workflow matching a query; asked only where some wait. */
   readonly oldestStart?: (query: string) => Promise<number | undefined>;
   /**
-   * The failing orders of the delivery workflows matching a visibility query (e.g.
-   * {@link failingOrderCount} of `client.workflow.list({ query })`): the endpoint's delivery holds
-   * many. Absent: each workflow counts one.
+   * The failing orders of the delivery workflows matching a query ({@link failingOrderCount}): the
+   * endpoint's delivery holds many. Absent: each workflow counts one.
    */
   readonly failingOrders?: (query: string) => Promise<number>;
   /**
-   * Counts younger than this are served from cache, so scrapes by several Prometheus servers (and
-   * a fleet of workers) do not multiply the queries. 0: every call counts afresh.
-   * @default 15_000
+   * Counts younger than this are served from cache, so several scrapers do not multiply the
+   * queries. 0: every call counts afresh. @default 15_000
    */
   readonly maxAgeMs?: number;
   /** @default Date.now */
@@ -122,10 +107,7 @@ export interface BookingCounterOptions {
 }
 
 export interface BookingCounter {
-  /**
-   * The counts, at most `maxAgeMs` old. Concurrent callers share one round of queries. Rejects
-   * when any query fails (then nothing is cached).
-   */
+  /** At most `maxAgeMs` old; callers share one round; rejects (caching nothing) on a failure. */
   get(): Promise<BookingCounts>;
 }
 
@@ -186,10 +168,7 @@ export function createBookingCounter(options: BookingCounterOptions): BookingCou
   };
 }
 
-/**
- * The failing orders among listed delivery workflows: what the endpoint's delivery says in its
- * memo, one for an order's own delivery.
- */
+/** Failing orders among listed deliveries: the endpoint's memo says; an order's own is one. */
 export async function failingOrderCount(
   workflows: AsyncIterable<{ readonly type: string; readonly memo?: Record<string, unknown> }>,
 ): Promise<number> {
@@ -206,9 +185,6 @@ export async function oldestStartTime(
   workflows: AsyncIterable<{ readonly startTime: Date }>,
 ): Promise<number | undefined> {
   let oldest: number | undefined;
-  for await (const wf of workflows) {
-    const t = wf.startTime.getTime();
-    if (oldest === undefined || t < oldest) oldest = t;
-  }
+  for await (const wf of workflows) oldest = Math.min(oldest ?? Infinity, wf.startTime.getTime());
   return oldest;
 }

@@ -1,16 +1,11 @@
 /**
- * Liveness and readiness over HTTP, for container orchestrators and docker-compose healthchecks.
- *
- * - `GET /healthz` (liveness): 200 while the process answers and its event loop is not stalled;
- *   503 when a watchdog timer fired far too late (a restart is the cure for a stuck loop).
- * - `GET /readyz` (readiness): 200 when the worker is RUNNING with its pollers up and the Temporal
- *   frontend answers a cheap RPC; else 503 with `{ ready: false, reason }`. It is also 503 while
- *   the worker starts and while it drains after SIGTERM, so no new traffic is routed its way.
- *
- * Both bodies are JSON. Readiness never throws: every failure becomes a reason.
+ * Liveness and readiness over HTTP (JSON bodies), for orchestrators and compose healthchecks.
+ * - `GET /healthz`: 200 unless the event loop stalled (a restart is the cure for a stuck loop).
+ * - `GET /readyz`: 200 when the worker is RUNNING with its pollers up and the Temporal frontend
+ *   answers a cheap RPC; else 503 with `{ ready: false, reason }`, as while starting and draining.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import { closeServer, listenOn } from './http-server';
+import { createServer, type ServerResponse } from 'node:http';
+import { smallServer, type SmallServer } from './http-server';
 
 /** What `/readyz` reports. */
 export interface Readiness {
@@ -36,9 +31,8 @@ export interface EventLoopWatchdogOptions {
 }
 
 /**
- * Measures how late a repeating timer fires. A blocked event loop cannot answer the probe at all
- * (the probe's own timeout catches that); this catches a loop that is blocked for long stretches
- * and answers in between. The timer is unref'd: it never keeps the process alive.
+ * Measures how late a repeating (unref'd) timer fires: a loop blocked for good fails the probe's
+ * own timeout; this catches one blocked for long stretches that answers in between.
  */
 export function startEventLoopWatchdog(options: EventLoopWatchdogOptions = {}) {
   const intervalMs = options.intervalMs ?? 1_000;
@@ -145,15 +139,8 @@ export interface HealthServerOptions {
   readonly readiness: () => Promise<Readiness>;
 }
 
-export interface HealthServer {
-  readonly server: Server;
-  /** Resolves to the base URL. @param host @default '0.0.0.0' */
-  listen(port: number, host?: string): Promise<string>;
-  close(): Promise<void>;
-}
-
 /** `GET /healthz`, `GET /readyz`; anything else is 404. */
-export function buildHealthServer(options: HealthServerOptions): HealthServer {
+export function buildHealthServer(options: HealthServerOptions): SmallServer {
   const send = (res: ServerResponse, ok: boolean, body: unknown) => {
     res
       .writeHead(ok ? 200 : 503, {
@@ -182,12 +169,5 @@ export function buildHealthServer(options: HealthServerOptions): HealthServer {
         .end('{"error":"not found","routes":["/healthz","/readyz"]}\n');
     }
   });
-  // Probes reconnect every time; an idle keep-alive socket must not delay a drained exit.
-  server.keepAliveTimeout = 1_000;
-
-  return {
-    server,
-    listen: (port, host = '0.0.0.0') => listenOn(server, port, host),
-    close: () => closeServer(server),
-  };
+  return smallServer(server);
 }

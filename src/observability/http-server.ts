@@ -25,3 +25,21 @@ export function closeServer(server: Server): Promise<void> {
     server.closeAllConnections();
   });
 }
+
+/** One of the worker's small HTTP servers: built, then listening. */
+export interface SmallServer {
+  readonly server: Server;
+  /** Resolves to the base URL. @param host @default '0.0.0.0' */
+  listen(port: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** `server` as a {@link SmallServer}; an idle keep-alive socket must not delay a drained exit. */
+export function smallServer(server: Server): SmallServer {
+  server.keepAliveTimeout = 1_000;
+  return {
+    server,
+    listen: (port, host = '0.0.0.0') => listenOn(server, port, host),
+    close: () => closeServer(server),
+  };
+}

@@ -1,15 +1,8 @@
 /**
- * Structured JSON logs (pino) for the worker, with the Temporal runtime's own logs (SDK, workflow
- * and activity context loggers, and the native core when forwarded) written through the same
- * logger, so every line is one JSON object and the SDK's metadata (`workflowId`, `runId`,
- * `activityId`, `activityType`, `taskQueue`, `sdkComponent`, …) become top-level fields.
- *
- * Secrets and personal data are kept out in two layers:
- * 1. pino `redact` paths censor the sensitive keys ({@link SENSITIVE_KEYS}) at the top level and
- *    two levels down, whatever their value (a whole `rooms` array, a `contact` object).
- * 2. A final scrub of every serialized line ({@link createScrubber}) replaces the configured secret
- *    strings wherever they appear (a message, a stack trace) and the string or number value of a
- *    sensitive key at any depth.
+ * Structured JSON logs (pino), the Temporal runtime's included, the SDK's metadata as fields.
+ * Secrets and personal data are kept out twice: pino `redact` censors the {@link SENSITIVE_KEYS}
+ * down two levels, and a final scrub of every line ({@link createScrubber}) replaces the secrets
+ * wherever they appear and a sensitive key's value at any depth.
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { DefaultLogger, type LogEntry, type LogLevel } from '@temporalio/worker';
@@ -19,9 +12,8 @@ import type { Env } from '../config';
 export const REDACTED = '[REDACTED]';
 
 /**
- * Keys whose values are never logged: credentials, and the guest's personal data in both the
- * workflow contract's spelling (`firstName`, `contact`) and the supplier API's (`lead_first_name`,
- * `phone_number`). Matched case-insensitively by the final scrub.
+ * Keys whose values are never logged: credentials, and guest data in the contract's spelling and
+ * the supplier API's. Matched case-insensitively by the final scrub.
  */
 export const SENSITIVE_KEYS: readonly string[] = [
   // credentials
@@ -71,10 +63,8 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const MIN_LITERAL_SECRET_LENGTH = 6;
 
 /**
- * Builds the final scrub applied to every serialized log line. `secrets` are replaced wherever
- * they occur (also in their JSON-escaped spelling); the value of a sensitive key is replaced at any
- * depth when it is a string or a number (objects deeper than `redact` reaches have their own
- * sensitive leaves scrubbed this way).
+ * The final scrub of every serialized line: `secrets` (also JSON-escaped) wherever they occur, and
+ * a sensitive key's string or number value at any depth (deeper than `redact` reaches).
  */
 export function createScrubber(secrets: readonly string[] = []): (line: string) => string {
   const literals = [
@@ -93,11 +83,11 @@ export function createScrubber(secrets: readonly string[] = []): (line: string) 
     'gi',
   );
   const censored = JSON.stringify(REDACTED);
-  return (line) => {
-    let out = literal ? line.replace(literal, REDACTED) : line;
-    out = out.replace(keyed, (_m, key: string) => `"${key}":${censored}`);
-    return out;
-  };
+  return (line) =>
+    (literal ? line.replace(literal, REDACTED) : line).replace(
+      keyed,
+      (_m, key: string) => `"${key}":${censored}`,
+    );
 }
 
 export interface CreateLoggerOptions {
@@ -133,28 +123,9 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   );
 }
 
-const PINO_METHOD = {
-  TRACE: 'trace',
-  DEBUG: 'debug',
-  INFO: 'info',
-  WARN: 'warn',
-  ERROR: 'error',
-} as const satisfies Record<LogLevel, string>;
-
 /** Temporal's level for a `LOG_LEVEL` (Temporal has no `fatal` and no `silent`). */
 export function temporalLogLevel(level: Env['LOG_LEVEL']): LogLevel {
-  switch (level) {
-    case 'trace':
-      return 'TRACE';
-    case 'debug':
-      return 'DEBUG';
-    case 'info':
-      return 'INFO';
-    case 'warn':
-      return 'WARN';
-    default:
-      return 'ERROR';
-  }
+  return level === 'fatal' || level === 'silent' ? 'ERROR' : (level.toUpperCase() as LogLevel);
 }
 
 /** Keys pino writes itself: SDK metadata with these names is renamed rather than duplicated. */
@@ -180,11 +151,9 @@ function byteLength(data: unknown): number {
 }
 
 /**
- * A copy of SDK metadata with every payload body (`{ metadata, data }`) replaced by its size.
- * At trace level the SDK logs whole workflow activations and activity tasks, whose payloads hold
- * the workflow's arguments (guest names, contacts), base64-encoded where the redaction of keys
- * cannot see; the payload metadata (encoding, encryption key id) stays. Protobuf messages go
- * through their `toJSON` on the way, as they would when the line is written.
+ * A copy of SDK metadata with every payload body (`{ metadata, data }`) replaced by its size: at
+ * trace level the SDK logs whole activations, whose payloads hold guest data base64-encoded, out
+ * of the redaction's sight. Protobuf messages go through their `toJSON`, as when written.
  */
 function withoutPayloads(value: object): unknown {
   const json = JSON.stringify(value, (_key, v: unknown) => {
@@ -199,15 +168,13 @@ function withoutPayloads(value: object): unknown {
 }
 
 /**
- * The logger for `Runtime.install({ logger })`: a `DefaultLogger` (which strips the SDK's internal
- * timestamp symbol and filters by level) whose output goes through `logger`, with the SDK's
- * metadata as fields. Workflow (`log` from `@temporalio/workflow`, via the SDK's logger sink) and
- * activity (`Context.current().log`) loggers reach the runtime logger with their ids attached.
+ * The logger for `Runtime.install({ logger })`: a `DefaultLogger` (it strips the SDK's timestamp
+ * symbol and filters by level) writing through `logger`, the SDK's metadata as fields.
  */
 export function temporalLogger(logger: Logger, level: LogLevel): DefaultLogger {
   return new DefaultLogger(level, (entry: LogEntry) => {
     try {
-      logger[PINO_METHOD[entry.level]](toFields(entry.meta), entry.message);
+      logger[entry.level.toLowerCase() as Lowercase<LogLevel>](toFields(entry.meta), entry.message);
     } catch (err) {
       // The SDK calls this from a timer: a throw would crash the worker over a log line. Say that
       // a line was lost, without its metadata (whatever could not be serialized).

@@ -1,17 +1,13 @@
 /**
- * Every metric series the product exports, in one list: the worker's own (metrics.ts registers
- * them from here), the counters workflows create through the SDK's meter, and the series of the
- * Temporal SDK that the alerts, the dashboard and the docs read. docs/operating.md's table is
- * generated from this list (`npm run docs`), and a test fails when a doc names a series that is
- * not in it.
+ * Every metric series the product exports, in one list: the worker's own, the counters workflows
+ * create through the SDK's meter, and the SDK's series that alerts, dashboard and docs read.
+ * docs/operating.md's table is generated from it; a test fails when a doc names a series not here.
  */
-
-export type MetricType = 'counter' | 'gauge' | 'histogram';
 
 export interface MetricSeries {
   /** As scraped (a histogram adds `_bucket`, `_sum` and `_count`). */
   readonly name: string;
-  readonly type: MetricType;
+  readonly type: 'counter' | 'gauge' | 'histogram';
   /** Label names, as scraped. */
   readonly labels: readonly string[];
   /** What it counts or measures: the series' HELP text, and its row in the docs. */
@@ -133,11 +129,9 @@ export const WORKFLOW_SERIES = {
 } as const satisfies Record<string, MetricSeries & { readonly meterName: string }>;
 
 /**
- * The Temporal SDK's own series that the alerts (deploy/prometheus/alerts.yml), the dashboard
- * (deploy/grafana/) and the docs read. The SDK exports many more (Temporal's "SDK metrics"
- * reference); these are the ones the product depends on, so they are listed to be checked:
- * test/ops/alerts-end-to-end.test.ts sees each on a real worker's `/metrics`, with these labels.
- * Latencies are in milliseconds (the SDK's default).
+ * The SDK's own series that the alerts (deploy/prometheus/alerts.yml), the dashboard and the docs
+ * depend on, listed to be checked: test/ops/alerts-end-to-end.test.ts sees each on a real worker's
+ * `/metrics`, with these labels. Latencies are in milliseconds (the SDK's default).
  */
 export const SDK_SERIES: readonly MetricSeries[] = [
   {

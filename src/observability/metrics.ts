@@ -1,19 +1,15 @@
 /**
  * The worker's Prometheus metrics: ours (prom-client) and the Temporal SDK's, on one endpoint.
- *
- * The SDK's metrics come from its native core, which serves them itself (`Runtime.install({
- * telemetryOptions: { metrics: { prometheus: { bindAddress } } } })`) and cannot share a port
- * with prom-client. Rather than asking operators to scrape two ports per worker (and the common
- * `prometheus.io/port` annotation names only one), the core binds to loopback and our `/metrics`
- * appends its exposition to ours: one scrape target, both sets of series. `hotel_sdk_metrics_up`
- * says whether the SDK's part was there.
+ * The SDK's native core serves its own and cannot share a port with prom-client; one scrape target
+ * per worker (`prometheus.io/port` names one) means the core binds to loopback and our `/metrics`
+ * appends its exposition to ours. `hotel_sdk_metrics_up` says whether the SDK's part was there.
  */
 import { DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CallEvent } from '../hotel-api/client';
 import type { BookingCounter, WaitingPhase } from './booking-counts';
-import { closeServer, listenOn } from './http-server';
+import { smallServer, type SmallServer } from './http-server';
 import { WORKER_SERIES, type WorkerSeries } from './metric-series';
 
 /** The names of our series (the SDK's start with `temporal_`), from metric-series.ts. */
@@ -21,13 +17,21 @@ export const METRIC_NAMES = Object.fromEntries(
   Object.entries(WORKER_SERIES).map(([key, series]) => [key, series.name]),
 ) as { readonly [K in keyof typeof WORKER_SERIES]: (typeof WORKER_SERIES)[K]['name'] };
 
-/** prom-client's options for one of our series: its name, HELP text and label names. */
-function seriesOptions<S extends WorkerSeries>(series: S) {
+/** prom-client's options for one of our series: its name, HELP text, label names and registry. */
+function seriesOptions<S extends WorkerSeries>(series: S, registry: Registry) {
   return {
     name: series.name,
     help: series.meaning,
     labelNames: [...series.labels] as S['labels'][number][],
+    registers: [registry],
   };
+}
+
+function histogram<S extends WorkerSeries & { readonly buckets: readonly number[] }>(
+  series: S,
+  registry: Registry,
+) {
+  return new Histogram({ ...seriesOptions(series, registry), buckets: [...series.buckets] });
 }
 
 export interface WorkerMetricsOptions {
@@ -37,8 +41,7 @@ export interface WorkerMetricsOptions {
   readonly defaultMetrics?: boolean;
   /**
    * How many orders have order events failing delivery, read at each scrape; without it the gauge
-   * is not exported (an unset gauge would read 0, a false all-clear). When it throws, the gauge
-   * has no sample for that scrape.
+   * is not exported (it would read 0, a false all-clear); a throw leaves that scrape no sample.
    */
   readonly orderEventsFailing?: () => number | Promise<number>;
   /** Called when counting bookings fails (the gauges then have no sample for that scrape). */
@@ -47,10 +50,9 @@ export interface WorkerMetricsOptions {
 
 export interface WorkerMetrics {
   readonly registry: Registry;
-  /** For `new HotelApiClient(config, { onCall })`. Never throws. */
   /**
    * For the hotel API client's `onCall`: one finished call of `account` (a configured id, so the
-   * label's values are bounded). @default account `default`
+   * label's values are bounded). Never throws. @default account `default`
    */
   readonly recordSupplierCall: (event: CallEvent, account?: string) => void;
   /** For `createBookingWorker({ onPollLateness })`: how late a poll attempt started, ms. */
@@ -60,7 +62,7 @@ export interface WorkerMetrics {
 /** The gauges of one round of visibility queries, and how a round's counts or failure set them. */
 function roundGauges(registry: Registry, collect: () => Promise<void>) {
   const gauge = <S extends WorkerSeries>(series: S) =>
-    new Gauge({ ...seriesOptions(series), registers: [registry], collect });
+    new Gauge({ ...seriesOptions(series, registry), collect });
   const waiting = gauge(WORKER_SERIES.bookingsWaiting);
   const oldestWaiting = gauge(WORKER_SERIES.bookingsWaitingOldest);
   const outcomes = gauge(WORKER_SERIES.bookingsByOutcome);
@@ -87,10 +89,8 @@ function roundGauges(registry: Registry, collect: () => Promise<void>) {
       unconfirmed.set(counts.cancellationsUnconfirmed);
     },
     /**
-     * Unknown is no sample, never a number: stale numbers would look like real ones, and a 0
-     * would tell the alerts "none". prom-client's reset() empties a labelled gauge but puts an
-     * unlabelled one back at 0 (as its constructor does), so those two are removed: remove() with
-     * no label values deletes their one sample.
+     * Unknown is no sample, never a number (a 0 would tell the alerts "none"). reset() puts an
+     * unlabelled gauge back at 0, so those two are removed: remove() deletes their one sample.
      */
     unknown(): void {
       for (const g of [waiting, oldestWaiting, outcomes, cancellations]) g.reset();
@@ -125,8 +125,7 @@ function bookingGauges(
         round = undefined;
       }));
   const countErrors = new Counter({
-    ...seriesOptions(WORKER_SERIES.bookingCountErrors),
-    registers: [registry],
+    ...seriesOptions(WORKER_SERIES.bookingCountErrors, registry),
     // Collected after the round like the gauges, so a scrape reports its own failure.
     collect: () => refresh(),
   });
@@ -140,8 +139,7 @@ function orderEventsGauge(
   onCountError?: (err: unknown) => void,
 ): void {
   new Gauge({
-    ...seriesOptions(WORKER_SERIES.orderEventsFailing),
-    registers: [registry],
+    ...seriesOptions(WORKER_SERIES.orderEventsFailing, registry),
     async collect() {
       try {
         this.set(await failingOrders());
@@ -157,15 +155,8 @@ function orderEventsGauge(
 
 /** Each supplier call counted and timed, by endpoint, method, status and code. */
 function supplierCallRecorder(registry: Registry): (event: CallEvent, account?: string) => void {
-  const calls = new Counter({
-    ...seriesOptions(WORKER_SERIES.supplierCalls),
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    ...seriesOptions(WORKER_SERIES.supplierCallDuration),
-    buckets: [...WORKER_SERIES.supplierCallDuration.buckets],
-    registers: [registry],
-  });
+  const calls = new Counter(seriesOptions(WORKER_SERIES.supplierCalls, registry));
+  const duration = histogram(WORKER_SERIES.supplierCallDuration, registry);
   return (event, account = DEFAULT_SUPPLIER_ACCOUNT) => {
     try {
       const labels = { account, endpoint: event.endpoint, method: event.method };
@@ -184,11 +175,7 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
   const registry = new Registry();
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
   const recordSupplierCall = supplierCallRecorder(registry);
-  const lateness = new Histogram({
-    ...seriesOptions(WORKER_SERIES.pollLateness),
-    buckets: [...WORKER_SERIES.pollLateness.buckets],
-    registers: [registry],
-  });
+  const lateness = histogram(WORKER_SERIES.pollLateness, registry);
   if (options.bookingCounter) bookingGauges(registry, options.bookingCounter, options.onCountError);
   if (options.orderEventsFailing)
     orderEventsGauge(registry, options.orderEventsFailing, options.onCountError);
@@ -212,22 +199,12 @@ export interface MetricsServerOptions {
   readonly sdkTimeoutMs?: number;
 }
 
-export interface MetricsServer {
-  readonly server: Server;
-  /** Resolves to the base URL. @param host @default '0.0.0.0' */
-  listen(port: number, host?: string): Promise<string>;
-  close(): Promise<void>;
-}
-
 /** `GET /metrics` (ours, then the SDK's); anything else is 404. */
-export function buildMetricsServer(options: MetricsServerOptions): MetricsServer {
+export function buildMetricsServer(options: MetricsServerOptions): SmallServer {
   const { registry } = options;
   const sdkTimeoutMs = options.sdkTimeoutMs ?? 2_000;
   const sdkUp = options.sdkMetricsUrl
-    ? new Gauge({
-        ...seriesOptions(WORKER_SERIES.sdkMetricsUp),
-        registers: [registry],
-      })
+    ? new Gauge(seriesOptions(WORKER_SERIES.sdkMetricsUp, registry))
     : undefined;
 
   async function sdkExposition(): Promise<string> {
@@ -263,12 +240,5 @@ export function buildMetricsServer(options: MetricsServerOptions): MetricsServer
           .end(`metrics collection failed: ${err instanceof Error ? err.message : String(err)}\n`);
       });
   });
-  // A scrape's connection must not keep a draining worker alive.
-  server.keepAliveTimeout = 1_000;
-
-  return {
-    server,
-    listen: (port, host = '0.0.0.0') => listenOn(server, port, host),
-    close: () => closeServer(server),
-  };
+  return smallServer(server);
 }

@@ -1,7 +1,6 @@
 /**
- * Ports the project listens on, when one is taken: one line naming the port and what moves it
- * (an environment variable or a flag), never a stack trace; entry points exit 2 on it. And a free
- * loopback port for listeners whose port nobody needs to know in advance.
+ * A port we listen on that is taken: one line naming the port and what moves it (a variable or a
+ * flag), never a stack trace; entry points exit 2 on it. And free ports.
  */
 import { createServer } from 'node:net';
 
@@ -60,32 +59,31 @@ export function freeLoopbackPort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
+/** Listens on `port` of `host` and closes again: the error when it could not, else undefined. */
+function tryListen(port: number, host: string): Promise<Error | undefined> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', resolve);
+    srv.listen(port, host, () => srv.close(() => resolve(undefined)));
+  });
+}
+
 /**
  * Throws {@link PortInUseError} when `port` is taken on `host`: for ports another program (the
  * Temporal dev server) will bind, whose own failure would not say which setting moves it.
  */
-export function assertPortFree(
+export async function assertPortFree(
   port: number,
   host: string,
   setting: string,
   what: string,
 ): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once('error', (err) =>
-      reject(isAddressInUse(err) ? new PortInUseError(setting, port, what, host) : err),
-    );
-    srv.listen(port, host, () => srv.close(() => resolve()));
-  });
+  const err = await tryListen(port, host);
+  if (err) throw isAddressInUse(err) ? new PortInUseError(setting, port, what, host) : err;
 }
 
 /** Whether `port` on `host` can be listened on right now (it is closed again at once). */
-export function portIsFree(port: number, host = '0.0.0.0'): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, host, () => srv.close(() => resolve(true)));
-  });
+export async function portIsFree(port: number, host = '0.0.0.0'): Promise<boolean> {
+  return (await tryListen(port, host)) === undefined;
 }

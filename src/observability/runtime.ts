@@ -1,11 +1,8 @@
 /**
- * Installs the Temporal runtime for the worker process: logs through our pino logger (the native
- * core's too, forwarded), the SDK's Prometheus exporter on loopback (our `/metrics` serves it,
- * see metrics.ts), and no signal handlers of its own (src/worker.ts owns SIGTERM/SIGINT, so that
- * readiness flips and the drain is logged before the worker stops polling).
- *
- * Must run before anything creates a `NativeConnection` or a `Worker`: the first of those
- * installs a default runtime, after which `Runtime.install` throws.
+ * The worker process's Temporal runtime: logs through our pino logger (the native core's too), the
+ * SDK's Prometheus exporter on loopback (served through our `/metrics`), and no signal handlers
+ * (src/worker.ts owns SIGTERM/SIGINT, so readiness flips before polling stops). Must run before
+ * the first `NativeConnection` or `Worker`, which installs a default runtime.
  */
 import { Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
@@ -16,11 +13,8 @@ import { PortInUseError, freeLoopbackPort, isAddressInUse } from './ports';
 export interface TemporalRuntimeOptions {
   readonly logger: Logger;
   readonly level: Env['LOG_LEVEL'];
-  /**
-   * Port of the SDK's Prometheus exporter, bound on 127.0.0.1. 0 turns the SDK's metrics off.
-   * @default 0
-   */
-  readonly sdkMetricsPort?: number;
+  /** The SDK's Prometheus exporter on 127.0.0.1: a port, 0 (off), or `'free'` (any free one). */
+  readonly port: number | 'free';
 }
 
 /** `http://127.0.0.1:<port>/metrics`, where the SDK's exporter answers. */
@@ -29,17 +23,16 @@ export function sdkMetricsUrl(port: number): string {
 }
 
 /**
- * Installs the runtime with the SDK's exporter on `port`: a fixed port that is taken throws
- * {@link PortInUseError} naming `TEMPORAL_METRICS_PORT`; `'free'` takes a free loopback port (it
- * is only scraped through our own `/metrics`, so nobody needs to know it in advance) and retries
- * if another process grabs it first. Resolves to the port used (0 = off).
+ * Installs the runtime (once per process) with the SDK's exporter on `port`: a fixed port that is
+ * taken throws {@link PortInUseError} naming `TEMPORAL_METRICS_PORT`; `'free'` takes a free
+ * loopback port, again if another process grabs it first. Resolves to the port used (0 = off).
  */
 export async function installTemporalRuntimeWithMetrics(
-  options: Omit<TemporalRuntimeOptions, 'sdkMetricsPort'> & { readonly port: number | 'free' },
+  options: TemporalRuntimeOptions,
 ): Promise<number> {
   if (options.port !== 'free') {
     try {
-      installTemporalRuntime({ ...options, sdkMetricsPort: options.port });
+      install(options, options.port);
     } catch (err) {
       if (isAddressInUse(err)) {
         throw new PortInUseError(
@@ -56,7 +49,7 @@ export async function installTemporalRuntimeWithMetrics(
   for (let attempt = 1; ; attempt++) {
     const port = await freeLoopbackPort();
     try {
-      installTemporalRuntime({ ...options, sdkMetricsPort: port });
+      install(options, port);
       return port;
     } catch (err) {
       // Taken between our probe and the exporter's bind: another free port.
@@ -65,10 +58,8 @@ export async function installTemporalRuntimeWithMetrics(
   }
 }
 
-/** Installs the runtime (once per process). */
-export function installTemporalRuntime(options: TemporalRuntimeOptions): Runtime {
+function install(options: TemporalRuntimeOptions, port: number): Runtime {
   const level = temporalLogLevel(options.level);
-  const port = options.sdkMetricsPort ?? 0;
   return Runtime.install({
     logger: temporalLogger(options.logger.child({ source: 'temporal' }), level),
     shutdownSignals: [],

@@ -1,21 +1,17 @@
 /**
- * The operator's daily views as Temporal visibility queries: paste them into the Temporal UI's
- * workflow filter (and save the view), or `temporal workflow list --query "…"`. Visibility
- * queries take absolute times only, so each view is built for a moment (`now`).
- *
- * They use only the search attributes the workflows write (src/shared/search-attributes.ts) and
- * the built-in `WorkflowType`, `ExecutionStatus`, `StartTime`, `CloseTime` and
- * `TemporalNamespaceDivision` (every division); a test runs each against a real server.
+ * The operator's daily views as Temporal visibility queries, for the UI's workflow filter or
+ * `temporal workflow list --query "…"`. Visibility takes absolute times only, so each view is
+ * built for a moment (`now`). A test runs each against a real server.
  */
 import {
-  BOOKING_WORKFLOWS,
+  BOOKING_WORKFLOWS as BOOKINGS,
   BOOK_ROOM_WORKFLOW,
   BookingOutcome,
   BookingPhase,
 } from '../shared/booking-contract';
 import {
   ENDING_NOTICE_MS,
-  GUARDING_WORKFLOWS,
+  GUARDING_WORKFLOWS as GUARDS,
   GuardPhase,
   ReconfirmationMark,
 } from '../shared/guard-contract';
@@ -42,12 +38,9 @@ const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 const utcDay = (d: Date, days = 0) =>
   new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + days));
 
-const BOOKINGS = BOOKING_WORKFLOWS;
-const GUARDS = GUARDING_WORKFLOWS;
 /**
- * Decided since `t`: the order's workflow records it (it closes at check-out when CONFIRMED, so
- * its close time says nothing of the decision); a bookRoom of an earlier version recorded none and
- * closed at its decision.
+ * Decided since `t`, as the workflow records it (a CONFIRMED order closes at check-out); an
+ * earlier version's bookRoom recorded none and closed at its decision.
  */
 const decidedSince = (t: Date) =>
   `(BookingDecidedAt >= '${iso(t)}' OR (BookingDecidedAt IS NULL AND WorkflowType = '${BOOK_ROOM_WORKFLOW}' AND CloseTime >= '${iso(t)}'))`;
