@@ -15,7 +15,7 @@ import {
 import { cutAtDeadline, temporalNotAnswering } from '../client/temporal-not-answering';
 import { PayloadCodecError, PayloadCodecErrorCode } from '../codec/encryption-codec';
 import { ConfigError } from '../config';
-import { HotelApiError } from '../hotel-api';
+import { HotelApiError, SUPPLIER_UNREACHABLE_CODES } from '../hotel-api';
 import { ExitCode } from './exit-codes';
 
 /** A field-level problem, as shown to people and in `--json` errors. */
@@ -66,13 +66,6 @@ export function temporalUnreachable(address: string, detail?: string): CliError 
     'TEMPORAL_UNREACHABLE',
   );
 }
-
-const SUPPLIER_UNREACHABLE_CODES: ReadonlySet<string> = new Set([
-  'CONNECTION_FAILED_BEFORE_SEND',
-  'CONNECTION_LOST',
-  'TIMEOUT',
-  'SUPPLIER_UNAVAILABLE',
-]);
 
 /** `  - field: message`, one line per issue. */
 const issueLines = (issues: readonly CliIssue[]) =>

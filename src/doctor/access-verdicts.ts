@@ -1,6 +1,7 @@
 /** Verdicts on getting in: reachability, credentials, redirects, the clock, refusals. Pure. */
 import { isLoopbackHost } from '../config/loopback';
 import type { HotelApiError } from '../hotel-api/errors';
+import { SUPPLIER_UNREACHABLE_CODES } from '../hotel-api/classify';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../hotel-api/signing';
 import { type AccountSettings, DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
 import { type CheckName, type CheckResult, type Stop, resultsOf } from './check-result';
@@ -9,20 +10,13 @@ import { type CheckName, type CheckResult, type Stop, resultsOf } from './check-
 export type FirstCall =
   { readonly kind: 'answered' } | { readonly kind: 'error'; readonly error: HotelApiError };
 
-const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
-  'CONNECTION_FAILED_BEFORE_SEND',
-  'CONNECTION_LOST',
-  'TIMEOUT',
-  'SUPPLIER_UNAVAILABLE',
-]);
-
 const NOTHING_WORKS = 'every supplier call: nothing can be searched, booked or cancelled';
 
 /** `reachable`: an answer arrived, over what transport. */
 export function reachableVerdict(baseUrl: string, first: FirstCall): CheckResult {
   const { ok, warn, fail } = resultsOf('reachable');
   const url = new URL(baseUrl);
-  if (first.kind === 'error' && UNREACHABLE_CODES.has(first.error.code)) {
+  if (first.kind === 'error' && SUPPLIER_UNREACHABLE_CODES.has(first.error.code)) {
     return fail(
       `${url.origin} did not answer usefully: ${first.error.code}: ${first.error.message}`,
       NOTHING_WORKS,

@@ -15,6 +15,14 @@ import { redact } from './redaction';
 /** How far the signed timestamp may be from the supplier's clock before a 401 is blamed on it. */
 export const CLOCK_SKEW_THRESHOLD_MS = 4 * 60_000;
 
+/** The codes of a supplier that did not answer usefully: not reached, gone, too slow, down. */
+export const SUPPLIER_UNREACHABLE_CODES: ReadonlySet<string> = new Set<HotelApiErrorCode>([
+  'CONNECTION_FAILED_BEFORE_SEND',
+  'CONNECTION_LOST',
+  'TIMEOUT',
+  'SUPPLIER_UNAVAILABLE',
+]);
+
 /** The documented 404s; a 404 on POST /booking is not one of them and stays ambiguous. */
 const NOT_FOUND_EXCLUDED: ReadonlySet<string> = new Set(['POST /booking']);
 
