@@ -1,12 +1,8 @@
-/**
- * Builds a `bookRoom` input from `book`'s flags and/or an `--input` JSON file. It only assembles:
- * the client's schema validates, and {@link explainInputIssues} names the flag behind each field.
- */
+/** A `bookRoom` input from `book`'s flags and `--input` file; the client's schema validates it. */
 import { readFileSync } from 'node:fs';
 import type { FieldIssue } from '../client';
 import { usageError } from './cli-errors';
 
-/** `book`'s flags, as commander gives them. */
 export interface BookFlags {
   readonly input?: string;
   readonly order?: string;
@@ -74,9 +70,8 @@ function numberOrText(raw: string): number | string {
 }
 
 /**
- * The input as the flags and the file describe it, not yet validated, and the problems of flags
- * the schema cannot see (a guest without a last name, a custom field without `=`), so that one
- * error lists them all with the schema's.
+ * The input as the flags and file describe it, unvalidated, and the problems the schema cannot see
+ * (a guest without a last name, a custom field without `=`), for one error to list with its own.
  */
 export function buildBookInput(flags: BookFlags): { input: Json; issues: FieldIssue[] } {
   const input: Json = flags.input ? readInputFile(flags.input) : {};

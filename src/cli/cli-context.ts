@@ -9,8 +9,8 @@ import { type BookingClient, connectBookingClient, type ConnectedClient } from '
 import { assertSupplierCredentials, type Config, type SupplierAccount } from '../config';
 import { catalogueDbPathFor, DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
 import { HotelApiClient } from '../hotel-api';
-import { CliError, temporalUnreachable, type FailureContext } from './cli-errors';
-import { ExitCode } from './exit-codes';
+import { temporalUnreachable, usageError, type FailureContext } from './cli-errors';
+import type { ExitCode } from './exit-codes';
 import { probeTcp } from '../doctor/tcp-probe';
 
 /** Where the tool writes; tests and the demo pass their own. */
@@ -19,35 +19,43 @@ export interface CliIo {
   stderr(text: string): void;
 }
 
-export interface CliContextOptions {
-  readonly io: CliIo;
-  /** src/config/ `loadConfig`, which alone reads the environment. */
-  readonly loadConfig: () => Config;
-  /** One JSON document on stdout instead of tables. */
-  readonly json: boolean;
+/** Runs a command's body with the shared context; its exit code, 0 if it returns none. */
+export type CommandRunner = (body: (ctx: CliContext) => Promise<ExitCode | void>) => Promise<void>;
+
+/** The first `limit` of `items`; no more are read (listings page lazily). */
+export async function take<T>(items: AsyncIterable<T>, limit: number): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) {
+    out.push(item);
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** `key`'s value in `map`, made and kept on first use. */
+function cached<V>(map: Map<string, V>, key: string, make: () => V): V {
+  if (!map.has(key)) map.set(key, make());
+  return map.get(key)!;
 }
 
 /** How long a query or an update may wait for a worker before the tool blames a missing one. */
 export const WORKER_ANSWER_TIMEOUT_MS = 20_000;
 
 export class CliContext {
-  readonly io: CliIo;
-  readonly json: boolean;
-  readonly #loadConfig: () => Config;
   #config: Config | undefined;
   #temporal: ConnectedClient | undefined;
   readonly #hotelApis = new Map<string, HotelApiClient>();
   readonly #catalogues = new Map<string, Promise<CatalogueStore | undefined>>();
 
-  constructor(options: CliContextOptions) {
-    this.io = options.io;
-    this.json = options.json;
-    this.#loadConfig = options.loadConfig;
-  }
+  constructor(
+    readonly io: CliIo,
+    readonly json: boolean,
+    private readonly loadConfig: () => Config,
+  ) {}
 
   get config(): Config {
     if (!this.#config) {
-      this.#config = this.#loadConfig();
+      this.#config = this.loadConfig();
       // The development payload key with a Temporal that is not local: said once, never silent.
       const warning = this.#config.encryption.warning;
       if (warning) this.io.stderr(`warning: ${warning}\n`);
@@ -91,9 +99,9 @@ export class CliContext {
     const account = this.config.suppliers.find((a) => a.id === id);
     if (account) return account;
     const ids = this.config.suppliers.map((a) => a.id).join(', ');
-    throw new CliError(
+    throw usageError(
       `--supplier: no account '${id}' is configured (SUPPLIER_ACCOUNTS); configured: ${ids}`,
-      ExitCode.USAGE,
+      [],
       'UNKNOWN_SUPPLIER_ACCOUNT',
     );
   }
@@ -101,13 +109,10 @@ export class CliContext {
   /** An account's supplier client (HOTEL_API_* for the default one), built on first use. */
   hotelApi(supplier?: string): HotelApiClient {
     const account = this.account(supplier);
-    let client = this.#hotelApis.get(account.id);
-    if (!client) {
+    return cached(this.#hotelApis, account.id, () => {
       assertSupplierCredentials(this.config);
-      client = new HotelApiClient(account.hotelApi);
-      this.#hotelApis.set(account.id, client);
-    }
-    return client;
+      return new HotelApiClient(account.hotelApi);
+    });
   }
 
   /**
@@ -116,15 +121,10 @@ export class CliContext {
    */
   catalogueStore(supplier?: string): Promise<CatalogueStore | undefined> {
     const path = catalogueDbPathFor(this.config.catalogueDbPath, this.account(supplier).id);
-    let store = this.#catalogues.get(path);
-    if (!store) {
-      store = (async () => {
-        if (!existsSync(path) || statSync(path).size === 0) return undefined;
-        return openSqliteCatalogueStore({ path, readonly: true });
-      })();
-      this.#catalogues.set(path, store);
-    }
-    return store;
+    return cached(this.#catalogues, path, async () => {
+      if (!existsSync(path) || statSync(path).size === 0) return undefined;
+      return openSqliteCatalogueStore({ path, readonly: true });
+    });
   }
 
   /** Writes the command's one result: JSON in `--json` mode, else the human rendering. */

@@ -11,18 +11,13 @@ import {
   BookingInputError,
   CancellationRefusedError,
   TemporalConnectionRefusedError,
+  type FieldIssue,
 } from '../client';
 import { cutAtDeadline, temporalNotAnswering } from '../client/temporal-not-answering';
 import { PayloadCodecError, PayloadCodecErrorCode } from '../codec/encryption-codec';
 import { ConfigError } from '../config';
 import { HotelApiError, SUPPLIER_UNREACHABLE_CODES } from '../hotel-api';
 import { ExitCode } from './exit-codes';
-
-/** A field-level problem, as shown to people and in `--json` errors. */
-export interface CliIssue {
-  readonly field: string;
-  readonly message: string;
-}
 
 /** A failure the tool reports as it is: the message is already written for the user. */
 export class CliError extends Error {
@@ -31,20 +26,20 @@ export class CliError extends Error {
     readonly exitCode: ExitCode,
     /** Stable, for `--json` consumers. */
     readonly code: string,
-    readonly issues: readonly CliIssue[] = [],
+    readonly issues: readonly FieldIssue[] = [],
   ) {
     super(message);
     this.name = 'CliError';
   }
 }
 
-/** Bad usage: exit 2. */
-export function usageError(message: string, issues: readonly CliIssue[] = []): CliError {
-  return new CliError(message, ExitCode.USAGE, 'USAGE', issues);
+/** Bad usage, invalid input or configuration: exit 2. */
+export function usageError(message: string, issues: readonly FieldIssue[] = [], code = 'USAGE') {
+  return new CliError(message, ExitCode.USAGE, code, issues);
 }
 
 /** The operation ran and failed: exit 1. */
-export function failedError(message: string, code: string, issues: readonly CliIssue[] = []) {
+export function failedError(message: string, code: string, issues: readonly FieldIssue[] = []) {
   return new CliError(message, ExitCode.FAILED, code, issues);
 }
 
@@ -68,7 +63,7 @@ export function temporalUnreachable(address: string, detail?: string): CliError 
 }
 
 /** `  - field: message`, one line per issue. */
-const issueLines = (issues: readonly CliIssue[]) =>
+const issueLines = (issues: readonly FieldIssue[]) =>
   issues.map((i) => `  - ${i.field}: ${i.message}`).join('\n');
 
 function fromHotelApi(err: HotelApiError, where: FailureContext): CliError {
@@ -83,12 +78,7 @@ function fromHotelApi(err: HotelApiError, where: FailureContext): CliError {
       code === 'VALIDATION'
         ? 'The supplier rejected the request (422)'
         : 'Invalid input; nothing was sent';
-    return new CliError(
-      `${who}:\n${issueLines(issues) || `  ${message}`}`,
-      ExitCode.USAGE,
-      code,
-      issues,
-    );
+    return usageError(`${who}:\n${issueLines(issues) || `  ${message}`}`, issues, code);
   }
   if (SUPPLIER_UNREACHABLE_CODES.has(code)) {
     return new CliError(
@@ -119,11 +109,7 @@ export function payloadCodecErrorIn(err: unknown): PayloadCodecError | undefined
 
 const PAYLOAD_DOC = '(docs/payload-encryption.md)';
 
-/**
- * The `--json` codes of a payload the tool cannot decrypt: its key id is not among the tool's
- * keys; the tool holds another key under that id; not a payload the codec can read; the tool would
- * encrypt with a key id its workers do not write with (write-key-decision.ts).
- */
+/** `--json` codes of the payload failures (docs/payload-encryption.md, write-key-decision.ts). */
 export const PayloadFailureCode = {
   KEY_MISSING: 'PAYLOAD_KEY_MISSING',
   KEY_WRONG: 'PAYLOAD_KEY_WRONG',
@@ -148,19 +134,17 @@ function payloadKeyFailure(err: PayloadCodecError, where: FailureContext): CliEr
     const fix = keys?.development
       ? `set PAYLOAD_ENCRYPTION_KEYS to the workers' keys, "${id}" among them`
       : `add the workers' key "${id}" to PAYLOAD_ENCRYPTION_KEYS`;
-    return new CliError(
+    return usageError(
       `${cannot}: they are encrypted with key id "${id}" and ${held}: ${fix} ${PAYLOAD_DOC}.`,
-      ExitCode.USAGE,
-      PayloadFailureCode.KEY_MISSING,
       [{ field: 'PAYLOAD_ENCRYPTION_KEYS', message: `no key with id "${id}"` }],
+      PayloadFailureCode.KEY_MISSING,
     );
   }
   if (err.code === PayloadCodecErrorCode.CODEC_DECRYPT_FAILED && id !== undefined) {
-    return new CliError(
+    return usageError(
       `${cannot}: the key under id "${id}" in PAYLOAD_ENCRYPTION_KEYS is not the one that encrypted them (or they were altered): set the workers' key "${id}" ${PAYLOAD_DOC}.`,
-      ExitCode.USAGE,
-      PayloadFailureCode.KEY_WRONG,
       [{ field: 'PAYLOAD_ENCRYPTION_KEYS', message: `the key "${id}" is not the workers'` }],
+      PayloadFailureCode.KEY_WRONG,
     );
   }
   return failedError(
@@ -174,27 +158,24 @@ export function toCliFailure(err: unknown, where: FailureContext = {}): CliError
   if (err instanceof CliError) return err;
   const codec = payloadCodecErrorIn(err);
   if (codec) return payloadKeyFailure(codec, where);
-  if (err instanceof CommanderError) {
-    return new CliError(err.message.replace(/^error: /, ''), ExitCode.USAGE, 'USAGE');
-  }
+  if (err instanceof CommanderError) return usageError(err.message.replace(/^error: /, ''));
   if (err instanceof BookingInputError) {
     const text = `Invalid input; nothing was started:\n${issueLines(err.issues)}`;
-    return new CliError(text, ExitCode.USAGE, 'INVALID_INPUT', err.issues);
+    return usageError(text, err.issues, 'INVALID_INPUT');
   }
   if (err instanceof TemporalConnectionRefusedError) {
     // TLS or credentials refused: a configuration problem (exit 2), the message names the variable.
-    return new CliError(err.message, ExitCode.USAGE, 'TEMPORAL_REFUSED');
+    return usageError(err.message, [], 'TEMPORAL_REFUSED');
   }
   if (err instanceof ConfigError) {
     // One variable at fault: one line. Several: one line each, under the heading.
     const [only, ...more] = err.problems;
-    return new CliError(
+    return usageError(
       only !== undefined && more.length === 0
         ? `${only} (docs/configuration.md)`
         : `${err.message}\nFix the environment variables above (see docs/configuration.md).`,
-      ExitCode.USAGE,
-      'CONFIG',
       err.problems.map((p) => ({ field: p.split(':')[0] ?? p, message: p })),
+      'CONFIG',
     );
   }
   if (err instanceof HotelApiError) return fromHotelApi(err, where);

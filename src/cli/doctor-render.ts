@@ -1,8 +1,4 @@
-/**
- * The doctor's reports for people (the supplier's, a section per account, and `doctor namespace`):
- * a row per check, the checks that did not run, a summary with the exit code's meaning, and a loud
- * line for a test booking left behind. Plain text, no colours.
- */
+/** The doctors' reports for people: a row per check, what did not run, a summary; no colours. */
 import Table from 'cli-table3';
 import type { CheckResult } from '../doctor/check-result';
 import type { AccountReport, DoctorRunReport } from '../doctor/run-accounts';
@@ -79,15 +75,12 @@ export function renderAccountReport(report: AccountReport): string {
   const state = report.enabled
     ? 'enabled'
     : 'disabled: takes no new orders; its running orders still call it';
-  const lines = section(
-    `Supplier account "${report.id}" at ${report.supplier} (${state})`,
-    report,
-    {
-      stopped: (kind) => `the supplier is ${kind}`,
-      summary: (counts) =>
-        `Account "${report.id}": ${counts}: exit ${report.exitCode}, ${EXIT_MEANING[report.exitCode]}.`,
-    },
-  );
+  const heading = `Supplier account "${report.id}" at ${report.supplier} (${state})`;
+  const lines = section(heading, report, {
+    stopped: (kind) => `the supplier is ${kind}`,
+    summary: (counts) =>
+      `Account "${report.id}": ${counts}: exit ${report.exitCode}, ${EXIT_MEANING[report.exitCode]}.`,
+  });
   const loud = leftBehindLine(report);
   if (loud !== undefined) lines.push(loud);
   return lines.join('\n');

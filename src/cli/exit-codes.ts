@@ -1,7 +1,4 @@
-/**
- * The command-line tool's exit codes: a stable contract for scripts, so each names a kind of
- * outcome rather than a particular error.
- */
+/** The tool's exit codes: a stable contract for scripts, each a kind of outcome, not an error. */
 export const ExitCode = {
   /** The operation did what was asked (for `book --wait`: the booking is CONFIRMED). */
   OK: 0,

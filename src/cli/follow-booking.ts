@@ -3,12 +3,12 @@
  * result comes from the workflow itself, so the end is never missed between two queries.
  */
 import { bookingWorkflowId, type BookRoomResult, type OrderState } from '../client';
+import { defined } from '../shared/defined';
 import { truthOf } from '../shared/order-truth';
 
 export interface FollowOptions {
   /** Reads the live state (the `bookingState` query, with whatever deadline the caller wants). */
   readonly state: () => Promise<OrderState>;
-  /** Resolves with the workflow's result. */
   readonly result: () => Promise<BookRoomResult>;
   /** Called with the new state on every phase change (and once more with the final phase). */
   readonly onChange?: (state: OrderState) => void;
@@ -40,18 +40,17 @@ export async function followBooking(o: FollowOptions): Promise<BookRoomResult> {
   }
   const final = await result;
   if (final.outcome !== lastPhase) {
+    const { orderId, outcome, bookingId, supplierStatus, price } = final;
     o.onChange?.({
-      orderId: final.orderId,
-      phase: final.outcome,
-      truth: truthOf(final.outcome, false),
+      orderId,
+      phase: outcome,
+      truth: truthOf(outcome, false),
       holder: 'booking',
-      workflowId: bookingWorkflowId(final.orderId),
+      workflowId: bookingWorkflowId(orderId),
       open: false,
       cancelRequested: false,
-      outcome: final.outcome,
-      ...(final.bookingId !== undefined ? { bookingId: final.bookingId } : {}),
-      ...(final.supplierStatus !== undefined ? { supplierStatus: final.supplierStatus } : {}),
-      ...(final.price !== undefined ? { price: final.price } : {}),
+      outcome,
+      ...defined({ bookingId, supplierStatus, price }),
     });
   }
   return final;

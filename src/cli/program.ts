@@ -1,14 +1,10 @@
-/**
- * The `hotel-booking` command-line tool: commander wiring, the global `--json` flag, and the one
- * place where a thrown error becomes an exit code and a message (see exit-codes.ts).
- */
+/** The `hotel-booking` tool: commander, `--json`, and the one place errors become exit codes. */
 import { Command, CommanderError } from 'commander';
 import type { Config } from '../config';
-import { CliContext, type CliIo } from './cli-context';
+import { CliContext, type CliIo, type CommandRunner } from './cli-context';
 import { toCliFailure } from './cli-errors';
 import { registerBookCommand } from './commands/book-command';
 import { registerCatalogueCommands } from './commands/catalogue-commands';
-import type { CommandRunner } from './commands/command-runner';
 import { registerDoctorCommand } from './commands/doctor-command';
 import { registerEventCommands } from './commands/event-commands';
 import { registerOperatorCommands } from './commands/operator-commands';
@@ -57,8 +53,8 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
   let ctx: CliContext | undefined;
 
   const run: CommandRunner = async (body) => {
-    ctx = new CliContext({ io, loadConfig: options.loadConfig, json });
-    exitCode = await body(ctx);
+    ctx = new CliContext(io, json, options.loadConfig);
+    exitCode = (await body(ctx)) ?? ExitCode.OK;
   };
 
   const output = { writeOut: (s: string) => io.stdout(s), writeErr: (s: string) => io.stderr(s) };

@@ -4,7 +4,6 @@ import type { BookRoomResult, OrderState, SupplierPrice } from '../client';
 
 type Cell = string | number | boolean | null | undefined;
 
-/** A table with a header row. */
 export function table(head: readonly string[], rows: readonly (readonly Cell[])[]): string {
   const t = new Table({ head: [...head], style: { head: [], border: [], compact: true } });
   for (const row of rows) t.push(row.map((c) => (c === undefined || c === null ? '' : String(c))));
@@ -14,10 +13,8 @@ export function table(head: readonly string[], rows: readonly (readonly Cell[])[
 /** A two-column `name │ value` table; rows whose value is undefined are left out. */
 export function keyValueTable(rows: readonly (readonly [string, Cell])[]): string {
   const t = new Table({ style: { head: [], border: [], compact: true } });
-  for (const [k, v] of rows) {
-    if (v === undefined) continue;
-    t.push({ [k]: v === null ? '' : String(v) });
-  }
+  const shown = rows.filter(([, v]) => v !== undefined);
+  for (const [k, v] of shown) t.push({ [k]: v === null ? '' : String(v) });
   return t.toString();
 }
 
@@ -110,7 +107,6 @@ export function renderOrderState(state: OrderState): string {
   ]);
 }
 
-/** The final result of a booking. */
 export function renderResult(result: BookRoomResult): string {
   return keyValueTable([
     ['Order', result.orderId],

@@ -1,11 +1,8 @@
 /**
  * May the tool send a booking something (an update's arguments, encrypted with its first key)?
- *
- * Workers that cannot decrypt what the tool sends fail the booking's workflow tasks for as long
- * as the update is pending: the booking answers nothing, and the tool only sees that no worker
- * answered. So the tool first reads the booking (a payload its workers wrote, which proves the
- * tool holds their key) and sends only when it encrypts with the key id the workers write with:
- * every party holds the same key list, the first key encrypting (docs/payload-encryption.md).
+ * Workers that cannot decrypt it fail the booking's workflow tasks while the update is pending, and
+ * the tool only sees no worker answer. So it first reads the booking (which proves it holds the
+ * workers' key) and sends only when it encrypts with their key id (docs/payload-encryption.md).
  */
 
 export interface WriteKeyFacts {

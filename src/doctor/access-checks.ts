@@ -6,8 +6,9 @@ import { type Credentials, classifyResponse } from '../hotel-api';
 import type { RawAnswer } from '../hotel-api/raw-request';
 import type { StaticReferenceListResponse } from '../hotel-api/static-content';
 import { firstHeader } from '../hotel-api/client';
-import type { FirstCall, Refusal } from './access-verdicts';
 import {
+  type FirstCall,
+  type Refusal,
   clockVerdict,
   credentialsVerdict,
   reachableVerdict,
@@ -49,14 +50,17 @@ export async function checkAccess(session: SupplierSession): Promise<AccessOutco
   const credentials = credentialsVerdict(first, retry, session.settings);
   return {
     results: [reachable, credentials.result],
-    ...(credentials.stop === undefined ? {} : { stop: credentials.stop }),
+    stop: credentials.stop,
     staticLists: call.outcome,
   };
 }
 
+/** The first documented read path; the refusals are provoked there too. */
+const STATIC_PROBE = { path: '/static_content_reference_list', query: 'language=en' };
+
 /** The documented read paths, asked without following redirects. */
 const REDIRECT_PROBES: readonly { path: string; query: string }[] = [
-  { path: '/static_content_reference_list', query: 'language=en' },
+  STATIC_PROBE,
   { path: '/properties/content/', query: 'country_code=IT' },
   { path: '/properties/availability', query: '' },
   { path: '/price-check', query: '' },
@@ -104,16 +108,9 @@ export function asRefusal(session: SupplierSession, answer: RawAnswer, path: str
   };
 }
 
-const PROBE_PATH = '/static_content_reference_list';
-
 async function refusal(session: SupplierSession, credentials: Credentials): Promise<Refusal> {
-  const answer = await session.raw({
-    method: 'GET',
-    path: PROBE_PATH,
-    query: 'language=en',
-    credentials,
-  });
-  return asRefusal(session, answer, PROBE_PATH);
+  const answer = await session.raw({ method: 'GET', ...STATIC_PROBE, credentials });
+  return asRefusal(session, answer, STATIC_PROBE.path);
 }
 
 /** `wrong-secret`, and `inactive-account` when a second key was given. */

@@ -41,14 +41,13 @@ export function credentialsVerdict(
   settings: AccountSettings = DEFAULT_ACCOUNT_SETTINGS,
 ): { result: CheckResult; stop?: Stop } {
   const { ok, warn, fail } = resultsOf('credentials');
+  const accepted = (evidence: string) => ({ result: ok(evidence) });
   const stopped = (evidence: string, fix: string) => ({
     result: fail(evidence, `${NOTHING_WORKS}. ${fix}`),
     stop: { kind: 'unauthenticated', check: 'credentials' } as const,
   });
   if (first.kind === 'answered') {
-    return {
-      result: ok(`a request signed with ${settings.signedWith} was accepted`),
-    };
+    return accepted(`a request signed with ${settings.signedWith} was accepted`);
   }
   const e = first.error;
   if (e.code === 'AUTH_INVALID') {
@@ -64,11 +63,9 @@ export function credentialsVerdict(
     );
   }
   if (e.code === 'CLOCK_SKEW' && retry?.kind === 'answered') {
-    return {
-      result: ok(
-        'accepted once signed with the supplier clock (clock correction); the first attempt was refused as CLOCK_SKEW (see clock)',
-      ),
-    };
+    return accepted(
+      'accepted once signed with the supplier clock (clock correction); the first attempt was refused as CLOCK_SKEW (see clock)',
+    );
   }
   if (e.code === 'CLOCK_SKEW') {
     return stopped(
@@ -77,7 +74,7 @@ export function credentialsVerdict(
     );
   }
   if (e.statusCode !== undefined && e.statusCode >= 200 && e.statusCode < 300) {
-    return { result: ok(`accepted (answered ${e.statusCode})`) };
+    return accepted(`accepted (answered ${e.statusCode})`);
   }
   const seen = `not confirmed: the first call answered ${e.statusCode ?? 'nothing'} (${e.code})`;
   return { result: warn(seen) };

@@ -1,7 +1,4 @@
-/**
- * Where each of an account's settings is set, for the doctor's advice: the `HOTEL_API_*` variables
- * for the default account, its `SUPPLIER_ACCOUNTS` fields for another. Pure.
- */
+/** Where each of an account's settings is set, for the doctor's advice. Pure. */
 import { DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
 
 export interface AccountSettings {
@@ -9,17 +6,14 @@ export interface AccountSettings {
   readonly credentials: string;
   /** The same, short, for "signed with …". */
   readonly signedWith: string;
-  /** The supplier's base URL. */
   readonly baseUrl: string;
-  /** Each endpoint kind's timeout. */
   readonly timeouts: { readonly booking: string; readonly read: string; readonly search: string };
   /** Where the timeouts named in `latency` are raised. */
   readonly raiseTimeout: string;
-  /** The account's rate cap. */
   readonly maxCallsPerSecond: string;
 }
 
-/** The default account's: the variables the doctor has always named. */
+/** The default account's: the `HOTEL_API_*` variables. */
 export const DEFAULT_ACCOUNT_SETTINGS: AccountSettings = {
   credentials: 'HOTEL_API_KEY and HOTEL_API_SECRET (or their _FILE forms)',
   signedWith: 'HOTEL_API_KEY/SECRET',

@@ -2,6 +2,7 @@
 import { PAGE_SIZE } from '../hotel-api/content';
 import type { HotelApiError } from '../hotel-api/errors';
 import { parseInstant } from '../shared/dates';
+import type { Refusal } from './access-verdicts';
 import { type CheckName, type CheckResult, resultsOf } from './check-result';
 
 /** A read endpoint's call through the client: its parsed answer or its classified failure. */
@@ -77,13 +78,11 @@ export function pagingVerdict(input: {
   const expected = (page: number) =>
     Math.max(0, Math.min(PAGE_SIZE, total - (page - 1) * PAGE_SIZE));
   const pageCount = Math.ceil(total / PAGE_SIZE);
-  const seen = pages
-    .map(
-      (p) =>
-        `page ${p.page} has ${p.count}${p.count === expected(p.page) ? '' : ` (expected ${expected(p.page)})`}`,
-    )
-    .join(', ');
-  const evidence = `${country}: total ${total} → ${pageCount} page(s) of ${PAGE_SIZE}; ${seen}`;
+  const seen = pages.map((p) => {
+    const wrong = p.count === expected(p.page) ? '' : ` (expected ${expected(p.page)})`;
+    return `page ${p.page} has ${p.count}${wrong}`;
+  });
+  const evidence = `${country}: total ${total} → ${pageCount} page(s) of ${PAGE_SIZE}; ${seen.join(', ')}`;
   if (pages.some((p) => p.count !== expected(p.page))) {
     return fail(
       evidence,
@@ -141,13 +140,8 @@ export function availabilityDatesVerdict(input: {
   );
 }
 
-/** `validation-errors`: an invalid `checkin` must come back a 422 read as VALIDATION, naming it. */
-export function validationVerdict(answer: {
-  readonly statusCode: number;
-  readonly classified?: HotelApiError;
-  /** The field made invalid on purpose. */
-  readonly field: string;
-}): CheckResult {
+/** `validation-errors`: an invalid `field` must come back a 422 read as VALIDATION, naming it. */
+export function validationVerdict(answer: Refusal & { readonly field: string }): CheckResult {
   const { ok, warn, fail } = resultsOf('validation-errors');
   const e = answer.classified;
   if (e === undefined) {

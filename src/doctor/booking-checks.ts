@@ -47,11 +47,6 @@ export interface LeftBehind {
   readonly reason: string;
 }
 
-export interface BookingOutcome {
-  readonly results: CheckResult[];
-  readonly leftBehind?: LeftBehind;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function requestBody(b: TestBooking): BookingRequestBody {
@@ -87,7 +82,7 @@ async function cancelAndFollow(session: SupplierSession, b: TestBooking, booking
 export async function runTestBooking(
   session: SupplierSession,
   b: TestBooking,
-): Promise<BookingOutcome> {
+): Promise<{ results: CheckResult[]; leftBehind?: LeftBehind }> {
   const client = session.client;
   const price = bookPriceCheckVerdict(
     await attempt(() => client.priceCheck({ optionId: b.optionId })),
@@ -116,10 +111,6 @@ export async function runTestBooking(
   }
   const cancel = await cancelAndFollow(session, b, bookingId);
   results.push(cancel.result);
-  return cancel.cancelled
-    ? { results }
-    : {
-        results,
-        leftBehind: { bookingId, orderId: b.orderId, reason: cancel.result.evidence },
-      };
+  if (cancel.cancelled) return { results };
+  return { results, leftBehind: { bookingId, orderId: b.orderId, reason: cancel.result.evidence } };
 }

@@ -1,7 +1,4 @@
-/**
- * Verdicts on the opt-in test booking, step by step: price check, booking, retrieve (the order id
- * in its custom field; the stay terms the guard reads), cancellation followed to CANCELLED. Pure.
- */
+/** Verdicts on the opt-in test booking, step by step. Pure. */
 import { type CreateBookingResponse, BookingStatus } from '../hotel-api/booking';
 import type { CancelResult } from '../hotel-api/cancel';
 import type { PriceCheckResponse } from '../hotel-api/price-check';
@@ -9,6 +6,7 @@ import type { RetrieveResponse } from '../hotel-api/retrieve';
 import { parseInstant } from '../shared/dates';
 import type { ReadOutcome } from './answer-verdicts';
 import { type CheckResult, resultsOf } from './check-result';
+import { isRecord } from './unknown-fields';
 
 /** `book-custom-field`: the order id sent in `field` comes back from retrieve. */
 export function customFieldVerdict(input: {
@@ -18,10 +16,7 @@ export function customFieldVerdict(input: {
 }): CheckResult {
   const { ok, fail } = resultsOf('book-custom-field');
   const { field, sent, retrieved } = input;
-  const value =
-    typeof retrieved === 'object' && retrieved !== null && !Array.isArray(retrieved)
-      ? (retrieved as Record<string, unknown>)[field]
-      : undefined;
+  const value = isRecord(retrieved) ? retrieved[field] : undefined;
   if (value === sent) {
     return ok(`${field} came back from retrieve as sent (${sent})`);
   }
@@ -73,16 +68,16 @@ export function stayTermsVerdict(input: {
       'the guard cannot tell a refundable booking from a non-refundable one and relies on the order system',
     );
   }
-  const day = (ms: number | undefined) =>
-    ms === undefined ? undefined : new Date(ms).toISOString().slice(0, 10);
+  const wrong = (what: string, ms: number | undefined, searched: string | undefined) => {
+    const day = ms === undefined ? undefined : new Date(ms).toISOString().slice(0, 10);
+    return searched === undefined || day === searched
+      ? []
+      : [`${what} ${day} (searched ${searched})`];
+  };
   const wrongDays = [
-    input.checkin !== undefined && day(checkIn) !== input.checkin
-      ? `check-in ${day(checkIn)} (searched ${input.checkin})`
-      : undefined,
-    input.checkout !== undefined && day(checkOut) !== input.checkout
-      ? `check-out ${day(checkOut)} (searched ${input.checkout})`
-      : undefined,
-  ].filter((s) => s !== undefined);
+    ...wrong('check-in', checkIn, input.checkin),
+    ...wrong('check-out', checkOut, input.checkout),
+  ];
   if (wrongDays.length > 0) {
     return warn(
       `${wrongDays.join(', ')} (${evidence})`,
@@ -111,8 +106,7 @@ export function bookPriceCheckVerdict(outcome: ReadOutcome<PriceCheckResponse>):
     const evidence = `${v.status}${price} without a booking_id: nothing to book`;
     return { result: warn(evidence, breaks) };
   }
-  const result = ok(`${v.status}${price}, booking_id given`);
-  return { result, token: v.booking_id };
+  return { result: ok(`${v.status}${price}, booking_id given`), token: v.booking_id };
 }
 
 /** The booking call: a 201 with a known status and a numeric id. */
@@ -162,7 +156,6 @@ export function bookRetrieveVerdict(input: {
 /** How the cancellation of the test booking ended. */
 export interface CancelSeen {
   readonly bookingId: number;
-  /** The cancel call itself. */
   readonly answer: ReadOutcome<CancelResult>;
   /** Statuses retrieve showed while a 202 was followed, in order. */
   readonly polled: readonly string[];

@@ -95,7 +95,6 @@ export interface Stop {
   readonly check: CheckName;
 }
 
-/** A check that did not run, and why. */
 export interface Skipped {
   readonly name: CheckName;
   readonly reason: string;
@@ -107,11 +106,7 @@ export function inCheckOrder(results: readonly CheckResult[]): CheckResult[] {
   return [...results].sort((a, b) => rank(a) - rank(b));
 }
 
-/**
- * 0 nothing would break bookings (warnings allowed); 1 something would; 2 not checked (unreachable
- * or unauthenticated). Unlike the tool's other commands, unreachable is 2: a go-live script asks
- * "can we go live", and both answers of 2 are "not checked".
- */
+/** The doctors' exit codes (docs/doctor.md): unreachable is 2, "not checked", not the tool's 3. */
 export const DoctorExit = { OK: 0, WOULD_BREAK: 1, CANNOT_CHECK: 2 } as const;
 export type DoctorExit = (typeof DoctorExit)[keyof typeof DoctorExit];
 

@@ -1,7 +1,4 @@
-/**
- * The codec server as the Temporal UI uses it: `POST /decode` without a token must be refused; with
- * CODEC_SERVER_TOKEN, a payload encrypted here must come back decoded. Gathers the facts.
- */
+/** The facts of the `codec-server` check: the codec server, called as the Temporal UI calls it. */
 import type { EncryptionCodec } from '../codec';
 import type { Config } from '../config';
 import type { CheckResult } from './check-result';
@@ -10,11 +7,10 @@ import { type HttpFacts, codecServerVerdict } from './payload-verdicts';
 /** The codec server's deadline per call, ms. */
 const HTTP_TIMEOUT_MS = 5_000;
 
-async function post(
-  url: string,
-  body: unknown,
-  token?: string,
-): Promise<HttpFacts & { json?: unknown }> {
+/** What a call came to, and the JSON answered, if any. */
+type Posted = { facts: HttpFacts; json?: unknown };
+
+async function post(url: string, body: unknown, token?: string): Promise<Posted> {
   try {
     const res = await fetch(url, {
       method: 'POST',
@@ -34,17 +30,17 @@ async function post(
       json = undefined;
     }
     const message = (json as { message?: unknown } | undefined)?.message;
-    return {
+    const facts: HttpFacts = {
       kind: 'answered',
       status: res.status,
       ...(typeof message === 'string' ? { message: message.slice(0, 160) } : {}),
-      json,
     };
+    return { facts, json };
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const reason =
       cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
-    return { kind: 'unreachable', reason };
+    return { facts: { kind: 'unreachable', reason } };
   }
 }
 
@@ -57,7 +53,7 @@ export async function codecServerCheck(
 ): Promise<CheckResult> {
   const { url, configured, token } = target;
   const decode = `${url}/decode`;
-  const unauthenticated = await post(decode, { payloads: [] });
+  const unauthenticated = (await post(decode, { payloads: [] })).facts;
   let authenticated: (HttpFacts & { decoded?: boolean }) | undefined;
   if (token !== undefined && unauthenticated.kind === 'answered') {
     const plain = {
@@ -65,29 +61,11 @@ export async function codecServerCheck(
       data: Buffer.from('"doctor"'),
     };
     const [sent] = await codec.encode([plain]);
-    const answer = await post(
-      decode,
-      {
-        payloads: [
-          {
-            metadata: Object.fromEntries(
-              Object.entries(sent?.metadata ?? {}).map(([k, v]) => [k, b64(v)]),
-            ),
-            data: b64(sent?.data),
-          },
-        ],
-      },
-      token,
-    );
-    const back = (answer.json as { payloads?: { data?: string }[] } | undefined)?.payloads?.[0];
-    const { json: _json, ...facts } = answer;
+    const metadata = Object.entries(sent?.metadata ?? {}).map(([k, v]) => [k, b64(v)]);
+    const payload = { metadata: Object.fromEntries(metadata), data: b64(sent?.data) };
+    const { facts, json } = await post(decode, { payloads: [payload] }, token);
+    const back = (json as { payloads?: { data?: string }[] } | undefined)?.payloads?.[0];
     authenticated = { ...facts, decoded: back?.data === b64(plain.data) };
   }
-  const { json: _json, ...u } = unauthenticated;
-  return codecServerVerdict({
-    url,
-    configured,
-    unauthenticated: u,
-    ...(authenticated === undefined ? {} : { authenticated }),
-  });
+  return codecServerVerdict({ url, configured, unauthenticated, authenticated });
 }

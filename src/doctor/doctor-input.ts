@@ -2,9 +2,9 @@
 import { AvailabilityQuery } from '../hotel-api/availability';
 import type { CustomFieldName } from '../hotel-api/booking';
 import type { Credentials } from '../hotel-api/signing';
+import type { FieldIssue } from '../shared/booking-values';
 import type { DoctorOptions } from './run-doctor';
 
-/** The flags as commander gives them. */
 export interface DoctorFlags {
   readonly country?: string;
   readonly property?: string;
@@ -17,14 +17,8 @@ export interface DoctorFlags {
   readonly orderId?: string;
 }
 
-export interface DoctorInputIssue {
-  readonly field: string;
-  readonly message: string;
-}
-
 /** How far ahead the default stay starts, days: far enough to be bookable and free to cancel. */
 export const DEFAULT_DAYS_AHEAD = 60;
-/** Nights of the default stay. */
 export const DEFAULT_NIGHTS = 2;
 /** @default 3 further calls per read endpoint */
 export const DEFAULT_SAMPLES = 3;
@@ -36,7 +30,7 @@ function addDays(isoDay: string, days: number): string {
   return Number.isNaN(ms) ? isoDay : new Date(ms + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-function positiveInt(raw: string | undefined, field: string, issues: DoctorInputIssue[]) {
+function positiveInt(raw: string | undefined, field: string, issues: FieldIssue[]) {
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) {
     issues.push({ field, message: `must be a positive integer, got ${JSON.stringify(raw)}` });
@@ -45,15 +39,13 @@ function positiveInt(raw: string | undefined, field: string, issues: DoctorInput
   return Number(raw);
 }
 
-function search(flags: DoctorFlags, today: string, issues: DoctorInputIssue[]) {
+function search(flags: DoctorFlags, today: string, issues: FieldIssue[]) {
   const checkin = flags.checkin ?? addDays(today, DEFAULT_DAYS_AHEAD);
   const checkout = flags.checkout ?? addDays(checkin, DEFAULT_NIGHTS);
   const occupancy = flags.occupancy ?? ['2'];
   const parsed = AvailabilityQuery.safeParse({ checkin, checkout, property_id: [1], occupancy });
-  if (!parsed.success) {
-    for (const i of parsed.error.issues) {
-      issues.push({ field: `--${String(i.path[0] ?? 'checkin')}`, message: i.message });
-    }
+  for (const i of parsed.error?.issues ?? []) {
+    issues.push({ field: `--${String(i.path[0] ?? 'checkin')}`, message: i.message });
   }
   return { checkin, checkout, occupancy };
 }
@@ -68,9 +60,9 @@ export function doctorOptions(input: {
   readonly inactive?: Credentials;
   /** For the default order id. */
   readonly nowMs: number;
-}): { options?: DoctorOptions; issues: DoctorInputIssue[] } {
+}): { options?: DoctorOptions; issues: FieldIssue[] } {
   const { flags } = input;
-  const issues: DoctorInputIssue[] = [];
+  const issues: FieldIssue[] = [];
   const country = flags.country ?? 'IT';
   if (!/^[A-Z]{2}$/.test(country)) {
     issues.push({

@@ -12,15 +12,12 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(rank, sorted.length) - 1] as number;
 }
 
-/** The calls made to one endpoint. */
 export interface EndpointTimings {
   /** `GET /properties/availability`. */
   readonly endpoint: string;
   /** Durations of calls that got an answer, ms. */
   readonly durationsMs: readonly number[];
-  /** Calls that hit the deadline. */
   readonly timeouts: number;
-  /** The configured timeout of this endpoint, ms. */
   readonly timeoutMs: number;
   /** Its variable, for the evidence. */
   readonly timeoutVariable: string;
@@ -71,17 +68,13 @@ export function latencyVerdict(
 
 /** Rate-limit headers as suppliers send them (the IETF draft's and the common x- forms). */
 const LIMIT_HEADERS = [
-  'ratelimit-policy',
-  'x-ratelimit-policy',
-  'ratelimit-limit',
-  'x-ratelimit-limit',
-  'ratelimit-remaining',
-  'x-ratelimit-remaining',
-  'ratelimit-reset',
-  'x-ratelimit-reset',
+  ...['policy', 'limit', 'remaining', 'reset'].flatMap((k) => [
+    `ratelimit-${k}`,
+    `x-ratelimit-${k}`,
+  ]),
   'ratelimit',
   'retry-after',
-] as const;
+];
 
 /** Requests per second from a policy such as `10;w=1` or `"default";q=100;w=60`. */
 export function policyPerSecond(policy: string): number | undefined {
@@ -103,10 +96,8 @@ export function rateLimitVerdict(input: {
 }): CheckResult {
   const { ok, warn } = resultsOf('rate-limit');
   const setting = input.capSetting ?? DEFAULT_ACCOUNT_SETTINGS.maxCallsPerSecond;
-  const cap =
-    input.maxCallsPerSecond === 0
-      ? `${setting} is 0 (no cap)`
-      : `${setting} is ${input.maxCallsPerSecond}`;
+  const max = input.maxCallsPerSecond;
+  const cap = `${setting} is ${max}${max === 0 ? ' (no cap)' : ''}`;
   const seen = new Map<string, string>();
   for (const h of input.headers) {
     for (const name of LIMIT_HEADERS) {
@@ -117,9 +108,7 @@ export function rateLimitVerdict(input: {
   const shown = [...seen].map(([k, v]) => `${k}: ${v}`).join(', ');
   const policy = seen.get('ratelimit-policy') ?? seen.get('x-ratelimit-policy');
   const perSecond = policy === undefined ? undefined : policyPerSecond(policy);
-  const tooFast =
-    perSecond !== undefined &&
-    (input.maxCallsPerSecond === 0 || input.maxCallsPerSecond > perSecond);
+  const tooFast = perSecond !== undefined && (max === 0 || max > perSecond);
   const throttled =
     '429s follow: refused before processing, so retried safely, but bookings slow down';
   if (input.rateLimited > 0) {

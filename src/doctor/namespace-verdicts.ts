@@ -1,12 +1,9 @@
-/**
- * Verdicts of `doctor namespace` on the connection, the namespace, its search attributes and
- * retention. Pure (facts: namespace-facts.ts); every deviation is one line that says what to change.
- */
+/** `doctor namespace` verdicts: the connection, namespace, search attributes, retention. Pure. */
 import { isLoopbackAddress } from '../config/loopback';
 import type { CommandTarget } from '../namespace/operator-commands';
 import { createNamespaceHint, retentionCommands } from '../namespace/operator-commands';
-import type { SearchAttributeSpec } from '../namespace/search-attribute-plan';
 import {
+  type SearchAttributeSpec,
   cliTypeName,
   conflictLines,
   planSearchAttributes,
@@ -29,7 +26,6 @@ export const MIN_RETENTION_DAYS = 30;
 
 const DAY_S = 86_400;
 
-/** How the connection attempt ended. */
 export type ConnectionFacts =
   | { readonly kind: 'connected' }
   /** Nothing answered (TCP refused, no answer in time). */
@@ -57,8 +53,7 @@ export function temporalConnectionVerdict(input: {
     return { result: fail(evidence, breaks), stop: stop('unreachable') };
   }
   if (f.kind === 'refused') {
-    const result = fail(f.line, NOTHING_RUNS);
-    return { result, stop: stop('unauthenticated') };
+    return { result: fail(f.line, NOTHING_RUNS), stop: stop('unauthenticated') };
   }
   if (input.tls || isLoopbackAddress(input.address)) {
     const where = input.tls ? '' : ' on loopback (a local server)';
@@ -110,7 +105,6 @@ export function temporalReleaseVerdict(input: {
   return warn(said, fix);
 }
 
-/** What describing the namespace came to. */
 export type NamespaceFacts =
   | {
       readonly kind: 'found';

@@ -1,7 +1,4 @@
-/**
- * Verdicts of `doctor namespace` on the payloads: the payload keys read the most recent booking's
- * input; the codec server refuses a call without a token and decodes ours with it. Pure.
- */
+/** Verdicts of `doctor namespace` on the payload keys and the codec server. Pure. */
 import { type CheckResult, resultsOf } from './check-result';
 
 /** What the first input payload of the most recent workflow of the task queue came to. */

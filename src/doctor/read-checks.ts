@@ -114,7 +114,6 @@ export async function checkContentList(
   return { result: pagingVerdict({ country, total, pages, info }), ids };
 }
 
-/** `content-detail` of one property. */
 export async function checkContentDetail(
   session: SupplierSession,
   hotelId: number,
@@ -236,11 +235,9 @@ export function arrayProbe(statusCode: number, json: unknown): ArrayProbe {
   if (statusCode < 200 || statusCode >= 300) return { statusCode, covered: [] };
   const parsed = CoverageSchema.safeParse(json);
   if (!parsed.success) return { statusCode, covered: [] };
-  const covered = [
-    ...parsed.data.properties.map((p) => p.property_id),
-    ...parsed.data.warnings,
-  ].map(String);
-  const rooms = parsed.data.properties.flatMap((p) => p.rooms)[0]?.number_of_rooms;
+  const { properties, warnings } = parsed.data;
+  const covered = [...properties.map((p) => p.property_id), ...warnings].map(String);
+  const rooms = properties.flatMap((p) => p.rooms)[0]?.number_of_rooms;
   return { statusCode, covered, ...(typeof rooms === 'number' ? { roomsPerOption: rooms } : {}) };
 }
 

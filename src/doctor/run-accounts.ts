@@ -1,22 +1,16 @@
-/**
- * `hotel-booking doctor` over the supplier accounts: every configured one or the one `--supplier`
- * names, each with every check of run-doctor.ts; the run's exit code is the worst of theirs. A
- * disabled account is checked too: its running orders still call it.
- */
+/** `doctor` over the supplier accounts (docs/doctor.md); a disabled one too: its orders call it. */
 import type { SupplierAccount } from '../config/accounts';
+import type { FieldIssue } from '../shared/booking-values';
 import { accountSettings } from './account-settings';
 import { DoctorExit } from './check-result';
-import type { DoctorInputIssue } from './doctor-input';
 import { type DoctorOptions, type DoctorReport, runDoctor } from './run-doctor';
 
-/** One account's report: the doctor's, under the account's id. */
 export interface AccountReport extends DoctorReport {
   readonly id: string;
   /** false: the account takes no new orders (its running orders still call it). */
   readonly enabled: boolean;
 }
 
-/** A run over one account or several. */
 export interface DoctorRunReport {
   /** In the order of the configuration: the default account first. */
   readonly accounts: readonly AccountReport[];
@@ -24,20 +18,16 @@ export interface DoctorRunReport {
   readonly exitCode: DoctorExit;
 }
 
-/**
- * The run in `--json`: `accounts` and `exitCode`; with one account checked, that account's
- * report at the top level too (`supplier`, `checks`, `skipped`, `stop`, `leftBehind`), the shape
- * the doctor had before accounts.
- */
+/** The run in `--json`; with one account checked, its report at the top level too. */
 export type DoctorJson = DoctorRunReport & Partial<Omit<DoctorReport, 'exitCode'>>;
 
-/** The flags that name one supplier environment's things, so one account's. */
-export const ONE_ACCOUNT_FLAGS = [
-  '--option',
-  '--order-id',
-  '--inactive-key',
-  '--inactive-secret-file',
-] as const;
+/** The flags that name one supplier environment's things, so one account's, and their options. */
+export const ONE_ACCOUNT_FLAGS = {
+  '--option': 'option',
+  '--order-id': 'orderId',
+  '--inactive-key': 'inactiveKey',
+  '--inactive-secret-file': 'inactiveSecretFile',
+} as const;
 
 /** 2 over 1 over 0: the worst verdict wins (the codes are ordered so). */
 export function worstExit(codes: readonly DoctorExit[]): DoctorExit {
@@ -45,15 +35,14 @@ export function worstExit(codes: readonly DoctorExit[]): DoctorExit {
 }
 
 /**
- * The accounts to check: `supplier`'s alone, else every one. An unknown id is a problem naming
- * `--supplier` and the configured ids; so is a flag of {@link ONE_ACCOUNT_FLAGS} (those in
- * `given`) when several accounts would be checked. Pure.
+ * The accounts to check: `supplier`'s alone, else every one. An unknown id is a problem, and so is
+ * a flag of {@link ONE_ACCOUNT_FLAGS} (in `given`) with several accounts; each names the ids. Pure.
  */
 export function accountsToCheck(input: {
   readonly supplier?: string;
   readonly accounts: readonly SupplierAccount[];
   readonly given: readonly string[];
-}): { accounts?: readonly SupplierAccount[]; issues: DoctorInputIssue[] } {
+}): { accounts?: readonly SupplierAccount[]; issues: FieldIssue[] } {
   const configured = `configured: ${input.accounts.map((a) => a.id).join(', ')}`;
   const { supplier } = input;
   if (supplier !== undefined) {

@@ -1,20 +1,15 @@
-/**
- * `hotel-booking doctor`: a read-only probe of a supplier environment against the product's model
- * (docs/doctor.md), and the opt-in test booking. Runs the checks in order into one report.
- */
+/** `doctor` on one account (docs/doctor.md): its checks, in order, into one report. */
 import type { HotelApiConfig } from '../hotel-api/client';
-import type { CustomFieldName } from '../hotel-api/booking';
 import type { Room } from '../hotel-api/availability';
 import type { Credentials } from '../hotel-api/signing';
 import { checkAccess, checkRedirectsAndClock, checkRefusals } from './access-checks';
 import { type AccountSettings, DEFAULT_ACCOUNT_SETTINGS } from './account-settings';
-import { type LeftBehind, runTestBooking } from './booking-checks';
-import type { CheckName, CheckResult, Skipped, Stop } from './check-result';
+import { type LeftBehind, type TestBooking, runTestBooking } from './booking-checks';
+import type { CheckName, CheckResult, DoctorExit, Skipped, Stop } from './check-result';
 import { BOOK_CHECKS, doctorExitCode, fail, inCheckOrder } from './check-result';
-import type { DoctorExit } from './check-result';
 import { latencyVerdict, rateLimitVerdict } from './load-verdicts';
-import type { Search } from './read-checks';
 import {
+  type Search,
   checkArrayEncoding,
   checkAvailability,
   checkContentDetail,
@@ -39,14 +34,9 @@ export interface DoctorOptions {
   readonly maxCallsPerSecond: number;
   /** Where the account's settings are set, for the advice. @default the `HOTEL_API_*` variables */
   readonly settings?: AccountSettings;
-  /** The opt-in test booking; absent: nothing is booked. */
-  readonly book?: {
-    /** An option to book; else a room of the availability search. */
-    readonly optionId?: string;
-    readonly orderId: string;
-    readonly orderIdField: CustomFieldName;
-    readonly cancelPollMs?: number;
-  };
+  /** The opt-in test booking (no option: a room of the search); absent: nothing is booked. */
+  readonly book?: Pick<TestBooking, 'orderId' | 'orderIdField' | 'cancelPollMs'> &
+    Partial<Pick<TestBooking, 'optionId'>>;
 }
 
 export interface DoctorReport {
@@ -78,17 +68,11 @@ export async function probe(
   readTimeout = DEFAULT_ACCOUNT_SETTINGS.timeouts.read,
 ): Promise<CheckResult[]> {
   try {
-    const r = await run();
-    return Array.isArray(r) ? r : [r];
+    return [await run()].flat();
   } catch (err) {
-    const why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    return [
-      fail(
-        name,
-        `the probe got no answer: ${why.slice(0, 160)}`,
-        `calls like this one would fail the same way (see latency and ${readTimeout})`,
-      ),
-    ];
+    const why = (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 160);
+    const breaks = `calls like this one would fail the same way (see latency and ${readTimeout})`;
+    return [fail(name, `the probe got no answer: ${why}`, breaks)];
   }
 }
 
@@ -161,23 +145,17 @@ async function bookingChecks(o: DoctorOptions, p: Progress) {
     return undefined;
   }
   const outcome = await runTestBooking(p.session, {
+    ...book,
     optionId,
     rooms: room?.number_of_rooms ?? o.search.occupancy.length,
-    orderId: book.orderId,
-    orderIdField: book.orderIdField,
     ...(book.optionId === undefined ? o.search : {}),
-    cancelPollMs: book.cancelPollMs,
   });
   p.checks.push(...outcome.results);
-  const ran = new Set(outcome.results.map((r) => r.name));
-  p.skip(
-    BOOK_CHECKS.filter((n) => !ran.has(n)),
-    'an earlier booking step failed',
-  );
+  const notRun = BOOK_CHECKS.filter((n) => !outcome.results.some((r) => r.name === n));
+  p.skip(notRun, 'an earlier booking step failed');
   return outcome.leftBehind;
 }
 
-/** Runs every check against the supplier `config` points at. */
 export async function runDoctor(config: HotelApiConfig, o: DoctorOptions): Promise<DoctorReport> {
   const session = new SupplierSession(config, o.settings ?? DEFAULT_ACCOUNT_SETTINGS);
   const p = new Progress(session);

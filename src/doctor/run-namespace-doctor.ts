@@ -1,10 +1,4 @@
-/**
- * `hotel-booking doctor namespace`: a read-only check of the configured Temporal namespace before
- * go-live (docs/doctor.md), with the configuration the workers run with. Runs the checks of
- * NAMESPACE_CHECKS in order and returns one report, shaped as the supplier doctor's; the CLI
- * renders it. Nothing is written to Temporal.
- */
-import type { Connection } from '@temporalio/client';
+/** `doctor namespace` (docs/doctor.md): NAMESPACE_CHECKS in order, as the workers are set up. */
 import { EncryptionCodec } from '../codec';
 import { describeTemporalSecurity } from '../client/connection-options';
 import type { Config } from '../config';
@@ -12,15 +6,7 @@ import { orderEventsTaskQueue } from '../order-events/contract/delivery';
 import type { CheckName, CheckResult, DoctorExit, Skipped, Stop } from './check-result';
 import { doctorExitCode, fail, NAMESPACE_CHECKS } from './check-result';
 import { codecServerCheck } from './codec-server-check';
-import {
-  connectFacts,
-  earlierVersionFacts,
-  namespaceFacts,
-  pollerFacts,
-  serverVersionFacts,
-  recentPayloadFacts,
-  searchAttributeFacts,
-} from './namespace-facts';
+import { connectFacts, NamespaceReader } from './namespace-facts';
 import {
   earlierVersionsVerdict,
   namespaceVerdict,
@@ -59,10 +45,8 @@ class Progress {
     try {
       this.checks.push(await run());
     } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      this.checks.push(
-        fail(name, `could not be checked: ${why.slice(0, 200)}`, 'unknown: run it again'),
-      );
+      const why = (err instanceof Error ? err.message : String(err)).slice(0, 200);
+      this.checks.push(fail(name, `could not be checked: ${why}`, 'unknown: run it again'));
     }
   }
 
@@ -76,7 +60,7 @@ class Progress {
 
 /** The checks of the namespace's contents; a stop when the namespace refused this identity. */
 async function namespaceChecks(
-  connection: Connection,
+  read: NamespaceReader,
   config: NamespaceDoctorConfig,
   codec: EncryptionCodec,
   p: Progress,
@@ -85,7 +69,7 @@ async function namespaceChecks(
   const target = { address, namespace };
   let described;
   try {
-    described = await namespaceFacts(connection, namespace);
+    described = await read.describe();
   } catch (err) {
     await p.check('namespace', () => Promise.reject(err));
     p.skipFrom('search-attributes', `namespace '${namespace}' could not be described`);
@@ -98,7 +82,7 @@ async function namespaceChecks(
     return ns.stop;
   }
   await p.check('search-attributes', async () =>
-    searchAttributesVerdict(target, await searchAttributeFacts(connection, namespace)),
+    searchAttributesVerdict(target, await read.searchAttributes()),
   );
   p.checks.push(retentionVerdict(target, described.retentionSeconds));
   const queues = [
@@ -114,7 +98,7 @@ async function namespaceChecks(
   ] as const;
   for (const q of queues) {
     await p.check(q.name, async () => {
-      const seen = await pollerFacts(connection, namespace, q.queue);
+      const seen = await read.pollers(q.queue);
       const facts = { taskQueue: q.queue, bookingTaskQueue: taskQueue, namespace };
       return pollersVerdict(q.name, { ...facts, ...seen, nowMs: Date.now() }, q.required);
     });
@@ -124,16 +108,15 @@ async function namespaceChecks(
       taskQueue,
       keyIds: codec.keyIds,
       development: config.encryption.development,
-      facts: await recentPayloadFacts(connection, namespace, taskQueue, codec),
+      facts: await read.recentPayload(taskQueue, codec),
     }),
   );
   await p.check('earlier-versions', async () =>
-    earlierVersionsVerdict(await earlierVersionFacts(connection, namespace)),
+    earlierVersionsVerdict(await read.earlierVersions()),
   );
   return undefined;
 }
 
-/** Runs every check against the namespace `config` points at. */
 export async function runNamespaceDoctor(
   config: NamespaceDoctorConfig,
 ): Promise<NamespaceDoctorReport> {
@@ -152,14 +135,12 @@ export async function runNamespaceDoctor(
   if (connection === undefined) {
     p.skipFrom('temporal-release', 'Temporal was not reached');
   } else {
+    const read = new NamespaceReader(connection, t.namespace);
     try {
       await p.check('temporal-release', async () =>
-        temporalReleaseVerdict({
-          address: t.address,
-          serverVersion: await serverVersionFacts(connection),
-        }),
+        temporalReleaseVerdict({ address: t.address, serverVersion: await read.serverVersion() }),
       );
-      stop = await namespaceChecks(connection, config, codec, p);
+      stop = await namespaceChecks(read, config, codec, p);
     } finally {
       await connection.close();
     }

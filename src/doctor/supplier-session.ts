@@ -65,23 +65,20 @@ export class SupplierSession {
 
   /** Durations of the client's calls per endpoint, with the timeout that applies to each. */
   timings(): EndpointTimings[] {
-    const byEndpoint = new Map<
-      string,
-      { durations: number[]; timeouts: number; endpoint: string }
-    >();
+    const byEndpoint = new Map<string, CallEvent[]>();
     for (const call of this.#calls) {
       const key = `${call.method} ${call.endpoint}`;
-      const entry = byEndpoint.get(key) ?? { durations: [], timeouts: 0, endpoint: call.endpoint };
-      byEndpoint.set(key, entry);
-      if (call.code === 'TIMEOUT') entry.timeouts += 1;
-      else if (call.statusCode !== undefined) entry.durations.push(call.durationMs);
+      byEndpoint.set(key, [...(byEndpoint.get(key) ?? []), call]);
     }
-    return [...byEndpoint].map(([key, e]) => ({
-      endpoint: key,
-      durationsMs: e.durations,
-      timeouts: e.timeouts,
-      ...this.#timeoutOf(e.endpoint),
-    }));
+    return [...byEndpoint].map(([endpoint, calls]) => {
+      const answered = calls.filter((c) => c.code !== 'TIMEOUT' && c.statusCode !== undefined);
+      return {
+        endpoint,
+        durationsMs: answered.map((c) => c.durationMs),
+        timeouts: calls.filter((c) => c.code === 'TIMEOUT').length,
+        ...this.#timeoutOf(calls[0]!.endpoint),
+      };
+    });
   }
 
   #timeoutOf(endpoint: string): { timeoutMs: number; timeoutVariable: string } {

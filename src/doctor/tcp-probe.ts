@@ -13,17 +13,15 @@ export function parseHostPort(address: string): { host: string; port: number } |
   return { host, port };
 }
 
+type Probe = { ok: true } | { ok: false; reason: string };
+
 /** Whether something accepts TCP connections at `address`; the error code when not. */
-export async function probeTcp(
-  address: string,
-  /** @default 2_000 */
-  timeoutMs = 2_000,
-): Promise<{ ok: true } | { ok: false; reason: string }> {
+export async function probeTcp(address: string, timeoutMs = 2_000): Promise<Probe> {
   const target = parseHostPort(address);
   if (!target) return { ok: false, reason: `not a host:port address: ${address}` };
   return new Promise((resolve) => {
     const socket = connect({ host: target.host, port: target.port });
-    const done = (result: { ok: true } | { ok: false; reason: string }) => {
+    const done = (result: Probe) => {
       clearTimeout(timer);
       socket.destroy();
       resolve(result);

@@ -26,9 +26,8 @@ const WRAPPERS: ReadonlySet<string> = new Set([
   'nonoptional',
 ]);
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function walk(schema: z.ZodType, value: unknown, path: string, out: Set<string>): void {
   const def = defOf(schema);

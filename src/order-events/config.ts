@@ -1,8 +1,6 @@
 /**
- * Order events' part of the configuration, called by src/config/index.ts (a leaf, as src/config/
- * is): where events go (`ORDER_EVENTS_URL`) and the secret they are signed with
- * (`ORDER_EVENTS_SECRET` or `ORDER_EVENTS_SECRET_FILE`, a Standard Webhooks `whsec_…` secret).
- * Every problem is one line naming the variable; the secret is never echoed.
+ * Order events' part of the configuration (docs/order-events.md), called by src/config/index.ts (a
+ * leaf, as src/config/ is): a problem is one line naming the variable, the secret never echoed.
  */
 import { valueOrFile } from '../config/value-or-file';
 
@@ -27,21 +25,14 @@ export function loadOrderEvents(
   const url = env.ORDER_EVENTS_URL;
   if (url === undefined) return undefined;
   const before = problems.length;
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (!parsed)
     problems.push('ORDER_EVENTS_URL: not a URL (the order system endpoint, http:// or https://)');
-  }
-  if (parsed && parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+  else if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     problems.push(`ORDER_EVENTS_URL: must be http:// or https://, not ${parsed.protocol}//`);
-  }
   const secret = readSecret(env, problems);
   if (secret !== undefined) {
-    const variable =
-      env.ORDER_EVENTS_SECRET_FILE !== undefined
-        ? 'ORDER_EVENTS_SECRET_FILE'
-        : 'ORDER_EVENTS_SECRET';
+    const variable = `ORDER_EVENTS_SECRET${env.ORDER_EVENTS_SECRET_FILE !== undefined ? '_FILE' : ''}`;
     const key = SECRET.exec(secret)?.[1];
     const bytes = key === undefined ? 0 : Buffer.from(key, 'base64').length;
     if (bytes < MIN_KEY_BYTES || bytes > MAX_KEY_BYTES)

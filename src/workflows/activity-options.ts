@@ -1,16 +1,16 @@
 /**
- * Every activity's timeouts and retry policy, in one place. Activities throw non-retryable
- * failures and carry `nextRetryDelay`, so policies only bound time and attempts.
+ * Every activity's timeouts and retry policy, in one place (replay compares neither timeouts nor
+ * priorities). Activities throw non-retryable failures and carry `nextRetryDelay`, so policies
+ * only bound time and attempts.
  */
 import type { Priority } from '@temporalio/common';
-import { workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 import { DEFAULT_SUPPLIER_ACCOUNT, supplierTaskQueue } from '../shared/supplier-accounts';
 
 /**
  * Task-queue priority (1 first; unset is 3): with a backlog, a booking's calls and cancellations go
- * before the due polls. One queue, so the supplier rate cap still covers every call. Replay does
- * not compare priorities.
+ * before the due polls. One queue, so the supplier rate cap still covers every call.
  */
 export const PRIORITY = {
   /** What a customer waits for now: price checks, booking calls, cancel requests, reads. */
@@ -30,6 +30,14 @@ export function onAccount<T extends ActivityOptions>(options: T, supplier: strin
   return { ...options, taskQueue: supplierTaskQueue(workflowInfo().taskQueue, supplier) };
 }
 
+/** `T`'s activities with `options`, on the account's task queue ({@link onAccount}). */
+export function accountActivities<T extends object>(
+  supplier: string | undefined,
+  options: ActivityOptions,
+) {
+  return proxyActivities<T>(onAccount(options, supplier));
+}
+
 /** Only the default account's reads may be local: a local read takes none of an account's slots or cap. */
 export function readsLocally(supplier: string | undefined): boolean {
   return supplier === undefined || supplier === DEFAULT_SUPPLIER_ACCOUNT;
@@ -40,7 +48,6 @@ export function readsLocally(supplier: string | undefined): boolean {
  * TIMEOUT is the usual signal and a dead worker's read is retried within ~20 s.
  */
 export const READ_CALL_LIMIT_MS = 20_000;
-const READ_START_TO_CLOSE = READ_CALL_LIMIT_MS;
 
 /** What a call's activity needs beyond the client's deadline to report its answer. */
 export const CALL_REPORT_MARGIN_MS = 15_000;
@@ -84,10 +91,7 @@ export function clientTimeoutProblems(timeouts: {
   return problems;
 }
 
-/**
- * The check of an order's earlier runs: local (it calls Temporal, not the supplier), retried for
- * 10 minutes, then FAILED with nothing sent: booking without knowing them could book twice.
- */
+/** An order's earlier runs (local: Temporal, not the supplier); then FAILED, never booked blind. */
 export const EARLIER_RUNS_ACTIVITY: LocalActivityOptions = {
   startToCloseTimeout: '30s',
   scheduleToCloseTimeout: '10m',
@@ -95,10 +99,7 @@ export const EARLIER_RUNS_ACTIVITY: LocalActivityOptions = {
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s' },
 };
 
-/**
- * Announcing an order event, local in the task that changed the truth: a direct POST cut at 1 s,
- * else a hand-over to the endpoint's delivery; retried until taken, so no event goes unannounced.
- */
+/** Announcing an order event (../order-events/README.md), retried until taken. */
 export const ANNOUNCE_EVENT_ACTIVITY: LocalActivityOptions = {
   startToCloseTimeout: '10s',
   localRetryThreshold: '10s',
@@ -135,7 +136,7 @@ export const HAND_OVER_TO_ORDERS_ACTIVITY: ActivityOptions = {
 /** Reads (price check, retrieve): retried with backoff on retryable failures. */
 export const READ_ACTIVITY: ActivityOptions = {
   priority: PRIORITY.booking,
-  startToCloseTimeout: READ_START_TO_CLOSE,
+  startToCloseTimeout: READ_CALL_LIMIT_MS,
   scheduleToCloseTimeout: '10m',
   retry: {
     initialInterval: '1s',
@@ -147,7 +148,7 @@ export const READ_ACTIVITY: ActivityOptions = {
 
 /** A local supplier read; one that finds the worker's budget spent is scheduled as {@link READ_ACTIVITY}. */
 export const LOCAL_READ_ACTIVITY: LocalActivityOptions = {
-  startToCloseTimeout: READ_START_TO_CLOSE,
+  startToCloseTimeout: READ_CALL_LIMIT_MS,
   scheduleToCloseTimeout: '10m',
   localRetryThreshold: '10s',
   retry: READ_ACTIVITY.retry!,
@@ -160,10 +161,7 @@ export const START_GUARD_ACTIVITY: LocalActivityOptions = {
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s' },
 };
 
-/**
- * `POST /booking`: never retried by Temporal; a worker dying mid-call is a heartbeat timeout,
- * ambiguous. Replay does not check timeouts.
- */
+/** `POST /booking`, sent once: a worker dying mid-call is a heartbeat timeout, ambiguous. */
 export const CREATE_BOOKING_ACTIVITY: ActivityOptions = {
   priority: PRIORITY.booking,
   startToCloseTimeout: BOOKING_CALL_BACKSTOP_MS,
@@ -177,14 +175,14 @@ export const CREATE_BOOKING_ACTIVITY: ActivityOptions = {
  */
 export const CANCEL_ACTIVITY: ActivityOptions = {
   priority: PRIORITY.booking,
-  startToCloseTimeout: READ_START_TO_CLOSE,
+  startToCloseTimeout: READ_CALL_LIMIT_MS,
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 };
 
 /** Polls: each attempt one retrieve, the activity sets the next delay; the deadline is per call. */
 export const POLL_ACTIVITY: ActivityOptions = {
   priority: PRIORITY.poll,
-  startToCloseTimeout: READ_START_TO_CLOSE,
+  startToCloseTimeout: READ_CALL_LIMIT_MS,
   // Only a poll lost with its worker uses this backoff, whose exponent counts every poll before
   // it: a low cap puts it back quickly.
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },

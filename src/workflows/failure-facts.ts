@@ -12,43 +12,33 @@ import type { FailureFacts } from '../activities/failures';
 import { BOOKING_NOT_SENT, carriesBookingCallMark } from '../shared/booking-call-mark';
 import type { BookingError } from '../shared/booking-contract';
 
-export type { FailureFacts };
-
 function isFacts(v: unknown): v is FailureFacts {
   return typeof v === 'object' && v !== null && typeof (v as FailureFacts).code === 'string';
 }
+
+/** Facts of a call the supplier may have processed. */
+const ambiguous = (code: string, message: string, retryable = false) => ({
+  code,
+  retryable,
+  ambiguous: true,
+  message,
+});
 
 /** The facts of a failure; anything we cannot read is ambiguous, the safe assumption. */
 export function failureFacts(err: unknown): FailureFacts & { message: string } {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) {
-    const facts = cause.details?.[0];
-    if (isFacts(facts)) return { ...facts, message: cause.message };
-    return {
-      code: cause.type ?? 'UNKNOWN',
-      retryable: !cause.nonRetryable,
-      ambiguous: true,
-      message: cause.message,
-    };
+    const details = cause.details?.[0];
+    if (isFacts(details)) return { ...details, message: cause.message };
+    return ambiguous(cause.type ?? 'UNKNOWN', cause.message, !cause.nonRetryable);
   }
   if (cause instanceof TimeoutFailure) {
     // The worker died, hung or lost its connection mid-call: nobody knows what the supplier did.
-    return {
-      code: 'ACTIVITY_TIMEOUT',
-      retryable: false,
-      ambiguous: true,
-      message: `the activity timed out (${String(cause.timeoutType)}): the worker may have died mid-call`,
-    };
+    const why = `the activity timed out (${String(cause.timeoutType)}): the worker may have died mid-call`;
+    return ambiguous('ACTIVITY_TIMEOUT', why);
   }
-  if (isCancellation(err))
-    return {
-      code: 'CANCELLED',
-      retryable: false,
-      ambiguous: true,
-      message: 'the activity was cancelled',
-    };
-  const message = err instanceof Error ? err.message : String(err);
-  return { code: 'UNKNOWN', retryable: false, ambiguous: true, message };
+  if (isCancellation(err)) return ambiguous('CANCELLED', 'the activity was cancelled');
+  return ambiguous('UNKNOWN', err instanceof Error ? err.message : String(err));
 }
 
 /**
@@ -58,22 +48,19 @@ export function failureFacts(err: unknown): FailureFacts & { message: string } {
  */
 export function bookingCallFacts(err: unknown): FailureFacts & { message: string } {
   const cause = err instanceof ActivityFailure ? err.cause : err;
+  const notSent = (why: string) => ({
+    code: BOOKING_NOT_SENT,
+    retryable: true,
+    ambiguous: false,
+    message: `${why}: it was not sent`,
+  });
   if (cause instanceof TimeoutFailure && !carriesBookingCallMark(cause.lastHeartbeatDetails)) {
-    return {
-      code: BOOKING_NOT_SENT,
-      retryable: true,
-      ambiguous: false,
-      message: `the activity timed out (${String(cause.timeoutType)}) before the booking call was marked as leaving: it was not sent`,
-    };
+    return notSent(
+      `the activity timed out (${String(cause.timeoutType)}) before the booking call was marked as leaving`,
+    );
   }
-  if (cause instanceof ApplicationFailure && cause.type === 'NotFoundError') {
-    return {
-      code: BOOKING_NOT_SENT,
-      retryable: true,
-      ambiguous: false,
-      message: `the worker that took the booking call does not run it (${cause.message}): it was not sent`,
-    };
-  }
+  if (cause instanceof ApplicationFailure && cause.type === 'NotFoundError')
+    return notSent(`the worker that took the booking call does not run it (${cause.message})`);
   return failureFacts(err);
 }
 

@@ -54,11 +54,7 @@ export function issueText(issues: readonly FieldIssue[]): string {
 /** The checked input, or a failure of the workflow naming every bad field (`INVALID_INPUT`). */
 export function orFail<T>(checked: Checked<T>): T {
   if (checked.success) return checked.data;
-  throw ApplicationFailure.create({
-    type: 'INVALID_INPUT',
-    message: issueText(checked.issues),
-    nonRetryable: true,
-  });
+  throw ApplicationFailure.nonRetryable(issueText(checked.issues), 'INVALID_INPUT');
 }
 
 /** Whether a start's input is the order id alone (no other field, not even a null one). */

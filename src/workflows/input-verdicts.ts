@@ -1,8 +1,4 @@
-/**
- * `bookRoom`'s verdict on its input: today's rules (the published contract's) and, only when they
- * differ, those of runs recorded before them (earlier-versions/input-rules.ts): the workflow asks
- * `patched('contract-rules-as-published')` only then. Pure.
- */
+/** `bookRoom`'s input verdict, today's and earlier runs' if another (docs/earlier-versions.md). */
 import { DEFAULT_ORDER_ID_FIELD } from '../config/defaults';
 import type { BookRoomParams } from '../shared/booking-contract';
 import { bookRoomInputRuleIssues, type FieldIssue } from '../shared/booking-values';
@@ -10,7 +6,6 @@ import { earlierRuleIssues } from './earlier-versions/input-rules';
 import { checkBookRoomInput, type Checked } from './input-checks';
 
 export interface InputVerdict<T> {
-  /** Today's verdict. */
   readonly now: Checked<T>;
   /** The verdict of runs recorded before today's rules, when it is another. */
   readonly earlier?: Checked<T>;
@@ -25,17 +20,12 @@ function same<T>(a: Checked<T>, b: Checked<T>): boolean {
   return JSON.stringify(a.issues) === JSON.stringify(b.issues);
 }
 
-function withEarlier<T>(now: Checked<T>, earlier: Checked<T>): InputVerdict<T> {
-  return same(now, earlier) ? { now } : { now, earlier };
-}
-
 /** Fields, then rules across them; today's reserve the default order id field when none is named. */
 export function bookRoomInputVerdict(input: unknown): InputVerdict<BookRoomParams> {
   const parsed = checkBookRoomInput(input);
   if (!parsed.success) return { now: parsed };
   const p = parsed.data;
-  return withEarlier(
-    verdict(p, bookRoomInputRuleIssues(p, DEFAULT_ORDER_ID_FIELD)),
-    verdict(p, earlierRuleIssues(p)),
-  );
+  const now = verdict(p, bookRoomInputRuleIssues(p, DEFAULT_ORDER_ID_FIELD));
+  const earlier = verdict(p, earlierRuleIssues(p));
+  return same(now, earlier) ? { now } : { now, earlier };
 }

@@ -30,7 +30,6 @@ export function changedOnly(
   return [...last.values()].filter((u) => !sameValue(current(u), u.value));
 }
 
-/** Where a run writes its search attributes. */
 export interface SearchAttributes {
   write(updates: readonly SearchAttributeUpdatePair[]): void;
   /** Writes what is pending now (before the run completes or continues as new). */
@@ -46,7 +45,6 @@ export class SearchAttributeWriter implements SearchAttributes {
     this.pending.push(...updates);
   }
 
-  /** The step's changes as one upsert; called before completing or continuing as new too. */
   flush(): void {
     if (this.pending.length === 0) return;
     const updates = changedOnly(this.pending, (u) =>

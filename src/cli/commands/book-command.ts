@@ -1,7 +1,4 @@
-/**
- * `book`: starts `bookRoom` for an order (idempotent per order); `--wait` follows it to the outcome.
- * Input is validated before anything connects: bad input is exit 2, every field named.
- */
+/** `book`: starts `bookRoom` for an order; input is checked before anything connects (exit 2). */
 import type { Command } from 'commander';
 import {
   BookingInputError,
@@ -12,11 +9,10 @@ import {
 } from '../../client';
 import { cutAtDeadline } from '../../client/temporal-not-answering';
 import { buildBookInput, explainInputIssues, type BookFlags } from '../book-input';
-import type { CliContext } from '../cli-context';
+import type { CliContext, CommandRunner } from '../cli-context';
 import { ExitCode } from '../exit-codes';
 import { followBooking } from '../follow-booking';
 import { formatDuration, renderResult } from '../render';
-import type { CommandRunner } from './command-runner';
 import { collect } from './content-args';
 
 /** What a person can do about a phase that waits for one. */
@@ -58,7 +54,7 @@ function validate(ctx: CliContext, flags: BookFlags): BookRoomInput {
   return valid;
 }
 
-async function book(ctx: CliContext, flags: BookFlags & { wait?: boolean }): Promise<ExitCode> {
+async function book(ctx: CliContext, flags: BookFlags & { wait?: boolean }) {
   const input = validate(ctx, flags);
   const bookings = await ctx.bookings();
   const started = await bookings.startBooking(input);
@@ -81,10 +77,7 @@ async function book(ctx: CliContext, flags: BookFlags & { wait?: boolean }): Pro
       ? `Started booking for order ${orderId} (workflow ${workflowId}).`
       : `A booking for order ${orderId} is already running (workflow ${workflowId}); nothing new was started.`,
   );
-  if (!flags.wait) {
-    ctx.emit({ started }, () => `Follow it with: status ${orderId}`);
-    return ExitCode.OK;
-  }
+  if (!flags.wait) return ctx.emit({ started }, () => `Follow it with: status ${orderId}`);
 
   const t0 = Date.now();
   const phases: { phase: string; atMs: number }[] = [];
@@ -112,7 +105,6 @@ async function book(ctx: CliContext, flags: BookFlags & { wait?: boolean }): Pro
   return exitForOutcome(result);
 }
 
-/** Adds `book` to the program. */
 export function registerBookCommand(program: Command, run: CommandRunner): void {
   program
     .command('book')

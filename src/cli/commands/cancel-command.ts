@@ -1,15 +1,12 @@
-/**
- * `cancel`: an order by its id, in any phase, open or closed (one `cancel` update sent with a start
- * of the order id alone: BookingClient.cancelOrder), or a supplier booking by id (`cancelBooking`).
- */
+/** `cancel`: an order in any phase (BookingClient.cancelOrder), or a supplier booking by id. */
 import type { Command } from 'commander';
 import { BookingOutcome, type CancelBookingResult } from '../../client';
-import type { CliContext } from '../cli-context';
+import { defined } from '../../shared/defined';
+import type { CliContext, CommandRunner } from '../cli-context';
 import { usageError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';
 import { keyValueTable, renderOrderState, renderResult } from '../render';
 import { phaseHint } from './book-command';
-import type { CommandRunner } from './command-runner';
 import { parseBookingId, readBeforeWriting } from './order-writes';
 import { SUPPLIER_OPTION } from './content-args';
 
@@ -28,18 +25,15 @@ async function cancelByBookingId(ctx: CliContext, bookingId: number, o: CancelFl
     ? { initialInterval: o.pollInterval, maximumInterval: o.pollInterval }
     : undefined;
   const supplier = o.supplier !== undefined ? ctx.account(o.supplier).id : undefined;
-  const handle = await bookings.startCancellation({
-    bookingId,
-    ...(supplier !== undefined ? { supplier } : {}),
-    ...(o.reason !== undefined ? { reason: o.reason } : {}),
-    ...(polling ? { polling } : {}),
-  });
+  const handle = await bookings.startCancellation(
+    defined({ bookingId, supplier, reason: o.reason, polling }),
+  );
   ctx.note(
     `Started cancelBooking for supplier booking ${bookingId} (workflow ${handle.workflowId}).`,
   );
   if (!o.wait) {
     ctx.emit({ bookingId, workflowId: handle.workflowId }, () => `Follow it in the Temporal UI.`);
-    return ExitCode.OK;
+    return;
   }
   const cancellation = (await handle.result()) as CancelBookingResult;
   ctx.emit({ bookingId, workflowId: handle.workflowId, cancellation }, () =>
@@ -66,10 +60,7 @@ async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFla
   const bookings = await ctx.bookings();
   await readBeforeWriting(ctx, id);
   const c = await ctx.withWorkerDeadline(() =>
-    bookings.cancelOrder(id, {
-      ...(o.reason !== undefined ? { reason: o.reason } : {}),
-      ...(o.acceptPenalty ? { acceptPenalty: true } : {}),
-    }),
+    bookings.cancelOrder(id, defined({ reason: o.reason, acceptPenalty: o.acceptPenalty })),
   );
   if (c.kind === 'nothing-to-cancel') {
     ctx.emit({ orderId: id, action: 'none', state: c.state }, () =>
@@ -80,7 +71,7 @@ async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFla
         renderOrderState(c.state),
       ].join('\n'),
     );
-    return ExitCode.OK;
+    return;
   }
   ctx.note(
     `Cancellation requested for order ${id} (phase ${c.state.phase}, held by ${c.state.holder}).`,
@@ -91,7 +82,7 @@ async function cancel(ctx: CliContext, orderId: string | undefined, o: CancelFla
   }
   if (!o.wait) {
     ctx.emit({ orderId: id, action: 'requested', state: c.state }, () => renderOrderState(c.state));
-    return ExitCode.OK;
+    return;
   }
   if (c.state.holder === 'booking') {
     const result = await bookings.result(id);

@@ -1,31 +1,19 @@
-/**
- * `search` (availability with property names and stars), `content list`, `content show` and
- * `static`; `content sync` and `content search` live in content-store-commands.ts.
- */
+/** `search` (availability with property names and stars), `content list|show` and `static`. */
 import type { Command } from 'commander';
 import { showProperty } from '../../catalogue';
 import type { AvailabilityResponse, LanguageCode, PropertyDetail } from '../../hotel-api';
-import type { CliContext } from '../cli-context';
-import { usageError } from '../cli-errors';
-import { ExitCode } from '../exit-codes';
+import type { CliContext, CommandRunner } from '../cli-context';
 import { formatPrice, keyValueTable, table } from '../render';
-import type { CommandRunner } from './command-runner';
-import { parseContentLanguage, SUPPLIER_OPTION } from './content-args';
+import { parseContentLanguage, parsePositiveInt, SUPPLIER_OPTION } from './content-args';
 import { registerContentStoreCommands } from './content-store-commands';
 import { propertyLabels } from './property-labels';
 
 /** `--property 1001 1002` or `--property 1001,1002`. */
 export function parsePropertyIds(raw: readonly string[]): number[] {
   const ids = raw.flatMap((r) => r.split(',')).filter((s) => s.trim() !== '');
-  return ids.map((s) => {
-    const n = Number(s);
-    if (!Number.isSafeInteger(n) || n <= 0) {
-      throw usageError(`--property: "${s}" is not a property id (a positive integer)`, [
-        { field: '--property', message: `"${s}" is not a positive integer` },
-      ]);
-    }
-    return n;
-  });
+  return ids.map((s) =>
+    parsePositiveInt('--property', s, 'a property id', `"${s}" is not a positive integer`),
+  );
 }
 
 interface SearchOptions {
@@ -37,15 +25,13 @@ interface SearchOptions {
   supplier?: string;
 }
 
-async function search(ctx: CliContext, o: SearchOptions): Promise<ExitCode> {
+async function search(ctx: CliContext, o: SearchOptions): Promise<void> {
+  const { checkin, checkout, occupancy } = o;
   const propertyIds = parsePropertyIds(o.property);
   const language = parseContentLanguage(o.language);
-  const availability: AvailabilityResponse = await ctx.hotelApi(o.supplier).availability({
-    checkin: o.checkin,
-    checkout: o.checkout,
-    propertyIds,
-    occupancy: o.occupancy,
-  });
+  const availability: AvailabilityResponse = await ctx
+    .hotelApi(o.supplier)
+    .availability({ checkin, checkout, propertyIds, occupancy });
   const found = availability.properties.map((p) => Number(p.property_id));
   const labels = await propertyLabels(ctx, found, language, o.supplier);
   const properties = availability.properties.map((p) => ({
@@ -66,67 +52,52 @@ async function search(ctx: CliContext, o: SearchOptions): Promise<ExitCode> {
     })),
   }));
   const roomCount = properties.reduce((n, p) => n + p.rooms.length, 0);
-  ctx.emit(
-    {
-      checkin: o.checkin,
-      checkout: o.checkout,
-      occupancy: o.occupancy,
-      properties,
-      warnings: availability.warnings,
-    },
-    () => {
-      const rows = properties.flatMap((p) =>
-        p.rooms.map((r) => [
-          `${p.propertyId} ${p.name ?? ''}`.trim(),
-          p.stars,
-          r.roomName,
-          r.board.join(', '),
-          formatPrice(r.price),
-          r.refundable ? 'yes' : 'no',
-          r.optionId,
-        ]),
+  const { warnings } = availability;
+  ctx.emit({ checkin, checkout, occupancy, properties, warnings }, () => {
+    const rows = properties.flatMap((p) =>
+      p.rooms.map((r) => [
+        `${p.propertyId} ${p.name ?? ''}`.trim(),
+        p.stars,
+        r.roomName,
+        r.board.join(', '),
+        formatPrice(r.price),
+        r.refundable ? 'yes' : 'no',
+        r.optionId,
+      ]),
+    );
+    const lines = [
+      `${roomCount} room option(s) at ${properties.length} property(ies), ${checkin} → ${checkout}, occupancy ${occupancy.join(' + ')}`,
+    ];
+    if (rows.length > 0) {
+      lines.push(
+        table(['Property', 'Stars', 'Room', 'Board', 'Price', 'Refundable', 'Option id'], rows),
+        'Book one with: book --order <id> --option <option id> --guest "First Last" ...',
       );
-      const lines = [
-        `${roomCount} room option(s) at ${properties.length} property(ies), ${o.checkin} → ${o.checkout}, occupancy ${o.occupancy.join(' + ')}`,
-      ];
-      if (rows.length > 0) {
-        lines.push(
-          table(['Property', 'Stars', 'Room', 'Board', 'Price', 'Refundable', 'Option id'], rows),
-          'Book one with: book --order <id> --option <option id> --guest "First Last" ...',
-        );
-      }
-      for (const w of availability.warnings) lines.push(`warning: ${w}`);
-      return lines.join('\n');
-    },
-  );
-  return ExitCode.OK;
+    }
+    for (const w of warnings) lines.push(`warning: ${w}`);
+    return lines.join('\n');
+  });
 }
 
 async function contentList(
   ctx: CliContext,
   o: { country: string; page: string; language: string; supplier?: string },
-): Promise<ExitCode> {
+): Promise<void> {
+  const { country } = o;
   const page = Number(o.page);
-  const list = await ctx.hotelApi(o.supplier).listProperties({
-    countryCode: o.country,
-    page,
-    languageCode: o.language as LanguageCode,
+  const query = { countryCode: country, page, languageCode: o.language as LanguageCode };
+  const { total, properties } = await ctx.hotelApi(o.supplier).listProperties(query);
+  const pages = Math.ceil(total / 200);
+  ctx.emit({ country, page, pages, total, properties }, () => {
+    const rows = properties.map((p) => {
+      const d = p as Partial<PropertyDetail>;
+      return [p.id, p.name, d.city, d.stars ?? '', d.category];
+    });
+    const lines = [`Page ${page} of ${pages} (${total} properties in ${country})`];
+    if (rows.length > 0) lines.push(table(['Id', 'Name', 'City', 'Stars', 'Category'], rows));
+    if (page < pages) lines.push(`Next: content list --country ${country} --page ${page + 1}`);
+    return lines.join('\n');
   });
-  const pages = Math.ceil(list.total / 200);
-  ctx.emit(
-    { country: o.country, page, pages, total: list.total, properties: list.properties },
-    () => {
-      const rows = list.properties.map((p) => {
-        const d = p as Partial<PropertyDetail>;
-        return [p.id, p.name, d.city, d.stars ?? '', d.category];
-      });
-      const lines = [`Page ${page} of ${pages} (${list.total} properties in ${o.country})`];
-      if (rows.length > 0) lines.push(table(['Id', 'Name', 'City', 'Stars', 'Category'], rows));
-      if (page < pages) lines.push(`Next: content list --country ${o.country} --page ${page + 1}`);
-      return lines.join('\n');
-    },
-  );
-  return ExitCode.OK;
 }
 
 interface ShowOptions {
@@ -139,7 +110,7 @@ interface ShowOptions {
  * One property: from the local catalogue when it has the property in that language (active or
  * not), else from the supplier; `source` says which. `--live` skips the catalogue.
  */
-async function contentShow(ctx: CliContext, rawId: string, o: ShowOptions): Promise<ExitCode> {
+async function contentShow(ctx: CliContext, rawId: string, o: ShowOptions): Promise<void> {
   const [hotelId] = parsePropertyIds([rawId]);
   const language = parseContentLanguage(o.language);
   const store = o.live ? undefined : await ctx.catalogueStore(o.supplier);
@@ -198,7 +169,6 @@ async function contentShow(ctx: CliContext, rawId: string, o: ShowOptions): Prom
       ['Source', source],
     ]),
   );
-  return ExitCode.OK;
 }
 
 const REFERENCE_LISTS = [
@@ -212,23 +182,16 @@ const REFERENCE_LISTS = [
 async function staticLists(
   ctx: CliContext,
   o: { language: string; supplier?: string },
-): Promise<ExitCode> {
-  const lists = await ctx
-    .hotelApi(o.supplier)
-    .staticReferenceList({ language: o.language as LanguageCode });
-  ctx.emit(lists, () =>
-    REFERENCE_LISTS.map(
-      ([key, title]) =>
-        `${title} (${lists[key].length})\n${table(
-          ['Id', 'Name'],
-          lists[key].map((i) => [i.id, i.name]),
-        )}`,
-    ).join('\n\n'),
-  );
-  return ExitCode.OK;
+): Promise<void> {
+  const language = o.language as LanguageCode;
+  const lists = await ctx.hotelApi(o.supplier).staticReferenceList({ language });
+  const section = ([key, title]: (typeof REFERENCE_LISTS)[number]) => {
+    const rows = lists[key].map((i) => [i.id, i.name]);
+    return `${title} (${lists[key].length})\n${table(['Id', 'Name'], rows)}`;
+  };
+  ctx.emit(lists, () => REFERENCE_LISTS.map(section).join('\n\n'));
 }
 
-/** Adds `search`, `content list|show|sync|search` and `static` to the program. */
 export function registerCatalogueCommands(program: Command, run: CommandRunner): void {
   program
     .command('search')

@@ -1,7 +1,4 @@
-/**
- * The arguments commands share, each checked with a usage error (exit 2) naming its flag: the
- * country, the language, numbers, repeatable options, and the supplier account.
- */
+/** The arguments commands share, each checked with a usage error (exit 2) naming its flag. */
 import { CONTENT_LANGUAGES, type ContentLanguage } from '../../catalogue';
 import { usageError } from '../cli-errors';
 
@@ -31,15 +28,14 @@ export function parseSyncLanguages(raw: string): ContentLanguage[] {
   return raw.toLowerCase() === 'all' ? [...CONTENT_LANGUAGES] : [parseContentLanguage(raw)];
 }
 
-/** A positive integer of `flag`; exit 2 otherwise. */
-export function parsePositiveInt(flag: string, raw: string): number {
+/** A positive integer of `flag` (`what` it is, for the message); exit 2 otherwise. */
+export function parsePositiveInt(flag: string, raw: string, what?: string, issue?: string) {
   const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0) {
-    throw usageError(`${flag}: "${raw}" is not a positive integer`, [
-      { field: flag, message: 'a positive integer' },
-    ]);
-  }
-  return n;
+  if (Number.isSafeInteger(n) && n > 0) return n;
+  const is = what === undefined ? 'a positive integer' : `${what} (a positive integer)`;
+  throw usageError(`${flag}: "${raw}" is not ${is}`, [
+    { field: flag, message: issue ?? 'a positive integer' },
+  ]);
 }
 
 /** A number of `option` within `check`'s bounds; undefined when not given. */
@@ -56,15 +52,12 @@ export function parseNumber(
     n >= check.min &&
     (check.max === undefined || n <= check.max) &&
     (!check.integer || Number.isInteger(n));
-  if (!ok) {
-    const what = `${check.integer ? 'an integer' : 'a number'} from ${check.min}${
-      check.max !== undefined ? ` to ${check.max}` : ''
-    }`;
-    throw usageError(`${option}: "${raw}" is not ${what}`, [
-      { field: option, message: `must be ${what}` },
-    ]);
-  }
-  return n;
+  if (ok) return n;
+  const to = check.max !== undefined ? ` to ${check.max}` : '';
+  const what = `${check.integer ? 'an integer' : 'a number'} from ${check.min}${to}`;
+  throw usageError(`${option}: "${raw}" is not ${what}`, [
+    { field: option, message: `must be ${what}` },
+  ]);
 }
 
 /** A repeatable option's values, in order. */

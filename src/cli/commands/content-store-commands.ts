@@ -1,15 +1,11 @@
-/**
- * `content search`: reads an account's local catalogue (`CATALOGUE_DB_PATH`, read-only, another
- * account's beside it); `content sync` fills it (content-sync-command.ts).
- */
+/** `content search`: an account's local catalogue, read-only; `content sync` fills it. */
 import type { Command } from 'commander';
 import { searchCatalogue, type ContentLanguage } from '../../catalogue';
+import { defined } from '../../shared/defined';
 import { catalogueDbPathFor } from '../../shared/supplier-accounts';
-import type { CliContext } from '../cli-context';
+import type { CliContext, CommandRunner } from '../cli-context';
 import { type CliError, failedError } from '../cli-errors';
-import { ExitCode } from '../exit-codes';
 import { table } from '../render';
-import type { CommandRunner } from './command-runner';
 import { parseContentLanguage, parseCountry, parseNumber, SUPPLIER_OPTION } from './content-args';
 import { registerContentSyncCommand } from './content-sync-command';
 
@@ -46,7 +42,7 @@ function nothingSynced(
   );
 }
 
-async function contentSearch(ctx: CliContext, o: ContentSearchOptions): Promise<ExitCode> {
+async function contentSearch(ctx: CliContext, o: ContentSearchOptions): Promise<void> {
   const country = parseCountry(o.country);
   const language = parseContentLanguage(o.language);
   const minStars = parseNumber('--min-stars', o.minStars, { min: 0, max: 5 });
@@ -66,14 +62,10 @@ async function contentSearch(ctx: CliContext, o: ContentSearchOptions): Promise<
     throw nothingSynced(path, country, language, true, others);
   }
 
-  const hits = await searchCatalogue(store, {
-    country,
-    language,
-    limit,
-    ...(city !== undefined ? { city } : {}),
-    ...(minStars !== undefined ? { minStars } : {}),
-    ...(o.includeInactive ? { includeInactive: true } : {}),
-  });
+  const hits = await searchCatalogue(
+    store,
+    defined({ country, language, limit, city, minStars, includeInactive: o.includeInactive }),
+  );
   ctx.emit(
     {
       source: 'store',
@@ -99,19 +91,11 @@ async function contentSearch(ctx: CliContext, o: ContentSearchOptions): Promise<
       if (hits.length > 0) {
         const head = ['Id', 'Name', 'City', 'Stars', 'Guest rating'];
         if (o.includeInactive) head.push('Active');
-        lines.push(
-          table(
-            head,
-            hits.map((p) => [
-              p.id,
-              p.name,
-              p.city,
-              p.stars,
-              p.guestRating,
-              ...(o.includeInactive ? [p.active ? 'yes' : 'no'] : []),
-            ]),
-          ),
-        );
+        const rows = hits.map((p) => {
+          const row = [p.id, p.name, p.city, p.stars, p.guestRating];
+          return o.includeInactive ? [...row, p.active ? 'yes' : 'no'] : row;
+        });
+        lines.push(table(head, rows));
         if (hits.length === limit) lines.push(`First ${limit} shown; --limit <n> for more.`);
         lines.push(
           'Details: content show <id>; rooms: search --property <id> --checkin … --checkout …',
@@ -122,10 +106,8 @@ async function contentSearch(ctx: CliContext, o: ContentSearchOptions): Promise<
       return lines.join('\n');
     },
   );
-  return ExitCode.OK;
 }
 
-/** Adds `content sync` and `content search` under the `content` command. */
 export function registerContentStoreCommands(content: Command, run: CommandRunner): void {
   registerContentSyncCommand(content, run);
 

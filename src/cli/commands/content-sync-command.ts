@@ -1,7 +1,4 @@
-/**
- * `content sync`: fills an account's local catalogue through the `syncContent` workflow (run by a
- * worker with the catalogue store) and waits for its result, printing its progress.
- */
+/** `content sync`: runs `syncContent` (on a worker with the catalogue store), showing progress. */
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { Command } from 'commander';
@@ -13,11 +10,10 @@ import {
   type ContentSyncResult,
 } from '../../catalogue';
 import { supplierTaskQueue } from '../../shared/supplier-accounts';
-import type { CliContext } from '../cli-context';
+import type { CliContext, CommandRunner } from '../cli-context';
 import { CliError, failedError } from '../cli-errors';
 import { ExitCode } from '../exit-codes';
 import { formatDuration, table } from '../render';
-import type { CommandRunner } from './command-runner';
 import { parseCountry, parseNumber, parseSyncLanguages, SUPPLIER_OPTION } from './content-args';
 
 /** How often a running sync's progress is printed (human mode). */
@@ -88,22 +84,20 @@ async function syncOne(
       `on task queue ${taskQueue}; Ctrl-C stops waiting, not the sync.`,
   );
   // Progress lines while a long pass runs (never in --json mode: stdout is one document).
+  const progress = async () => {
+    const p = await contentSyncProgress(client, pass);
+    if (!p || p.phase === 'DONE') return;
+    const pages = p.pages !== undefined ? `/${p.pages}` : '';
+    const phase = p.phase.toLowerCase().replace('_', ' ');
+    ctx.note(`  ${phase}: page ${p.nextPage}${pages}, ${p.properties} properties so far`);
+  };
   let polling = false;
   const timer = ctx.json
     ? undefined
     : setInterval(() => {
         if (polling) return;
         polling = true;
-        void contentSyncProgress(client, pass)
-          .then((p) => {
-            if (p && p.phase !== 'DONE') {
-              const pages = p.pages !== undefined ? `/${p.pages}` : '';
-              ctx.note(
-                `  ${p.phase.toLowerCase().replace('_', ' ')}: page ${p.nextPage}${pages}, ` +
-                  `${p.properties} properties so far`,
-              );
-            }
-          })
+        void progress()
           .catch(() => undefined)
           .finally(() => (polling = false));
       }, PROGRESS_EVERY_MS);
@@ -122,7 +116,6 @@ async function syncOne(
   }
 }
 
-/** The columns of the results table. */
 const COLUMNS: readonly (readonly [string, (r: ContentSyncResult) => string | number])[] = [
   ['Country', (r) => r.countryCode],
   ['Language', (r) => r.language],
@@ -139,7 +132,7 @@ const COLUMNS: readonly (readonly [string, (r: ContentSyncResult) => string | nu
   ],
 ];
 
-async function contentSync(ctx: CliContext, o: SyncOptions): Promise<ExitCode> {
+async function contentSync(ctx: CliContext, o: SyncOptions): Promise<void> {
   const countryCode = parseCountry(o.country);
   const languages = parseSyncLanguages(o.language);
   const limits = {
@@ -171,10 +164,8 @@ async function contentSync(ctx: CliContext, o: SyncOptions): Promise<ExitCode> {
         (languages.length === 1 && languages[0] !== 'en' ? ` --language ${languages[0]}` : ''),
     ].join('\n'),
   );
-  return ExitCode.OK;
 }
 
-/** Adds `content sync` under the `content` command. */
 export function registerContentSyncCommand(content: Command, run: CommandRunner): void {
   content
     .command('sync')

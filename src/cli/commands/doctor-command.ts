@@ -1,7 +1,4 @@
-/**
- * `doctor`: each configured supplier account (or the one `--supplier` names) against the product,
- * with `--book` one test booking each; `doctor namespace`: the Temporal namespace (docs/doctor.md).
- */
+/** `doctor` (the supplier accounts) and `doctor namespace` (docs/doctor.md). */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { assertSupplierCredentials } from '../../config';
@@ -15,11 +12,10 @@ import {
 import { runNamespaceDoctor } from '../../doctor/run-namespace-doctor';
 import type { CustomFieldName } from '../../hotel-api/booking';
 import type { Credentials } from '../../hotel-api/signing';
-import type { CliContext } from '../cli-context';
+import type { CliContext, CommandRunner } from '../cli-context';
 import { usageError } from '../cli-errors';
 import { leftBehindLine, renderDoctorRun, renderNamespaceReport } from '../doctor-render';
 import type { ExitCode } from '../exit-codes';
-import type { CommandRunner } from './command-runner';
 import { collect } from './content-args';
 
 interface Flags extends DoctorFlags {
@@ -31,13 +27,8 @@ interface Flags extends DoctorFlags {
 
 /** The flags of {@link ONE_ACCOUNT_FLAGS} given on this command line. */
 function oneAccountFlagsGiven(flags: Flags): string[] {
-  const values: Record<(typeof ONE_ACCOUNT_FLAGS)[number], unknown> = {
-    '--option': flags.option,
-    '--order-id': flags.orderId,
-    '--inactive-key': flags.inactiveKey,
-    '--inactive-secret-file': flags.inactiveSecretFile,
-  };
-  return ONE_ACCOUNT_FLAGS.filter((f) => values[f] !== undefined);
+  const given = Object.entries(ONE_ACCOUNT_FLAGS).filter(([, key]) => flags[key] !== undefined);
+  return given.map(([flag]) => flag);
 }
 
 /** The second account's credentials; its secret only from a file, never on the command line. */
@@ -46,10 +37,8 @@ function inactiveCredentials(flags: Flags): Credentials | undefined {
   if (key === undefined && file === undefined) return undefined;
   if (key === undefined || file === undefined) {
     const field = key === undefined ? '--inactive-key' : '--inactive-secret-file';
-    throw usageError(
-      `${field}: required with ${key === undefined ? '--inactive-secret-file' : '--inactive-key'}`,
-      [{ field, message: 'required' }],
-    );
+    const other = key === undefined ? '--inactive-secret-file' : '--inactive-key';
+    throw usageError(`${field}: required with ${other}`, [{ field, message: 'required' }]);
   }
   try {
     return { key, secret: readFileSync(file, 'utf8').trim() };

@@ -1,15 +1,10 @@
-/**
- * `events list` and `events redeliver <orderId>`: the orders whose events the order system's
- * endpoint has not taken, and a retry now once it is fixed (docs/order-events.md).
- */
+/** `events list` and `events redeliver <orderId>` (docs/order-events.md). */
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Command } from 'commander';
 import type { OrderEventsState } from '../../order-events/contract/delivery';
-import type { CliContext } from '../cli-context';
+import { type CliContext, type CommandRunner, take } from '../cli-context';
 import { failedError } from '../cli-errors';
-import { ExitCode } from '../exit-codes';
 import { table } from '../render';
-import type { CommandRunner } from './command-runner';
 import { parsePositiveInt } from './content-args';
 
 export function registerEventCommands(program: Command, run: CommandRunner): void {
@@ -28,10 +23,7 @@ export function registerEventCommands(program: Command, run: CommandRunner): voi
     .action((orderId: string) => run((ctx) => redeliver(ctx, orderId)));
 }
 
-const COLUMNS: readonly (readonly [
-  string,
-  (r: OrderEventsState) => string | number | undefined,
-])[] = [
+const COLUMNS: readonly [string, (r: OrderEventsState) => string | number | undefined][] = [
   ['Order', (r) => r.orderId],
   ['Delivery', (r) => r.mark],
   ['Waiting', (r) => r.pending.length],
@@ -44,14 +36,10 @@ const COLUMNS: readonly (readonly [
   ],
 ];
 
-async function list(ctx: CliContext, limitText: string): Promise<ExitCode> {
+async function list(ctx: CliContext, limitText: string): Promise<void> {
   const limit = parsePositiveInt('--limit', limitText);
   const bookings = await ctx.bookings();
-  const rows: OrderEventsState[] = [];
-  for await (const st of bookings.failingOrderEvents()) {
-    rows.push(st);
-    if (rows.length >= limit) break;
-  }
+  const rows = await take(bookings.failingOrderEvents(), limit);
   ctx.emit({ count: rows.length, orders: rows }, () =>
     rows.length === 0
       ? 'No order events failing: every event was taken by the order system.'
@@ -63,10 +51,9 @@ async function list(ctx: CliContext, limitText: string): Promise<ExitCode> {
           `${rows.length} order(s)`,
         ].join('\n'),
   );
-  return ExitCode.OK;
 }
 
-async function redeliver(ctx: CliContext, orderId: string): Promise<ExitCode> {
+async function redeliver(ctx: CliContext, orderId: string): Promise<void> {
   const bookings = await ctx.bookings();
   let st: OrderEventsState;
   try {
@@ -79,5 +66,4 @@ async function redeliver(ctx: CliContext, orderId: string): Promise<ExitCode> {
     );
   }
   ctx.emit(st, () => `Redelivering ${st.pending.length} event(s) of order ${orderId} now.`);
-  return ExitCode.OK;
 }

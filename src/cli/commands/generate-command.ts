@@ -1,14 +1,9 @@
-/**
- * `generate payload-key` and `generate codec-token`: a deployment's two secrets, printed in the
- * form their variables read. Random from the operating system; no configuration read, nothing sent.
- */
+/** `generate payload-key|codec-token`: new secrets from the OS's randomness, printed, not sent. */
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { KEY_BYTES, KEY_ID } from '../../config/codec';
-import type { CliContext } from '../cli-context';
+import type { CliContext, CommandRunner } from '../cli-context';
 import { usageError } from '../cli-errors';
-import { ExitCode } from '../exit-codes';
-import type { CommandRunner } from './command-runner';
 
 /** One `keyId:base64` entry of `PAYLOAD_ENCRYPTION_KEYS`: 32 random bytes (AES-256). */
 export function newPayloadKey(id: string): string {
@@ -25,9 +20,8 @@ export function dayKeyId(now = new Date()): string {
   return `key-${now.toISOString().slice(0, 10).replaceAll('-', '')}`;
 }
 
-function print(ctx: CliContext, name: string, value: string): ExitCode {
+function print(ctx: CliContext, name: string, value: string): void {
   ctx.emit({ [name]: value }, () => value);
-  return ExitCode.OK;
 }
 
 export function registerGenerateCommand(program: Command, run: CommandRunner): void {

@@ -1,7 +1,4 @@
-/**
- * What an operator does to bookings: `status`, `approve` / `reject`, `cancel` (cancel-command.ts),
- * `keep`, `resolve`, `list`. Queries and updates run with a deadline: no worker is exit 3, not a hang.
- */
+/** What an operator does to bookings; queries and updates have a deadline: no worker is exit 3. */
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Command } from 'commander';
@@ -17,16 +14,14 @@ import {
 } from '../../client';
 import { cutAtDeadline } from '../../client/temporal-not-answering';
 import { BookingOutcomeKey, BookingPhaseKey } from '../../shared/search-attributes';
-import type { CliContext } from '../cli-context';
+import { type CliContext, type CommandRunner, take } from '../cli-context';
 import { CliError, toCliFailure, usageError, failedError } from '../cli-errors';
-import { ExitCode } from '../exit-codes';
 import { renderOrderState, renderResult, renderState, table } from '../render';
 import { phaseHint } from './book-command';
 import { registerCancelCommand } from './cancel-command';
-import type { CommandRunner } from './command-runner';
 import { parseBookingId, readBeforeWriting } from './order-writes';
 
-async function status(ctx: CliContext, orderId: string): Promise<ExitCode> {
+async function status(ctx: CliContext, orderId: string): Promise<void> {
   const bookings = await ctx.bookings();
   const description = await bookings.handle(orderId).describe();
   const workflowId = bookingWorkflowId(orderId);
@@ -65,7 +60,6 @@ async function status(ctx: CliContext, orderId: string): Promise<ExitCode> {
       ...(hint ? [`Next: ${hint}`] : []),
     ].join('\n');
   });
-  return ExitCode.OK;
 }
 
 /** What an operator does next with a guarded order, if anything. */
@@ -81,9 +75,8 @@ function guardHint(state: OrderState): string | undefined {
 }
 
 /**
- * Sends an update to a running booking. An ended workflow answers "not found" to updates, which
- * would send a person looking for a typo, and an order that decided (and now guards the
- * booking) refuses it: say that the booking has ended, and how.
+ * Sends an update to a running booking. An ended one answers "not found" (sending a person looking
+ * for a typo) and a decided one refuses: say instead that the booking has ended, and how.
  */
 async function updateBooking<T>(
   ctx: CliContext,
@@ -97,9 +90,8 @@ async function updateBooking<T>(
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError || err instanceof WorkflowUpdateFailedError))
       throw err;
-    const description = await (
-      await ctx.bookings()
-    )
+    const bookings = await ctx.bookings();
+    const description = await bookings
       .handle(orderId)
       .describe()
       .catch(() => Promise.reject(err));
@@ -113,14 +105,13 @@ async function updateBooking<T>(
   }
 }
 
-async function decide(ctx: CliContext, orderId: string, approve: boolean): Promise<ExitCode> {
+async function decide(ctx: CliContext, orderId: string, approve: boolean): Promise<void> {
   const bookings = await ctx.bookings();
   const state = await updateBooking(ctx, orderId, approve ? 'approve' : 'reject', () =>
     bookings.approvePriceChange(orderId, approve),
   );
   const done = `${approve ? 'Approved' : 'Rejected'} the change for order ${orderId}; the booking is now ${state.phase}.`;
   ctx.emit({ orderId, approved: approve, state }, () => `${done}\n${renderState(state)}`);
-  return ExitCode.OK;
 }
 
 async function keep(ctx: CliContext, orderId: string, o: { reason?: string }) {
@@ -129,14 +120,13 @@ async function keep(ctx: CliContext, orderId: string, o: { reason?: string }) {
   const state = await ctx.withWorkerDeadline(() => bookings.keep(orderId, o.reason));
   const done = `Order ${orderId} is kept: it will not be cancelled automatically.`;
   ctx.emit({ orderId, action: 'keep', state }, () => `${done}\n${renderOrderState(state)}`);
-  return ExitCode.OK;
 }
 
 async function resolve(
   ctx: CliContext,
   orderId: string,
   o: { bookingId?: string; booking?: boolean },
-): Promise<ExitCode> {
+): Promise<void> {
   const noBooking = o.booking === false;
   if ((o.bookingId === undefined) === !noBooking) {
     throw usageError(
@@ -155,7 +145,6 @@ async function resolve(
     'bookingId' in resolution ? `with supplier booking ${resolution.bookingId}` : 'as never booked';
   const done = `Resolved order ${orderId} ${how}; the booking is now ${state.phase}.`;
   ctx.emit({ orderId, resolution, state }, () => `${done}\n${renderState(state)}`);
-  return ExitCode.OK;
 }
 
 /** Every value `BookingPhase` can hold: the live phases and the outcomes. */
@@ -185,7 +174,7 @@ export function bookingListQuery(taskQueue: string, phase?: string): string {
   ].join(' AND ');
 }
 
-async function list(ctx: CliContext, o: { phase?: string; limit: string }): Promise<ExitCode> {
+async function list(ctx: CliContext, o: { phase?: string; limit: string }): Promise<void> {
   if (o.phase !== undefined && !PHASES.includes(o.phase)) {
     throw usageError(`--phase: "${o.phase}" is not a phase; one of ${PHASES.join(', ')}`, [
       { field: '--phase', message: `one of ${PHASES.join(', ')}` },
@@ -197,17 +186,10 @@ async function list(ctx: CliContext, o: { phase?: string; limit: string }): Prom
   }
   const bookings = await ctx.bookings();
   const query = bookingListQuery(ctx.config.temporal.taskQueue, o.phase);
-  const rows: {
-    orderId: string;
-    workflowId: string;
-    status: string;
-    phase?: string;
-    bookingId?: number;
-  }[] = [];
-  for await (const b of bookings.list(query)) {
-    rows.push({ orderId: b.workflowId.replace(/^(booking|guard)-/, ''), ...b });
-    if (rows.length >= limit) break;
-  }
+  const rows = (await take(bookings.list(query), limit)).map((b) => ({
+    orderId: b.workflowId.replace(/^(booking|guard)-/, ''),
+    ...b,
+  }));
   ctx.emit({ query, count: rows.length, bookings: rows }, () =>
     rows.length === 0
       ? `No bookings match ${query}.`
@@ -219,10 +201,8 @@ async function list(ctx: CliContext, o: { phase?: string; limit: string }): Prom
           `${rows.length} booking(s)${rows.length >= limit ? ` (first ${limit}; --limit for more)` : ''}`,
         ].join('\n'),
   );
-  return ExitCode.OK;
 }
 
-/** Adds `status`, `approve`, `reject`, `cancel`, `resolve` and `list` to the program. */
 export function registerOperatorCommands(program: Command, run: CommandRunner): void {
   program
     .command('status')

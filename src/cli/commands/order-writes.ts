@@ -1,28 +1,16 @@
-/**
- * What every command that writes to a booking does first: read the booking with the tool's keys
- * (write-key-decision.ts), and take a supplier booking id as given on the command line.
- */
+/** Shared by the commands that write to a booking: `--booking-id`, and the read before writing. */
 import { cutAtDeadline } from '../../client/temporal-not-answering';
 import type { CliContext } from '../cli-context';
-import { CliError, PayloadFailureCode, payloadCodecErrorIn, usageError } from '../cli-errors';
-import { ExitCode } from '../exit-codes';
+import { PayloadFailureCode, payloadCodecErrorIn, usageError } from '../cli-errors';
 import { writeKeyProblem } from '../write-key-decision';
+import { parsePositiveInt } from './content-args';
 
-export function parseBookingId(raw: string): number {
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0) {
-    throw usageError(`--booking-id: "${raw}" is not a supplier booking id (a positive integer)`, [
-      { field: '--booking-id', message: 'a positive integer' },
-    ]);
-  }
-  return n;
-}
+export const parseBookingId = (raw: string) =>
+  parsePositiveInt('--booking-id', raw, 'a supplier booking id');
 
 /**
- * Reads the booking before sending it anything (write-key-decision.ts): a key the tool lacks
- * stops the command here in one line, and so does a tool that would encrypt with a key id its
- * workers do not write with; no worker answering stops it as the update would. Anything else the
- * read meets (no such booking, a run that failed) is left to the command, which says it.
+ * Reads the booking before sending it anything (write-key-decision.ts): a key problem or no worker
+ * stops the command here, in one line; anything else (no such booking...) is the command's to say.
  */
 export async function readBeforeWriting(ctx: CliContext, orderId: string): Promise<void> {
   const { bookings, codec } = await ctx.temporal();
@@ -37,5 +25,5 @@ export async function readBeforeWriting(ctx: CliContext, orderId: string): Promi
     encryptsWith: codec.encryptionKeyId,
     workersWrite: codec.takeDecryptedKeyIds(),
   });
-  if (problem) throw new CliError(problem, ExitCode.USAGE, PayloadFailureCode.WRITE_KEY);
+  if (problem) throw usageError(problem, [], PayloadFailureCode.WRITE_KEY);
 }

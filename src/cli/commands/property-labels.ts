@@ -1,8 +1,5 @@
-/**
- * Name and stars of the properties an availability answer lists (`search`, `content show`): from
- * the account's local catalogue when it knows the property, else one supplier call each.
- */
-import { propertyNames, type CatalogueStore, type ContentLanguage } from '../../catalogue';
+/** Name and stars of listed properties: the account's catalogue, else one supplier call each. */
+import { propertyNames, type ContentLanguage } from '../../catalogue';
 import { HotelApiError } from '../../hotel-api';
 import type { CliContext } from '../cli-context';
 
@@ -26,7 +23,7 @@ export async function propertyLabels(
   const labels = new Map<number, PropertyLabel>();
   if (ids.length > 0) {
     try {
-      const store: CatalogueStore | undefined = await ctx.catalogueStore(supplier);
+      const store = await ctx.catalogueStore(supplier);
       if (store) {
         for (const [id, v] of await propertyNames(store, ids, language)) {
           labels.set(id, { name: v.name, stars: v.stars, source: 'store' });

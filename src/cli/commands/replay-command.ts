@@ -1,16 +1,11 @@
-/**
- * `replay`: this build's workflow code against the histories of the booking task queue's open and
- * recently closed workflows, before a rollout (docs/upgrading.md), with the bundle the workers
- * would run (WORKFLOW_BUNDLE_PATH, else bundled from this checkout).
- */
+/** `replay` (docs/upgrading.md): this build against the open and recently closed workflows. */
 import { Worker } from '@temporalio/worker';
 import type { Command } from 'commander';
 import { createDataConverter } from '../../codec/data-converter';
 import { loadWorkflowBundle } from '../../workflow-bundle';
-import type { CliContext } from '../cli-context';
+import { type CliContext, type CommandRunner, take } from '../cli-context';
 import { ExitCode } from '../exit-codes';
 import { table } from '../render';
-import type { CommandRunner } from './command-runner';
 import { parsePositiveInt } from './content-args';
 
 export interface ReplayOptions {
@@ -58,42 +53,29 @@ async function replay(ctx: CliContext, o: ReplayOptions): Promise<ExitCode> {
   const { client } = await ctx.temporal();
   const config = ctx.config;
   const query = o.query ?? defaultReplayQuery(config.temporal.taskQueue, days, new Date());
-  const histories: { workflowId: string; history: unknown }[] = [];
-  let truncated = false;
-  for await (const h of client.workflow.list({ query }).intoHistories()) {
-    if (histories.length >= limit) {
-      truncated = true;
-      break;
-    }
-    histories.push(h);
-  }
+  const listed = await take(client.workflow.list({ query }).intoHistories(), limit + 1);
+  const truncated = listed.length > limit;
+  const histories = listed.slice(0, limit);
   const workflowBundle = await loadWorkflowBundle(config.worker.workflowBundlePath);
   const failed: { workflowId: string; error: string }[] = [];
   let replayed = 0;
   if (histories.length > 0) {
-    for await (const r of Worker.runReplayHistories(
-      {
-        workflowBundle,
-        dataConverter: createDataConverter(config.encryption),
-        replayName: 'hotel-booking replay',
-      },
-      histories as Parameters<typeof Worker.runReplayHistories>[1],
-    )) {
+    const dataConverter = createDataConverter(config.encryption);
+    const options = { workflowBundle, dataConverter, replayName: 'hotel-booking replay' };
+    for await (const r of Worker.runReplayHistories(options, histories)) {
       replayed += 1;
       if (r.error) failed.push({ workflowId: r.workflowId, error: firstLine(r.error) });
     }
   }
   const report: ReplayReport = { query, replayed, failed, truncated };
+  const rows = failed.map((f) => [f.workflowId, f.error]);
   ctx.emit(report, () =>
     [
       `Replayed ${replayed} workflow histories of namespace '${config.temporal.namespace}' (${query})${truncated ? `, the first ${limit}` : ''}: ${failed.length === 0 ? 'every one replays with this build.' : `${failed.length} do not.`}`,
       ...(failed.length === 0
         ? []
         : [
-            table(
-              ['Workflow', 'First nondeterministic command'],
-              failed.map((f) => [f.workflowId, f.error]),
-            ),
+            table(['Workflow', 'First nondeterministic command'], rows),
             'Do not roll this build out: put the change behind patched() (docs/upgrading.md).',
           ]),
     ].join('\n'),

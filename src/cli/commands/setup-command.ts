@@ -1,8 +1,4 @@
-/**
- * `setup`: registers the search attributes the configured namespace lacks, with their types (and,
- * with `--create-namespace`, the namespace itself), and says what it cannot do in one line
- * (src/namespace/prepare-namespace.ts). Idempotent; exit codes in its help.
- */
+/** `setup`: registers missing search attributes (src/namespace/prepare-namespace.ts). */
 import type { Command } from 'commander';
 import { describeTemporalSecurity } from '../../client/connection-options';
 import { MIN_RETENTION_DAYS } from '../../doctor/namespace-verdicts';
@@ -12,17 +8,15 @@ import {
   type CommandTarget,
 } from '../../namespace/operator-commands';
 import { prepareNamespace, type PrepareOutcome } from '../../namespace/prepare-namespace';
-import type { SearchAttributeSpec } from '../../namespace/search-attribute-plan';
 import {
+  type SearchAttributeSpec,
   cliTypeName,
   conflictLines,
   PRODUCT_SEARCH_ATTRIBUTES,
 } from '../../namespace/search-attribute-plan';
-import type { CliContext } from '../cli-context';
+import type { CliContext, CommandRunner } from '../cli-context';
 import { type CliError, failedError } from '../cli-errors';
-import { ExitCode } from '../exit-codes';
 import { formatDuration, table } from '../render';
-import type { CommandRunner } from './command-runner';
 
 /** `setup --json`: what the namespace has now, and what this run changed. */
 export interface SetupReport {
@@ -98,19 +92,16 @@ function render(report: SetupReport, security: string): string {
     report.created === 0
       ? `${report.alreadyPresent} already present: nothing changed.`
       : `${report.created} created, ${report.alreadyPresent} already present; queries accept them (after ${formatDuration(report.usableAfterMs)}).`;
+  const rows = report.searchAttributes.map((a) => [a.name, a.type, a.result]);
   return [
     `Namespace '${report.namespace}' at ${report.temporal} (${security})${report.namespaceCreated ? `: created, retention ${report.namespaceCreated.retentionDays} days` : ''}`,
-    table(
-      ['Search attribute', 'Type', 'Result'],
-      report.searchAttributes.map((a) => [a.name, a.type, a.result]),
-    ),
+    table(['Search attribute', 'Type', 'Result'], rows),
     `Search attributes: ${summary}`,
   ].join('\n');
 }
 
-async function setup(ctx: CliContext, createNamespace: boolean): Promise<ExitCode> {
+async function setup(ctx: CliContext, createNamespace: boolean): Promise<void> {
   const { address, namespace } = ctx.config.temporal;
-  const target = { address, namespace };
   const { connection } = await ctx.temporal();
   ctx.note(`Preparing namespace '${namespace}' at ${address}…`);
   const outcome = await prepareNamespace(
@@ -118,7 +109,7 @@ async function setup(ctx: CliContext, createNamespace: boolean): Promise<ExitCod
     namespace,
     createNamespace ? { createWithRetentionDays: MIN_RETENTION_DAYS } : {},
   );
-  if (outcome.kind !== 'prepared') throw setupFailure(outcome, target);
+  if (outcome.kind !== 'prepared') throw setupFailure(outcome, { address, namespace });
   const created = new Set(outcome.created.map((s) => s.name));
   const report: SetupReport = {
     temporal: address,
@@ -136,7 +127,6 @@ async function setup(ctx: CliContext, createNamespace: boolean): Promise<ExitCod
     usableAfterMs: outcome.usableAfterMs,
   };
   ctx.emit(report, () => render(report, describeTemporalSecurity(ctx.config.temporal)));
-  return ExitCode.OK;
 }
 
 export function registerSetupCommand(program: Command, run: CommandRunner): void {

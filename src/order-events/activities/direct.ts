@@ -33,7 +33,6 @@ export type DirectDeliveryState =
 
 export const ANSWERING: DirectDeliveryState = { kind: 'answering', inFlight: [] };
 
-/** What an announcement does: POST at once, ask the breaker first, or hand the event over. */
 export type DirectChoice = 'post' | 'ask' | 'hand-over';
 
 /**
@@ -73,10 +72,7 @@ export function afterAsk(
     : { post: true, next: { kind: 'probing' } };
 }
 
-/**
- * The state after a direct attempt that started at `startedAt` ended at `now`: a failure pauses;
- * delivered, the endpoint answers, this attempt no longer out.
- */
+/** The state once a direct attempt that started at `startedAt` ended at `now`. */
 export function afterDirect(
   state: DirectDeliveryState,
   startedAt: number,

@@ -1,7 +1,6 @@
 /**
- * The way into the durable path: announcements gather into one signal-with-start of the endpoint's
- * delivery, sent once the oldest is {@link HANDOVER_GATHER_MS} old, one at a time per task queue so
- * an order's events arrive in order; each returns once its signal is taken.
+ * The hand-over to the durable path (../README.md): one signal-with-start at a time per task queue,
+ * so an order's events arrive in order; each announcement returns once its signal is taken.
  */
 import type { Client } from '@temporalio/client';
 import {
@@ -65,9 +64,8 @@ export function createHandover(options: {
   return {
     /** Resolves once the endpoint's delivery holds `event`; `since`: when its announcement began. */
     add(event: OrderEvent, client: Client, bookingTaskQueue: string, since: number): Promise<void> {
-      let q = queues.get(bookingTaskQueue);
-      if (!q) queues.set(bookingTaskQueue, (q = { waiting: [], sending: false }));
-      const queue = q;
+      const queue = queues.get(bookingTaskQueue) ?? { waiting: [], sending: false };
+      queues.set(bookingTaskQueue, queue);
       return new Promise<void>((resolve, reject) => {
         queue.waiting.push({
           event,

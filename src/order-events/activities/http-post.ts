@@ -15,7 +15,6 @@ const IDLE_CONNECTION_MS = 4_000;
 /** The final answer's status, or no answer and why: a code (`ECONNRESET`, `TIMEOUT`, …). */
 export type Exchanged = { readonly status: number } | { readonly noAnswer: string };
 
-/** What one POST sends. */
 export interface Outgoing {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;

@@ -1,8 +1,4 @@
-/**
- * The order events' activities (`OrderEventActivities`), built from the worker's endpoint, and
- * `deliver`, the seam's activity (../README.md). Logs name the order, the event and the HTTP
- * status, never the body.
- */
+/** The order events' activities; `deliver` is the seam's (../README.md). */
 import { Context } from '@temporalio/activity';
 import type {
   Announced,
@@ -48,7 +44,6 @@ const QUEUED: Announced = { delivered: 'queued' };
 function deliverer(endpoint: OrderEventsEndpoint | undefined, post: Poster | undefined) {
   const direct = post ? directRoute(post, endpoint?.directPauseMs) : undefined;
   const handover = createHandover({
-    // What the endpoint's delivery starts with, should this worker's hand-over start it.
     start: { firstRetryWaitMs: endpoint?.firstRetryWaitMs, maxHeldEvents: endpoint?.maxHeldEvents },
   });
   /** At once, else behind its order's overflow workflow, else handed over: once delivered or durable. */

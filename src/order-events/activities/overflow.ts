@@ -1,8 +1,6 @@
 /**
- * The overflow's activities (../README.md): the events the endpoint's delivery cannot hold go to
- * their order's own delivery workflow, and an event of an order that may have one queues behind
- * it there. Workflows an earlier version started under the id before
- * (`earlierOrderEventsWorkflowId`, src/shared/compatibility.ts) are still reached, first.
+ * The overflow's activities (../README.md). Workflows an earlier version started under the id
+ * before (`earlierOrderEventsWorkflowId`, src/shared/compatibility.ts) are still reached, first.
  */
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';

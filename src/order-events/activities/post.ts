@@ -1,8 +1,4 @@
-/**
- * One POST of an order event to the order system, signed the Standard Webhooks way
- * (`webhook-id`, `webhook-timestamp`, `webhook-signature`), and what the logs say of it: the
- * order, the event's id and type, the HTTP status, never the body.
- */
+/** One POST of an order event, signed the Standard Webhooks way, and what the logs say of it. */
 import { Context, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { Webhook } from 'standardwebhooks';

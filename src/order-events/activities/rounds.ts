@@ -1,6 +1,5 @@
 /**
- * A round of the endpoint's delivery (`deliverOrderEventRound`): each due order's events oldest
- * first, stopping at the first the endpoint does not take; orders side by side. The endpoint's
+ * A round of the endpoint's delivery (`deliverOrderEventRound`), orders side by side. The endpoint's
  * answers are results (the workflow decides on them): it throws only when this worker cannot send.
  */
 import { setMaxListeners } from 'node:events';

@@ -1,8 +1,6 @@
 /**
- * zod schemas of the order events' bodies, one per event type, for the JSON Schemas published
- * under contract/ (`npm run contract`): what `orderEventBody` (event.ts) POSTs. The phases and
- * truths each type may carry are derived from the code that announces it (`eventTypeOfPhase`,
- * `truthOf`). The compiler holds the schema to the body's type. Workflows never import this file.
+ * zod schemas of what `orderEventBody` (event.ts) POSTs, one per event type, for the JSON Schemas
+ * of contract/ (`npm run contract`). Workflows never import this file.
  */
 import { z } from 'zod';
 import { SupplierPriceSchema } from '../../shared/result-schemas';
@@ -60,7 +58,6 @@ const WHEN: Readonly<Record<OrderEventType, string>> = {
   'order.stay_completed': 'the stay is over and the booking stood to the end',
 };
 
-/** The body of an event of `type`. */
 export function orderEventBodySchema(type: OrderEventType) {
   const data = z.object({
     orderId: z.string().describe("the order's id"),

@@ -1,8 +1,4 @@
-/**
- * How order events are delivered, as both layers share it: the delivery workflows' names, ids,
- * task queue, messages and states, and the activities' types. Zod-free: workflows import it.
- * The routes: ../README.md.
- */
+/** Delivery, as both layers share it (../README.md). Zod-free: workflows import it. */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { OrderEvent } from './event';
 

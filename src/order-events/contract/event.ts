@@ -1,7 +1,6 @@
 /**
- * An order event, pushed to the order system when an order's truth changes (Standard Webhooks),
- * and which phase announces which. Zod-free: workflows import it. Reader's version:
- * docs/order-events.md.
+ * An order event, pushed to the order system when an order's truth changes, and which phase
+ * announces which (docs/order-events.md). Zod-free: workflows import it.
  */
 import type { SupplierPrice } from '../../shared/booking-contract';
 import { BookingOutcome, BookingPhase } from '../../shared/booking-values';

@@ -1,8 +1,4 @@
-/**
- * The order events' decisions, pure and unit-tested (test/order-events/decisions.test.ts): an
- * event's sequence, where a new event goes in a delivery queue, how long to wait after a failed
- * delivery round, when to stop retrying, and how a delivery shows an order.
- */
+/** The order events' decisions, pure and unit-tested (test/order-events/decisions.test.ts). */
 import type { DeliveryMark, OrderEventsState } from '../contract/delivery';
 import type { OrderEvent } from '../contract/event';
 import { isoOf } from '../../workflows/guard/guard-decisions';

@@ -1,8 +1,4 @@
-/**
- * What the endpoint's delivery holds, by order, and the decisions on it: held or spilled, what a
- * round sends, what its answers change, when an order is parked. Pure, unit-tested
- * (test/order-events/endpoint-backlog.test.ts); what it shows: endpoint-marks.ts.
- */
+/** The endpoint delivery's backlog by order and its decisions, pure; shown by endpoint-marks.ts. */
 import type { OrderRoundResult, RoundPart } from '../contract/delivery';
 import type { OrderEvent } from '../contract/event';
 import type { BreakerAllows, EndpointBreaker } from './endpoint-breaker';
@@ -95,10 +91,7 @@ export function hold(
   return { backlog: { orders, spilled }, spill };
 }
 
-/**
- * What a round sends at `now`: closed, every due order (oldest first, at most `max` events); open,
- * one order as its probe; and always the orders an operator redelivered.
- */
+/** What a round sends at `now`: what the breaker allows, and the orders an operator redelivered. */
 export function roundAt(
   backlog: Backlog,
   allows: BreakerAllows,
@@ -140,10 +133,7 @@ export function nextDueAt(
   return times.length > 0 ? Math.min(...times) : undefined;
 }
 
-/**
- * The backlog after a round that ended at `now`: delivered events gone, a failed order waits
- * (doubling, parked after the retry window), an emptied order gone.
- */
+/** The backlog after a round that ended at `now`; a failed order waits, or is parked. */
 export function afterRound(
   backlog: Backlog,
   sent: readonly RoundPart[],
@@ -197,48 +187,36 @@ const NOT_FAILING = {
   rounds: 0,
 } as const;
 
+/** The backlog with `f` applied to each order. */
+const eachOrder = (backlog: Backlog, f: (o: HeldOrder) => HeldOrder): Backlog => ({
+  ...backlog,
+  orders: backlog.orders.map(f),
+});
+
 /** The breaker opened at `now`: every order held fails from now on (if it did not already). */
-export function breakerOpened(backlog: Backlog, now: number): Backlog {
-  return {
-    ...backlog,
-    orders: backlog.orders.map((o) =>
-      o.failingSince === undefined ? { ...o, failingSince: now } : o,
-    ),
-  };
-}
+export const breakerOpened = (backlog: Backlog, now: number): Backlog =>
+  eachOrder(backlog, (o) => (o.failingSince === undefined ? { ...o, failingSince: now } : o));
 
 /** The breaker closed (the endpoint answers again): every order not parked is due at once. */
-export function breakerClosed(backlog: Backlog): Backlog {
-  return {
-    ...backlog,
-    orders: backlog.orders.map((o) =>
-      o.parked ? o : { ...o, nextAttemptAt: undefined, rounds: 0 },
-    ),
-  };
-}
+export const breakerClosed = (backlog: Backlog): Backlog =>
+  eachOrder(backlog, (o) => (o.parked ? o : { ...o, nextAttemptAt: undefined, rounds: 0 }));
 
 /** Orders failing for the whole retry window are parked until `events redeliver`. */
 export function parkExpired(backlog: Backlog, now: number): Backlog {
-  return {
-    ...backlog,
-    orders: backlog.orders.map((o) => {
-      if (o.parked || o.forced || o.failingSince === undefined) return o;
-      if (keepRetrying(o.failingSince, now)) return o;
-      return { ...o, nextAttemptAt: undefined, parked: true };
-    }),
-  };
+  return eachOrder(backlog, (o) => {
+    if (o.parked || o.forced || o.failingSince === undefined) return o;
+    if (keepRetrying(o.failingSince, now)) return o;
+    return { ...o, nextAttemptAt: undefined, parked: true };
+  });
 }
 
 /** `events redeliver <orderId>`: tried at once whatever the breaker; parked, for another window. */
 export function redeliver(backlog: Backlog, orderId: string, now: number): Backlog {
-  return {
-    ...backlog,
-    orders: backlog.orders.map((o) => {
-      if (o.orderId !== orderId) return o;
-      const retried = { ...o, nextAttemptAt: undefined, parked: undefined, forced: true };
-      return o.parked ? { ...retried, failingSince: now, rounds: 0 } : retried;
-    }),
-  };
+  return eachOrder(backlog, (o) => {
+    if (o.orderId !== orderId) return o;
+    const retried = { ...o, nextAttemptAt: undefined, parked: undefined, forced: true };
+    return o.parked ? { ...retried, failingSince: now, rounds: 0 } : retried;
+  });
 }
 
 export const holds = (backlog: Backlog, orderId: string): boolean =>

@@ -1,7 +1,4 @@
-/**
- * The endpoint's breaker: when it fails for every order, deliveries pause and one order probes it
- * until it answers; one order failing alone does not open it. Pure; published in the memo.
- */
+/** The endpoint's breaker (../README.md): one order failing alone does not open it. Pure. */
 import { BreakerMark, type OrderRoundResult } from '../contract/delivery';
 import { retryWaitMs } from './decisions';
 
@@ -33,11 +30,7 @@ export function breakerAllows(breaker: EndpointBreaker, now: number): BreakerAll
   return now >= breaker.probeAt ? { kind: 'probe' } : { kind: 'none', until: breaker.probeAt };
 }
 
-/**
- * The breaker after a round that ended at `now`: anything delivered closes it; failures only open
- * a closed one at {@link OPEN_AFTER_ORDERS} distinct orders, or push an open one's next probe
- * back (doubling to an hour).
- */
+/** The breaker after a round that ended at `now`: anything delivered closes it. */
 export function breakerAfter(
   breaker: EndpointBreaker,
   round: readonly OrderRoundResult[],

@@ -1,10 +1,7 @@
 /**
- * `deliverOrderEventsToEndpoint`, id `order-events:<task queue>`: the durable path (../README.md),
- * one workflow per endpoint holding every order's events the endpoint did not take at once. Each
- * round sends every due order's events in one activity (endpoint-backlog.ts decides, the breaker
- * endpoint-breaker.ts); it spills to the overflow what it may not hold. It closes once it holds
- * nothing; the next hand-over starts it again (a signal that arrives as it closes is not lost: the
- * server refuses the completion and the workflow takes it first).
+ * `deliverOrderEventsToEndpoint`, the durable path (../README.md). It closes once it holds nothing;
+ * the next hand-over starts it again (a signal that arrives as it closes is not lost: the server
+ * refuses the completion and the workflow takes it first).
  */
 import {
   allHandlersFinished,
@@ -62,7 +59,6 @@ import {
 } from './endpoint-breaker';
 import { defined } from '../../shared/defined';
 
-/** The workflow's input: how its starter set it up, and what a previous run carried over. */
 export interface EndpointDeliveryInput extends EndpointDeliverySettings {
   /** What a previous run handed over with `continueAsNew`. */
   readonly carried?: {

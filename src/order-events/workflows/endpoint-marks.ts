@@ -1,8 +1,4 @@
-/**
- * What the endpoint's delivery shows of its backlog (endpoint-backlog.ts): each order's
- * `OrderEventsDelivery` mark and its own, the failing orders the gauge counts, an order as
- * `events list` shows it. Pure and unit-tested (test/order-events/endpoint-backlog.test.ts).
- */
+/** What the endpoint's delivery shows of its backlog; pure, tested in endpoint-backlog.test.ts. */
 import { DeliveryMark, type OrderEventsState } from '../contract/delivery';
 import { eventsState } from './decisions';
 import type { Backlog, HeldOrder } from './endpoint-backlog';

@@ -1,8 +1,6 @@
 /**
- * The seam, in bookRoom and its guard (../README.md): `deliver` fills the outbox synchronously and
- * one coroutine drains it in order, one local activity per event. A run awaits {@link flushed}
- * before it continues as new or closes. `direct` only while nothing of the order can wait in a
- * delivery workflow (its first run, none queued yet): order per order is kept.
+ * The seam (../README.md): `deliver` fills the outbox synchronously, one coroutine drains it in
+ * order; a run awaits {@link flushed} before it continues as new or closes.
  */
 import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { OrderEventActivities } from '../contract/delivery';
@@ -27,7 +25,7 @@ export class OrderEventOutbox {
   /** The last sequence used for this order's events. */
   lastSequence: number;
 
-  /** Events may still be POSTed at once: see the module's comment. */
+  /** Events may still be POSTed at once (README: the seam): order per order is kept. */
   #direct: boolean;
 
   constructor(

@@ -1,7 +1,4 @@
-/**
- * `deliverOrderEvents`, id `events-overflow-<orderId>`: an order's own delivery, one event at a
- * time, each retried for 72 h then parked until `events redeliver`; closes once empty.
- */
+/** `deliverOrderEvents`, the overflow (../README.md): an order's events, one at a time. */
 import {
   allHandlersFinished,
   condition,

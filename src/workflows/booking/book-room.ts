@@ -29,28 +29,21 @@ import { GuardRun } from '../guard/guard-run';
 import { noArgument, registerBookingHandlers } from './booking-messages';
 import { BookingRun } from './booking-run';
 import { cancelSupplierBooking } from './cancel-supplier-booking';
-import { awaitConfirmation, waitsForConfirmation } from './confirmation';
+import { awaitConfirmation, supplierDecision, waitsForConfirmation } from './confirmation';
 import { close, decide, finish, guardHome, guardTheOrder } from './decide';
 import { Decisions, type Decision } from './decisions';
 import { settleEarlierRuns, wrongWorkflowId } from './earlier-runs';
 import { priceAndBook } from './price-and-book';
-import { needsCancelling, readStatus } from './supplier-outcome';
+import { needsCancelling } from './supplier-outcome';
 
-/**
- * Every run of this shape writes one marker first (src/shared/compatibility.ts); a history with
- * neither was recorded by an earlier version and replays as it ran.
- */
+/** A history with neither marker was recorded by an earlier version (docs/earlier-versions.md). */
 export function bookRoom(input: OrderInput): Promise<OrderResult> {
-  if (!patched(Patch.BOOKING_CALL_MARKED) && !patched(Patch.ONE_ORDER_ONE_WORKFLOW)) {
+  if (!patched(Patch.BOOKING_CALL_MARKED) && !patched(Patch.ONE_ORDER_ONE_WORKFLOW))
     return bookRoomOfEarlierVersions(input as BookRoomInput);
-  }
   return order(input);
 }
 
-/**
- * The order's workflow; also registered as `bookRoomAndGuard`, the name an earlier version gave
- * this same shape (its histories carry no marker and replay here).
- */
+/** The order's workflow, also registered under its earlier name `bookRoomAndGuard` (index.ts). */
 export function order(input: OrderInput): Promise<OrderResult> {
   if (input !== null && typeof input === 'object' && 'guarding' in input)
     return guardOn(input.guarding.guard, input.guarding.decided);
@@ -76,9 +69,8 @@ export function order(input: OrderInput): Promise<OrderResult> {
 /** The booking, from the input's checks to its decision. */
 async function book(run: BookingRun, input: BookRoomInput | OrderIdAlone): Promise<BookRoomResult> {
   if (isOrderIdAlone(input)) return reach(run, input);
-  const checked = checkedInput(input);
-  if ('outcome' in checked) return finish(run, checked);
-  const p = checked;
+  const p = checkedInput(input);
+  if ('outcome' in p) return finish(run, p);
   run.searchAttributes.write([
     { key: OrderIdKey, value: p.orderId },
     ...(p.checkIn ? [{ key: CheckInDateKey, value: new Date(`${p.checkIn}T00:00:00Z`) }] : []),
@@ -140,17 +132,6 @@ async function afterDeadline(run: BookingRun, p: BookRoomParams, id: number): Pr
     ...(await cancelSupplierBooking(run, p, id, why2)),
     outcome: BookingOutcome.NOT_CONFIRMED,
   };
-}
-
-/** What the supplier's final status decides. */
-function supplierDecision(run: BookingRun): Decision {
-  const reading = readStatus(run.supplierStatus ?? '');
-  // Unreachable: the poll returns final statuses only. Should a change there break that, the
-  // booking ends loudly (UNKNOWN_STATUS) rather than with an outcome it does not have.
-  if (reading.kind !== 'final') return Decisions.unknownStatus(run.supplierStatus);
-  if (reading.outcome === BookingOutcome.CONFIRMED) return Decisions.confirmed();
-  const cancelledHere = run.cancelRequested && reading.outcome === BookingOutcome.CANCELLED;
-  return Decisions.supplierSays(reading.outcome, cancelledHere ? run.cancelWhy() : reading.reason);
 }
 
 /** The booking's decision; a CONFIRMED one is guarded from this activation on, synchronously. */

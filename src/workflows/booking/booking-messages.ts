@@ -1,17 +1,14 @@
 /**
- * The order's query and updates until its decision (the guard's take over from the activation
- * that decided CONFIRMED: ../guard/guard-messages.ts): each handler is one line into the run's
- * state or a step; the validators say why an update does not fit the booking's phase.
+ * The order's query and updates until its decision (then the guard's: ../guard/guard-messages.ts);
+ * the validators say why an update does not fit the booking's phase.
  */
 import {
   ApplicationFailure,
   CancellationScope,
   condition,
   patched,
-  proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
-import type { BookingActivities } from '../../activities/booking';
 import type {
   ApprovePriceChange,
   BookRoomResult,
@@ -26,8 +23,8 @@ import {
   outcomeUpdate,
   resolveReconciliationUpdate,
 } from '../../shared/booking-messages';
-import { READ_ACTIVITY, onAccount } from '../activity-options';
 import type { BookingRun } from './booking-run';
+import { verifyBooking } from './earlier-runs';
 import { Patch } from '../../shared/compatibility';
 import { failureFacts } from '../failure-facts';
 import {
@@ -36,10 +33,6 @@ import {
   checkResolveReconciliation,
   issueText,
 } from '../input-checks';
-
-/** The order's supplier reads, on its account. */
-const reads = (run: BookingRun) =>
-  proxyActivities<BookingActivities>(onAccount(READ_ACTIVITY, run.supplier));
 
 export function registerBookingHandlers(run: BookingRun): void {
   setHandler(bookingStateQuery, () => run.state());
@@ -103,13 +96,7 @@ function cancel(
 
 function answer(run: BookingRun): OrderState {
   const a = run.cancelAnswer;
-  if (a && 'refused' in a) {
-    throw ApplicationFailure.create({
-      type: a.refused.code,
-      message: a.refused.message,
-      nonRetryable: true,
-    });
-  }
+  if (a && 'refused' in a) throw ApplicationFailure.nonRetryable(a.refused.message, a.refused.code);
   return run.state();
 }
 
@@ -135,18 +122,11 @@ function resolve(run: BookingRun, raw: unknown): Promise<OrderState> {
       } else {
         let snapshot;
         try {
-          snapshot = await reads(run).verifyBookingForOrder({
-            bookingId: request.bookingId,
-            orderId: run.orderId,
-            ...(run.orderIdField ? { orderIdField: run.orderIdField } : {}),
-          });
+          snapshot = await verifyBooking(run, request.bookingId);
         } catch (err) {
           const f = failureFacts(err);
-          throw ApplicationFailure.create({
-            type: f.code,
-            message: `Booking ${request.bookingId} was not accepted: ${f.message}`,
-            nonRetryable: true,
-          });
+          const why = `Booking ${request.bookingId} was not accepted: ${f.message}`;
+          throw ApplicationFailure.nonRetryable(why, f.code);
         }
         run.resolution = { bookingId: request.bookingId, snapshot };
       }
@@ -159,8 +139,7 @@ function resolve(run: BookingRun, raw: unknown): Promise<OrderState> {
 }
 
 function validateResolution(run: BookingRun, request: unknown): void {
-  const parsed = checkResolveReconciliation(request);
-  if (!parsed.success)
+  if (!checkResolveReconciliation(request).success)
     throw new Error(`resolveReconciliation: give { bookingId } or { noBooking: true }`);
   if (run.phase !== BookingPhase.NEEDS_RECONCILIATION) {
     throw new Error(`Nothing to reconcile: the booking is ${run.phase}`);

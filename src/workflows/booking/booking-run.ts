@@ -1,7 +1,4 @@
-/**
- * The state of an order's booking until its decision, in one place, and the mutators that keep
- * search attributes and the UI's details in step; once CONFIRMED, the guard (../guard/) holds it.
- */
+/** The booking's state until its decision, and the mutators that keep its writes in step. */
 import { setCurrentDetails, workflowInfo, type CancellationScope } from '@temporalio/workflow';
 import type { BookingSnapshot, PriceCheckResult } from '../../activities/booking';
 import type { StayTerms } from '../../activities/guard';
@@ -14,7 +11,7 @@ import type {
   PriceDecision,
   SupplierPrice,
 } from '../../shared/booking-contract';
-import { BookingOutcome, BookingPhase } from '../../shared/booking-values';
+import { BookingPhase, type BookingOutcome } from '../../shared/booking-values';
 import { truthOf } from '../../shared/order-truth';
 import type { GuardInput, OrderState } from '../../shared/guard-contract';
 import type { GuardRun } from '../guard/guard-run';
@@ -26,8 +23,7 @@ import {
   SupplierStatusKey,
 } from '../../shared/search-attributes';
 import { defined } from '../../shared/defined';
-
-const OUTCOMES: ReadonlySet<string> = new Set(Object.values(BookingOutcome));
+import { asOutcome } from './earlier-runs-decision';
 
 /** An operator's answer to a reconciliation. */
 export type Resolution =
@@ -38,6 +34,9 @@ export type CancelAnswer =
   | { readonly taken: true }
   | { readonly refused: { readonly code: string; readonly message: string } };
 export const CANCEL_TAKEN: CancelAnswer = { taken: true };
+export const refusal = (code: string, message: string): CancelAnswer => ({
+  refused: { code, message },
+});
 
 export class BookingRun {
   readonly orderId: string;
@@ -118,12 +117,10 @@ export class BookingRun {
     };
   }
 
-  /** Whether the booking has its decision. */
   get isDecided(): boolean {
-    return OUTCOMES.has(this.phase);
+    return asOutcome(this.phase) !== undefined;
   }
 
-  /** The workflow's current details in the UI. */
   details(): string {
     const lines = [`**${this.phase}** — order \`${this.orderId}\``];
     if (this.bookingId !== undefined)

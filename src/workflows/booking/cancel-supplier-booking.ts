@@ -28,7 +28,6 @@ export async function cancelSupplierBooking(
   return afterCancellation(run, p, await cancelAsChild(run, p, id), why);
 }
 
-/** Runs `cancelBooking` for the order's supplier booking, as a child, and returns its result. */
 export async function cancelAsChild(
   run: BookingRun,
   p: CancelTerms,

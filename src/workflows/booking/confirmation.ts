@@ -1,22 +1,14 @@
-/**
- * After the booking call: the operator's reconciliation of an ambiguous call (rule 1) and the wait
- * for the supplier's final status (rule 3).
- */
-import {
-  CancellationScope,
-  condition,
-  isCancellation,
-  proxyActivities,
-} from '@temporalio/workflow';
+/** After the booking call: reconciliation (rule 1) and the wait for the final status (rule 3). */
+import { CancellationScope, condition, isCancellation } from '@temporalio/workflow';
 import type { BookingActivities } from '../../activities/booking';
 import type { BookRoomParams, BookingError } from '../../shared/booking-contract';
-import { BookingPhase } from '../../shared/booking-values';
+import { BookingOutcome, BookingPhase } from '../../shared/booking-values';
 import { DEFAULT_CONFIRMATION_DEADLINE, DEFAULT_POLLING } from '../../config/defaults';
 import { durationToMs } from '../../shared/duration';
-import { POLL_ACTIVITY, onAccount } from '../activity-options';
+import { POLL_ACTIVITY, accountActivities } from '../activity-options';
 import { isDeadline, toBookingError } from '../failure-facts';
 import type { BookingRun } from './booking-run';
-import { Decisions, decided, type Decided } from './decisions';
+import { Decisions, decided, type Decided, type Decision } from './decisions';
 import { afterPollFailure, unreadableAfterMs } from './failure-decision';
 import { readStatus } from './supplier-outcome';
 
@@ -24,8 +16,7 @@ type Waited = { kind: 'final' | 'deadline' | 'cancelled' };
 
 /**
  * Rule 1: the booking call was ambiguous. Waits, open and searchable, for an operator; a
- * cancellation does not end the wait (the supplier may hold a booking). Decides when the operator
- * says there is none; otherwise the supplier booking they named is the booking.
+ * cancellation does not end the wait (the supplier may hold a booking).
  */
 export async function reconcile(
   run: BookingRun,
@@ -63,16 +54,11 @@ export async function awaitConfirmation(
   run.pollScope = new CancellationScope();
   try {
     for (;;) {
-      const { awaitFinalBookingStatus } = proxyActivities<BookingActivities>(
-        onAccount(
-          {
-            ...POLL_ACTIVITY,
-            scheduleToCloseTimeout: Math.max(1, until - Date.now()),
-            summary: `Poll supplier booking ${id} until it is final`,
-          },
-          run.supplier,
-        ),
-      );
+      const { awaitFinalBookingStatus } = accountActivities<BookingActivities>(run.supplier, {
+        ...POLL_ACTIVITY,
+        scheduleToCloseTimeout: Math.max(1, until - Date.now()),
+        summary: `Poll supplier booking ${id} until it is final`,
+      });
       try {
         const snap = await run.pollScope.run(() =>
           awaitFinalBookingStatus({
@@ -102,4 +88,15 @@ export async function awaitConfirmation(
   } finally {
     run.pollScope = undefined;
   }
+}
+
+/** What the supplier's final status decides. */
+export function supplierDecision(run: BookingRun): Decision {
+  const reading = readStatus(run.supplierStatus ?? '');
+  // Unreachable: the poll returns final statuses only. Should a change there break that, the
+  // booking ends loudly (UNKNOWN_STATUS) rather than with an outcome it does not have.
+  if (reading.kind !== 'final') return Decisions.unknownStatus(run.supplierStatus);
+  if (reading.outcome === BookingOutcome.CONFIRMED) return Decisions.confirmed();
+  const cancelledHere = run.cancelRequested && reading.outcome === BookingOutcome.CANCELLED;
+  return Decisions.supplierSays(reading.outcome, cancelledHere ? run.cancelWhy() : reading.reason);
 }

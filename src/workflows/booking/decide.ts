@@ -1,22 +1,19 @@
-/**
- * The booking's decision, in one place: its search attributes and phase, the `outcome` update's
- * answer, then, in the same activation, either the order's guard (a CONFIRMED booking is guarded
- * until check-out, its handlers answering from here on) or the run's close.
- */
+/** The booking's decision, then, in the same activation, the order's guard or the run's close. */
 import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { BookRoomParams, BookRoomResult } from '../../shared/booking-contract';
+import type { GuardInput } from '../../shared/guard-contract';
 import { CancellationOutcome } from '../../shared/booking-values';
 import { BookingDecidedAtKey, BookingOutcomeKey } from '../../shared/search-attributes';
 import { checkedGuardInput } from '../guard/guard';
 import { guardInput } from '../guard/guard-input';
 import { registerGuardHandlers } from '../guard/guard-messages';
-import type { GuardHome } from '../guard/guard-home';
-import { GuardRun } from '../guard/guard-run';
+import { GuardRun, type GuardHome } from '../guard/guard-run';
 import { readBooking } from '../guard/guard-steps';
 import type { OrderEventOutbox } from '../../order-events/workflows/outbox';
 import type { SearchAttributes } from '../search-attribute-writer';
-import type { BookingRun } from './booking-run';
+import { refusal, type BookingRun } from './booking-run';
 import type { Decision } from './decisions';
+import { defined } from '../../shared/defined';
 
 /** Records the decision (synchronously: nothing else runs between it and what follows it). */
 export function decide(run: BookingRun, decision: Decision): BookRoomResult {
@@ -32,19 +29,15 @@ export function decide(run: BookingRun, decision: Decision): BookRoomResult {
     ]);
   }
   run.enter(decision.outcome);
-  run.cancelAnswer ??= {
-    refused: { code: 'ENDED', message: `The booking has already ended: ${decision.outcome}` },
-  };
+  run.cancelAnswer ??= refusal('ENDED', `The booking has already ended: ${decision.outcome}`);
   run.decided = {
     orderId: run.orderId,
     ...decision,
-    ...(run.bookingId !== undefined && decision.bookingId === undefined
-      ? { bookingId: run.bookingId }
-      : {}),
-    ...(run.supplierStatus !== undefined && decision.supplierStatus === undefined
-      ? { supplierStatus: run.supplierStatus }
-      : {}),
-    ...(run.price !== undefined && decision.price === undefined ? { price: run.price } : {}),
+    ...defined({
+      bookingId: decision.bookingId ?? run.bookingId,
+      supplierStatus: decision.supplierStatus ?? run.supplierStatus,
+      price: decision.price ?? run.price,
+    }),
   };
   return run.decided;
 }
@@ -63,27 +56,34 @@ export async function finish(run: BookingRun, decision: Decision): Promise<BookR
   return result;
 }
 
-/**
- * The order's guard takes a CONFIRMED booking, in the activation that decided it (unless the
- * order system asked for none): from here on `bookingState`, `cancel` and `keep` are the guard's.
- */
+/** The hand-over (docs/life-of-a-booking.md): from here on the order's handlers are the guard's. */
 export function guardTheOrder(run: BookingRun, p: BookRoomParams, decision: Decision): void {
-  if (run.bookingId === undefined) return;
-  const input = guardInput(p, {
+  const input = guardInputOf(run, p, decision);
+  if (!input) return;
+  const guard = new GuardRun(checkedGuardInput(input), guardHome(run.searchAttributes, run.events));
+  registerGuardHandlers(guard);
+  run.guarding = { guard, input };
+}
+
+/** The guard's input for the run's booking; undefined when it has none or is not to be guarded. */
+export function guardInputOf(
+  run: BookingRun,
+  p: BookRoomParams,
+  decision: Decision,
+  withTerms = true,
+): GuardInput | undefined {
+  if (run.bookingId === undefined) return undefined;
+  return guardInput(p, {
     bookingId: run.bookingId,
     price: run.price,
     cancellationPending: decision.cancellation?.outcome === CancellationOutcome.STILL_ACTIVE,
     events: run.events,
     // The guard starts from the last read's terms when that read said CONFIRMED.
     terms:
-      run.terms && run.supplierStatus === 'CONFIRMED'
+      withTerms && run.terms && run.supplierStatus === 'CONFIRMED'
         ? { status: run.supplierStatus, ...run.terms }
         : undefined,
   });
-  if (!input) return;
-  const guard = new GuardRun(checkedGuardInput(input), guardHome(run.searchAttributes, run.events));
-  registerGuardHandlers(guard);
-  run.guarding = { guard, input };
 }
 
 /** The guard's home in its order's workflow: the writer and outbox it is given. */

@@ -1,12 +1,12 @@
 /**
- * A booking's decision: its outcome, with the reason in words for people and what went wrong. Each
- * kind of decision has one named constructor here, so a step says which it reached, not how the
- * record is spelled. Pure.
+ * A booking's decision: its outcome, the reason for people, what went wrong. One named constructor
+ * per kind, so a step says which it reached, not how the record is spelled. Pure.
  */
-import type { BookRoomResult, BookingError, SupplierPrice } from '../../shared/booking-contract';
+import type { BookRoomResult, BookingError } from '../../shared/booking-contract';
 import { BookingOutcome, type CancellationOutcome } from '../../shared/booking-values';
 import { SUPPLIER_ACCOUNT_DISABLED } from '../../shared/supplier-accounts';
 import { defined } from '../../shared/defined';
+import type { EarlierReport } from './earlier-runs-decision';
 
 /** A decision without the order id (the run adds it). */
 export type Decision = Omit<BookRoomResult, 'orderId'>;
@@ -42,16 +42,7 @@ export const Decisions = {
           message: `supplier account '${supplier}' is disabled on the workers; nothing was sent`,
         }),
   /** An earlier run of the order decided it: this run reports that decision and sends nothing. */
-  decidedByEarlierRun: (
-    orderId: string,
-    earlier: {
-      readonly runId: string | undefined;
-      readonly outcome: BookingOutcome;
-      readonly bookingId?: number;
-      readonly supplierStatus?: string;
-      readonly price?: SupplierPrice;
-    },
-  ): Decision => ({
+  decidedByEarlierRun: (orderId: string, earlier: Omit<EarlierReport, 'next'>): Decision => ({
     outcome: earlier.outcome,
     ...defined({
       bookingId: earlier.bookingId,
@@ -68,7 +59,6 @@ export const Decisions = {
     failed(`no decision of order ${orderId} is on record`, { code: 'NO_ORDER', message: why }),
   priceCheckFailed: (error: BookingError): Decision =>
     failed(`price check failed: ${error.code}`, error),
-  /** The supplier's answer broke its contract. */
   contractBroken: (message: string): Decision => failed(message, { code: 'CONTRACT', message }),
   notAvailable: (reason: string): Decision => ({ outcome: BookingOutcome.NOT_AVAILABLE, reason }),
   priceRejected: (reason: string): Decision => ({ outcome: BookingOutcome.PRICE_REJECTED, reason }),

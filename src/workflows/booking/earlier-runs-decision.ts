@@ -1,38 +1,34 @@
 /**
- * What a new run of `bookRoom` does about the order's earlier runs, pure (docs/hard-rules.md,
- * rule 1: one supplier booking and one decision per order, whoever starts the workflow again).
- * Newest evidence first: a guard or a decided run is reported (nothing sent); a run stopped
- * holding a booking is followed; one stopped while its booking call may have been out, or
- * unreadable, waits for an operator; runs that decided nothing ({@link SETTLED_NOTHING}) or
- * stopped before any booking call are looked past. None left: book.
+ * What a new run of `bookRoom` does about the order's earlier runs, newest evidence first, pure:
+ * rule 1, one booking and one decision per order (docs/contract.md, "One booking per order").
  */
 import { BookingOutcome, BookingPhase } from '../../shared/booking-values';
 import type { EarlierRuns } from '../../activities/earlier-runs';
 import type { SupplierPrice } from '../../shared/booking-contract';
 import { defined } from '../../shared/defined';
 
+/** An earlier run's decision, reported by this run. */
+export interface EarlierReport {
+  readonly next: 'report';
+  readonly runId: string | undefined;
+  readonly outcome: BookingOutcome;
+  readonly bookingId?: number;
+  readonly supplierStatus?: string;
+  readonly price?: SupplierPrice;
+  /** The order still holds this supplier booking: a `cancel` cancels it. */
+  readonly holdsBooking: boolean;
+}
+
 export type EarlierRunsDecision =
   | { readonly next: 'book' }
-  | {
-      readonly next: 'report';
-      readonly runId: string | undefined;
-      readonly outcome: BookingOutcome;
-      readonly bookingId?: number;
-      readonly supplierStatus?: string;
-      readonly price?: SupplierPrice;
-      /** The order still holds this supplier booking: a `cancel` cancels it. */
-      readonly holdsBooking: boolean;
-    }
+  | EarlierReport
   | { readonly next: 'follow'; readonly runId: string; readonly bookingId: number }
   | { readonly next: 'reconcile'; readonly runId: string; readonly why: string };
 
-/** Phases in which a booking call may have been sent and its answer is not known. */
-const CALL_MAY_BE_OUT: ReadonlySet<string> = new Set([
+/** Phases in which a booking call may have been sent (answered with a booking id, or not yet). */
+const CALL_SENT: ReadonlySet<string> = new Set([
   BookingPhase.BOOKING,
   BookingPhase.NEEDS_RECONCILIATION,
-]);
-/** Phases that come only after the supplier answered with a booking id. */
-const AFTER_BOOKING: ReadonlySet<string> = new Set([
   BookingPhase.AWAITING_CONFIRMATION,
   BookingPhase.STATUS_UNREADABLE,
   BookingPhase.CANCELLING,
@@ -47,7 +43,7 @@ const BOOKING_GONE: ReadonlySet<string> = new Set([
   'CHECKED_OUT',
 ]);
 
-function asOutcome(v: string | undefined): BookingOutcome | undefined {
+export function asOutcome(v: string | undefined): BookingOutcome | undefined {
   return v !== undefined && OUTCOMES.has(v) ? (v as BookingOutcome) : undefined;
 }
 
@@ -99,10 +95,7 @@ export function decideOnEarlierRuns(earlier: EarlierRuns): EarlierRunsDecision {
     // Stopped before it finished: terminated, timed out, failed, cancelled, continued.
     if (run.bookingId !== undefined)
       return { next: 'follow', runId: run.runId, bookingId: run.bookingId };
-    if (
-      run.phase !== undefined &&
-      (CALL_MAY_BE_OUT.has(run.phase) || AFTER_BOOKING.has(run.phase))
-    ) {
+    if (run.phase !== undefined && CALL_SENT.has(run.phase)) {
       return {
         next: 'reconcile',
         runId: run.runId,

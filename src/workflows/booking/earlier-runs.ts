@@ -2,29 +2,33 @@
  * Rule 1 for callers that start the workflow id again: the id must be the order's, and the earlier
  * runs decide (earlier-runs-decision.ts) whether this run books; nothing is booked before that.
  */
-import { patched, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
-import type { BookingActivities } from '../../activities/booking';
+import { patched, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { EarlierRuns } from '../../activities/earlier-runs';
 import type { LocalReadActivities } from '../../activities/local-reads';
 import type { BookRoomParams } from '../../shared/booking-contract';
-import { bookingWorkflowId } from '../../shared/booking-values';
+import { BookingOutcome, bookingWorkflowId } from '../../shared/booking-values';
 import { Patch } from '../../shared/compatibility';
-import { EARLIER_RUNS_ACTIVITY, READ_ACTIVITY, onAccount } from '../activity-options';
+import type { BookingActivities, BookingSnapshot } from '../../activities/booking';
+import { EARLIER_RUNS_ACTIVITY, READ_ACTIVITY, accountActivities } from '../activity-options';
 import { failureFacts } from '../failure-facts';
 import { OrderEventOutbox } from '../../order-events/workflows/outbox';
-import type { BookingRun } from './booking-run';
+import { CANCEL_TAKEN, refusal, type BookingRun } from './booking-run';
 import { reconcile } from './confirmation';
 import { Decisions, decided, type Decided } from './decisions';
-import { decideOnEarlierRuns, type EarlierRunsDecision } from './earlier-runs-decision';
+import { decideOnEarlierRuns, type EarlierReport } from './earlier-runs-decision';
 import { cancelSupplierBooking } from './cancel-supplier-booking';
-import { CANCEL_TAKEN } from './booking-run';
 import { cancellationTerms, decideCancellation, stayInstants } from '../guard/guard-decisions';
 import { GuardPhase } from '../../shared/guard-values';
-import { BookingOutcome } from '../../shared/booking-values';
 
-/** The order's supplier reads, on its account. */
-const reads = (run: BookingRun) =>
-  proxyActivities<BookingActivities>(onAccount(READ_ACTIVITY, run.supplier));
+/** The supplier's read of `bookingId`, on the order's account: it must carry this order's id. */
+export function verifyBooking(run: BookingRun, bookingId: number): Promise<BookingSnapshot> {
+  const reads = accountActivities<BookingActivities>(run.supplier, READ_ACTIVITY);
+  return reads.verifyBookingForOrder({
+    bookingId,
+    orderId: run.orderId,
+    ...(run.orderIdField ? { orderIdField: run.orderIdField } : {}),
+  });
+}
 
 /** `has-booking`: an earlier run's booking is this run's booking; nothing is to be sent. */
 export type Settled = { readonly kind: 'book' } | { readonly kind: 'has-booking' } | Decided;
@@ -41,9 +45,8 @@ export function wrongWorkflowId(p: Pick<BookRoomParams, 'orderId'>): Decided | u
 }
 
 /**
- * Reads the order's earlier runs and, for an order that has none, the price check (a read, in the
- * same local activity), then settles on what the runs say. `p` without an option id is the order
- * id alone (a start that only reaches the order): it never books.
+ * Reads the order's earlier runs and, for an order that has none, the price check (one local
+ * activity), then settles on them. `p` without an option id is the order id alone: it never books.
  */
 export function settleEarlierRuns(run: BookingRun, p: Reach): Promise<Settled> {
   const { earlierRunsAndPriceCheck } = proxyLocalActivities<LocalReadActivities>({
@@ -113,8 +116,6 @@ export function settleOn(
   }
 }
 
-type Report = Extract<EarlierRunsDecision, { next: 'report' }>;
-
 /**
  * One decision per order id: this run answers the earlier decision and sends nothing, unless asked
  * to cancel a supplier booking nobody guards: then it cancels it after the guard's checks. Runs
@@ -123,7 +124,7 @@ type Report = Extract<EarlierRunsDecision, { next: 'report' }>;
 function reportEarlier(
   run: BookingRun,
   p: Reach,
-  d: Report,
+  d: EarlierReport,
   orderEvents: boolean | undefined,
 ): Settled | Promise<Settled> {
   const report = decided(Decisions.decidedByEarlierRun(p.orderId, d));
@@ -143,12 +144,10 @@ function reportEarlier(
     run.cancelAnswer =
       d.outcome === BookingOutcome.CANCELLED
         ? CANCEL_TAKEN
-        : {
-            refused: {
-              code: 'NOTHING_TO_CANCEL',
-              message: `Order ${p.orderId} was decided ${d.outcome}${d.bookingId !== undefined ? ` and its supplier booking ${d.bookingId} no longer stands` : ' without a supplier booking'}: nothing is left to cancel`,
-            },
-          };
+        : refusal(
+            'NOTHING_TO_CANCEL',
+            `Order ${p.orderId} was decided ${d.outcome}${d.bookingId !== undefined ? ` and its supplier booking ${d.bookingId} no longer stands` : ' without a supplier booking'}: nothing is left to cancel`,
+          );
     return report;
   }
   if (orderEvents) run.events = new OrderEventOutbox(p.orderId, 0, { supplier: run.supplier });
@@ -163,19 +162,13 @@ async function cancelTakenOver(
 ): Promise<Decided | undefined> {
   let snap;
   try {
-    snap = await reads(run).verifyBookingForOrder({
-      bookingId,
-      orderId: run.orderId,
-      ...(run.orderIdField ? { orderIdField: run.orderIdField } : {}),
-    });
+    snap = await verifyBooking(run, bookingId);
   } catch (err) {
     const f = failureFacts(err);
-    run.cancelAnswer = {
-      refused: {
-        code: f.code,
-        message: `Supplier booking ${bookingId} of order ${run.orderId} cannot be read (${f.message}): nothing was cancelled`,
-      },
-    };
+    run.cancelAnswer = refusal(
+      f.code,
+      `Supplier booking ${bookingId} of order ${run.orderId} cannot be read (${f.message}): nothing was cancelled`,
+    );
     return undefined;
   }
   const verdict = decideCancellation({
@@ -190,7 +183,7 @@ async function cancelTakenOver(
     acceptPenalty: run.acceptPenalty,
   });
   if (verdict.kind === 'refuse') {
-    run.cancelAnswer = { refused: { code: verdict.code, message: verdict.message } };
+    run.cancelAnswer = refusal(verdict.code, verdict.message);
     return undefined;
   }
   run.cancelAnswer = CANCEL_TAKEN;
@@ -199,14 +192,8 @@ async function cancelTakenOver(
 }
 
 /** The refusal of a cancel sent with the order id alone to an order with no decision. */
-function noOrderRefusal(orderId: string) {
-  return {
-    refused: {
-      code: 'NO_ORDER',
-      message: `Order ${orderId} has no decision on record: nothing to cancel`,
-    },
-  };
-}
+const noOrderRefusal = (orderId: string) =>
+  refusal('NO_ORDER', `Order ${orderId} has no decision on record: nothing to cancel`);
 
 /** An earlier run held a booking: this run holds it from here on, once it reads as the order's. */
 async function follow(
@@ -214,19 +201,14 @@ async function follow(
   decision: { readonly bookingId: number; readonly runId: string },
 ): Promise<Settled> {
   try {
-    const snap = await reads(run).verifyBookingForOrder({
-      bookingId: decision.bookingId,
-      orderId: run.orderId,
-      ...(run.orderIdField ? { orderIdField: run.orderIdField } : {}),
-    });
+    const snap = await verifyBooking(run, decision.bookingId);
     run.setBooking(decision.bookingId, snap.status);
     run.terms = snap.terms;
     return { kind: 'has-booking' };
   } catch (err) {
-    const f = failureFacts(err);
     return reconcileEarlier(
       run,
-      `an earlier run (${decision.runId}) stopped holding supplier booking ${decision.bookingId}, which cannot be read: ${f.code}`,
+      `an earlier run (${decision.runId}) stopped holding supplier booking ${decision.bookingId}, which cannot be read: ${failureFacts(err).code}`,
     );
   }
 }

@@ -5,7 +5,6 @@ import { DEFAULT_POLLING } from '../../config/defaults';
 import { durationToMs } from '../../shared/duration';
 import type { PriceCheckAnswer } from './price-decision';
 
-/** After `POST /booking` failed. */
 export type AfterBookingFailure =
   /** The supplier may have booked (rule 1): never send again; an operator reconciles. */
   | { readonly next: 'reconcile' }

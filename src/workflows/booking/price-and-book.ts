@@ -2,7 +2,7 @@
  * Rules 2 and 1: the price is decided (price-decision.ts), a person asked when it must be, then the
  * booking call is sent once; a 422 whose re-check finds a new price goes back to the decision.
  */
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { sleep } from '@temporalio/workflow';
 import type { BookingActivities } from '../../activities/booking';
 import type {
   BookRoomParams,
@@ -18,7 +18,7 @@ import {
   BOOKING_SEND_ATTEMPTS,
   CREATE_BOOKING_ACTIVITY,
   READ_ACTIVITY,
-  onAccount,
+  accountActivities,
 } from '../activity-options';
 import { bookingCallFacts, failureFacts, toBookingError } from '../failure-facts';
 import type { BookingRun } from './booking-run';
@@ -87,12 +87,10 @@ export async function priceAndBook(
 
 async function checkPrice(run: BookingRun, optionId: string): Promise<Checked> {
   try {
-    const { priceCheck } = proxyActivities<BookingActivities>(
-      onAccount(
-        { ...READ_ACTIVITY, summary: `Price check for order ${run.orderId}` },
-        run.supplier,
-      ),
-    );
+    const { priceCheck } = accountActivities<BookingActivities>(run.supplier, {
+      ...READ_ACTIVITY,
+      summary: `Price check for order ${run.orderId}`,
+    });
     return { kind: 'checked', answer: await priceCheck({ optionId }) };
   } catch (err) {
     return decided(Decisions.priceCheckFailed(toBookingError(err)));
@@ -100,9 +98,8 @@ async function checkPrice(run: BookingRun, optionId: string): Promise<Checked> {
 }
 
 /**
- * Rule 2: price checks and decisions until there is a token to book with, or a decision.
- * Synchronous on a `given` answer that decides at once (the first task's local price check, the
- * common case): no promise is made here.
+ * Rule 2: price checks and decisions until there is a token to book with, or a decision;
+ * synchronous on a `given` answer that decides at once (the common case): no promise is made.
  */
 function priceAndDecide(
   run: BookingRun,
@@ -202,14 +199,12 @@ async function bookOnce(
   const marked = run.bookingCallMarked;
   for (let attempt = 1; ; attempt++) {
     try {
-      const { createBooking, createBookingMarked } = proxyActivities<BookingActivities>(
-        onAccount(
-          {
-            ...CREATE_BOOKING_ACTIVITY,
-            summary: `POST /booking for order ${run.orderId} (sent at most once)`,
-          },
-          run.supplier,
-        ),
+      const { createBooking, createBookingMarked } = accountActivities<BookingActivities>(
+        run.supplier,
+        {
+          ...CREATE_BOOKING_ACTIVITY,
+          summary: `POST /booking for order ${run.orderId} (sent at most once)`,
+        },
       );
       const r = await (marked ? createBookingMarked : createBooking)({
         orderId: p.orderId,

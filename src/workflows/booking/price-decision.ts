@@ -1,7 +1,4 @@
-/**
- * The price decision (hard rule 2), pure: what a price check's answer means for the booking,
- * given what the caller expected, its policy, and what a person already approved.
- */
+/** The price decision (rule 2), pure: what a price check's answer means for the booking. */
 import type { Price, SupplierPrice } from '../../shared/booking-contract';
 import { increasePercent } from './pricing';
 
@@ -42,10 +39,8 @@ export type PriceVerdict =
   | { readonly kind: 'invalid'; readonly message: string };
 
 /**
- * Decides on one price check: `AVAILABLE` books; `PRICE CHANGE` within `maxIncreasePercent` of
- * the reference (what a person approved last, else the expected price) or a decrease books;
- * `POLICY CHANGE` books when the policy or an earlier approval accepts it; anything else asks.
- * Without a comparable reference price a change cannot be judged, so a person decides.
+ * Decides on one price check; a change's reference is what a person approved last, else the
+ * expected price. Without a comparable reference a change cannot be judged, so a person decides.
  */
 export function decidePrice(answer: PriceCheckAnswer, ctx: PriceContext): PriceVerdict {
   if (answer.status === 'NOT AVAILABLE') return { kind: 'not-available' };

@@ -6,10 +6,7 @@ function cents(amount: string): number | undefined {
   return Number.isFinite(n) ? Math.round(n * 100) : undefined;
 }
 
-/**
- * How much `offered` is above `reference`, in percent (negative for a decrease); `undefined` when
- * they cannot be compared (no reference, different currencies, unparsable amounts).
- */
+/** How much `offered` is above `reference`, in percent; undefined when they cannot be compared. */
 export function increasePercent(
   reference: Price | SupplierPrice | undefined,
   offered: SupplierPrice | null | undefined,

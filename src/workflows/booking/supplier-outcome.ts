@@ -11,28 +11,22 @@ export type StatusReading =
   /** Not a status we know: keep polling, as for any reading that proves nothing. */
   | { readonly kind: 'unknown'; readonly status: string };
 
+/** The final statuses and what each decides. */
+const FINAL: Readonly<Record<string, { outcome: BookingOutcome; reason?: string }>> = {
+  CONFIRMED: { outcome: BookingOutcome.CONFIRMED },
+  NOT_CONFIRMED: {
+    outcome: BookingOutcome.NOT_CONFIRMED,
+    reason: 'the supplier did not confirm the booking',
+  },
+  CANCELLED: { outcome: BookingOutcome.CANCELLED, reason: 'the supplier cancelled the booking' },
+};
+
 /** What the supplier's status says about the booking. */
 export function readStatus(status: string): StatusReading {
   const kind = supplierStatusKind(status);
   if (kind !== 'final') return kind === 'pending' ? { kind } : { kind, status };
-  switch (status) {
-    case 'CONFIRMED':
-      return { kind: 'final', outcome: BookingOutcome.CONFIRMED };
-    case 'NOT_CONFIRMED':
-      return {
-        kind: 'final',
-        outcome: BookingOutcome.NOT_CONFIRMED,
-        reason: 'the supplier did not confirm the booking',
-      };
-    case 'CANCELLED':
-      return {
-        kind: 'final',
-        outcome: BookingOutcome.CANCELLED,
-        reason: 'the supplier cancelled the booking',
-      };
-    default:
-      return { kind: 'unknown', status };
-  }
+  const final = Object.hasOwn(FINAL, status) ? FINAL[status] : undefined;
+  return final ? { kind, ...final } : { kind: 'unknown', status };
 }
 
 /** Whether a supplier booking in `status` still needs a cancellation when one is asked for. */
@@ -41,10 +35,8 @@ export function needsCancelling(status: string | undefined): boolean {
 }
 
 /**
- * The outcome when a cancellation was asked for (or a deadline passed) and the supplier's
- * answer to it is `cancellation` (undefined when the cancel could not be sent at all). A
- * cancelled booking is `CANCELLED`; one the supplier did not cancel keeps the outcome of its last
- * known status, `NOT_CONFIRMED` while it was still pending.
+ * The outcome once a cancellation ran (`cancellation` undefined: it could not be sent): a booking
+ * the supplier did not cancel keeps its last status's outcome, `NOT_CONFIRMED` while pending.
  */
 export function outcomeAfterCancellation(
   cancellation: CancellationOutcome | undefined,

@@ -5,14 +5,12 @@ import {
   OrderIdKey,
   SupplierBookingIdKey,
 } from '../../shared/search-attributes';
-import { DEFAULT_POLLING } from '../../config/defaults';
 import { runCancellation } from './cancellation';
 import { checkCancelBookingInput, orFail } from '../input-checks';
 
 /**
- * `cancelBooking`, id `cancel-<bookingId>`: cancels a supplier booking by its id. Outcome
- * `CANCELLED`, `NOT_FOUND`, or `STILL_ACTIVE` when the supplier has not confirmed the cancellation
- * by the deadline (an operator is needed). Running it twice is harmless.
+ * `cancelBooking`, id `cancel-<bookingId>`: cancels a supplier booking by its id (rule 4:
+ * cancellation.ts). Running it twice is harmless.
  */
 export async function cancelBooking(input: CancelBookingInput): Promise<CancelBookingResult> {
   const { bookingId, orderId, deadline, polling, supplier } = orFail(
@@ -23,12 +21,7 @@ export async function cancelBooking(input: CancelBookingInput): Promise<CancelBo
     ...(orderId ? [{ key: OrderIdKey, value: orderId }] : []),
   ]);
   setCurrentDetails(`Cancelling supplier booking **${bookingId}** (deadline ${String(deadline)})`);
-  const { outcome, reason } = await runCancellation(
-    bookingId,
-    deadline,
-    polling ?? DEFAULT_POLLING,
-    supplier,
-  );
+  const { outcome, reason } = await runCancellation(bookingId, deadline, polling, supplier);
   upsertSearchAttributes([{ key: BookingOutcomeKey, value: outcome }]);
   setCurrentDetails(`Supplier booking **${bookingId}**: ${outcome}`);
   return { bookingId, outcome, ...(reason !== undefined ? { reason } : {}) };

@@ -1,15 +1,14 @@
 /**
- * Cancelling a supplier booking (rule 4): 204 cancels; 202 is "not known yet", so retrieve is
- * polled until CANCELLED, NOT_FOUND or the deadline, which bounds all of it: the outcome is always
- * CANCELLED, NOT_FOUND or STILL_ACTIVE (rule 8).
+ * Cancelling a supplier booking (rule 4): a 202 is polled until CANCELLED, NOT_FOUND or the
+ * deadline (then STILL_ACTIVE), which bounds all of it (rule 8).
  */
-import { isCancellation, proxyActivities } from '@temporalio/workflow';
+import { isCancellation } from '@temporalio/workflow';
 import type { BookingActivities } from '../../activities/booking';
 import type { Polling } from '../../shared/booking-contract';
 import { CancellationOutcome } from '../../shared/booking-values';
 import { DEFAULT_POLLING } from '../../config/defaults';
 import { durationToMs } from '../../shared/duration';
-import { CANCEL_ACTIVITY, POLL_ACTIVITY, onAccount } from '../activity-options';
+import { CANCEL_ACTIVITY, POLL_ACTIVITY, accountActivities } from '../activity-options';
 import { failureFacts, isDeadline } from '../failure-facts';
 
 export interface CancellationResult {
@@ -29,29 +28,18 @@ export async function runCancellation(
   const until = Date.now() + deadlineMs;
   const notConfirmed = (err: unknown): CancellationResult => {
     if (isCancellation(err)) throw err;
-    if (isDeadline(err)) {
-      return {
-        outcome: CancellationOutcome.STILL_ACTIVE,
-        reason: `the supplier had not confirmed the cancellation within ${String(deadline)}`,
-      };
-    }
     const f = failureFacts(err);
-    return {
-      outcome: CancellationOutcome.STILL_ACTIVE,
-      reason: `the supplier refused the cancellation (${f.code}: ${f.message})`,
-    };
+    const reason = isDeadline(err)
+      ? `the supplier had not confirmed the cancellation within ${String(deadline)}`
+      : `the supplier refused the cancellation (${f.code}: ${f.message})`;
+    return { outcome: CancellationOutcome.STILL_ACTIVE, reason };
   };
 
-  const { cancelBooking } = proxyActivities<BookingActivities>(
-    onAccount(
-      {
-        ...CANCEL_ACTIVITY,
-        scheduleToCloseTimeout: deadlineMs,
-        summary: `DELETE /cancel of supplier booking ${bookingId}`,
-      },
-      supplier,
-    ),
-  );
+  const { cancelBooking } = accountActivities<BookingActivities>(supplier, {
+    ...CANCEL_ACTIVITY,
+    scheduleToCloseTimeout: deadlineMs,
+    summary: `DELETE /cancel of supplier booking ${bookingId}`,
+  });
   let first: Awaited<ReturnType<BookingActivities['cancelBooking']>>;
   try {
     first = await cancelBooking({ bookingId });
@@ -61,16 +49,11 @@ export async function runCancellation(
   if (first.outcome === 'CANCELLED') return { outcome: CancellationOutcome.CANCELLED };
   if (first.outcome === 'NOT_FOUND') return { outcome: CancellationOutcome.NOT_FOUND };
 
-  const { awaitCancellation } = proxyActivities<BookingActivities>(
-    onAccount(
-      {
-        ...POLL_ACTIVITY,
-        scheduleToCloseTimeout: Math.max(1, until - Date.now()),
-        summary: `Wait until supplier booking ${bookingId} reads CANCELLED`,
-      },
-      supplier,
-    ),
-  );
+  const { awaitCancellation } = accountActivities<BookingActivities>(supplier, {
+    ...POLL_ACTIVITY,
+    scheduleToCloseTimeout: Math.max(1, until - Date.now()),
+    summary: `Wait until supplier booking ${bookingId} reads CANCELLED`,
+  });
   try {
     const r = await awaitCancellation({ bookingId, polling });
     return {

@@ -1,8 +1,7 @@
 /**
  * `syncContent`, id `content-sync-<CC>-<lang>`: one full pass over a country's content in one
- * language: reference lists, the list page by page, then the end, which marks inactive what the
- * pass did not see. The state is the checkpoint (a crash costs at most the page in flight) and is
- * carried by continue-as-new every `pagesPerRun` pages. State changes: sync-state.ts.
+ * language. The state is the checkpoint (a crash costs at most the page in flight), carried by
+ * continue-as-new every `pagesPerRun` pages (or sooner when Temporal suggests it).
  */
 import {
   ApplicationFailure,
@@ -66,11 +65,8 @@ function validate(input: ContentSyncInput): void {
   positive('detailConcurrency', 1);
   positive('detailsPerSecond', 0);
   if (problems.length > 0) {
-    throw ApplicationFailure.create({
-      type: 'INVALID_INPUT',
-      message: `Invalid content sync input: ${problems.join('; ')}`,
-      nonRetryable: true,
-    });
+    const why = `Invalid content sync input: ${problems.join('; ')}`;
+    throw ApplicationFailure.nonRetryable(why, 'INVALID_INPUT');
   }
 }
 
@@ -104,10 +100,7 @@ async function referenceLists(pass: Pass): Promise<void> {
   pass.state = { ...pass.state, referenceListsDone: true };
 }
 
-/**
- * The list page by page, each page counted once its activity completed; the run continues as new
- * every `pagesPerRun` pages (or sooner when Temporal suggests it), carrying the state.
- */
+/** The list page by page, each page counted once its activity completed. */
 async function pages(pass: Pass): Promise<void> {
   const { input } = pass;
   let pagesThisRun = 0;

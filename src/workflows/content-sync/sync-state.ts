@@ -1,8 +1,6 @@
-/**
- * The content sync pass's state and how each step moves it: pure functions the workflow
- * (content-sync.ts) calls, unit-tested on their own.
- */
+/** The content sync pass's state and its steps, pure (test/content/sync-state.test.ts). */
 import { mergeRanges, rangesSize } from '../../catalogue/id-ranges';
+import { defined } from '../../shared/defined';
 import {
   DEFAULT_PAGES_PER_RUN,
   NO_CHANGES,
@@ -34,15 +32,12 @@ export function firstSyncState(syncId: string, startedAtMs: number): ContentSync
 
 /** The detail fetch limits the input sets (the activities' defaults for those it leaves out). */
 export function detailLimits(input: ContentSyncInput): DetailFetchLimits {
-  return {
-    ...(input.detailConcurrency !== undefined
-      ? { detailConcurrency: input.detailConcurrency }
-      : {}),
-    ...(input.detailsPerSecond !== undefined ? { detailsPerSecond: input.detailsPerSecond } : {}),
-  };
+  return defined({
+    detailConcurrency: input.detailConcurrency,
+    detailsPerSecond: input.detailsPerSecond,
+  });
 }
 
-/** Pages one run fetches before it continues as new. */
 export function pagesPerRun(input: ContentSyncInput): number {
   return Math.floor(input.pagesPerRun ?? DEFAULT_PAGES_PER_RUN);
 }
@@ -52,10 +47,7 @@ export function morePages(state: ContentSyncState): boolean {
   return state.pages === undefined || state.nextPage <= state.pages;
 }
 
-/**
- * The state once a page's activity completed: the next page, the list's latest total (it may
- * grow or shrink while the pass pages through it), the ids seen, the counts.
- */
+/** The state once a page's activity completed; the list's total may change as the pass pages. */
 export function afterPage(state: ContentSyncState, page: SyncContentPageResult): ContentSyncState {
   return {
     ...state,
@@ -79,7 +71,6 @@ export function afterFinish(
   };
 }
 
-/** What the progress query answers in `phase` with `state`. */
 export function syncProgress(
   input: ContentSyncInput,
   phase: ContentSyncProgress['phase'],

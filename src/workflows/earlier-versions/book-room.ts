@@ -1,28 +1,24 @@
 /**
- * `bookRoom` as earlier versions ran it: the booking alone, its CONFIRMED booking handed to a guard
- * of its own (`guardBooking`, id `guard-<orderId>`, guard-booking.ts here). A `bookRoom` history
- * without the one-order-one-workflow marker replays here, with the patches it was recorded under;
- * the steps it shares with the current shape are the booking's own (../booking/). Deleted by the
- * rule in docs/earlier-versions.md.
+ * `bookRoom` as earlier versions ran it (docs/earlier-versions.md): the booking alone, its
+ * CONFIRMED booking handed to a guard of its own (guard-booking.ts). `one-task-per-step` stands for
+ * the four patches before it, whose markers it does not write again (src/shared/compatibility.ts).
  */
 import { CancellationScope, allHandlersFinished, condition, patched } from '@temporalio/workflow';
 import type { EarlierRunsActivities } from '../../activities/earlier-runs';
 import type { BookRoomInput, BookRoomParams, BookRoomResult } from '../../shared/booking-contract';
 import { BookingOutcome, BookingPhase, bookRoomInputRuleIssues } from '../../shared/booking-values';
-import { DEFAULT_POLLING } from '../../config/defaults';
 import { CheckInDateKey, OrderIdKey } from '../../shared/search-attributes';
 import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import { EARLIER_RUNS_ACTIVITY } from '../activity-options';
 import { runCancellation } from '../cancellation/cancellation';
 import { failureFacts } from '../failure-facts';
-import { guardInput } from '../guard/guard-input';
 import { checkBookRoomInput, issueText } from '../input-checks';
 import { SearchAttributeWriter } from '../search-attribute-writer';
 import { registerBookingHandlers } from '../booking/booking-messages';
 import { BookingRun } from '../booking/booking-run';
 import { afterCancellation, cancelAsChild } from '../booking/cancel-supplier-booking';
-import { awaitConfirmation, waitsForConfirmation } from '../booking/confirmation';
-import { decide, finish } from '../booking/decide';
+import { awaitConfirmation, supplierDecision, waitsForConfirmation } from '../booking/confirmation';
+import { decide, finish, guardInputOf } from '../booking/decide';
 import { Decisions, decided, type Decision } from '../booking/decisions';
 import {
   settleEarlierRuns,
@@ -31,17 +27,10 @@ import {
   type Settled,
 } from '../booking/earlier-runs';
 import { priceAndBook } from '../booking/price-and-book';
-import { needsCancelling, readStatus } from '../booking/supplier-outcome';
+import { needsCancelling } from '../booking/supplier-outcome';
 import { EachWriteSearchAttributes } from './each-write';
 import { handOverInThisTask, handOverToGuard } from './guard-handover';
 import { Patch } from '../../shared/compatibility';
-
-/*
- * Its patches (the registry: src/shared/compatibility.ts): `one-task-per-step` (merged search
- * attribute writes, the price check as a local activity beside the check of earlier runs, the
- * guard started by a local activity in the task that decided) stands for the four before it,
- * whose markers it does not write again.
- */
 
 export async function bookRoomOfEarlierVersions(input: BookRoomInput): Promise<BookRoomResult> {
   const oneTask = patched(Patch.ONE_TASK_PER_STEP);
@@ -88,29 +77,16 @@ async function script(run: BookingRun, input: BookRoomInput, oneTask: boolean) {
     const why = `not confirmed within ${String(p.confirmationDeadline)}`;
     run.noteError({ code: 'CONFIRMATION_DEADLINE', message: why });
     if (!p.cancelOnConfirmationTimeout) return finish(run, Decisions.notConfirmed(why));
-    const cancelled = await cancel(
-      run,
-      p,
-      id,
-      `${why}; cancelled so it cannot confirm later`,
-      oneTask,
-    );
+    const asked = `${why}; cancelled so it cannot confirm later`;
+    const cancelled = await cancel(run, p, id, asked, oneTask);
     return finish(run, { ...cancelled, outcome: BookingOutcome.NOT_CONFIRMED });
   }
-  if (run.cancelRequested && needsCancelling(run.supplierStatus)) {
-    const cancelled = await cancel(run, p, id, run.cancelWhy(), oneTask);
-    if (cancelled.outcome === BookingOutcome.CONFIRMED) return handOver(run, p, cancelled, oneTask);
-    return finish(run, cancelled);
-  }
-  const reading = readStatus(run.supplierStatus ?? '');
-  if (reading.kind !== 'final') return finish(run, Decisions.unknownStatus(run.supplierStatus));
-  if (reading.outcome === BookingOutcome.CONFIRMED)
-    return handOver(run, p, Decisions.confirmed(), oneTask);
-  const cancelledHere = run.cancelRequested && reading.outcome === BookingOutcome.CANCELLED;
-  return finish(
-    run,
-    Decisions.supplierSays(reading.outcome, cancelledHere ? run.cancelWhy() : reading.reason),
-  );
+  const decision =
+    run.cancelRequested && needsCancelling(run.supplierStatus)
+      ? await cancel(run, p, id, run.cancelWhy(), oneTask)
+      : supplierDecision(run);
+  if (decision.outcome === BookingOutcome.CONFIRMED) return handOver(run, p, decision, oneTask);
+  return finish(run, decision);
 }
 
 /** The earlier runs read alone, before the price check (runs before one task per step). */
@@ -136,7 +112,7 @@ async function cancel(
   const result =
     oneTask || patched(Patch.CANCEL_AS_CHILD_WORKFLOW)
       ? await cancelAsChild(run, p, id)
-      : await runCancellation(id, p.cancellationDeadline, p.polling ?? DEFAULT_POLLING);
+      : await runCancellation(id, p.cancellationDeadline, p.polling);
   return afterCancellation(run, p, result, why);
 }
 
@@ -154,16 +130,7 @@ async function handOver(
   run.searchAttributes.flush();
   await run.events?.flushed();
   if (run.bookingId !== undefined && (oneTask || patched(Patch.GUARD_AFTER_CONFIRMED))) {
-    const input = guardInput(p, {
-      bookingId: run.bookingId,
-      price: run.price,
-      cancellationPending: decision.cancellation?.outcome === 'STILL_ACTIVE',
-      events: run.events,
-      terms:
-        oneTask && run.terms && run.supplierStatus === 'CONFIRMED'
-          ? { status: run.supplierStatus, ...run.terms }
-          : undefined,
-    });
+    const input = guardInputOf(run, p, decision, oneTask);
     if (input) await (oneTask ? handOverInThisTask(input) : handOverToGuard(input));
   }
   await condition(allHandlersFinished);

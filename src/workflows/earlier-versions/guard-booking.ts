@@ -9,8 +9,8 @@ import { BookingOutcomeKey } from '../../shared/search-attributes';
 import { SearchAttributeWriter } from '../search-attribute-writer';
 import { cancelledFromTemporal, checkedGuardInput, guardToTheEnd } from '../guard/guard';
 import { registerGuardHandlers } from '../guard/guard-messages';
-import { guardOutbox, type GuardHome } from '../guard/guard-home';
-import { GuardRun } from '../guard/guard-run';
+import { guardOutbox } from '../guard/guard-home';
+import { GuardRun, type GuardHome } from '../guard/guard-run';
 import { readBooking } from '../guard/guard-steps';
 import { EachWriteSearchAttributes } from './each-write';
 

@@ -1,17 +1,11 @@
-/**
- * `bookRoom` → `guardBooking` (earlier versions): a CONFIRMED booking's guard started by a local
- * activity in the deciding task (`handOverInThisTask`) or, before that, an abandoned child.
- */
+/** `bookRoom` → `guardBooking`: how earlier versions handed a CONFIRMED booking to its guard. */
 import { ParentClosePolicy, log, proxyLocalActivities, startChild } from '@temporalio/workflow';
 import type { GuardStartActivities } from '../../activities/guard-start';
 import type { GuardInput } from '../../shared/guard-contract';
 import { GUARD_BOOKING_WORKFLOW, guardStart } from '../../shared/guard-values';
 import { START_GUARD_ACTIVITY } from '../activity-options';
 
-/**
- * Starts the order's guard from this workflow task (a local activity, retried until Temporal
- * takes the start). A guard that already exists for the order is logged; the outcome stands.
- */
+/** Starts the order's guard by a local activity in this task; one that exists already is logged. */
 export async function handOverInThisTask(input: GuardInput): Promise<void> {
   const { startGuard } = proxyLocalActivities<GuardStartActivities>({
     ...START_GUARD_ACTIVITY,
@@ -21,10 +15,7 @@ export async function handOverInThisTask(input: GuardInput): Promise<void> {
   if (started === 'exists') alreadyGuarded(input, 'a guard already exists for this order');
 }
 
-/**
- * Starts the order's guard as an abandoned child. Never fails the booking: a guard that cannot be
- * started (one already exists for this order) is logged, and the booking's outcome stands.
- */
+/** Starts the order's guard as an abandoned child; one that cannot start is logged, not thrown. */
 export async function handOverToGuard(input: GuardInput): Promise<void> {
   try {
     await startChild(GUARD_BOOKING_WORKFLOW, {

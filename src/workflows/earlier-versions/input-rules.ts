@@ -6,7 +6,6 @@
 import type { BookRoomParams } from '../../shared/booking-contract';
 import { bookRoomInputRuleIssues, type FieldIssue } from '../../shared/booking-values';
 
-/** The rules across fields as those runs applied them. */
 export function earlierRuleIssues(p: BookRoomParams): FieldIssue[] {
   return bookRoomInputRuleIssues(p);
 }

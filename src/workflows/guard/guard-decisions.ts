@@ -1,8 +1,4 @@
-/**
- * The guard's decisions, pure and unit-tested (test/workflows/guard-decisions.test.ts): when free
- * cancellation ends, when the stay starts and ends, when to reconfirm, whether a cancellation may
- * run now, what a reconfirmation read means.
- */
+/** The guard's decisions, pure and unit-tested (test/workflows/guard-decisions.test.ts). */
 import { parseInstant } from '../../shared/dates';
 import type { CancellationTerms, FlagReason } from '../../shared/guard-contract';
 import { ENDING_NOTICE_MS, GuardPhase } from '../../shared/guard-values';
@@ -92,7 +88,6 @@ export type CancellationDecision =
       readonly message: string;
     };
 
-/** Whether a cancellation requested at `now` may run. */
 export function decideCancellation(input: {
   readonly orderId: string;
   readonly now: number;
@@ -102,27 +97,21 @@ export function decideCancellation(input: {
   readonly acceptPenalty: boolean;
 }): CancellationDecision {
   const { orderId, now, phase, terms, checkInAt, acceptPenalty } = input;
+  const refuse = (code: 'ENDED' | 'CHECK_IN_PASSED' | 'PENALTY', message: string) =>
+    ({ kind: 'refuse', code, message }) as const;
   if (phase === GuardPhase.CANCELLED || phase === GuardPhase.CANCELLING) return { kind: 'already' };
-  if (phase === GuardPhase.CANCELLED_BY_SUPPLIER) {
-    return {
-      kind: 'refuse',
-      code: 'ENDED',
-      message: `Order ${orderId} was cancelled by the supplier: nothing is left to cancel`,
-    };
-  }
-  if (phase === GuardPhase.CHECKED_OUT) {
-    return {
-      kind: 'refuse',
-      code: 'ENDED',
-      message: `Order ${orderId}: the stay is over, nothing is left to cancel`,
-    };
-  }
+  if (phase === GuardPhase.CANCELLED_BY_SUPPLIER)
+    return refuse(
+      'ENDED',
+      `Order ${orderId} was cancelled by the supplier: nothing is left to cancel`,
+    );
+  if (phase === GuardPhase.CHECKED_OUT)
+    return refuse('ENDED', `Order ${orderId}: the stay is over, nothing is left to cancel`);
   if (checkInAt !== undefined && now >= checkInAt) {
-    return {
-      kind: 'refuse',
-      code: 'CHECK_IN_PASSED',
-      message: `Order ${orderId}: check-in (${iso(checkInAt)}) has passed; a booking can be cancelled only before check-in`,
-    };
+    return refuse(
+      'CHECK_IN_PASSED',
+      `Order ${orderId}: check-in (${iso(checkInAt)}) has passed; a booking can be cancelled only before check-in`,
+    );
   }
   const deadline = parseInstant(terms.freeCancellationUntil);
   let why: string | undefined;
@@ -131,11 +120,10 @@ export function decideCancellation(input: {
   else if (now >= deadline) why = `free cancellation ended at ${iso(deadline)}`;
   if (why === undefined) return { kind: 'cancel', penalty: false };
   if (acceptPenalty) return { kind: 'cancel', penalty: true };
-  return {
-    kind: 'refuse',
-    code: 'PENALTY',
-    message: `Order ${orderId}: ${why}, so cancelling now may cost a penalty. Send acceptPenalty: true (CLI --accept-penalty) to cancel anyway`,
-  };
+  return refuse(
+    'PENALTY',
+    `Order ${orderId}: ${why}, so cancelling now may cost a penalty. Send acceptPenalty: true (CLI --accept-penalty) to cancel anyway`,
+  );
 }
 
 /** What the guard learned from one read of the booking. */
@@ -151,34 +139,21 @@ export type ReconfirmationVerdict =
   | { readonly kind: 'cancelled-by-supplier' }
   | { readonly kind: 'flag'; readonly reason: FlagReason; readonly message: string };
 
-/** What a read means, given whether we had asked to cancel. */
 export function reconfirmationVerdict(
   read: BookingRead,
   weCancelled: boolean,
   bookingId: number,
 ): ReconfirmationVerdict {
-  if (read.kind === 'not-found') {
-    return {
-      kind: 'flag',
-      reason: 'NOT_FOUND',
-      message: `the supplier does not know booking ${bookingId} any more`,
-    };
-  }
-  if (read.kind === 'unreadable') {
-    return {
-      kind: 'flag',
-      reason: 'UNREADABLE',
-      message: `booking ${bookingId} could not be read: ${read.code}`,
-    };
-  }
+  const flag = (reason: FlagReason, message: string) =>
+    ({ kind: 'flag', reason, message }) as const;
+  if (read.kind === 'not-found')
+    return flag('NOT_FOUND', `the supplier does not know booking ${bookingId} any more`);
+  if (read.kind === 'unreadable')
+    return flag('UNREADABLE', `booking ${bookingId} could not be read: ${read.code}`);
   if (read.status === 'CONFIRMED') return { kind: 'confirmed' };
   if (read.status === 'CANCELLED')
     return weCancelled ? { kind: 'cancelled-by-us' } : { kind: 'cancelled-by-supplier' };
-  return {
-    kind: 'flag',
-    reason: 'NOT_CONFIRMED',
-    message: `booking ${bookingId} reads ${read.status}, not CONFIRMED`,
-  };
+  return flag('NOT_CONFIRMED', `booking ${bookingId} reads ${read.status}, not CONFIRMED`);
 }
 
 /** An automatic cancellation runs at least this long before free cancellation ends. */

@@ -1,9 +1,6 @@
-/** What a guard's home uses: the outbox of a guard that starts from its input (`GuardHome`: guard-run.ts). */
 import type { GuardParams } from '../../shared/guard-contract';
 import { OrderEventOutbox } from '../../order-events/workflows/outbox';
 import type { Carried } from './guard-state';
-
-export type { GuardHome } from './guard-run';
 
 /** The outbox of a guard that starts from its input (continued as new, or in a workflow of its own). */
 export function guardOutbox(params: GuardParams): OrderEventOutbox | undefined {

@@ -1,4 +1,3 @@
-/** The guard's input for a CONFIRMED order, from what its booking holds. Pure. */
 import type { BookRoomParams, SupplierPrice } from '../../shared/booking-contract';
 import type { GuardInput } from '../../shared/guard-contract';
 import { defined } from '../../shared/defined';

@@ -26,11 +26,7 @@ export function registerGuardHandlers(run: GuardRun): void {
 /** Throws the refusal, its code as the failure's type (CancellationRefusedError.code). */
 function refuseIfNot(decision: ReturnType<GuardRun['decide']>): void {
   if (decision.kind === 'refuse')
-    throw ApplicationFailure.create({
-      type: decision.code,
-      message: decision.message,
-      nonRetryable: true,
-    });
+    throw ApplicationFailure.nonRetryable(decision.message, decision.code);
 }
 
 /** Hands the request to the script, and answers once the script has taken it. */

@@ -1,8 +1,4 @@
-/**
- * The state of an order's guard in one place: what it knows (`Carried`, handed over by
- * `continueAsNew`), cancellations in flight, and the mutators that keep search attributes, the
- * UI's details and the flag metric in step.
- */
+/** The guard's state, and the mutators that keep its attributes, details and metric in step. */
 import { metricMeter, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { MetricCounter } from '@temporalio/common';
 import type { Polling, SupplierPrice } from '../../shared/booking-contract';
@@ -57,7 +53,6 @@ export class GuardRun {
   readonly polling: Polling;
   /** Set when this run continues an earlier one (the terms are then known). */
   readonly carried: boolean;
-  /** What the guard knows of the booking. */
   readonly known: Carried;
   /** The cancellation request the script takes next. */
   pending: CancelRequest | undefined;
@@ -76,20 +71,18 @@ export class GuardRun {
 
   constructor(
     readonly params: GuardParams,
-    /** Where the guard lives: its writer, its outbox and how it first reads the terms. */
     readonly home: GuardHome,
   ) {
-    const p = params;
-    this.orderId = p.orderId;
-    this.bookingId = p.bookingId;
-    this.policy = p.guard ?? defaultGuardPolicy();
-    this.polling = p.polling ?? DEFAULT_POLLING;
-    const carried = p.carried as Carried | undefined;
+    this.orderId = params.orderId;
+    this.bookingId = params.bookingId;
+    this.policy = params.guard ?? defaultGuardPolicy();
+    this.polling = params.polling ?? DEFAULT_POLLING;
+    const carried = params.carried as Carried | undefined;
     this.carried = carried !== undefined;
     this.ready = carried !== undefined;
     this.known = carried ?? {
-      phase: p.cancellationPending ? GuardPhase.CANCELLATION_PENDING : GuardPhase.CONFIRMED,
-      ...(p.cancellationPending
+      phase: params.cancellationPending ? GuardPhase.CANCELLATION_PENDING : GuardPhase.CONFIRMED,
+      ...(params.cancellationPending
         ? {
             cancellation: {
               requestedAt: iso(Date.now()),
@@ -100,7 +93,7 @@ export class GuardRun {
             },
           }
         : {}),
-      ...(p.checkIn !== undefined ? { checkIn: p.checkIn } : {}),
+      ...(params.checkIn !== undefined ? { checkIn: params.checkIn } : {}),
       terms: cancellationTerms({ orderDeadline: this.policy.freeCancellationUntil }),
       reconfirmAt: [],
       reconfirmations: [],
@@ -116,6 +109,13 @@ export class GuardRun {
 
   get isFinal(): boolean {
     return FINAL_GUARD_PHASES.includes(this.known.phase);
+  }
+
+  /** The booking stands: CONFIRMED, or flagged while it may still be. */
+  get stands(): boolean {
+    return (
+      this.known.phase === GuardPhase.CONFIRMED || this.known.phase === GuardPhase.NEEDS_ATTENTION
+    );
   }
 
   /** The `bookingState` query's answer: the order's one truth after CONFIRMED. */
@@ -150,7 +150,6 @@ export class GuardRun {
     };
   }
 
-  /** The workflow's current details in the UI. */
   details(): string {
     const { known } = this;
     const lines = [
@@ -205,9 +204,7 @@ export class GuardRun {
   /** When to announce that free cancellation ends: once, while the booking stands. */
   endingNoticeAt(): number | undefined {
     const { known } = this;
-    if (!this.events || known.endingAnnouncedAt !== undefined) return undefined;
-    if (known.phase !== GuardPhase.CONFIRMED && known.phase !== GuardPhase.NEEDS_ATTENTION)
-      return undefined;
+    if (!this.events || known.endingAnnouncedAt !== undefined || !this.stands) return undefined;
     return endingNoticeTime(parseInstant(known.terms.freeCancellationUntil), Date.now());
   }
 
@@ -252,12 +249,7 @@ export class GuardRun {
   /** When the automatic cancellation runs, while it is armed and the booking stands. */
   autoCancelAt(): number | undefined {
     const a = this.known.autoCancel;
-    if (!a || a.kept || a.done || a.at === undefined) return undefined;
-    if (
-      this.known.phase !== GuardPhase.CONFIRMED &&
-      this.known.phase !== GuardPhase.NEEDS_ATTENTION
-    )
-      return undefined;
+    if (!a || a.kept || a.done || a.at === undefined || !this.stands) return undefined;
     const at = parseInstant(a.at);
     if (at === undefined || !this.events) return at;
     // Order events on: never before the order system was told and had time to answer.
@@ -271,7 +263,6 @@ export class GuardRun {
     );
   }
 
-  /** Whether a cancellation may run now (guard-decisions.ts). */
   decide(acceptPenalty: boolean) {
     return decideCancellation({
       orderId: this.orderId,

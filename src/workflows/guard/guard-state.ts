@@ -1,8 +1,4 @@
-/**
- * What a guard knows of its booking (`Carried`: the run's record, handed over by `continueAsNew`)
- * and what a read of the booking's terms says. Types only, below the run (guard-run.ts) and its
- * home (guard-home.ts), which both use them.
- */
+/** Types below the guard's run (guard-run.ts) and home (guard-home.ts), which both use them. */
 import type { BookingTerms } from '../../activities/guard';
 import type { BookingError } from '../../shared/booking-contract';
 import type { CancellationTerms, GuardFlag, OrderState } from '../../shared/guard-contract';

@@ -118,7 +118,6 @@ export function start(run: GuardRun): void | Promise<void> {
   return r instanceof Promise ? r.then((read) => learn(run, read)) : learn(run, r);
 }
 
-/** What the first read tells the guard. */
 function learn(run: GuardRun, r: TermsRead): void {
   const { known, policy } = run;
   const terms = r.terms;
@@ -137,8 +136,7 @@ function learn(run: GuardRun, r: TermsRead): void {
     checkInAt: policy.checkInAt,
     checkOutAt: policy.checkOutAt,
   });
-  if (stay.checkInAt !== undefined) known.checkInAt = stay.checkInAt;
-  if (stay.checkOutAt !== undefined) known.checkOutAt = stay.checkOutAt;
+  Object.assign(known, stay);
   // Points already past are covered by this read.
   known.reconfirmAt = reconfirmationTimes(known.checkInAt, policy.reconfirmBefore).filter(
     (t) => t > Date.now(),
@@ -176,6 +174,10 @@ export async function cancel(run: GuardRun, request: CancelRequest): Promise<voi
     ...(request.reason !== undefined ? { reason: request.reason } : {}),
   };
   run.enter(GuardPhase.CANCELLING);
+  const pending = (why: string) => {
+    run.flag('CANCELLATION_UNCONFIRMED', why, false);
+    run.enter(GuardPhase.CANCELLATION_PENDING);
+  };
   let outcome: CancellationOutcome;
   try {
     ({ outcome } = await runCancellation(
@@ -187,19 +189,12 @@ export async function cancel(run: GuardRun, request: CancelRequest): Promise<voi
   } catch (err) {
     const e = toBookingError(err);
     known.lastError = { ...e, at: iso(Date.now()) };
-    run.flag('CANCELLATION_UNCONFIRMED', `the cancellation failed: ${e.code}`, false);
-    run.enter(GuardPhase.CANCELLATION_PENDING);
-    return;
+    return pending(`the cancellation failed: ${e.code}`);
   }
   known.cancellation = { ...known.cancellation, outcome };
   if (outcome === CancellationOutcome.STILL_ACTIVE) {
-    run.flag(
-      'CANCELLATION_UNCONFIRMED',
-      `the supplier did not confirm the cancellation within ${String(run.params.cancellationDeadline)}`,
-      false,
-    );
-    run.enter(GuardPhase.CANCELLATION_PENDING);
-    return;
+    const deadline = String(run.params.cancellationDeadline);
+    return pending(`the supplier did not confirm the cancellation within ${deadline}`);
   }
   run.setStatus('CANCELLED');
   run.enter(GuardPhase.CANCELLED);

@@ -1,9 +1,6 @@
 /**
- * The guard of a CONFIRMED order until check-out, in the order's own workflow: reads the booking
- * once, reconfirms before check-in (a read not CONFIRMED flags it), takes cancellations until
- * check-in (the `cancel` update and Temporal's, one path: rule 4), cancels by itself before the
- * deadline when asked to, and ends with its final truth. One timer per point in time;
- * `continueAsNew` when suggested. State: guard-run.ts; handlers: guard-messages.ts; steps:
+ * The guard of a CONFIRMED order until check-out, in the order's own workflow
+ * (docs/life-of-a-booking.md). State: guard-run.ts; handlers: guard-messages.ts; steps:
  * guard-steps.ts; decisions: guard-decisions.ts.
  */
 import { allHandlersFinished, condition } from '@temporalio/workflow';
