@@ -1,14 +1,13 @@
 /**
- * The booking activities that read and wait: a booking read back, one poll of a pending booking, a
- * cancellation sent and one round of waiting for it. A poll that is not final fails BENIGN with
- * the next poll as its `nextRetryDelay`: retries are not in history, so a wait of days keeps a
- * small one.
+ * The booking activities that read and wait. A poll that is not final fails BENIGN with the next
+ * poll as its `nextRetryDelay`: retries are not in history, so a wait of days keeps a small one.
  */
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { Context } from '@temporalio/activity';
 import type { HotelApiClient } from '../hotel-api';
 import { HotelApiError } from '../hotel-api/errors';
 import type { Polling } from '../shared/booking-contract';
+import { defined } from '../shared/defined';
 import { supplierStatusKind } from '../shared/supplier-status';
 import { finalFailure, retryLater, toApplicationFailure, type FailureFacts } from './failures';
 import { termsOf, type StayTerms } from './guard';
@@ -88,18 +87,14 @@ export async function snapshot(
   const fields = r.custom_fields as Record<string, unknown> | null | undefined;
   const orderId = fields && typeof fields[field] === 'string' ? fields[field] : undefined;
   const p = r.price;
-  const price = p && {
-    totalAmount: p.total_amount,
-    currency: p.currency,
-    ...(p.payment_status ? { paymentStatus: p.payment_status } : {}),
-  };
-  return {
-    bookingId: r.booking_id,
-    status: r.status,
-    ...(price ? { price } : {}),
-    ...(orderId !== undefined ? { orderId } : {}),
-    terms: termsOf(r),
-  };
+  const price = p
+    ? {
+        totalAmount: p.total_amount,
+        currency: p.currency,
+        ...(p.payment_status ? { paymentStatus: p.payment_status } : {}),
+      }
+    : undefined;
+  return defined({ bookingId: r.booking_id, status: r.status, price, orderId, terms: termsOf(r) });
 }
 
 function recordLateness(deps: SupplierReads): void {
@@ -109,13 +104,8 @@ function recordLateness(deps: SupplierReads): void {
 
 /** The delay before the next poll, decided as this attempt ends (activities/poll-delay.ts). */
 function nextPollMs(polling: Polling): number {
-  const info = Context.current().info;
-  return nextPollDelayMs(
-    polling,
-    info.attempt,
-    info.currentAttemptScheduledTimestampMs,
-    Date.now(),
-  );
+  const { attempt, currentAttemptScheduledTimestampMs: dueAtMs } = Context.current().info;
+  return nextPollDelayMs(polling, attempt, dueAtMs, Date.now());
 }
 
 /** After reads failed for `unreadableAfterMs`: not retryable, so an operator is shown it. */
@@ -179,11 +169,9 @@ export async function cancelBooking(
   deps: SupplierReads,
   input: { bookingId: number },
 ): Promise<{ outcome: 'CANCELLED' | 'PENDING' | 'NOT_FOUND' }> {
+  const { bookingId } = input;
   try {
-    const r = await deps.hotelApi.cancelBooking(
-      { bookingId: input.bookingId },
-      { signal: signal() },
-    );
+    const r = await deps.hotelApi.cancelBooking({ bookingId }, { signal: signal() });
     return { outcome: r.outcome === 'CANCELLED' ? 'CANCELLED' : 'PENDING' };
   } catch (err) {
     if (err instanceof HotelApiError && err.code === 'NOT_FOUND') return { outcome: 'NOT_FOUND' };
@@ -203,14 +191,12 @@ export async function awaitCancellation(
   input: { bookingId: number; polling: Polling },
 ): Promise<{ outcome: 'CANCELLED' | 'NOT_FOUND' }> {
   recordLateness(deps);
+  const { bookingId } = input;
   let status: string;
   try {
-    status = (await snapshot(deps, input.bookingId)).status;
+    status = (await snapshot(deps, bookingId)).status;
     if (status === 'CANCELLED') return { outcome: 'CANCELLED' };
-    const again = await deps.hotelApi.cancelBooking(
-      { bookingId: input.bookingId },
-      { signal: signal() },
-    );
+    const again = await deps.hotelApi.cancelBooking({ bookingId }, { signal: signal() });
     if (again.outcome === 'CANCELLED') return { outcome: 'CANCELLED' };
   } catch (err) {
     if (err instanceof HotelApiError && err.code === 'NOT_FOUND') return { outcome: 'NOT_FOUND' };
@@ -218,7 +204,7 @@ export async function awaitCancellation(
   }
   throw pending(
     'CANCELLATION_PENDING',
-    `Cancellation of booking ${input.bookingId} not confirmed yet (status ${status})`,
+    `Cancellation of booking ${bookingId} not confirmed yet (status ${status})`,
     nextPollMs(input.polling),
   );
 }

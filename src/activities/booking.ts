@@ -36,7 +36,7 @@ export async function markBookingCall(ctx: Context): Promise<void> {
     throw finalFailure(
       BOOKING_NOT_SENT,
       `Temporal did not record the booking call's start, so it was not sent: ${err instanceof Error ? err.message : String(err)}`,
-      { code: BOOKING_NOT_SENT, retryable: true, ambiguous: false },
+      { retryable: true, ambiguous: false },
     );
   }
 }
@@ -81,11 +81,8 @@ async function sendBooking(
 ): Promise<{ bookingId: number; status: string }> {
   const field = input.orderIdField ?? deps.orderIdField;
   if (input.customFields && field in input.customFields) {
-    throw finalFailure('INVALID_REQUEST', `customFields.${field} is reserved for the order id`, {
-      code: 'INVALID_REQUEST',
-      retryable: false,
-      ambiguous: false,
-    });
+    const message = `customFields.${field} is reserved for the order id`;
+    throw finalFailure('INVALID_REQUEST', message, { retryable: false, ambiguous: false });
   }
   const ctx = Context.current();
   if (marked) await markBookingCall(ctx);
@@ -94,11 +91,8 @@ async function sendBooking(
   const details = marked ? BOOKING_CALL_MARK : undefined;
   const beat = setInterval(() => ctx.heartbeat(details), deps.heartbeatIntervalMs ?? 5_000);
   try {
-    const body = supplierBookingBody(input, field);
-    const r = await deps.hotelApi.createBooking(
-      { optionId: input.token, body },
-      { signal: ctx.cancellationSignal },
-    );
+    const request = { optionId: input.token, body: supplierBookingBody(input, field) };
+    const r = await deps.hotelApi.createBooking(request, { signal: ctx.cancellationSignal });
     // For the operator who reconciles a call whose answer never reached the workflow: the
     // order and the supplier's id, in the worker's log (ids only, no guest data).
     ctx.log.info(
@@ -136,11 +130,9 @@ async function verifyBookingForOrder(
 export function createBookingActivities(deps: BookingActivityDeps) {
   return {
     /** `GET /price-check`. Retried by Temporal on retryable failures. */
-    async priceCheck(input: { optionId: string }): Promise<PriceCheckResult> {
+    async priceCheck({ optionId }: { optionId: string }): Promise<PriceCheckResult> {
       const signal = Context.current().cancellationSignal;
-      const r = await supplierCall(() =>
-        deps.hotelApi.priceCheck({ optionId: input.optionId }, { signal }),
-      );
+      const r = await supplierCall(() => deps.hotelApi.priceCheck({ optionId }, { signal }));
       return { status: r.status, price: r.price ?? null, token: r.booking_id ?? null };
     },
     /**
@@ -150,9 +142,8 @@ export function createBookingActivities(deps: BookingActivityDeps) {
      */
     createBooking: (input: CreateBookingInput) => sendBooking(deps, input, false),
     /**
-     * `POST /booking` once Temporal has recorded ({@link markBookingCall}) that it goes out: a
-     * timeout whose last heartbeat lacks {@link BOOKING_CALL_MARK} proves the call never left, and
-     * the workflow sends it again. Every later heartbeat carries the mark, so it is never lost.
+     * `POST /booking` once {@link markBookingCall} has recorded that it goes out (what that proves:
+     * shared/booking-call-mark.ts); every later heartbeat carries the mark, so it is never lost.
      */
     createBookingMarked: (input: CreateBookingInput) => sendBooking(deps, input, true),
     /** `GET /retrieve`, reduced to what the workflow needs. */

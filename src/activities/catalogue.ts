@@ -19,5 +19,3 @@ export function createCatalogueActivities(deps: { readonly hotelApi: HotelApiCli
       supplierCall(() => hotelApi.staticReferenceList(q)),
   };
 }
-
-export type CatalogueActivities = ReturnType<typeof createCatalogueActivities>;

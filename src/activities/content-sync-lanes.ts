@@ -1,8 +1,4 @@
-/**
- * How a content-sync activity runs its detail fetches: heartbeats while lanes wait, cancellation
- * that wins over the error it caused, the rate and concurrency limits, and a fan-out that keeps
- * going past a few retryable failures (content-sync.ts).
- */
+/** How a content-sync activity (content-sync.ts) runs its detail fetches: lanes, limits, beats. */
 import { setMaxListeners } from 'node:events';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { Context } from '@temporalio/activity';

@@ -6,7 +6,6 @@
  */
 import { Context } from '@temporalio/activity';
 import type { HotelApiClient, PropertyDetail } from '../hotel-api';
-import { HotelApiError } from '../hotel-api/errors';
 import { mergeRanges, rangeIds, rangesHas, toRanges, type IdRanges } from '../catalogue/id-ranges';
 import type { CatalogueStore, PropertyRecord, ReferenceItem } from '../catalogue/store';
 import {
@@ -26,7 +25,7 @@ import {
   keepBeating,
   limitsOf,
 } from './content-sync-lanes';
-import { finalFailure, supplierCall, toApplicationFailure } from './failures';
+import { finalFailure, supplierCall, supplierRead } from './failures';
 
 export interface ContentSyncActivityDeps {
   readonly hotelApi: HotelApiClient;
@@ -60,12 +59,8 @@ async function fetchDetail(
   languageCode: ContentLanguage,
 ): Promise<PropertyDetail | undefined> {
   const signal = Context.current().cancellationSignal;
-  try {
-    return await hotelApi.getProperty({ hotelId, languageCode }, { signal });
-  } catch (err) {
-    if (err instanceof HotelApiError && err.code === 'NOT_FOUND') return undefined;
-    throw toApplicationFailure(err);
-  }
+  const read = () => hotelApi.getProperty({ hotelId, languageCode }, { signal });
+  return supplierRead(read, () => undefined);
 }
 
 /** Stores one detail for the pass; its changes added to `counts`. */
@@ -83,19 +78,17 @@ async function storeDetail(
 /** `GET /static_content_reference_list` for a language, stored when changed. */
 async function syncReferenceLists(
   deps: ContentSyncActivityDeps,
-  input: { language: ContentLanguage },
+  { language }: { language: ContentLanguage },
 ): Promise<{ lists: number; items: number; changed: number }> {
   const catalogue = store(deps);
   const signal = Context.current().cancellationSignal;
-  const r = await supplierCall(() =>
-    deps.hotelApi.staticReferenceList({ language: input.language }, { signal }),
-  );
+  const r = await supplierCall(() => deps.hotelApi.staticReferenceList({ language }, { signal }));
   // The five documented lists, and any further list the supplier adds.
   const lists: Record<string, ReferenceItem[]> = {};
   for (const [name, value] of Object.entries(r)) {
     if (Array.isArray(value)) lists[name] = value as ReferenceItem[];
   }
-  const changed = await catalogue.upsertReferenceLists(input.language, lists);
+  const changed = await catalogue.upsertReferenceLists(language, lists);
   const items = Object.values(lists).reduce((n, l) => n + l.length, 0);
   return { lists: Object.keys(lists).length, items, changed };
 }
@@ -140,7 +133,6 @@ async function syncContentPage(
 ): Promise<SyncContentPageResult> {
   const catalogue = store(deps);
   const ctx = Context.current();
-  const signal = ctx.cancellationSignal;
   const progress = await pageProgress(deps, input);
   const missing = new Set(progress.missing);
   let { done, counts } = progress;
@@ -163,7 +155,7 @@ async function syncContentPage(
   await keepBeating(
     HEARTBEAT_INTERVAL_MS,
     () => latest,
-    () => forEachDetail(todo, limitsOf(input, signal), fetchAndStore),
+    () => forEachDetail(todo, limitsOf(input, ctx.cancellationSignal), fetchAndStore),
   );
   return {
     page: input.page,
@@ -186,7 +178,6 @@ async function finishContentSync(
 ): Promise<FinishContentSyncResult> {
   const catalogue = store(deps);
   const ctx = Context.current();
-  const signal = ctx.cancellationSignal;
   const { countryCode, language, syncId, seen } = input;
   const candidates = (await catalogue.activeIds(countryCode, language)).filter(
     (id) => !rangesHas(seen, id),
@@ -204,16 +195,12 @@ async function finishContentSync(
   await keepBeating(
     HEARTBEAT_INTERVAL_MS,
     () => undefined,
-    () => forEachDetail(candidates, limitsOf(input, signal), check),
+    () => forEachDetail(candidates, limitsOf(input, ctx.cancellationSignal), check),
   );
-  const keep = mergeRanges(seen, toRanges(alive));
-  const deactivated = await catalogue.markInactiveExcept(
-    countryCode,
-    language,
-    rangeIds(keep),
-    syncId,
-  );
-  return { deactivated, confirmedActive: toRanges(alive), ...counts };
+  const confirmedActive = toRanges(alive);
+  const keep = rangeIds(mergeRanges(seen, confirmedActive));
+  const deactivated = await catalogue.markInactiveExcept(countryCode, language, keep, syncId);
+  return { deactivated, confirmedActive, ...counts };
 }
 
 export function createContentSyncActivities(deps: ContentSyncActivityDeps) {

@@ -154,7 +154,10 @@ export function everyRunQuery(workflowId: string): string {
   return inEveryDivision(`WorkflowId = '${workflowId.replace(/'/g, "\\'")}'`);
 }
 
-/** Every run of `workflowId` in one visibility query; undefined where the server has no query. */
+/**
+ * Every run of `workflowId` in one visibility query; undefined where the server has no query
+ * (gRPC UNIMPLEMENTED, 12: the time-skipping test server).
+ */
 async function queried(client: Client, workflowId: string): Promise<string[] | undefined> {
   try {
     return await runIdsOfPages((nextPageToken) =>
@@ -166,14 +169,9 @@ async function queried(client: Client, workflowId: string): Promise<string[] | u
       }),
     );
   } catch (err) {
-    if (isUnimplemented(err)) return undefined;
+    if ((err as { code?: unknown } | null)?.code === 12) return undefined;
     throw err;
   }
-}
-
-/** gRPC UNIMPLEMENTED (12): the server has no such API (the time-skipping test server). */
-function isUnimplemented(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 12;
 }
 
 function listed(client: Client, which: 'open' | 'closed', workflowId: string): Promise<string[]> {

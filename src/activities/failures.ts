@@ -4,6 +4,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { HotelApiError } from '../hotel-api/errors';
+import { defined } from '../shared/defined';
 
 /** What travels in `ApplicationFailure.details[0]`: facts for the workflow, no secrets, no PII. */
 export interface FailureFacts {
@@ -20,15 +21,9 @@ export interface FailureFacts {
 export function toApplicationFailure(err: unknown): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
   if (err instanceof HotelApiError) {
-    const facts: FailureFacts = {
-      code: err.code,
-      retryable: err.retryable,
-      ambiguous: err.ambiguous,
-      ...(err.statusCode !== undefined ? { statusCode: err.statusCode } : {}),
-      ...(err.requestId !== undefined ? { requestId: err.requestId } : {}),
-      ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
-      ...(err.fieldErrors !== undefined ? { fieldErrors: err.fieldErrors } : {}),
-    };
+    const { code, retryable, ambiguous, statusCode, requestId, retryAfterMs, fieldErrors } = err;
+    const known = defined({ statusCode, requestId, retryAfterMs, fieldErrors });
+    const facts: FailureFacts = { code, retryable, ambiguous, ...known };
     return ApplicationFailure.create({
       type: err.code,
       message: err.message,
@@ -41,25 +36,24 @@ export function toApplicationFailure(err: unknown): ApplicationFailure {
     });
   }
   // Anything else is a bug of ours: retryable (Temporal's default), and never ambiguous-safe.
-  const message = err instanceof Error ? err.message : String(err);
   return ApplicationFailure.create({
     type: 'INTERNAL',
-    message,
+    message: err instanceof Error ? err.message : String(err),
     details: [{ code: 'INTERNAL', retryable: true, ambiguous: true } satisfies FailureFacts],
   });
 }
 
-/** A failure no retry of the activity can fix, with the facts the workflow reads, if any. */
+/** A failure no retry can fix, and the facts the workflow reads (`code` defaults to `type`). */
 export function finalFailure(
   type: string,
   message: string,
-  facts?: FailureFacts,
+  facts?: Omit<FailureFacts, 'code'> & { readonly code?: string },
 ): ApplicationFailure {
   return ApplicationFailure.create({
     type,
     message,
     nonRetryable: true,
-    ...(facts ? { details: [facts] } : {}),
+    ...(facts ? { details: [{ code: type, ...facts }] } : {}),
   });
 }
 
@@ -81,6 +75,16 @@ export async function supplierCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
+    throw toApplicationFailure(err);
+  }
+}
+
+/** {@link supplierCall} for a read whose 404 is an answer (`notFound()`'s), not a failure. */
+export async function supplierRead<T, N>(fn: () => Promise<T>, notFound: () => N): Promise<T | N> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof HotelApiError && err.code === 'NOT_FOUND') return notFound();
     throw toApplicationFailure(err);
   }
 }

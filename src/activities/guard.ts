@@ -4,9 +4,8 @@
  * booking"), not a failure: the guard flags it for an operator.
  */
 import { Context } from '@temporalio/activity';
-import type { HotelApiClient } from '../hotel-api';
-import { HotelApiError } from '../hotel-api/errors';
-import { toApplicationFailure } from './failures';
+import type { HotelApiClient, RetrieveResponse } from '../hotel-api';
+import { supplierRead } from './failures';
 
 export interface BookingTerms {
   readonly found: true;
@@ -22,12 +21,9 @@ export interface BookingTerms {
 /** The stay and cancellation terms of a retrieved booking (no personal data). */
 export type StayTerms = Omit<BookingTerms, 'found' | 'status'>;
 
-export function termsOf(r: {
-  readonly check_in?: string | null;
-  readonly check_out?: string | null;
-  readonly cancel_policy?: boolean | null;
-  readonly penalty_date?: unknown;
-}): StayTerms {
+export function termsOf(
+  r: Pick<RetrieveResponse, 'check_in' | 'check_out' | 'cancel_policy' | 'penalty_date'>,
+): StayTerms {
   return {
     checkIn: r.check_in ?? null,
     checkOut: r.check_out ?? null,
@@ -39,20 +35,17 @@ export function termsOf(r: {
 export function createGuardActivities(deps: { readonly hotelApi: HotelApiClient }) {
   return {
     /** Reads a booking's status and terms; `{ found: false }` when the supplier answers 404. */
-    async readBookingTerms(input: {
+    readBookingTerms: (input: {
       bookingId: number;
-    }): Promise<BookingTerms | { readonly found: false }> {
-      try {
-        const r = await deps.hotelApi.retrieveBooking(
-          { bookingId: input.bookingId },
-          { signal: Context.current().cancellationSignal },
-        );
-        return { found: true, status: r.status, ...termsOf(r) };
-      } catch (err) {
-        if (err instanceof HotelApiError && err.code === 'NOT_FOUND') return { found: false };
-        throw toApplicationFailure(err);
-      }
-    },
+    }): Promise<BookingTerms | { readonly found: false }> =>
+      supplierRead(
+        async () => {
+          const signal = Context.current().cancellationSignal;
+          const r = await deps.hotelApi.retrieveBooking({ bookingId: input.bookingId }, { signal });
+          return { found: true, status: r.status, ...termsOf(r) } as const;
+        },
+        () => ({ found: false }) as const,
+      ),
   };
 }
 

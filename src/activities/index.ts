@@ -15,43 +15,31 @@ export type ActivityDeps = BookingActivityDeps & {
   readonly catalogueStore?: CatalogueStore;
   /** Where order events go; absent: none are sent. */
   readonly orderEvents?: OrderEventsEndpoint;
-  /**
-   * Supplier reads per second this worker may make as local activities (local-supplier-budget.ts
-   * `localCallsPerSecond`). @default Infinity
-   */
+  /** Supplier reads per second as local activities (local-supplier-budget.ts). @default Infinity */
   readonly localCallsPerSecond?: number;
-  /**
-   * The configured supplier accounts (id, and whether each takes new orders).
-   * @default the default account alone, enabled
-   */
+  /** The supplier accounts and whether each takes new orders. @default the default one, enabled */
   readonly accounts?: readonly { readonly id: string; readonly enabled: boolean }[];
 };
 
 export function createActivities(deps: ActivityDeps) {
-  const booking = createBookingActivities(deps);
-  const guard = createGuardActivities(deps);
+  const supplier = createSupplierActivities(deps);
   const earlierRuns = createEarlierRunsActivities({ orderEvents: deps.orderEvents !== undefined });
   return {
-    ...booking,
-    ...createCatalogueActivities(deps),
-    ...createContentSyncActivities(deps),
+    ...supplier,
     ...earlierRuns,
-    ...guard,
     ...createGuardStartActivities(),
     ...createLocalReadActivities({
       budget: tokenBucket(deps.localCallsPerSecond ?? Infinity, Date.now()),
       accounts: new Map(
         (deps.accounts ?? [{ id: DEFAULT_SUPPLIER_ACCOUNT, enabled: true }]).map((a) => [a.id, a]),
       ),
-      priceCheck: booking.priceCheck,
-      readBookingTerms: guard.readBookingTerms,
+      priceCheck: supplier.priceCheck,
+      readBookingTerms: supplier.readBookingTerms,
       earlierRunsOfOrder: earlierRuns.earlierRunsOfOrder,
     }),
     ...createOrderEventActivities(deps.orderEvents),
   };
 }
-
-export type Activities = ReturnType<typeof createActivities>;
 
 /**
  * The activities a supplier account's own worker registers (build-worker.ts): every call the

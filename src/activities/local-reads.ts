@@ -1,9 +1,8 @@
 /**
  * The supplier reads a workflow makes as local activities, within the worker's local budget
- * (local-supplier-budget.ts): a new booking's price check, the guard's first read of a booking's
- * terms. Without a token a read answers {@link NO_LOCAL_BUDGET} at once and the workflow schedules
- * it as a regular activity. A local read saves a workflow task and three history events, and no
- * poll queued on the task queue is ahead of it.
+ * (local-supplier-budget.ts), else answering {@link NO_LOCAL_BUDGET} for the workflow to schedule
+ * them. A local read saves a workflow task and three history events, and no poll queued on the
+ * task queue is ahead of it.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { BookingActivities, PriceCheckResult } from './booking';

@@ -1,9 +1,6 @@
 /**
- * A worker's own budget for the supplier reads it makes as local activities. They run outside the
- * task queue, so its fleet-wide cap (`SUPPLIER_MAX_CALLS_PER_SECOND`) does not see them: each
- * worker spends at most `SUPPLIER_LOCAL_CALLS_PER_SECOND` (a token bucket, one second of burst),
- * and a read that finds it empty is scheduled as a regular activity, under the cap. The fleet's
- * calls per second are then at most the cap plus workers × the local budget.
+ * A worker's own budget for the supplier reads it makes as local activities, which the task
+ * queue's fleet-wide cap does not see (`SUPPLIER_LOCAL_CALLS_PER_SECOND`: docs/operating.md).
  */
 
 /** A token bucket: `perSecond` tokens a second, holding at most one second's worth. */
@@ -37,8 +34,7 @@ export function localCallsPerSecond(
   fleetCapPerSecond: number | undefined,
   localPerSecond: number | undefined,
 ): number {
-  if (localPerSecond !== undefined) return localPerSecond;
-  return fleetCapPerSecond ? 0 : Infinity;
+  return localPerSecond ?? (fleetCapPerSecond ? 0 : Infinity);
 }
 
 /** What a local supplier read answers when the worker's budget is spent: schedule it instead. */

@@ -37,11 +37,9 @@ export function pollDelayMs(
 
 /**
  * How long from `nowMs` until poll `attempt + 1`, for poll `attempt` due at `dueAtMs` (the
- * server's `currentAttemptScheduledTimestampMs`): on the booking's own schedule (one
- * {@link pollDelayMs} after `dueAtMs`, or a whole number of delays more), the first such time at
- * least as far from now as the poll was late (between {@link POLL_MIN_GAP} and one delay). So polls
- * held up together go back to their own times instead of coming due together again, and a server
- * that is behind gets fewer polls until it catches up (bench/results/log.md).
+ * server's `currentAttemptScheduledTimestampMs`): the first time on the booking's own schedule at
+ * least as far from now as the poll was late (between {@link POLL_MIN_GAP} and one delay). Why:
+ * docs/operating.md, "Polls when the server is behind"; the runs in bench/results/log.md.
  */
 export function nextPollDelayMs(
   polling: Polling,

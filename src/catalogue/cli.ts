@@ -33,11 +33,10 @@ export async function runContentSync(
 ): Promise<ContentSyncResult> {
   const { countryCode, language, taskQueue } = options;
   checkCountryLanguage(countryCode, language);
-  const input = contentSyncInput(options);
   const handle = await client.workflow.start<typeof syncContent>(CONTENT_SYNC_WORKFLOW, {
     workflowId: contentSyncWorkflowId(countryCode, language, options.supplier),
     taskQueue,
-    args: [input],
+    args: [contentSyncInput(options)],
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
   });
   // result() follows continue-as-new to the last run's result.
@@ -52,10 +51,9 @@ export async function contentSyncProgress(
   client: Client,
   options: Pick<ContentPassOptions, 'countryCode' | 'language' | 'supplier'>,
 ): Promise<ContentSyncProgress | undefined> {
-  checkCountryLanguage(options.countryCode, options.language);
-  const handle = client.workflow.getHandle(
-    contentSyncWorkflowId(options.countryCode, options.language, options.supplier),
-  );
+  const { countryCode, language, supplier } = options;
+  checkCountryLanguage(countryCode, language);
+  const handle = client.workflow.getHandle(contentSyncWorkflowId(countryCode, language, supplier));
   try {
     return await handle.query(contentSyncProgressQuery);
   } catch (err) {
@@ -64,13 +62,10 @@ export async function contentSyncProgress(
   }
 }
 
-/** The store's filters (`CatalogueQuery`), checked before they reach it. */
-export type SearchCatalogueOptions = CatalogueQuery;
-
-/** Properties of the local catalogue matching every filter given, best rated first. */
+/** Properties of the catalogue matching every filter given (checked first), best rated first. */
 export async function searchCatalogue(
   store: CatalogueStore,
-  options: SearchCatalogueOptions,
+  options: CatalogueQuery,
 ): Promise<PropertySummary[]> {
   const language = options.language ?? 'en';
   checkLanguage(language);

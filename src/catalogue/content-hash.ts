@@ -14,7 +14,6 @@ export function canonicalJson(value: unknown): string {
   });
 }
 
-/** Hex SHA-256 of {@link canonicalJson}. */
 export function contentHash(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex');
 }

@@ -21,7 +21,6 @@ export function toRanges(ids: Iterable<number>): IdRanges {
   return out;
 }
 
-/** The union of two range sets. */
 export function mergeRanges(a: IdRanges, b: IdRanges): IdRanges {
   const all = [...a, ...b].sort((x, y) => x[0] - y[0]);
   const out: [number, number][] = [];
@@ -33,7 +32,6 @@ export function mergeRanges(a: IdRanges, b: IdRanges): IdRanges {
   return out;
 }
 
-/** How many ids the ranges hold. */
 export function rangesSize(r: IdRanges): number {
   let n = 0;
   for (const [first, last] of r) n += last - first + 1;
@@ -54,7 +52,6 @@ export function rangesHas(r: IdRanges, id: number): boolean {
   return false;
 }
 
-/** Every id of the ranges, ascending. */
 export function* rangeIds(r: IdRanges): Generator<number> {
   for (const [first, last] of r) for (let id = first; id <= last; id++) yield id;
 }

@@ -1,7 +1,4 @@
-/**
- * The content catalogue: the store (interface and SQLite implementation), the sync contract,
- * the schedule helper and the functions the CLI calls.
- */
+/** The content catalogue: the store, the sync contract, the schedule and the CLI's functions. */
 export * from './cli';
 export * from './id-ranges';
 export * from './schedule';

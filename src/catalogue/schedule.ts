@@ -1,7 +1,6 @@
 /**
- * The Temporal Schedule that runs `syncContent` for one country and language. Created or
- * updated by {@link ensureContentSchedule}, which is idempotent: deployments call it on every
- * start.
+ * The Temporal Schedule that runs `syncContent` for one country and language, created or updated
+ * by {@link ensureContentSchedule}: idempotent, deployments call it on every start.
  */
 import {
   ScheduleAlreadyRunning,
@@ -48,15 +47,14 @@ export async function ensureContentSchedule(
   const { countryCode, language, interval } = options;
   checkCountryLanguage(countryCode, language);
   const scheduleId = contentSyncWorkflowId(countryCode, language, options.supplier);
-  const input = contentSyncInput(options);
   const spec: ScheduleSpec = { intervals: [{ every: interval }] };
   const action: ScheduleOptionsStartWorkflowAction<typeof syncContent> = {
     type: 'startWorkflow',
     workflowType: CONTENT_SYNC_WORKFLOW,
     // The schedule appends the scheduled time, so each pass has its own id.
-    workflowId: contentSyncWorkflowId(countryCode, language, options.supplier),
+    workflowId: scheduleId,
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
-    args: [input],
+    args: [contentSyncInput(options)],
   };
   const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: interval };
   try {
@@ -65,11 +63,7 @@ export async function ensureContentSchedule(
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
   }
-  await client.schedule.getHandle(scheduleId).update((previous) => ({
-    ...previous,
-    spec,
-    action,
-    policies,
-  }));
+  const schedule = client.schedule.getHandle(scheduleId);
+  await schedule.update((previous) => ({ ...previous, spec, action, policies }));
   return { scheduleId, created: false };
 }

@@ -51,7 +51,6 @@ function summary(row: PropertyRow): PropertySummary {
   };
 }
 
-/** The properties `query` matches, best first. */
 function searchProperties(db: Database.Database, query: CatalogueQuery): PropertySummary[] {
   const where = ['p.language = @language'];
   const params: Record<string, unknown> = {

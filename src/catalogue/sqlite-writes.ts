@@ -108,7 +108,6 @@ export function openDatabase(options: SqliteCatalogueStoreOptions): Database.Dat
   return db;
 }
 
-/** The statements an upsert runs. */
 function upsertStatements(db: Database.Database) {
   return {
     select: db.prepare<[number, string], ExistingRow>(
@@ -135,7 +134,6 @@ function upsertStatements(db: Database.Database) {
   };
 }
 
-/** The row a record writes. */
 function rowOf(r: PropertyRecord, hash: string, now: string, syncId: string) {
   return {
     id: r.id,

@@ -136,10 +136,7 @@ export interface CatalogueStore {
   /** Active properties (by default) matching every filter given, best rated first. */
   search(query: CatalogueQuery): Promise<PropertySummary[]>;
 
-  /**
-   * Replaces the reference lists of a language, list by list, when their content changed.
-   * Returns how many lists changed.
-   */
+  /** Replaces a language's reference lists, each one whose content changed; returns how many. */
   upsertReferenceLists(language: ContentLanguage, lists: ReferenceLists): Promise<number>;
 
   /** A language's reference lists (empty when never synced). */

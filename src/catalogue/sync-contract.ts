@@ -6,7 +6,6 @@
 import { DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
 import type { IdRanges } from './id-ranges';
 
-/** The workflow type name. */
 export const CONTENT_SYNC_WORKFLOW = 'syncContent';
 
 /** Languages the supplier serves content in (seed: `en` or `it`). */
@@ -71,7 +70,6 @@ export interface ContentPassOptions extends CountryLanguage, DetailFetchLimits {
   readonly supplier?: string;
 }
 
-/** Input of `syncContent`. */
 export interface ContentSyncInput extends ContentPassOptions {
   /** Carried across continue-as-new; never set by callers. */
   readonly state?: ContentSyncState;
@@ -86,7 +84,6 @@ export interface ChangeCounts {
 
 export const NO_CHANGES: ChangeCounts = { inserted: 0, updated: 0, unchanged: 0 };
 
-/** The sum of two counts. */
 export function addCounts(a: ChangeCounts, b: ChangeCounts): ChangeCounts {
   return {
     inserted: a.inserted + b.inserted,
@@ -131,7 +128,6 @@ export interface ContentSyncState {
   readonly run: number;
 }
 
-/** Result of `syncContent`. */
 export interface ContentSyncResult extends CountryLanguage, ChangeCounts {
   /** Pages fetched (pages of the list at the end of the pass). */
   readonly pages: number;
@@ -146,7 +142,6 @@ export interface ContentSyncResult extends CountryLanguage, ChangeCounts {
   readonly runs: number;
 }
 
-/** What the `contentSyncProgress` query answers. */
 export interface ContentSyncProgress extends CountryLanguage {
   readonly phase: 'REFERENCE_LISTS' | 'PAGES' | 'DEACTIVATING' | 'DONE';
   readonly nextPage: number;
@@ -156,7 +151,6 @@ export interface ContentSyncProgress extends CountryLanguage {
   readonly run: number;
 }
 
-/** Input of the page activity. */
 export interface SyncContentPageInput extends CountryLanguage, DetailFetchLimits {
   readonly page: number;
   readonly syncId: string;
@@ -175,13 +169,11 @@ export interface SyncContentPageResult extends ChangeCounts {
   readonly listed: number;
 }
 
-/** Input of the finishing activity. */
 export interface FinishContentSyncInput extends CountryLanguage, DetailFetchLimits {
   readonly syncId: string;
   readonly seen: IdRanges;
 }
 
-/** Result of the finishing activity. */
 export interface FinishContentSyncResult extends ChangeCounts {
   /** Rows this pass marked inactive. */
   readonly deactivated: number;

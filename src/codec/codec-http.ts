@@ -1,7 +1,4 @@
-/**
- * The codec server's HTTP pieces (codec-server.ts): the body's shape, the token check, the
- * preflight, reading a capped body, the answers and their errors.
- */
+/** The codec server's HTTP pieces: body shape, token check, preflight, capped body, answers. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Payload } from '@temporalio/common';

@@ -33,21 +33,16 @@ export interface CodecServerOptions {
   /** The bearer token every encode/decode request must carry. Must not be empty. */
   readonly token: string;
   /**
-   * The browser origin(s) allowed to call the server (the Temporal UI, e.g.
-   * `http://localhost:8233`). Other origins get no CORS headers, so browsers refuse them.
-   * @default [] (no CORS: CLI and server-side callers only)
+   * The browser origins allowed to call the server (the Temporal UI, `http://localhost:8233`);
+   * others get no CORS headers, so browsers refuse them. @default [] (CLI and servers only)
    */
   readonly corsOrigin?: string | readonly string[];
   /**
    * Largest request body accepted, bytes. Temporal caps a payload at 2 MiB and the UI decodes a
-   * few payloads per request; base64 adds a third.
-   * @default 8 MiB
+   * few payloads per request; base64 adds a third. @default 8 MiB
    */
   readonly maxBodyBytes?: number;
-  /**
-   * Where faults of ours (500s) are reported; never called with payload contents.
-   * @default console.error
-   */
+  /** Where our faults (500s) are reported, never with payload contents. @default console.error */
   readonly onError?: (err: unknown) => void;
 }
 
@@ -70,7 +65,6 @@ export interface CodecServer {
  */
 const ROUTE = /^\/(?:t\/([^/]+)\/)?(?:[^/]+\/)?(encode|decode)\/?$/;
 
-/** `listen` and `close` of a built server. */
 function lifecycle(server: Server): Omit<CodecServer, 'server'> {
   let closing: Promise<void> | undefined;
   return {
@@ -93,7 +87,6 @@ function lifecycle(server: Server): Omit<CodecServer, 'server'> {
 
 /**
  * Builds the codec server (not listening: call `listen`, port 0 in tests).
- *
  * @throws {TypeError} when `token` is empty.
  */
 export function buildCodecServer(options: CodecServerOptions): CodecServer {

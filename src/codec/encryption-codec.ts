@@ -1,12 +1,8 @@
 /**
  * AES-256-GCM payload encryption for everything the worker and the client send to Temporal
- * (docs/hard-rules.md, rule 9: guest data is never in clear in Temporal).
- *
- * An encrypted payload is `{ metadata: { encoding: 'binary/encrypted', 'encryption-key-id': id },
- * data: iv(12) ‖ ciphertext ‖ tag(16) }`, where the plaintext is the whole original payload
- * (metadata included) serialized as protobuf. That is the layout of the samples-typescript
- * encryption sample, so tooling written for it reads ours. The key id travels in clear so that
- * key rotation works: the first configured key encrypts, any configured key decrypts.
+ * (docs/hard-rules.md, rule 9: guest data is never in clear in Temporal). The format (the layout
+ * of Temporal's encryption samples, so tooling written for them reads ours) and key rotation:
+ * docs/payload-encryption.md.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from '@temporalio/common';

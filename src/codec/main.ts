@@ -45,13 +45,11 @@ async function main(): Promise<void> {
     .listen(config.port, values.host)
     .catch(whenPortInUse('CODEC_SERVER_PORT', config.port, 'codec server', values.host));
 
+  const decrypts = codec.keyIds.map((k) => `"${k}"`).join(', ');
+  const cors = config.corsOrigins.length > 0 ? config.corsOrigins.join(', ') : 'no origin';
   console.log(`Codec server listening on ${url}`);
-  console.log(
-    `  encrypts with key id "${codec.encryptionKeyId}", decrypts ${codec.keyIds.map((k) => `"${k}"`).join(', ')}`,
-  );
-  console.log(
-    `  CORS for ${config.corsOrigins.length > 0 ? config.corsOrigins.join(', ') : 'no origin'}`,
-  );
+  console.log(`  encrypts with key id "${codec.encryptionKeyId}", decrypts ${decrypts}`);
+  console.log(`  CORS for ${cors}`);
   if (encryption.development) {
     console.log('  WARNING: development encryption key (public): never use it for real data');
   }

@@ -1,10 +1,8 @@
 /**
  * The workflows' payload converter, compiled into the bundle (`payloadConverterPath`): the SDK's
- * default converter, except that a payload the worker's codecs marked undecodable
- * (src/codec/worker-codecs.ts), or JSON that does not parse, becomes an {@link UndecodablePayload}
- * for the input checks to refuse, where the default would throw and fail the workflow task at
- * every retry. Anything else it cannot read still throws: a history replayed without the codec
- * fails as it should.
+ * default, except that a payload the worker's codecs marked undecodable (worker-codecs.ts), or JSON
+ * that does not parse, becomes an {@link UndecodablePayload}. Anything else it cannot read still
+ * throws: a history replayed without the codec fails as it should.
  */
 import { defaultPayloadConverter, type Payload, type PayloadConverter } from '@temporalio/common';
 import { UndecodablePayload } from '../shared/undecodable-payload';
@@ -12,7 +10,6 @@ import { UndecodablePayload } from '../shared/undecodable-payload';
 /** The encoding the worker's codecs give a payload they could not decode; its data says why. */
 export const UNDECODABLE_ENCODING = 'binary/undecodable';
 
-/** The encodings the default converter reads. */
 export const READABLE_ENCODINGS: ReadonlySet<string> = new Set([
   'binary/null',
   'binary/plain',

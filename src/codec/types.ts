@@ -1,7 +1,4 @@
-/**
- * What the codec works with: payload keys and the codec server's settings. src/config/codec.ts
- * reads them from the environment.
- */
+/** What the codec works with: payload keys, the codec server's settings (src/config/codec.ts). */
 import type { KeyObject } from 'node:crypto';
 
 export interface EncryptionKey {

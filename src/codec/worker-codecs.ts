@@ -1,11 +1,10 @@
 /**
- * The worker's side of the payload codecs. A payload they cannot decode (ciphertext under a key
- * id this worker does not hold, bytes that are not ciphertext) or whose encoding no converter
- * reads would fail the workflow task, and the server retries a workflow task forever: an order
- * system's bad payload would leave its order open and silent. Here the worker hands it on marked
- * undecodable, with the reason (a key id or an encoding, never key material or the payload's
- * bytes), and the workflow refuses it by name (src/codec/payload-converter.ts). Clients, replay
- * and the codec server keep the codec's own errors.
+ * The worker's side of the payload codecs. A payload they cannot decode (ciphertext under a key id
+ * this worker does not hold, bytes that are not ciphertext) or whose encoding no converter reads
+ * would fail the workflow task at every retry, forever, leaving the order open and silent: here it
+ * goes on marked undecodable with the reason (a key id or an encoding, never key material or the
+ * payload's bytes), for the workflow to refuse by name. Clients, replay and the codec server keep
+ * the codec's own errors.
  */
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 import { READABLE_ENCODINGS, UNDECODABLE_ENCODING } from './payload-converter';

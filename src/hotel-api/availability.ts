@@ -1,6 +1,6 @@
 /** `GET /properties/availability`: rooms per property for dates and occupancy. */
 import { z } from 'zod';
-import { endpointSpec, json200, type PreparedRequest } from './endpoint';
+import { endpointSpec, json200, prepared, type PreparedRequest } from './endpoint';
 import { IsoDate, Occupancy, PositiveId, validateRequest } from './validation';
 
 export const AVAILABILITY = endpointSpec('GET', '/properties/availability', 'search');
@@ -25,9 +25,7 @@ export const AvailabilityQuery = z
       ctx.addIssue({ code: 'custom', path: ['checkout'], message: 'must be after checkin' });
     }
   });
-export type AvailabilityQuery = z.infer<typeof AvailabilityQuery>;
 
-/** What callers pass to `HotelApiClient.availability`. */
 export interface AvailabilityParams {
   /** `YYYY-MM-DD`. */
   readonly checkin: string;
@@ -47,19 +45,11 @@ export const Price = z.looseObject({
   net: z.string(),
   currency: z.string().optional(),
 });
-export type Price = z.infer<typeof Price>;
-
-export const BedGroup = z.looseObject({ id: z.string(), description: z.string() });
-export type BedGroup = z.infer<typeof BedGroup>;
 
 export const RoomOccupancy = z.looseObject({
   adults: z.number().int(),
   children: z.array(z.number().int()).default([]),
 });
-export type RoomOccupancy = z.infer<typeof RoomOccupancy>;
-
-export const Treatment = z.looseObject({ id: z.string(), name: z.string() });
-export type Treatment = z.infer<typeof Treatment>;
 
 /** One bookable room option; its `id` is the `option_id` of the price check. */
 export const Room = z.looseObject({
@@ -73,9 +63,9 @@ export const Room = z.looseObject({
   cancel_penalties: z.unknown().optional(),
   package: z.boolean(),
   corporate: z.boolean(),
-  bed_groups: z.array(BedGroup).default([]),
+  bed_groups: z.array(z.looseObject({ id: z.string(), description: z.string() })).default([]),
   price: Price,
-  treatments: z.array(Treatment).default([]),
+  treatments: z.array(z.looseObject({ id: z.string(), name: z.string() })).default([]),
 });
 export type Room = z.infer<typeof Room>;
 
@@ -84,7 +74,6 @@ export const AvailabilityProperty = z.looseObject({
   status: z.string(),
   rooms: z.array(Room).default([]),
 });
-export type AvailabilityProperty = z.infer<typeof AvailabilityProperty>;
 
 export const AvailabilityResponse = z.looseObject({
   properties: z.array(AvailabilityProperty).default([]),
@@ -95,29 +84,20 @@ export type AvailabilityResponse = z.infer<typeof AvailabilityResponse>;
 
 const RESPONSES = json200(AvailabilityResponse);
 
-/** Validates and builds the availability request; throws INVALID_REQUEST naming the field. */
 export function prepareAvailability(
   params: AvailabilityParams,
 ): PreparedRequest<AvailabilityResponse> {
-  const q = validateRequest(
-    AvailabilityQuery,
-    {
-      checkin: params.checkin,
-      checkout: params.checkout,
-      property_id: params.propertyIds,
-      occupancy: params.occupancy,
-    },
+  const { checkin, checkout, propertyIds, occupancy } = params;
+  const query = { checkin, checkout, property_id: propertyIds, occupancy };
+  const q = validateRequest(AvailabilityQuery, query, AVAILABILITY);
+  return prepared(
     AVAILABILITY,
-  );
-  return {
-    ...AVAILABILITY,
-    path: AVAILABILITY.endpoint,
-    query: [
+    [
       ['checkin', q.checkin],
       ['checkout', q.checkout],
       ...q.property_id.map((id) => ['property_id', String(id)] as const),
       ...q.occupancy.map((o) => ['occupancy', o] as const),
     ],
-    responses: RESPONSES,
-  };
+    RESPONSES,
+  );
 }

@@ -3,28 +3,16 @@
  * why its failures are classified so carefully (see errors.ts).
  */
 import { z } from 'zod';
-import { endpointSpec, type PreparedRequest } from './endpoint';
+import { endpointSpec, prepared, type PreparedRequest } from './endpoint';
 import { NonEmptyString, PositiveId, validateRequest } from './validation';
+import { CUSTOM_FIELD_NAMES } from '../shared/booking-values';
 
 export const CREATE_BOOKING = endpointSpec('POST', '/booking', 'booking');
 
 export const CreateBookingQuery = z.strictObject({ option_id: NonEmptyString });
-export type CreateBookingQuery = z.infer<typeof CreateBookingQuery>;
 
 /** The ten custom field names the supplier accepts, `custom_field_1`..`custom_field_10`. */
-export const CUSTOM_FIELD_NAMES = [
-  'custom_field_1',
-  'custom_field_2',
-  'custom_field_3',
-  'custom_field_4',
-  'custom_field_5',
-  'custom_field_6',
-  'custom_field_7',
-  'custom_field_8',
-  'custom_field_9',
-  'custom_field_10',
-] as const;
-export type CustomFieldName = (typeof CUSTOM_FIELD_NAMES)[number];
+export type CustomFieldName = `custom_field_${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10}`;
 
 const customFieldShape = Object.fromEntries(
   CUSTOM_FIELD_NAMES.map((name) => [name, z.string().optional()]),
@@ -35,7 +23,6 @@ const customFieldShape = Object.fromEntries(
  * (The seed also allows a bare field name as a string; it carries no value, so we never send it.)
  */
 export const CustomFields = z.strictObject(customFieldShape);
-export type CustomFields = z.infer<typeof CustomFields>;
 
 export const RoomRequest = z.strictObject({
   lead_first_name: NonEmptyString,
@@ -43,7 +30,6 @@ export const RoomRequest = z.strictObject({
   /** Special requests for the room. */
   notes: z.string().nullable().optional(),
 });
-export type RoomRequest = z.infer<typeof RoomRequest>;
 
 /** The booking body as sent; unknown keys are rejected so a typo never silently drops data. */
 export const BookingRequestBody = z.strictObject({
@@ -75,7 +61,6 @@ export const BookingStatus = z.enum([
   'PENDING',
   'CANCELLED',
 ]);
-export type BookingStatus = z.infer<typeof BookingStatus>;
 
 /**
  * The 201 answer. The status is strict: an unknown value is a CONTRACT error, which for a
@@ -88,25 +73,17 @@ export const CreateBookingResponse = z.looseObject({
 });
 export type CreateBookingResponse = z.infer<typeof CreateBookingResponse>;
 
-/** Success statuses and how to read them; built once, not per call. */
+// 201 is documented; a 200 with the same body is just as unambiguous a success, and rejecting it
+// would push a made booking into reconciliation.
 const RESPONSES: PreparedRequest<CreateBookingResponse>['responses'] = {
   201: { json: CreateBookingResponse },
   200: { json: CreateBookingResponse },
 };
 
-/** Validates and builds the request; throws INVALID_REQUEST naming the field. */
 export function prepareCreateBooking(
   params: CreateBookingParams,
 ): PreparedRequest<CreateBookingResponse> {
   const q = validateRequest(CreateBookingQuery, { option_id: params.optionId }, CREATE_BOOKING);
   const body = validateRequest(BookingRequestBody, params.body, CREATE_BOOKING);
-  return {
-    ...CREATE_BOOKING,
-    path: CREATE_BOOKING.endpoint,
-    query: [['option_id', q.option_id]],
-    body,
-    // 201 is documented; a 200 with the same body is just as unambiguous a success, and
-    // rejecting it would push a made booking into reconciliation.
-    responses: RESPONSES,
-  };
+  return prepared(CREATE_BOOKING, [['option_id', q.option_id]], RESPONSES, { body });
 }

@@ -1,12 +1,11 @@
 /** `DELETE /cancel`: 204 means cancelled; 202 means the outcome is not known yet (rule 4). */
 import { z } from 'zod';
-import { endpointSpec, type PreparedRequest } from './endpoint';
+import { endpointSpec, prepared, type PreparedRequest } from './endpoint';
 import { PositiveId, validateRequest } from './validation';
 
 export const CANCEL_BOOKING = endpointSpec('DELETE', '/cancel', 'read');
 
 export const CancelQuery = z.strictObject({ booking_id: PositiveId });
-export type CancelQuery = z.infer<typeof CancelQuery>;
 
 export interface CancelParams {
   readonly bookingId: number;
@@ -22,7 +21,6 @@ export const CancelResponse = z.looseObject({
   /** Says the booking could not be found or is already cancelled. */
   message: z.string().nullable().default(null),
 });
-export type CancelResponse = z.infer<typeof CancelResponse>;
 
 /** What `cancelBooking` resolves to. */
 export type CancelResult =
@@ -35,19 +33,12 @@ const PendingCancel = CancelResponse.transform((b): CancelResult => ({
   message: b.message,
 }));
 
-/** Success statuses and how to read them; built once, not per call. */
 const RESPONSES: PreparedRequest<CancelResult>['responses'] = {
   204: { empty: { outcome: 'CANCELLED' } },
   202: { json: PendingCancel },
 };
 
-/** Validates and builds the request; throws INVALID_REQUEST naming the field. */
 export function prepareCancel(params: CancelParams): PreparedRequest<CancelResult> {
   const q = validateRequest(CancelQuery, { booking_id: params.bookingId }, CANCEL_BOOKING);
-  return {
-    ...CANCEL_BOOKING,
-    path: CANCEL_BOOKING.endpoint,
-    query: [['booking_id', String(q.booking_id)]],
-    responses: RESPONSES,
-  };
+  return prepared(CANCEL_BOOKING, [['booking_id', String(q.booking_id)]], RESPONSES);
 }

@@ -1,7 +1,4 @@
-/**
- * Maps a supplier answer, or a failure without one, to a {@link HotelApiError} (its code's flags:
- * the classification table in errors.ts).
- */
+/** Maps a supplier answer, or a failure without one, to a {@link HotelApiError} (errors.ts). */
 import type {
   FieldError,
   HotelApiErrorCode,
@@ -122,7 +119,7 @@ export function parseValidationDetail(
  * bad body are CONTRACT errors built by the client with {@link contractError}.
  */
 export function classifyResponse(ctx: ResponseContext): HotelApiError {
-  const { statusCode: status, endpoint, method, headers, body } = ctx;
+  const { statusCode: status, endpoint, method, headers, body, clockOffsetMs } = ctx;
   const secrets = ctx.secrets ?? [];
   const personal = ctx.personal ?? [];
   const where = `${method} ${endpoint}`;
@@ -148,12 +145,10 @@ export function classifyResponse(ctx: ResponseContext): HotelApiError {
     if (skew !== undefined && Math.abs(skew) > CLOCK_SKEW_THRESHOLD_MS) {
       const off = `${Math.round(skew / 1000)} s off the supplier clock (tolerance 300 s)`;
       return error('CLOCK_SKEW', `401 while our signature was ${off}${suffix}`, {
-        clockOffsetMs: ctx.clockOffsetMs ?? skew,
+        clockOffsetMs: clockOffsetMs ?? skew,
       });
     }
-    return error('AUTH_INVALID', `401 (credentials rejected)${suffix}`, {
-      clockOffsetMs: ctx.clockOffsetMs,
-    });
+    return error('AUTH_INVALID', `401 (credentials rejected)${suffix}`, { clockOffsetMs });
   }
   if (status === 403) return error('ACCOUNT_INACTIVE', `403 (company account not active)${suffix}`);
   if (status === 422) {
@@ -164,16 +159,11 @@ export function classifyResponse(ctx: ResponseContext): HotelApiError {
   if (status === 404 && !NOT_FOUND_EXCLUDED.has(where)) {
     return error('NOT_FOUND', `404 (not found)${suffix}`);
   }
-  if (status === 429) {
-    return error('RATE_LIMITED', `429 (rate limited)${suffix}`, {
-      retryAfterMs: parseRetryAfter(headers, ctx.nowMs),
-    });
-  }
+  const retryAfterMs = parseRetryAfter(headers, ctx.nowMs);
+  if (status === 429) return error('RATE_LIMITED', `429 (rate limited)${suffix}`, { retryAfterMs });
   if (status >= 500 && status <= 599) {
     const failure = 'supplier failure; the request may have been processed';
-    return error('SUPPLIER_UNAVAILABLE', `${status} (${failure})${suffix}`, {
-      retryAfterMs: parseRetryAfter(headers, ctx.nowMs),
-    });
+    return error('SUPPLIER_UNAVAILABLE', `${status} (${failure})${suffix}`, { retryAfterMs });
   }
   if (status >= 400 && status <= 499) {
     return error('CLIENT_ERROR', `${status} (undocumented refusal)${suffix}`);

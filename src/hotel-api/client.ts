@@ -24,7 +24,7 @@ import {
   type PropertyListParams,
   type PropertyListResponse,
 } from './content';
-import type { PreparedRequest } from './endpoint';
+import type { PreparedRequest, TimeoutClass } from './endpoint';
 import { isHotelApiError, type HttpMethod, type ResponseHeaders } from './errors';
 import { Exchange, readAnswer, type RawResponse } from './exchange';
 import { preparePriceCheck, type PriceCheckParams, type PriceCheckResponse } from './price-check';
@@ -46,7 +46,6 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024; // 10 MiB
 
 /** One finished call, reported to {@link HotelApiClientOptions.onCall} (the metrics layer). */
 export interface CallEvent {
-  /** Path template, e.g. `/booking` or `/properties/content/{hotel_id}`. */
   readonly endpoint: string;
   readonly method: HttpMethod;
   readonly statusCode?: number;
@@ -78,10 +77,7 @@ export interface HotelApiClientOptions {
 export interface CallOptions {
   /** Aborts the call; it then fails with ABORTED. @default none */
   readonly signal?: AbortSignal;
-  /**
-   * Overall deadline of this call (queueing, connecting, sending, reading), in ms.
-   * @default config.timeouts.bookingMs for POST /booking, searchMs for availability, readMs otherwise
-   */
+  /** Deadline of the whole call (queueing to reading), ms. @default its `config.timeouts` entry */
   readonly timeoutMs?: number;
 }
 
@@ -91,11 +87,7 @@ export interface HotelApiConfig {
   readonly key: string;
   readonly secret: string;
   /** In ms: `bookingMs` for POST /booking, `searchMs` for availability, `readMs` for the rest. */
-  readonly timeouts: {
-    readonly bookingMs: number;
-    readonly readMs: number;
-    readonly searchMs: number;
-  };
+  readonly timeouts: Readonly<Record<`${TimeoutClass}Ms`, number>>;
   /** Sign with the supplier's clock (from its `Date` header) when ours drifts. */
   readonly clockCorrection: boolean;
   readonly maxConnections: number;
@@ -168,10 +160,7 @@ export class HotelApiClient {
     return this.#call(preparePriceCheck(q), opts);
   }
 
-  /**
-   * `POST /booking` (timeout: `bookingMs`). Not idempotent: on failure, re-send only when the
-   * error is not `ambiguous`.
-   */
+  /** `POST /booking` (timeout: `bookingMs`). Not idempotent: re-send only if not `ambiguous`. */
   async createBooking(q: CreateBookingParams, opts?: CallOptions): Promise<CreateBookingResponse> {
     return this.#call(prepareCreateBooking(q), opts);
   }
@@ -195,10 +184,7 @@ export class HotelApiClient {
 
   async #call<T>(req: PreparedRequest<T>, opts: CallOptions | undefined): Promise<T> {
     const { endpoint, method } = req;
-    const t = this.#config.timeouts;
-    const timeoutMs =
-      opts?.timeoutMs ??
-      (req.timeout === 'booking' ? t.bookingMs : req.timeout === 'search' ? t.searchMs : t.readMs);
+    const timeoutMs = opts?.timeoutMs ?? this.#config.timeouts[`${req.timeout}Ms`];
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
       throw invalidRequest(req, [{ field: 'timeoutMs', message: 'must be a positive number' }]);
     }

@@ -1,6 +1,6 @@
 /** `GET /properties/content/` (the paginated list) and `GET /properties/content/{hotel_id}`. */
 import { z } from 'zod';
-import { endpointSpec, json200, type PreparedRequest, type QueryPairs } from './endpoint';
+import { endpointSpec, json200, prepared, type PreparedRequest, type QueryPairs } from './endpoint';
 import { CountryCode, LanguageCode, PositiveId, validateRequest } from './validation';
 
 // The seed spells the list with a trailing slash; FastAPI redirects the other spelling.
@@ -8,7 +8,6 @@ export const PROPERTY_LIST = endpointSpec('GET', '/properties/content/', 'read')
 
 export const PROPERTY_DETAIL = endpointSpec('GET', '/properties/content/{hotel_id}', 'read');
 
-/** The list's fixed page size. */
 export const PAGE_SIZE = 200;
 
 /** Number of pages for a `total` (the list reports properties, not pages). */
@@ -24,7 +23,6 @@ export const PropertyListQuery = z.strictObject({
   /** @default 1 (the supplier's default; omitted when not given) */
   page: z.number().int('must be an integer').min(1, 'must be at least 1').optional(),
 });
-export type PropertyListQuery = z.infer<typeof PropertyListQuery>;
 
 export interface PropertyListParams {
   /** ISO 3166-1 alpha-2, upper case. */
@@ -40,7 +38,6 @@ export interface PropertyListParams {
  * `id` and a `name` and keep whatever else comes.
  */
 export const PropertyListItem = z.looseObject({ id: z.number().int(), name: z.string() });
-export type PropertyListItem = z.infer<typeof PropertyListItem>;
 
 /** The seed shows only `total`; the items travel under `properties` (agreed with the simulator). */
 export const PropertyListResponse = z.looseObject({
@@ -55,7 +52,6 @@ export const PropertyDetailQuery = z.strictObject({
   /** @default 'en' */
   language_code: LanguageCode.optional(),
 });
-export type PropertyDetailQuery = z.infer<typeof PropertyDetailQuery>;
 
 export interface PropertyDetailParams {
   readonly hotelId: number;
@@ -65,26 +61,6 @@ export interface PropertyDetailParams {
 
 const nullableString = z.string().nullable().optional();
 const nullableNumber = z.number().nullable().optional();
-
-/** Description texts; where the detail record carries them is not shown by the seed. */
-export const PropertyDescription = z.looseObject({
-  rooms: nullableString,
-  dining: nullableString,
-  headline: nullableString,
-  location: nullableString,
-  amenities: nullableString,
-  attractions: nullableString,
-  business_amenities: nullableString,
-  renovations: nullableString,
-});
-export type PropertyDescription = z.infer<typeof PropertyDescription>;
-
-export const HotelAttribute = z.looseObject({
-  id: z.number().int(),
-  name: z.string(),
-  value: z.number().int().nullable().optional(),
-});
-export type HotelAttribute = z.infer<typeof HotelAttribute>;
 
 /**
  * The property detail record. Fields the seed lists are typed; the rest (descriptions, images,
@@ -116,13 +92,13 @@ export const PropertyDetail = z.looseObject({
 });
 export type PropertyDetail = z.infer<typeof PropertyDetail>;
 
-function languagePair(language: string | undefined): QueryPairs {
-  return language === undefined ? [] : [['language_code', language]];
+/** `key=value`, or nothing when the value is absent. */
+function optionalPair(key: string, value: string | number | undefined): QueryPairs {
+  return value === undefined ? [] : [[key, String(value)]];
 }
 
 const LIST_RESPONSES = json200(PropertyListResponse);
 
-/** Validates and builds the list request; throws INVALID_REQUEST naming the field. */
 export function preparePropertyList(
   params: PropertyListParams,
 ): PreparedRequest<PropertyListResponse> {
@@ -131,21 +107,14 @@ export function preparePropertyList(
     { country_code: params.countryCode, language_code: params.languageCode, page: params.page },
     PROPERTY_LIST,
   );
-  return {
-    ...PROPERTY_LIST,
-    path: PROPERTY_LIST.endpoint,
-    query: [
-      ['country_code', q.country_code],
-      ...languagePair(q.language_code),
-      ...(q.page === undefined ? [] : [['page', String(q.page)] as const]),
-    ],
-    responses: LIST_RESPONSES,
-  };
+  const language = optionalPair('language_code', q.language_code);
+  const page = optionalPair('page', q.page);
+  const query: QueryPairs = [['country_code', q.country_code], ...language, ...page];
+  return prepared(PROPERTY_LIST, query, LIST_RESPONSES);
 }
 
 const DETAIL_RESPONSES = json200(PropertyDetail);
 
-/** Validates and builds the detail request; throws INVALID_REQUEST naming the field. */
 export function preparePropertyDetail(
   params: PropertyDetailParams,
 ): PreparedRequest<PropertyDetail> {
@@ -154,10 +123,7 @@ export function preparePropertyDetail(
     { hotel_id: params.hotelId, language_code: params.languageCode },
     PROPERTY_DETAIL,
   );
-  return {
-    ...PROPERTY_DETAIL,
-    path: `/properties/content/${q.hotel_id}`,
-    query: languagePair(q.language_code),
-    responses: DETAIL_RESPONSES,
-  };
+  const language = optionalPair('language_code', q.language_code);
+  const path = `/properties/content/${q.hotel_id}`;
+  return prepared(PROPERTY_DETAIL, language, DETAIL_RESPONSES, { path });
 }

@@ -1,6 +1,7 @@
 /**
  * What an endpoint module hands the client: a validated, fully built request and how to read
- * each success status. Endpoint modules are pure; only `client.ts` does I/O.
+ * each success status. Endpoint modules are pure; only `client.ts` does I/O. Each one's `prepareX`
+ * validates its params first and throws INVALID_REQUEST naming each bad field (nothing sent).
  */
 import type { z } from 'zod';
 import type { HttpMethod } from './errors';
@@ -38,20 +39,25 @@ export interface PreparedRequest<T> extends EndpointSpec {
   readonly verify?: (value: T) => string | undefined;
 }
 
-/** An endpoint's {@link EndpointSpec}, its literals kept. */
-export function endpointSpec<
-  const M extends HttpMethod,
-  const E extends string,
-  const T extends TimeoutClass,
->(
-  method: M,
-  endpoint: E,
-  timeout: T,
-): { readonly method: M; readonly endpoint: E; readonly timeout: T } {
+export function endpointSpec(
+  method: HttpMethod,
+  endpoint: string,
+  timeout: TimeoutClass,
+): EndpointSpec {
   return { method, endpoint, timeout };
 }
 
 /** The usual success: 200 with a JSON body read by `json` (built once per endpoint, not per call). */
 export function json200<T>(json: z.ZodType<T>): PreparedRequest<T>['responses'] {
   return { 200: { json } };
+}
+
+/** The request of `spec` with this query, at the path template unless `more` gives another. */
+export function prepared<T>(
+  spec: EndpointSpec,
+  query: QueryPairs,
+  responses: PreparedRequest<T>['responses'],
+  more?: Partial<Pick<PreparedRequest<T>, 'path' | 'body' | 'verify'>>,
+): PreparedRequest<T> {
+  return { ...spec, path: spec.endpoint, query, responses, ...more };
 }

@@ -1,37 +1,12 @@
 /**
- * The ONE place that classifies supplier-call failures: every failure of a call through the client
- * becomes a {@link HotelApiError} whose `code` is stable and whose `retryable` / `ambiguous` flags
- * come from {@link CLASSIFICATION_TABLE} (classify.ts maps answers and network failures to codes).
- * Activities convert it once to an `ApplicationFailure` with `type = code`, so workflows decide on
- * the code alone: the flags are fixed per code (only CLOCK_SKEW's retryability depends on a
- * deployment setting, never on the failure).
- *
- * Hard rule 1 (at most one supplier booking per order) rests on `ambiguous`: a non-idempotent
- * call (POST /booking) may be re-sent only when `ambiguous` is false.
+ * The ONE place that classifies supplier-call failures (docs/hard-rules.md, "Failure
+ * classification"): every failure of a call through the client becomes a {@link HotelApiError}
+ * whose stable `code` (classify.ts picks it) fixes its `retryable` / `ambiguous` flags (only
+ * CLOCK_SKEW's retryability depends on a deployment setting), so workflows decide on the code
+ * alone. Hard rule 1 rests on `ambiguous`: POST /booking may be re-sent only when it is false.
  */
 
-/** The stable failure codes. Add freely, never rename: workflows and dashboards match on them. */
-export const HotelApiErrorCode = {
-  AUTH_INVALID: 'AUTH_INVALID',
-  ACCOUNT_INACTIVE: 'ACCOUNT_INACTIVE',
-  VALIDATION: 'VALIDATION',
-  INVALID_REQUEST: 'INVALID_REQUEST',
-  NOT_FOUND: 'NOT_FOUND',
-  RATE_LIMITED: 'RATE_LIMITED',
-  SUPPLIER_UNAVAILABLE: 'SUPPLIER_UNAVAILABLE',
-  TIMEOUT: 'TIMEOUT',
-  CONNECTION_FAILED_BEFORE_SEND: 'CONNECTION_FAILED_BEFORE_SEND',
-  CONNECTION_LOST: 'CONNECTION_LOST',
-  CONTRACT: 'CONTRACT',
-  CLOCK_SKEW: 'CLOCK_SKEW',
-  ABORTED: 'ABORTED',
-  CLIENT_ERROR: 'CLIENT_ERROR',
-} as const;
-export type HotelApiErrorCode = (typeof HotelApiErrorCode)[keyof typeof HotelApiErrorCode];
-
-/** One row of {@link CLASSIFICATION_TABLE}. */
-export interface ClassificationRow {
-  readonly code: HotelApiErrorCode;
+interface Classification {
   /** What produces this code. */
   readonly trigger: string;
   /** `'if-clock-correction'`: when `HotelApiConfig.clockCorrection` is on (signs with its time). */
@@ -42,69 +17,64 @@ export interface ClassificationRow {
   readonly meaning: string;
 }
 
-/** The single source of truth: `HotelApiError` takes its flags from here, docs/hard-rules.md renders it. */
-export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
-  {
-    code: 'AUTH_INVALID',
+/**
+ * The stable failure codes and their classification, the single source of truth: `HotelApiError`
+ * takes its flags from here, docs/hard-rules.md renders it. Add codes freely, never rename:
+ * workflows and dashboards match on them.
+ */
+const CLASSIFICATION = {
+  AUTH_INVALID: {
     trigger: '401, the signed timestamp within 4 minutes of the supplier clock (or no Date header)',
     retryable: false,
     ambiguous: false,
     meaning: 'Key or secret rejected; the request was refused. Fix the credentials (fail fast).',
   },
-  {
-    code: 'ACCOUNT_INACTIVE',
+  ACCOUNT_INACTIVE: {
     trigger: '403',
     retryable: false,
     ambiguous: false,
     meaning: 'The company account is not active; the request was refused. Contact the supplier.',
   },
-  {
-    code: 'VALIDATION',
+  VALIDATION: {
     trigger: '422 (detail as a string or as a list of {type, loc, msg})',
     retryable: false,
     ambiguous: false,
     meaning:
       'The supplier rejected the parameters (see fieldErrors); nothing was processed. A bug or a contract drift.',
   },
-  {
-    code: 'INVALID_REQUEST',
+  INVALID_REQUEST: {
     trigger: 'our own validation before sending',
     retryable: false,
     ambiguous: false,
     meaning: 'Bad input caught before anything was sent (see fieldErrors).',
   },
-  {
-    code: 'NOT_FOUND',
+  NOT_FOUND: {
     trigger: '404 from any endpoint except POST /booking',
     retryable: false,
     ambiguous: false,
     meaning: 'The property or booking does not exist (or the property is inactive).',
   },
-  {
-    code: 'RATE_LIMITED',
+  RATE_LIMITED: {
     trigger: '429',
     retryable: true,
     ambiguous: false,
     meaning:
       'Refused before processing (RFC 6585); retry after retryAfterMs when given (Retry-After, at most 5 min).',
   },
-  {
-    code: 'SUPPLIER_UNAVAILABLE',
+  SUPPLIER_UNAVAILABLE: {
     trigger: '5xx',
     retryable: true,
     ambiguous: true,
     meaning:
       'The supplier failed while handling the request; a POST /booking may have committed. Carries retryAfterMs when given (at most 5 min).',
   },
-  {
-    code: 'TIMEOUT',
+  TIMEOUT: {
     trigger: 'our deadline expired after the request was written (headers or body late)',
     retryable: true,
     ambiguous: true,
     meaning: 'No complete answer in time; the supplier may still process the request.',
   },
-  {
-    code: 'CONNECTION_FAILED_BEFORE_SEND',
+  CONNECTION_FAILED_BEFORE_SEND: {
     trigger:
       'any failure or deadline before the request was handed to a connected socket, whatever its code: connection refused, DNS failure, connect timeout, TLS handshake failure, queued for a free connection',
     retryable: true,
@@ -112,8 +82,7 @@ export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
     meaning:
       'Proof that the request never reached the supplier; safe to send again, even a booking.',
   },
-  {
-    code: 'CONNECTION_LOST',
+  CONNECTION_LOST: {
     trigger:
       'any socket failure after the request was handed to the socket, whatever its code (ECONNRESET, EPIPE, EHOSTUNREACH, ETIMEDOUT, UND_ERR_SOCKET, ...), or a response body cut short',
     retryable: true,
@@ -121,8 +90,7 @@ export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
     meaning:
       'The connection broke after the request left us; the supplier may have processed it. A reused keep-alive socket closed by the peer just before our write looks the same and is classified here too.',
   },
-  {
-    code: 'CONTRACT',
+  CONTRACT: {
     trigger:
       'unexpected status, wrong or missing JSON content type, unparsable JSON, schema mismatch, body over the size cap, malformed HTTP',
     retryable: false,
@@ -130,31 +98,42 @@ export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
     meaning:
       'The supplier answered something we cannot trust; retrying will not fix it. The request may have been processed.',
   },
-  {
-    code: 'CLOCK_SKEW',
+  CLOCK_SKEW: {
     trigger: '401 while the signed timestamp was more than 4 minutes from the supplier Date header',
     retryable: 'if-clock-correction',
     ambiguous: false,
     meaning:
       'Our clock drifts (see clockOffsetMs); the request was refused. With clock correction on, the next attempt signs with the supplier time.',
   },
-  {
-    code: 'ABORTED',
+  ABORTED: {
     trigger: "the caller's AbortSignal fired",
     retryable: false,
     ambiguous: true,
     meaning:
       'Cancelled by the caller; treated as ambiguous because the request may already have been written (see requestSent).',
   },
-  {
-    code: 'CLIENT_ERROR',
+  CLIENT_ERROR: {
     trigger: 'any other 4xx, including a 404 from POST /booking',
     retryable: false,
     ambiguous: true,
     meaning:
       'An undocumented refusal; ambiguous because only 401/403/422 (and 429) prove a booking was not made.',
   },
-];
+} satisfies Record<string, Classification>;
+
+export type HotelApiErrorCode = keyof typeof CLASSIFICATION;
+export const HotelApiErrorCode = Object.fromEntries(
+  Object.keys(CLASSIFICATION).map((code) => [code, code]),
+) as { readonly [C in HotelApiErrorCode]: C };
+
+export interface ClassificationRow extends Classification {
+  readonly code: HotelApiErrorCode;
+}
+
+/** {@link CLASSIFICATION} as rows, in its order. */
+export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = Object.entries(
+  CLASSIFICATION,
+).map(([code, row]) => ({ code: code as HotelApiErrorCode, ...row }));
 
 const TABLE_BY_CODE: ReadonlyMap<HotelApiErrorCode, ClassificationRow> = new Map(
   CLASSIFICATION_TABLE.map((row) => [row.code, row]),
@@ -183,7 +162,6 @@ export interface ContractIssue {
 /** Response headers with lower-case names, as undici reports them. */
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
-/** HTTP methods the supplier API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /** Everything needed to build a {@link HotelApiError}. */
@@ -285,13 +263,12 @@ export function classificationTableMarkdown(): string {
   const flag = (v: boolean | string): string =>
     v === true ? 'yes' : v === false ? 'no' : 'yes, with clock correction on';
   const cell = (text: string): string => text.replaceAll('|', '\\|');
-  const lines = [
+  return [
     '| code | trigger | retryable | ambiguous | meaning |',
     '|---|---|---|---|---|',
     ...CLASSIFICATION_TABLE.map(
       (r) =>
         `| \`${r.code}\` | ${cell(r.trigger)} | ${flag(r.retryable)} | ${flag(r.ambiguous)} | ${cell(r.meaning)} |`,
     ),
-  ];
-  return lines.join('\n');
+  ].join('\n');
 }

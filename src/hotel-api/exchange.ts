@@ -1,7 +1,4 @@
-/**
- * One request in flight (the undici handler, its deadline and the caller's abort) and how its
- * complete answer is read: the client's I/O below `client.ts`.
- */
+/** The client's I/O below `client.ts`: a request in flight, and how its whole answer is read. */
 import type { Dispatcher } from 'undici';
 import type { NetworkErrorContext } from './classify';
 import { classifyNetworkError, classifyResponse, contractError, firstHeader } from './classify';
@@ -56,15 +53,16 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 
   fail(err: HotelApiError): void {
-    if (this.#settled) return;
-    this.#settled = true;
-    this.#cleanup();
-    this.#reject(err);
+    if (this.#settle()) this.#reject(err);
   }
 
-  #cleanup(): void {
+  /** Settles the call once (its timer and abort listener gone); false when it already was. */
+  #settle(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
     clearTimeout(this.#timer);
     this.signal?.removeEventListener('abort', this);
+    return true;
   }
 
   /**
@@ -140,9 +138,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    if (this.#settled) return;
-    this.#settled = true;
-    this.#cleanup();
+    if (!this.#settle()) return;
     this.#resolve({
       statusCode: this.#statusCode,
       headers: this.#headers,
@@ -180,7 +176,7 @@ export function readAnswer<T>(req: PreparedRequest<T>, raw: RawResponse, ctx: An
       method,
       statusCode,
       headers,
-      body: lenientJson(raw),
+      body: lenientJson(raw.body.toString('utf8')),
       signedSkewMs: raw.signedSkewMs,
       clockOffsetMs: ctx.clockOffsetMs,
       clockCorrection: ctx.clockCorrection,
@@ -225,11 +221,11 @@ export function readAnswer<T>(req: PreparedRequest<T>, raw: RawResponse, ctx: An
   return parsed.data;
 }
 
-/** Best-effort JSON of an error answer (bodies of 4xx/5xx may be HTML from a proxy). */
-function lenientJson(raw: RawResponse): unknown {
-  if (raw.body.length === 0) return undefined;
+/** Best-effort JSON (4xx/5xx bodies may be a proxy's HTML): `undefined` when empty or not JSON. */
+export function lenientJson(text: string): unknown {
+  if (text === '') return undefined;
   try {
-    return JSON.parse(raw.body.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     return undefined;
   }

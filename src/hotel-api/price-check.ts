@@ -1,13 +1,12 @@
 /** `GET /price-check`: re-prices a room option before booking. */
 import { z } from 'zod';
 import { Price } from './availability';
-import { endpointSpec, json200, type PreparedRequest } from './endpoint';
+import { endpointSpec, json200, prepared, type PreparedRequest } from './endpoint';
 import { NonEmptyString, validateRequest } from './validation';
 
 export const PRICE_CHECK = endpointSpec('GET', '/price-check', 'read');
 
 export const PriceCheckQuery = z.strictObject({ option_id: NonEmptyString });
-export type PriceCheckQuery = z.infer<typeof PriceCheckQuery>;
 
 export interface PriceCheckParams {
   /** A room `id` from availability. */
@@ -20,7 +19,6 @@ export const PriceCheckStatus = z.enum([
   'PRICE CHANGE',
   'POLICY CHANGE',
 ]);
-export type PriceCheckStatus = z.infer<typeof PriceCheckStatus>;
 
 /**
  * The price-check price. The seed lists all five fields as strings without singling any out (in
@@ -28,7 +26,6 @@ export type PriceCheckStatus = z.infer<typeof PriceCheckStatus>;
  * decisions compare it with the expected price.
  */
 export const PriceCheckPrice = Price.extend({ currency: z.string() });
-export type PriceCheckPrice = z.infer<typeof PriceCheckPrice>;
 
 export const PriceCheckResponse = z.looseObject({
   status: PriceCheckStatus,
@@ -41,13 +38,7 @@ export type PriceCheckResponse = z.infer<typeof PriceCheckResponse>;
 
 const RESPONSES = json200(PriceCheckResponse);
 
-/** Validates and builds the request; throws INVALID_REQUEST naming the field. */
 export function preparePriceCheck(params: PriceCheckParams): PreparedRequest<PriceCheckResponse> {
   const q = validateRequest(PriceCheckQuery, { option_id: params.optionId }, PRICE_CHECK);
-  return {
-    ...PRICE_CHECK,
-    path: PRICE_CHECK.endpoint,
-    query: [['option_id', q.option_id]],
-    responses: RESPONSES,
-  };
+  return prepared(PRICE_CHECK, [['option_id', q.option_id]], RESPONSES);
 }

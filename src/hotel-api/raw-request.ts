@@ -8,6 +8,7 @@ import { request } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { HotelApiConfig } from './client';
 import { apiBase, encodeQuery } from './url';
+import { lenientJson } from './exchange';
 import type { QueryPairs } from './endpoint';
 import type { HttpMethod, ResponseHeaders } from './errors';
 import type { Credentials } from './signing';
@@ -58,26 +59,19 @@ export async function rawRequest(
   const credentials = req.credentials === undefined ? config : req.credentials;
   const signAtMs = req.signAtMs ?? Date.now();
   if (credentials !== null) headers.authorization = sign(credentials, signAtMs);
-  const timeoutMs = req.timeoutMs ?? config.timeouts.readMs;
   const started = performance.now();
   const res = await request(`${origin}${prefix}${req.path}${query === '' ? '' : `?${query}`}`, {
     method: req.method,
     headers,
-    signal: AbortSignal.timeout(timeoutMs),
+    signal: AbortSignal.timeout(req.timeoutMs ?? config.timeouts.readMs),
     ...(dispatcher === undefined ? {} : { dispatcher }),
   });
   const text = (await res.body.text()).slice(0, MAX_TEXT_CHARS);
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
   return {
     statusCode: res.statusCode,
     headers: res.headers,
     text,
-    json,
+    json: lenientJson(text),
     durationMs: performance.now() - started,
     ...(credentials === null ? {} : { signedAtMs: Math.floor(signAtMs / 1000) * 1000 }),
   };

@@ -1,12 +1,11 @@
 /** `GET /retrieve`: reads a booking by its numeric id. */
 import { z } from 'zod';
-import { endpointSpec, json200, type PreparedRequest } from './endpoint';
+import { endpointSpec, json200, prepared, type PreparedRequest } from './endpoint';
 import { PositiveId, validateRequest } from './validation';
 
 export const RETRIEVE_BOOKING = endpointSpec('GET', '/retrieve', 'read');
 
 export const RetrieveQuery = z.strictObject({ booking_id: PositiveId });
-export type RetrieveQuery = z.infer<typeof RetrieveQuery>;
 
 export interface RetrieveParams {
   readonly bookingId: number;
@@ -23,10 +22,6 @@ export const RetrievePrice = z.looseObject({
   currency: z.string(),
   payment_status: z.string().nullish(),
 });
-export type RetrievePrice = z.infer<typeof RetrievePrice>;
-
-export const RetrieveTreatment = z.looseObject({ id: z.string().nullish(), name: z.unknown() });
-export type RetrieveTreatment = z.infer<typeof RetrieveTreatment>;
 
 export const RetrieveRoom = z.looseObject({
   room_id: z.number().int().nullish(),
@@ -37,13 +32,12 @@ export const RetrieveRoom = z.looseObject({
   room_name: z.string().nullish(),
   bed_type: z.string().nullish(),
   treatments: z
-    .array(RetrieveTreatment)
+    .array(z.looseObject({ id: z.string().nullish(), name: z.unknown() }))
     .nullish()
     .transform((v) => v ?? []),
   number_of_adults: z.number().int().nullish(),
   child_ages: z.array(z.number().int()).nullish(),
 });
-export type RetrieveRoom = z.infer<typeof RetrieveRoom>;
 
 /**
  * The 200 answer. `status` stays a string: the seed lists booking statuses but not which the
@@ -71,18 +65,13 @@ export type RetrieveResponse = z.infer<typeof RetrieveResponse>;
 
 const RESPONSES = json200(RetrieveResponse);
 
-/** Validates and builds the request; throws INVALID_REQUEST naming the field. */
 export function prepareRetrieve(params: RetrieveParams): PreparedRequest<RetrieveResponse> {
   const q = validateRequest(RetrieveQuery, { booking_id: params.bookingId }, RETRIEVE_BOOKING);
-  return {
-    ...RETRIEVE_BOOKING,
-    path: RETRIEVE_BOOKING.endpoint,
-    query: [['booking_id', String(q.booking_id)]],
-    responses: RESPONSES,
+  return prepared(RETRIEVE_BOOKING, [['booking_id', String(q.booking_id)]], RESPONSES, {
     // An answer about another booking would have the workflow poll, confirm or cancel the wrong one.
     verify: (r) =>
       r.booking_id === q.booking_id
         ? undefined
         : `is about booking ${r.booking_id}, not booking ${q.booking_id}`,
-  };
+  });
 }

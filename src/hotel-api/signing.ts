@@ -4,15 +4,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export interface Credentials {
-  /** The company's API key. */
   readonly key: string;
   /** The company's API secret. Never logged, never sent: only the HMAC of it travels. */
   readonly secret: string;
 }
 
-/**
- * The hex HMAC-SHA256, keyed with the secret, over `key + secret + timestamp` (no separators).
- */
+/** The hex HMAC-SHA256, keyed with the secret, over `key + secret + timestamp` (no separators). */
 export function computeSignature(key: string, secret: string, timestamp: number): string {
   return createHmac('sha256', secret).update(`${key}${secret}${timestamp}`).digest('hex');
 }
@@ -49,10 +46,7 @@ export function parseAuthorization(header: string): ParsedAuthorization | undefi
 
 export type VerifyResult = 'ok' | 'bad-signature' | 'expired';
 
-/**
- * Verifies a parsed header against the secret the server holds for `parsed.key`, with a
- * constant-time comparison and the 5-minute window.
- */
+/** Verifies a parsed header against the secret held for its key: constant-time, 5-minute window. */
 export function verifySignature(
   parsed: ParsedAuthorization,
   secret: string,

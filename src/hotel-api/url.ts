@@ -25,21 +25,11 @@ function encodeComponent(s: string): string {
 
 /** `a=1&a=2`: arrays as repeated keys (FastAPI's convention); commas stay literal (`2-5,7`). */
 export function encodeQuery(pairs: QueryPairs): string {
-  let out = '';
-  for (const [k, v] of pairs) {
-    out += `${out === '' ? '' : '&'}${encodeComponent(k)}=${encodeComponent(v)}`;
-  }
-  return out;
+  return pairs.map(([k, v]) => `${encodeComponent(k)}=${encodeComponent(v)}`).join('&');
 }
 
-function encodable(v: string): boolean {
-  try {
-    encodeURIComponent(v);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Half of a surrogate pair without its other half: what `encodeURIComponent` refuses. */
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
 
 /**
  * The request's query string; INVALID_REQUEST, nothing sent, when a value is not well-formed
@@ -53,7 +43,7 @@ export function queryOf(
     return `?${encodeQuery(req.query)}`;
   } catch (err) {
     if (!(err instanceof URIError)) throw err;
-    const field = req.query.find(([, v]) => !encodable(v))?.[0] ?? '';
+    const field = req.query.find(([, v]) => UNPAIRED_SURROGATE.test(v))?.[0] ?? '';
     const message = 'not well-formed Unicode (an unpaired surrogate)';
     throw invalidRequest(req, [{ field, message }]);
   }

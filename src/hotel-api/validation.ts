@@ -23,13 +23,9 @@ function isRealDate(s: string): boolean {
   );
 }
 
-/** Highest child age the supplier accepts. */
 export const MAX_CHILD_AGE = 17;
 
-/**
- * One room's occupancy: `2` (adults only) or `2-5,7` (adults, then child ages 0–17).
- * Adults must be at least 1.
- */
+/** One room's occupancy: `2` (adults only) or `2-5,7` (adults ≥ 1, then child ages 0–17). */
 export const Occupancy = z.string().superRefine((s, ctx) => {
   const m = /^(\d{1,3})(?:-(\d{1,2}(?:,\d{1,2})*))?$/.exec(s);
   if (m === null) {
@@ -67,27 +63,19 @@ export const NonEmptyString = z.string().refine((s) => s.trim().length > 0, 'mus
 
 /** zod issues → field errors with dotted paths; a missing value reads `required`. */
 export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
-  const out: FieldError[] = [];
-  for (const issue of issues) {
+  return issues.flatMap((issue) => {
     const path = issue.path.map((p) => String(p)).join('.');
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        out.push({ field: path === '' ? key : `${path}.${key}`, message: 'unknown field' });
-      }
-      continue;
-    }
-    out.push({ field: path, message: issue.message });
-  }
-  return out;
+    if (issue.code !== 'unrecognized_keys') return [{ field: path, message: issue.message }];
+    const field = (key: string) => (path === '' ? key : `${path}.${key}`);
+    return issue.keys.map((key) => ({ field: field(key), message: 'unknown field' }));
+  });
 }
 
 /** Maps "value missing" to `required` for every issue of one parse. */
 const requiredErrorMap = (iss: z.core.$ZodRawIssue): string | undefined =>
   iss.code === 'invalid_type' && iss.input === undefined ? 'required' : undefined;
 
-/**
- * Validates a request part before anything is sent; throws INVALID_REQUEST naming every bad field.
- */
+/** Validates a request part before anything is sent: INVALID_REQUEST naming every bad field. */
 export function validateRequest<S extends z.ZodType>(
   schema: S,
   input: unknown,

@@ -1,7 +1,6 @@
 /**
- * The zod helpers every contract of this project uses: JSON `null` in an optional field means
- * "absent" (rule 7), and a string matched against a pattern of the shared values. Their own module
- * so that every contract file can use them without importing another contract.
+ * The zod helpers every contract of this project uses, in their own module so that every contract
+ * file can use them without importing another contract.
  */
 import { z } from 'zod';
 
@@ -17,6 +16,11 @@ export function absent<T extends z.ZodType>(schema: T) {
       schema,
     )
     .meta({ [NULL_IS_ABSENT]: 'field' });
+}
+
+/** An optional field, described for the published JSON Schemas; JSON `null` is absent. */
+export function optionalField<T extends z.ZodType>(schema: T, description: string) {
+  return absent(schema.optional().describe(description));
 }
 
 /**

@@ -11,7 +11,6 @@ export const BOOKING_CALL_MARK = 'booking-call-sending';
 /** The failure code of a booking call that provably never left; it is sent again. */
 export const BOOKING_NOT_SENT = 'BOOKING_NOT_SENT';
 
-/** Whether heartbeat details carry the mark. Pure. */
 export function carriesBookingCallMark(details: unknown): boolean {
   return details === BOOKING_CALL_MARK;
 }

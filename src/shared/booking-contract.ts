@@ -9,12 +9,13 @@ import {
   DEFAULT_CONFIRMATION_DEADLINE,
   DEFAULT_ORDER_ID_FIELD,
 } from '../config/defaults';
-import { absent, matching, NULL_IS_ABSENT } from './absent';
+import { absent, matching, NULL_IS_ABSENT, optionalField } from './absent';
 import {
+  bookingIdSchema,
+  reasonSchema,
   bookRoomInputRulesAsJsonSchema,
   ContactSchema,
   CustomFieldsSchema,
-  duration,
   GuestRoomSchema,
   nonBlank,
   orderIdSchema,
@@ -26,6 +27,7 @@ import {
 import {
   GuardCancelRequestSchema,
   GuardPolicySchema,
+  positiveDuration,
   type GuardInput,
   type GuardResult,
 } from './guard-contract';
@@ -72,31 +74,26 @@ export const BookRoomInputSchema = z
       .min(1, 'at least one room')
       .describe('the rooms of the option, one guest each: at least one'),
     contact: ContactSchema.describe("the booking's contact"),
-    customFields: absent(
+    customFields: optionalField(
       z
         .preprocess<
           Record<string, string>,
           typeof CustomFieldsSchema,
           Record<string, string | null>
         >(withoutNulls, CustomFieldsSchema)
-        .meta({ [NULL_IS_ABSENT]: 'values' })
-        .optional()
-        .describe(
-          `values the supplier keeps with the booking and prints on the invoice, by name (custom_field_1 .. custom_field_10; a null value is absent); the field the order id travels in (orderIdField, default ${DEFAULT_ORDER_ID_FIELD}) is reserved`,
-        ),
+        .meta({ [NULL_IS_ABSENT]: 'values' }),
+      `values the supplier keeps with the booking and prints on the invoice, by name (custom_field_1 .. custom_field_10; a null value is absent); the field the order id travels in (orderIdField, default ${DEFAULT_ORDER_ID_FIELD}) is reserved`,
     ),
-    expectedPrice: absent(
-      PriceSchema.optional().describe(
-        'the price the order system expects (from availability): a change is measured against it',
-      ),
+    expectedPrice: optionalField(
+      PriceSchema,
+      'the price the order system expects (from availability): a change is measured against it',
     ),
-    priceChangePolicy: absent(
-      PriceChangePolicySchema.optional().describe(
-        'what to do when the price check reports a PRICE CHANGE or POLICY CHANGE',
-      ),
+    priceChangePolicy: optionalField(
+      PriceChangePolicySchema,
+      'what to do when the price check reports a PRICE CHANGE or POLICY CHANGE',
     ),
     confirmationDeadline: absent(
-      duration('confirmationDeadline')
+      positiveDuration('confirmationDeadline')
         .default(DEFAULT_CONFIRMATION_DEADLINE)
         .describe(
           'how long to wait for the supplier to confirm a pending booking before it ends NOT_CONFIRMED (a duration)',
@@ -111,44 +108,32 @@ export const BookRoomInputSchema = z
         ),
     ),
     cancellationDeadline: absent(
-      duration('cancellationDeadline')
+      positiveDuration('cancellationDeadline')
         .default(DEFAULT_CANCELLATION_DEADLINE)
         .describe(
           'how long a cancellation waits for the supplier to confirm it before it ends STILL_ACTIVE (a duration)',
         ),
     ),
-    checkIn: absent(
-      z.iso
-        .date('a date YYYY-MM-DD')
-        .optional()
-        .describe(
-          "the check-in date (YYYY-MM-DD), for the operator's CheckInDate search attribute",
-        ),
+    checkIn: optionalField(
+      z.iso.date('a date YYYY-MM-DD'),
+      "the check-in date (YYYY-MM-DD), for the operator's CheckInDate search attribute",
     ),
-    polling: absent(PollingSchema.optional().describe(pollingDescription)),
+    polling: optionalField(PollingSchema, pollingDescription),
     /**
      * `BookingClient` sets its `BOOKING_ORDER_ID_FIELD`, so client and worker cannot disagree.
      * Unset (inputs recorded before it existed, or a caller that does not know it): the worker's.
      */
-    orderIdField: absent(
-      matching(CUSTOM_FIELD_RE, 'one of custom_field_1 .. custom_field_10')
-        .optional()
-        .describe(
-          `the custom field the order id travels to the supplier in (reserved: customFields may not set it); unset: ${DEFAULT_ORDER_ID_FIELD}, the default of the workers' BOOKING_ORDER_ID_FIELD`,
-        ),
+    orderIdField: optionalField(
+      matching(CUSTOM_FIELD_RE, 'one of custom_field_1 .. custom_field_10'),
+      `the custom field the order id travels to the supplier in (reserved: customFields may not set it); unset: ${DEFAULT_ORDER_ID_FIELD}, the default of the workers' BOOKING_ORDER_ID_FIELD`,
     ),
-    supplier: absent(
-      matching(SUPPLIER_ACCOUNT_ID, 'an account id: a-z, 0-9 and -, a letter first, at most 32')
-        .optional()
-        .describe(
-          `the supplier account every call of the order goes to, for its whole life (an id the workers' SUPPLIER_ACCOUNTS names); unset: ${DEFAULT_SUPPLIER_ACCOUNT}, the account of HOTEL_API_*`,
-        ),
+    supplier: optionalField(
+      matching(SUPPLIER_ACCOUNT_ID, 'an account id: a-z, 0-9 and -, a letter first, at most 32'),
+      `the supplier account every call of the order goes to, for its whole life (an id the workers' SUPPLIER_ACCOUNTS names); unset: ${DEFAULT_SUPPLIER_ACCOUNT}, the account of HOTEL_API_*`,
     ),
-    // --- after CONFIRMED: how the order's guard looks after it until check-out ---------------------
-    guard: absent(
-      GuardPolicySchema.optional().describe(
-        'how the order is guarded after CONFIRMED until check-out',
-      ),
+    guard: optionalField(
+      GuardPolicySchema,
+      'how the order is guarded after CONFIRMED until check-out',
     ),
   })
   .meta({ allOf: bookRoomInputRulesAsJsonSchema() });
@@ -205,13 +190,9 @@ export type CancelRequest = z.infer<typeof CancelRequestSchema>;
 
 const ResolveReconciliationVariants = z.union([
   z.strictObject({
-    bookingId: z
-      .number()
-      .int()
-      .positive('a positive supplier booking id')
-      .describe(
-        "the supplier booking the ambiguous call made: the workflow reads it and checks that its custom field carries this order's id, then follows it",
-      ),
+    bookingId: bookingIdSchema(
+      "the supplier booking the ambiguous call made: the workflow reads it and checks that its custom field carries this order's id, then follows it",
+    ),
   }),
   z.strictObject({
     noBooking: z
@@ -226,49 +207,33 @@ export const ResolveReconciliationSchema = z
     typeof ResolveReconciliationVariants,
     | z.input<typeof ResolveReconciliationVariants>
     | { bookingId?: number | null; noBooking?: true | null }
-  >(
-    (v) => withoutNulls(v) as z.input<typeof ResolveReconciliationVariants>,
-    ResolveReconciliationVariants,
-  )
+  >(withoutNulls, ResolveReconciliationVariants)
   .meta({ [NULL_IS_ABSENT]: 'fields' });
 export type ResolveReconciliation = z.output<typeof ResolveReconciliationVariants>;
 
 export const CancelBookingInputSchema = z.strictObject({
-  bookingId: z
-    .number()
-    .int()
-    .positive('a positive supplier booking id')
-    .describe('the supplier booking to cancel; the workflow id must be cancel-<bookingId>'),
-  orderId: absent(
-    matching(ORDER_ID_RE, 'an order id')
-      .optional()
-      .describe('the order the booking belongs to, when known: makes the cancellation searchable'),
+  bookingId: bookingIdSchema(
+    'the supplier booking to cancel; the workflow id must be cancel-<bookingId>',
   ),
-  reason: absent(
-    z
-      .string()
-      .max(500, 'at most 500 characters')
-      .optional()
-      .describe('why it is cancelled, for people, at most 500 characters'),
+  orderId: optionalField(
+    matching(ORDER_ID_RE, 'an order id'),
+    'the order the booking belongs to, when known: makes the cancellation searchable',
   ),
+  reason: reasonSchema('why it is cancelled, for people, at most 500 characters'),
   deadline: absent(
-    duration('deadline')
+    positiveDuration('deadline')
       .default(DEFAULT_CANCELLATION_DEADLINE)
       .describe(
         'give up (outcome STILL_ACTIVE) when the supplier has not confirmed the cancellation by then (a duration)',
       ),
   ),
-  polling: absent(
-    PollingSchema.optional().describe(
-      'how the supplier is polled while the cancellation is pending; each wait is then shortened by up to 20 % at random',
-    ),
+  polling: optionalField(
+    PollingSchema,
+    'how the supplier is polled while the cancellation is pending; each wait is then shortened by up to 20 % at random',
   ),
-  supplier: absent(
-    matching(SUPPLIER_ACCOUNT_ID, 'an account id')
-      .optional()
-      .describe(
-        `the supplier account that holds the booking; unset: ${DEFAULT_SUPPLIER_ACCOUNT}. Another account's workflow id is cancel-<bookingId>-<supplier>`,
-      ),
+  supplier: optionalField(
+    matching(SUPPLIER_ACCOUNT_ID, 'an account id'),
+    `the supplier account that holds the booking; unset: ${DEFAULT_SUPPLIER_ACCOUNT}. Another account's workflow id is cancel-<bookingId>-<supplier>`,
   ),
 });
 export type CancelBookingInput = z.input<typeof CancelBookingInputSchema>;

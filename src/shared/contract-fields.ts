@@ -9,7 +9,7 @@ import {
   DEFAULT_ORDER_ID_FIELD,
   DEFAULT_POLLING,
 } from '../config/defaults';
-import { absent, matching } from './absent';
+import { absent, matching, optionalField } from './absent';
 import { nonBlankPattern } from './contract-patterns';
 import { positiveDuration } from './guard-policy';
 import {
@@ -22,8 +22,6 @@ import {
   isPhone,
   type FieldIssue,
 } from './booking-values';
-
-export const duration = positiveDuration;
 
 /** An object's entries without the null ones (a map of optional values). */
 export function withoutNulls<T>(v: unknown): T {
@@ -59,12 +57,9 @@ export const GuestRoomSchema = z.strictObject({
   lastName: nonBlank(100).describe(
     "the guest's last name: not blank, at most 100 characters once leading and trailing white space is removed (it is sent trimmed)",
   ),
-  notes: absent(
-    z
-      .string()
-      .max(1000, 'at most 1000 characters')
-      .optional()
-      .describe('notes for the hotel about this room, at most 1000 characters'),
+  notes: optionalField(
+    z.string().max(1000, 'at most 1000 characters'),
+    'notes for the hotel about this room, at most 1000 characters',
   ),
 });
 
@@ -84,12 +79,9 @@ export const ContactSchema = z.strictObject({
       'the contact phone without its prefix: 4 to 20 characters of digits, spaces, dashes or brackets, at least 4 of them digits',
     ),
   // RFC 5321 caps a path at 254 characters; the supplier rejects longer addresses.
-  email: absent(
-    z
-      .email('an e-mail address')
-      .max(254, 'at most 254 characters')
-      .optional()
-      .describe('the contact e-mail address, at most 254 characters'),
+  email: optionalField(
+    z.email('an e-mail address').max(254, 'at most 254 characters'),
+    'the contact e-mail address, at most 254 characters',
   ),
 });
 
@@ -113,7 +105,7 @@ export const PriceChangePolicySchema = z.strictObject({
       ),
   ),
   approvalTimeout: absent(
-    duration('approvalTimeout')
+    positiveDuration('approvalTimeout')
       .default(DEFAULT_APPROVAL_TIMEOUT)
       .describe(
         'how long a price or policy change waits for approvePriceChange before the booking ends PRICE_REJECTED (a duration)',
@@ -121,34 +113,39 @@ export const PriceChangePolicySchema = z.strictObject({
   ),
 });
 
-/**
- * How the supplier is polled while a booking or a cancellation is pending. Each delay is then
- * shortened by up to `POLL_JITTER` (20 %) at random and counted from when the poll was due, not
- * from when it ran (activities/poll-delay.ts).
- */
+/** The fields of {@link PollingSchema}; the guard's input takes them without `absent()`. */
+export const pollingFields = {
+  initialInterval: positiveDuration('initialInterval')
+    .default(DEFAULT_POLLING.initialInterval)
+    .describe('the first wait between two polls (a duration)'),
+  maximumInterval: positiveDuration('maximumInterval')
+    .default(DEFAULT_POLLING.maximumInterval)
+    .describe('the longest wait between two polls (a duration)'),
+  backoffCoefficient: z
+    .number()
+    .min(1)
+    .max(10)
+    .default(DEFAULT_POLLING.backoffCoefficient)
+    .describe('each wait is the one before times this (1 to 10), up to maximumInterval'),
+};
+
+/** How the supplier is polled while a booking or a cancellation is pending (poll-delay.ts). */
 export const PollingSchema = z.strictObject({
-  initialInterval: absent(
-    duration('initialInterval')
-      .default(DEFAULT_POLLING.initialInterval)
-      .describe('the first wait between two polls (a duration)'),
-  ),
-  maximumInterval: absent(
-    duration('maximumInterval')
-      .default(DEFAULT_POLLING.maximumInterval)
-      .describe('the longest wait between two polls (a duration)'),
-  ),
-  backoffCoefficient: absent(
-    z
-      .number()
-      .min(1)
-      .max(10)
-      .default(DEFAULT_POLLING.backoffCoefficient)
-      .describe('each wait is the one before times this (1 to 10), up to maximumInterval'),
-  ),
+  initialInterval: absent(pollingFields.initialInterval),
+  maximumInterval: absent(pollingFields.maximumInterval),
+  backoffCoefficient: absent(pollingFields.backoffCoefficient),
 });
 
 export const pollingDescription =
   'how the supplier is polled while the booking (or its cancellation) is pending; each wait is then shortened by up to 20 % at random';
+
+/** A reason given for people, at most 500 characters (JSON `null` is absent). */
+export const reasonSchema = (description: string) =>
+  optionalField(z.string().max(500, 'at most 500 characters'), description);
+
+/** A supplier booking id, described. */
+export const bookingIdSchema = (description: string) =>
+  z.number().int().positive('a positive supplier booking id').describe(description);
 
 export const orderIdSchema = matching(
   ORDER_ID_RE,

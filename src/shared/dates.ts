@@ -31,11 +31,7 @@ const SUPPLIER_INSTANT_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[
 export function parseInstant(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const v = value.trim();
-  if (DATE_SHAPE_RE.test(v)) {
-    const ms = Date.parse(`${v}T00:00:00Z`);
-    return Number.isFinite(ms) ? ms : undefined;
-  }
-  if (!SUPPLIER_INSTANT_RE.test(v)) return undefined;
-  const ms = Date.parse(v);
+  const iso = DATE_SHAPE_RE.test(v) ? `${v}T00:00:00Z` : SUPPLIER_INSTANT_RE.test(v) ? v : '';
+  const ms = Date.parse(iso);
   return Number.isFinite(ms) ? ms : undefined;
 }

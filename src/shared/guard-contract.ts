@@ -1,14 +1,15 @@
 /**
  * The public contract of a booking's life after CONFIRMED: the order's guard (in its `bookRoom`
- * workflow; earlier versions ran it as `guardBooking`, id `guard-<orderId>`), its input policy (`guard` in the `bookRoom` input), its phases and
- * the order's one current truth (`OrderState`). Pure (zod and types only).
- * Names are stable: add fields freely, never rename.
+ * workflow; earlier versions ran it as `guardBooking`, id `guard-<orderId>`), its input policy
+ * (`guard` in the `bookRoom` input), its phases and the order's one current truth (`OrderState`).
+ * Pure (zod and types only). Names are stable: add fields freely, never rename.
  */
 import { z } from 'zod';
 import { SUPPLIER_ACCOUNT_ID } from './supplier-accounts';
 import type { BookingError, BookingState } from './booking-state';
-import { DEFAULT_CANCELLATION_DEADLINE, DEFAULT_POLLING } from '../config/defaults';
-import { absent, matching } from './absent';
+import { DEFAULT_CANCELLATION_DEADLINE } from '../config/defaults';
+import { bookingIdSchema, pollingFields, reasonSchema } from './contract-fields';
+import { matching, optionalField } from './absent';
 import { GuardPolicySchema, positiveDuration } from './guard-policy';
 import {
   ORDER_ID_RE,
@@ -90,11 +91,7 @@ export interface OrderState extends Omit<BookingState, 'phase'> {
 /** What `bookRoom` hands over, and what `continueAsNew` carries. */
 export const GuardInputSchema = z.strictObject({
   orderId: matching(ORDER_ID_RE, 'an order id').describe("the order's id"),
-  bookingId: z
-    .number()
-    .int()
-    .positive('a positive supplier booking id')
-    .describe('the confirmed supplier booking the guard looks after'),
+  bookingId: bookingIdSchema('the confirmed supplier booking the guard looks after'),
   checkIn: z.iso
     .date('a date YYYY-MM-DD')
     .optional()
@@ -111,20 +108,7 @@ export const GuardInputSchema = z.strictObject({
       'how long a cancellation waits for the supplier to confirm it before it is flagged (a duration)',
     ),
   polling: z
-    .strictObject({
-      initialInterval: positiveDuration('initialInterval')
-        .default(DEFAULT_POLLING.initialInterval)
-        .describe('the first wait between two polls (a duration)'),
-      maximumInterval: positiveDuration('maximumInterval')
-        .default(DEFAULT_POLLING.maximumInterval)
-        .describe('the longest wait between two polls (a duration)'),
-      backoffCoefficient: z
-        .number()
-        .min(1)
-        .max(10)
-        .default(DEFAULT_POLLING.backoffCoefficient)
-        .describe('each wait is the one before times this (1 to 10), up to maximumInterval'),
-    })
+    .strictObject(pollingFields)
     .optional()
     .describe("the bookRoom input's polling, for the guard's cancellations"),
   cancellationPending: z
@@ -196,31 +180,15 @@ export interface GuardResult {
  * `CancelRequestSchema`; defined here, where the contract modules' imports point).
  */
 export const GuardCancelRequestSchema = z.strictObject({
-  reason: absent(
-    z
-      .string()
-      .max(500, 'at most 500 characters')
-      .optional()
-      .describe('why the order is cancelled, for people, at most 500 characters'),
-  ),
-  acceptPenalty: absent(
-    z
-      .boolean()
-      .optional()
-      .describe(
-        'cancel even though free cancellation has ended (or is unknown): the penalty is accepted; before the decision nothing is at stake and it is ignored; unset: false',
-      ),
+  reason: reasonSchema('why the order is cancelled, for people, at most 500 characters'),
+  acceptPenalty: optionalField(
+    z.boolean(),
+    'cancel even though free cancellation has ended (or is unknown): the penalty is accepted; before the decision nothing is at stake and it is ignored; unset: false',
   ),
 });
 export type GuardCancelRequest = z.infer<typeof GuardCancelRequestSchema>;
 
 export const KeepRequestSchema = z.strictObject({
-  reason: absent(
-    z
-      .string()
-      .max(500, 'at most 500 characters')
-      .optional()
-      .describe('why the order is kept, for people, at most 500 characters'),
-  ),
+  reason: reasonSchema('why the order is kept, for people, at most 500 characters'),
 });
 export type KeepRequest = z.infer<typeof KeepRequestSchema>;

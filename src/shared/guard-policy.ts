@@ -8,7 +8,7 @@ import {
   DEFAULT_AUTO_CANCEL_NOTICE,
   DEFAULT_RECONFIRM_BEFORE,
 } from '../config/defaults';
-import { absent } from './absent';
+import { absent, optionalField } from './absent';
 import { durationPattern } from './contract-patterns';
 import { durationToMs } from './duration';
 
@@ -53,26 +53,17 @@ export const GuardPolicySchema = z.strictObject({
    * The guard uses the EARLIEST of this and the supplier's `penalty_date`: a deadline read late
    * never makes a cancellation cost money.
    */
-  freeCancellationUntil: absent(
-    instant('freeCancellationUntil')
-      .optional()
-      .describe(
-        "when free cancellation ends (ISO 8601 instant with offset): the room's cancel_penalties from availability; the guard uses the earliest of this and the supplier's penalty_date",
-      ),
+  freeCancellationUntil: optionalField(
+    instant('freeCancellationUntil'),
+    "when free cancellation ends (ISO 8601 instant with offset): the room's cancel_penalties from availability; the guard uses the earliest of this and the supplier's penalty_date",
   ),
-  checkInAt: absent(
-    instant('checkInAt')
-      .optional()
-      .describe(
-        'when the guest may check in (ISO 8601 instant with offset, the hotel local time); unset: the check-in date at 00:00 UTC',
-      ),
+  checkInAt: optionalField(
+    instant('checkInAt'),
+    'when the guest may check in (ISO 8601 instant with offset, the hotel local time); unset: the check-in date at 00:00 UTC',
   ),
-  checkOutAt: absent(
-    instant('checkOutAt')
-      .optional()
-      .describe(
-        'when the stay ends (ISO 8601 instant with offset); unset: the day after the check-out date, 00:00 UTC',
-      ),
+  checkOutAt: optionalField(
+    instant('checkOutAt'),
+    'when the stay ends (ISO 8601 instant with offset); unset: the day after the check-out date, 00:00 UTC',
   ),
   reconfirmBefore: absent(
     z

@@ -1,12 +1,8 @@
 /**
- * The workflow side of input validation, without zod. The sandbox evaluates every module a
- * workflow imports again for each workflow, so zod's library and the contract's schemas were built
- * once per workflow (about half of a bookRoom's first workflow task). These functions return what
- * the zod schema (booking-contract.ts, guard-contract.ts) would return for an input they can vouch
- * for, and `undefined` for anything else: then the workflow asks the zod schema itself
- * (src/workflows/input-checks.ts), so every rejection, its field paths and its messages are zod's.
- * They may only ever be stricter than the schema, never looser: test/shared/input-fast-path.test.ts
- * checks with generated inputs that whatever they accept the schema accepts, with the same output.
+ * The workflow side of input validation, without zod (why, and the test that holds it to zod:
+ * docs/contributing.md, "The contract, written once"). Each function returns what the zod schema
+ * would for an input it can vouch for, and `undefined` for anything else: then the workflow asks
+ * zod itself (src/workflows/input-checks.ts), so every rejection is zod's. Stricter, never looser.
  */
 import type {
   ApprovePriceChange,

@@ -6,7 +6,6 @@ import type { BookingPhase } from './booking-values';
 import type { OrderTruth } from './guard-contract';
 import { GuardPhase } from './guard-values';
 
-/** The order's truth for a phase of either workflow. */
 export function truthOf(phase: BookingPhase | GuardPhase, open: boolean): OrderTruth {
   switch (phase) {
     case GuardPhase.CONFIRMED:

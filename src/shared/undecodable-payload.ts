@@ -1,8 +1,7 @@
 /**
- * A payload the worker could not read: bytes that are not JSON, an encoding no converter knows,
- * ciphertext under a key this worker does not hold. The workflow's payload converter
- * (src/codec/payload-converter.ts) hands one to workflow code instead of throwing, which would fail
- * the workflow task and retry it forever; the input checks refuse it, naming why.
+ * A payload the worker could not read, which the workflow's payload converter hands to workflow
+ * code instead of failing the task forever; the input checks refuse it, naming why
+ * (src/codec/worker-codecs.ts).
  */
 export class UndecodablePayload {
   constructor(
