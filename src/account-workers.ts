@@ -39,6 +39,8 @@ export interface AccountWorkers {
 }
 
 export async function createAccountWorkers(o: AccountWorkersOptions): Promise<AccountWorkers> {
+  // What every account's worker takes as it is (connection, queue, converter, field, grace).
+  const { accounts, catalogueDbPath, onCall, creating, ...common } = o;
   const workers: Worker[] = [];
   const clients: HotelApiClient[] = [];
   const stores: CatalogueStore[] = [];
@@ -47,32 +49,25 @@ export async function createAccountWorkers(o: AccountWorkersOptions): Promise<Ac
     for (const store of stores) await store.close();
   };
   try {
-    for (const account of o.accounts.filter((a) => a.id !== DEFAULT_SUPPLIER_ACCOUNT)) {
-      const { onCall } = o;
+    for (const account of accounts.filter((a) => a.id !== DEFAULT_SUPPLIER_ACCOUNT)) {
       const hotelApi = new HotelApiClient(
         account.hotelApi,
         onCall ? { onCall: (call) => onCall(call, account.id) } : {},
       );
       clients.push(hotelApi);
-      const path = o.catalogueDbPath && catalogueDbPathFor(o.catalogueDbPath, account.id);
+      const path = catalogueDbPath && catalogueDbPathFor(catalogueDbPath, account.id);
       const catalogueStore = path ? openSqliteCatalogueStore({ path }) : undefined;
       if (catalogueStore) stores.push(catalogueStore);
       const create = () =>
         createSupplierAccountWorker({
-          connection: o.connection,
-          ...(o.namespace !== undefined ? { namespace: o.namespace } : {}),
-          taskQueue: o.taskQueue,
+          ...common,
           account: account.id,
           hotelApi,
           ...(catalogueStore ? { catalogueStore } : {}),
-          ...(o.orderIdField !== undefined ? { orderIdField: o.orderIdField } : {}),
-          dataConverter: o.dataConverter,
           maxConcurrentActivities: account.maxConcurrentCalls,
           maxActivitiesPerSecond: account.maxCallsPerSecond,
-          ...(o.shutdownGraceTime !== undefined ? { shutdownGraceTime: o.shutdownGraceTime } : {}),
-          ...(o.onPollLateness ? { onPollLateness: o.onPollLateness } : {}),
         });
-      workers.push(await (o.creating ? o.creating(create) : create()));
+      workers.push(await (creating ? creating(create) : create()));
     }
   } catch (err) {
     await close();

@@ -109,22 +109,27 @@ export function workerNodeFlags(): string[] {
   return workerV8Flags([]);
 }
 
-/** An activity worker's slots, pollers and fleet-wide rate, for the booking and account workers. */
-function activitySlots(maxActivities: number, perSecond: number | undefined) {
+/** What the booking and account workers share: namespace, converter, slots, pollers, rate, grace. */
+function activityWorkerOptions(o: BookingWorkerOptions | SupplierAccountWorkerOptions) {
+  const maxActivities = o.maxConcurrentActivities ?? DEFAULT_MAX_CONCURRENT_CALLS;
   return {
+    connection: o.connection,
+    namespace: o.namespace ?? DEFAULT_NAMESPACE,
+    dataConverter: workerDataConverter(o.dataConverter),
     maxConcurrentActivityTaskExecutions: maxActivities,
     maxConcurrentActivityTaskPolls: Math.min(ACTIVITY_POLLERS, maxActivities),
-    ...(perSecond ? { maxTaskQueueActivitiesPerSecond: perSecond } : {}),
+    ...(o.maxActivitiesPerSecond
+      ? { maxTaskQueueActivitiesPerSecond: o.maxActivitiesPerSecond }
+      : {}),
+    shutdownGraceTime: o.shutdownGraceTime ?? '30s',
   };
 }
 
 export async function createBookingWorker(o: BookingWorkerOptions): Promise<Worker> {
-  const maxActivities = o.maxConcurrentActivities ?? DEFAULT_MAX_CONCURRENT_CALLS;
   // Before Worker.create: it starts the workflow thread, whose heap takes V8's flags then.
   for (const flag of workerV8Flags(process.execArgv)) setFlagsFromString(flag);
   return Worker.create({
-    connection: o.connection,
-    namespace: o.namespace ?? DEFAULT_NAMESPACE,
+    ...activityWorkerOptions(o),
     taskQueue: o.taskQueue,
     workflowBundle: o.workflowBundle ?? (await loadWorkflowBundle()),
     activities: {
@@ -139,10 +144,7 @@ export async function createBookingWorker(o: BookingWorkerOptions): Promise<Work
       }),
       ...o.extraActivities,
     },
-    dataConverter: workerDataConverter(o.dataConverter),
-    ...activitySlots(maxActivities, o.maxActivitiesPerSecond),
     maxCachedWorkflows: o.maxCachedWorkflows ?? DEFAULT_MAX_CACHED_WORKFLOWS,
-    shutdownGraceTime: o.shutdownGraceTime ?? '30s',
     ...o.overrides,
   });
 }
@@ -175,10 +177,8 @@ export interface SupplierAccountWorkerOptions extends Pick<
 export async function createSupplierAccountWorker(
   o: SupplierAccountWorkerOptions,
 ): Promise<Worker> {
-  const maxActivities = o.maxConcurrentActivities ?? DEFAULT_MAX_CONCURRENT_CALLS;
   return Worker.create({
-    connection: o.connection,
-    namespace: o.namespace ?? DEFAULT_NAMESPACE,
+    ...activityWorkerOptions(o),
     taskQueue: supplierTaskQueue(o.taskQueue, o.account),
     activities: createSupplierActivities({
       hotelApi: o.hotelApi,
@@ -186,9 +186,6 @@ export async function createSupplierAccountWorker(
       ...(o.onPollLateness ? { onPollLateness: o.onPollLateness } : {}),
       ...(o.catalogueStore ? { catalogueStore: o.catalogueStore } : {}),
     }),
-    dataConverter: workerDataConverter(o.dataConverter),
-    ...activitySlots(maxActivities, o.maxActivitiesPerSecond),
-    shutdownGraceTime: o.shutdownGraceTime ?? '30s',
     ...o.overrides,
   });
 }
@@ -202,8 +199,6 @@ export interface OrderEventsWorkerOptions {
   readonly endpoint: OrderEventsEndpoint;
   readonly workflowBundle?: WorkerOptions['workflowBundle'];
   readonly dataConverter: DataConverter;
-  /** Deliveries in flight per worker. @default 20 */
-  readonly maxConcurrentDeliveries?: number;
   readonly shutdownGraceTime?: WorkerOptions['shutdownGraceTime'];
 }
 
@@ -212,7 +207,6 @@ export interface OrderEventsWorkerOptions {
  * slot a booking needs and counts against no supplier cap.
  */
 export async function createOrderEventsWorker(o: OrderEventsWorkerOptions): Promise<Worker> {
-  const maxDeliveries = o.maxConcurrentDeliveries ?? 20;
   return Worker.create({
     connection: o.connection,
     namespace: o.namespace ?? DEFAULT_NAMESPACE,
@@ -220,7 +214,7 @@ export async function createOrderEventsWorker(o: OrderEventsWorkerOptions): Prom
     workflowBundle: o.workflowBundle ?? (await loadWorkflowBundle()),
     activities: createOrderEventActivities(o.endpoint),
     dataConverter: workerDataConverter(o.dataConverter),
-    maxConcurrentActivityTaskExecutions: maxDeliveries,
+    maxConcurrentActivityTaskExecutions: 20, // deliveries in flight
     maxCachedWorkflows: 50,
     shutdownGraceTime: o.shutdownGraceTime ?? '15s',
   });

@@ -3,7 +3,7 @@
  * short refused (naming its variable, or the account and its field), and the shutdown grace
  * derived from the longest booking timeout when unset.
  */
-import { ConfigError, loadConfig, type SupplierAccount } from './config';
+import { collectProblems, ConfigError, loadConfig, type SupplierAccount } from './config';
 import { DEFAULT_SUPPLIER_ACCOUNT } from './shared/supplier-accounts';
 import { clientTimeoutProblems, shutdownGraceMsFor } from './workflows/activity-options';
 
@@ -38,14 +38,8 @@ function accountTimeoutProblems(
 }
 
 export function loadWorkerConfig(source: NodeJS.ProcessEnv = process.env) {
-  let config: ReturnType<typeof loadConfig> | undefined;
-  let problems: string[] = [];
-  try {
-    config = loadConfig(source);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    problems = [...err.problems];
-  }
+  const problems: string[] = [];
+  const config = collectProblems(() => loadConfig(source), problems);
   if (config) {
     problems.push(...clientTimeoutProblems(config.hotelApi.timeouts));
     problems.push(...accountTimeoutProblems(config.hotelApi.timeouts, config.suppliers));

@@ -15,6 +15,7 @@ import { createDataConverter } from './codec/data-converter';
 import { HotelApiClient } from './hotel-api';
 import type { SmallServer } from './observability/http-server';
 import type { createWorkerMetrics } from './observability/metrics';
+import { defined } from './shared/defined';
 import { DEFAULT_SUPPLIER_ACCOUNT } from './shared/supplier-accounts';
 import type { WorkerConfig } from './worker-config';
 import { loadWorkflowBundle } from './workflow-bundle';
@@ -80,22 +81,23 @@ export async function createWorkers(
   const catalogueStore = openSqliteCatalogueStore({ path: config.catalogueDbPath });
   proc.catalogueStore = catalogueStore;
   const workflowBundle = await loadWorkflowBundle(bundlePath);
-  const dataConverter = createDataConverter(config.encryption);
-  const localCallsPerSecond = localReadsSet(config);
+  // Where every worker of the process polls, and how it reads payloads.
+  const on = {
+    connection: conn,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    dataConverter: createDataConverter(config.encryption),
+  };
   proc.worker = await untilAnswered(() =>
     createBookingWorker({
-      ...(config.orderEvents ? { orderEvents: config.orderEvents } : {}),
+      ...on,
+      ...defined({ orderEvents: config.orderEvents, localCallsPerSecond: localReadsSet(config) }),
       catalogueStore,
-      connection: conn,
-      namespace: config.temporal.namespace,
-      taskQueue: config.temporal.taskQueue,
       hotelApi,
       orderIdField: config.orderIdField,
-      dataConverter,
       workflowBundle,
       maxConcurrentActivities: config.worker.maxConcurrentSupplierCalls,
       maxActivitiesPerSecond: config.worker.maxSupplierCallsPerSecond,
-      ...(localCallsPerSecond !== undefined ? { localCallsPerSecond } : {}),
       shutdownGraceTime: config.worker.shutdownGraceMs,
       maxCachedWorkflows: config.worker.maxCachedWorkflows,
       onPollLateness: metrics.recordPollLateness,
@@ -103,11 +105,8 @@ export async function createWorkers(
     }),
   );
   proc.accounts = await createAccountWorkers({
-    connection: conn,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
+    ...on,
     accounts: config.suppliers,
-    dataConverter,
     orderIdField: config.orderIdField,
     catalogueDbPath: config.catalogueDbPath,
     shutdownGraceTime: config.worker.shutdownGraceMs,
@@ -115,19 +114,17 @@ export async function createWorkers(
     onPollLateness: metrics.recordPollLateness,
     creating: untilAnswered,
   });
-  const events = config.orderEvents;
-  if (events) {
+  const endpoint = config.orderEvents;
+  if (endpoint) {
     proc.eventsWorker = await untilAnswered(() =>
-      createOrderEventsWorker({
-        connection: conn,
-        namespace: config.temporal.namespace,
-        taskQueue: config.temporal.taskQueue,
-        endpoint: events,
-        workflowBundle,
-        dataConverter,
-      }),
+      createOrderEventsWorker({ ...on, endpoint, workflowBundle }),
     );
   }
+  warnOfShortGrace(config, log);
+}
+
+/** A grace shorter than a booking call may take leaves a booking cut off by SIGTERM to a person. */
+function warnOfShortGrace(config: WorkerConfig, log: Logger): void {
   const graceNeeded = shutdownGraceMsFor(config.hotelApi.timeouts.bookingMs);
   if (config.worker.shutdownGraceMs < graceNeeded) {
     log.warn(

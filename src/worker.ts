@@ -1,16 +1,9 @@
 /**
  * `npm run worker` (the container's command): a booking worker configured only by the environment
  * (src/config/), with JSON logs, Prometheus `/metrics`, `/healthz` and `/readyz`
- * (src/observability/). A Temporal that does not answer yet at start-up is waited for; a refusal
- * (TLS, credentials) stops the start.
- *
- * The first SIGTERM or SIGINT makes `/readyz` answer 503, stops polling and lets running activities
- * finish for up to SHUTDOWN_GRACE_MS (unset: the booking timeout + 15 s), then exits 0. A second
- * signal exits at once (128 + signal number): a booking call cut off that way ends in
- * NEEDS_RECONCILIATION, never in a duplicate.
- *
- * Exit codes: 0 after a clean drain, 1 when the worker failed, 2 for a configuration error or a
- * port that is taken (one line naming the port and the variable that moves it).
+ * (src/observability/). Start-up while Temporal does not answer, the drain on the first SIGTERM or
+ * SIGINT (a second exits at once, 128 + its number) and the exit codes (0 drained, 1 failed, 2 a
+ * bad variable, a refused connection or a taken port): docs/operating.md#the-worker.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@temporalio/client';
@@ -51,13 +44,7 @@ async function main(): Promise<number> {
     createLogger().fatal({ problems: err.problems }, 'invalid configuration');
     return 2;
   }
-  const root = createLogger({
-    level: config.logLevel,
-    secrets: [
-      ...config.suppliers.map((a) => a.hotelApi.secret),
-      ...(config.orderEvents ? [config.orderEvents.secret] : []),
-    ],
-  });
+  const root = rootLogger(config);
   const log = root.child({ source: 'worker' });
   if (config.encryption.warning) log.warn(config.encryption.warning);
   process.on('uncaughtException', (err) => {
@@ -79,26 +66,7 @@ async function main(): Promise<number> {
   }
 
   const proc = new WorkerProcess();
-  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
-    if (proc.draining) {
-      log.warn({ signal }, 'second signal: exiting without waiting for running activities');
-      Runtime.instance().flushLogs();
-      process.exit(SIGNAL_EXIT[signal]);
-    }
-    proc.draining = true;
-    log.info(
-      {
-        signal,
-        shutdownGraceMs: config.worker.shutdownGraceMs,
-        activitiesInFlight: proc.worker?.getStatus().numInFlightActivities ?? 0,
-      },
-      'shutdown requested: not ready, polling stops, running activities may finish',
-    );
-    proc.stopPolling();
-    proc.startup.abort();
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  onShutdownSignals(config, proc, log);
 
   const watchdog = startEventLoopWatchdog();
   let exitCode = 0;
@@ -130,6 +98,37 @@ async function main(): Promise<number> {
   log.info({ exitCode }, 'worker stopped');
   Runtime.instance().flushLogs();
   return exitCode;
+}
+
+/** The root logger: the supplier accounts' secrets and the order events' scrubbed from every line. */
+function rootLogger(config: WorkerConfig): Logger {
+  const secrets = config.suppliers.map((a) => a.hotelApi.secret);
+  if (config.orderEvents) secrets.push(config.orderEvents.secret);
+  return createLogger({ level: config.logLevel, secrets });
+}
+
+/** The first SIGTERM or SIGINT drains; a second exits at once (see the file's comment). */
+function onShutdownSignals(config: WorkerConfig, proc: WorkerProcess, log: Logger): void {
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    if (proc.draining) {
+      log.warn({ signal }, 'second signal: exiting without waiting for running activities');
+      Runtime.instance().flushLogs();
+      process.exit(SIGNAL_EXIT[signal]);
+    }
+    proc.draining = true;
+    log.info(
+      {
+        signal,
+        shutdownGraceMs: config.worker.shutdownGraceMs,
+        activitiesInFlight: proc.worker?.getStatus().numInFlightActivities ?? 0,
+      },
+      'shutdown requested: not ready, polling stops, running activities may finish',
+    );
+    proc.stopPolling();
+    proc.startup.abort();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 async function startHealth(
@@ -165,8 +164,7 @@ async function connectTemporal(config: WorkerConfig): Promise<NativeConnection> 
     return await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   } catch (err) {
     const explained = await temporalConnectionFailure(err, config.temporal);
-    if (explained) throw new ConfigError([explained]);
-    throw err;
+    throw explained ? new ConfigError([explained]) : err;
   }
 }
 

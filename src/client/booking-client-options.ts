@@ -1,5 +1,10 @@
 /** What a booking client is made with, and what each of its parts works with. */
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowExecutionDescription,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import {
   bookingWorkflowId,
   type BOOK_ROOM_AND_GUARD_WORKFLOW,
@@ -23,14 +28,21 @@ export interface BookingClientOptions {
 }
 
 /** {@link BookingClientOptions} with the defaults applied: what every part of the client reads. */
-export interface BookingClientSettings {
-  readonly client: Client;
-  readonly taskQueue: string;
-  readonly orderIdField: string;
-  readonly workflow: BookingWorkflow;
-}
+export type BookingClientSettings = Required<BookingClientOptions>;
 
 /** The workflow handle of an order's booking. */
 export function orderHandle(client: Client, orderId: string): WorkflowHandle {
   return client.workflow.getHandle(bookingWorkflowId(orderId));
+}
+
+/** The workflow's description, or undefined when there is no such workflow. */
+export async function describeIfExists(
+  handle: WorkflowHandle,
+): Promise<WorkflowExecutionDescription | undefined> {
+  try {
+    return await handle.describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  }
 }

@@ -2,22 +2,32 @@
  * The typed client for upstream order systems: start a booking (idempotent per order), await it,
  * read its state, approve, cancel, resolve, and cancel a supplier booking by id. A bad input
  * throws {@link BookingInputError} naming the fields, and nothing is started or sent. One facade
- * over a class per concern (order-decisions, order-state, order-cancellation, waiting-orders,
- * order-events-admin, supplier-cancellations).
+ * over a class per larger concern (order-decisions, order-state, order-cancellation,
+ * order-events-admin).
  */
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import {
+  WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import {
   BOOK_ROOM_WORKFLOW,
+  CANCEL_BOOKING_WORKFLOW,
+  cancellationWorkflowId,
   type BookRoomInput,
   type BookRoomResult,
   type CancelBookingInput,
   type CancelBookingResult,
   type ResolveReconciliation,
 } from '../shared/booking-contract';
+import { approvePriceChangeUpdate, resolveReconciliationUpdate } from '../shared/booking-messages';
 import type { OrderState } from '../shared/guard-contract';
+import { OrderIdKey, SupplierAccountKey, SupplierBookingIdKey } from '../shared/search-attributes';
 import type { OrderEventsState } from '../order-events/contract/delivery';
 import { DEFAULT_ORDER_ID_FIELD, DEFAULT_TASK_QUEUE } from '../config/defaults';
 import { BookingInputError, CancellationRefusedError } from './booking-errors';
+import { checkCancelBookingInput, validResolution } from './booking-input';
 import {
   orderHandle,
   type BookingClientOptions,
@@ -25,15 +35,14 @@ import {
   type BookingWorkflow,
 } from './booking-client-options';
 import { OrderDecisions, type StartedBooking } from './order-decisions';
-import { OrderStates } from './order-state';
+import { liveOrderState, listBookings, orderState } from './order-state';
 import {
   OrderCancellations,
   type CancelOrderOptions,
   type OrderCancellation,
 } from './order-cancellation';
-import { WaitingOrders } from './waiting-orders';
+import { inTodaysWords } from './earlier-versions';
 import { OrderEventsAdmin } from './order-events-admin';
-import { SupplierCancellations } from './supplier-cancellations';
 
 export { BookingInputError, CancellationRefusedError };
 export { validateBookRoomInput } from './booking-input';
@@ -48,11 +57,8 @@ export class BookingClient implements BookingClientSettings {
   readonly workflow: BookingWorkflow;
   // Each part keeps the facade as its settings, read when it is called.
   private readonly decisions = new OrderDecisions(this);
-  private readonly states = new OrderStates(this);
-  private readonly cancellations = new OrderCancellations(this, this.states);
-  private readonly waiting = new WaitingOrders(this);
+  private readonly cancellations = new OrderCancellations(this);
   private readonly orderEvents = new OrderEventsAdmin(this);
-  private readonly supplierCancellations = new SupplierCancellations(this);
 
   constructor(options: BookingClientOptions) {
     this.client = options.client;
@@ -86,7 +92,7 @@ export class BookingClient implements BookingClientSettings {
 
   /** The order's live state (the `bookingState` query): its workflow must be running. */
   bookingState(orderId: string): Promise<OrderState> {
-    return this.states.bookingState(orderId);
+    return liveOrderState(this.client, orderId);
   }
 
   /**
@@ -94,7 +100,7 @@ export class BookingClient implements BookingClientSettings {
    * last one once it has closed (check-out, cancelled, or decided without a guard).
    */
   state(orderId: string): Promise<OrderState> {
-    return this.states.state(orderId);
+    return orderState(this.client, orderId);
   }
 
   /**
@@ -123,13 +129,23 @@ export class BookingClient implements BookingClientSettings {
   }
 
   /** Approves or rejects a price or policy change that awaits a decision. */
-  approvePriceChange(orderId: string, approve: boolean): Promise<OrderState> {
-    return this.waiting.approvePriceChange(orderId, approve);
+  async approvePriceChange(orderId: string, approve: boolean): Promise<OrderState> {
+    const handle = this.handle(orderId);
+    return inTodaysWords(
+      await handle.executeUpdate(approvePriceChangeUpdate, { args: [{ approve }] }),
+    );
   }
 
   /** Resolves a booking waiting in `NEEDS_RECONCILIATION`. */
-  resolveReconciliation(orderId: string, resolution: ResolveReconciliation): Promise<OrderState> {
-    return this.waiting.resolveReconciliation(orderId, resolution);
+  async resolveReconciliation(
+    orderId: string,
+    resolution: ResolveReconciliation,
+  ): Promise<OrderState> {
+    const valid = validResolution(resolution);
+    const handle = this.handle(orderId);
+    return inTodaysWords(
+      await handle.executeUpdate(resolveReconciliationUpdate, { args: [valid] }),
+    );
   }
 
   /** Orders whose events the order system has not taken (failing, or parked undelivered). */
@@ -149,13 +165,26 @@ export class BookingClient implements BookingClientSettings {
    * Starts `cancelBooking` for a supplier booking id. A cancellation already running is reused;
    * one that finished may run again (cancelling twice is harmless).
    */
-  startCancellation(input: CancelBookingInput): Promise<WorkflowHandle> {
-    return this.supplierCancellations.startCancellation(input);
+  async startCancellation(input: CancelBookingInput): Promise<WorkflowHandle> {
+    checkCancelBookingInput(input);
+    return this.client.workflow.start(CANCEL_BOOKING_WORKFLOW, {
+      taskQueue: this.taskQueue,
+      workflowId: cancellationWorkflowId(input.bookingId, input.supplier ?? undefined),
+      args: [input],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      typedSearchAttributes: [
+        { key: SupplierBookingIdKey, value: input.bookingId },
+        ...(input.orderId ? [{ key: OrderIdKey, value: input.orderId }] : []),
+        ...(input.supplier ? [{ key: SupplierAccountKey, value: input.supplier }] : []),
+      ],
+      staticSummary: `Cancel supplier booking ${input.bookingId}${input.orderId ? ` (order ${input.orderId})` : ''}`,
+    });
   }
 
   /** Cancels a supplier booking by id and waits for the outcome. */
-  cancelByBookingId(input: CancelBookingInput): Promise<CancelBookingResult> {
-    return this.supplierCancellations.cancelByBookingId(input);
+  async cancelByBookingId(input: CancelBookingInput): Promise<CancelBookingResult> {
+    return (await (await this.startCancellation(input)).result()) as CancelBookingResult;
   }
 
   /**
@@ -165,6 +194,6 @@ export class BookingClient implements BookingClientSettings {
   list(
     query: string,
   ): AsyncIterable<{ workflowId: string; status: string; phase?: string; bookingId?: number }> {
-    return this.states.list(query);
+    return listBookings(this.client, query);
   }
 }

@@ -33,8 +33,7 @@ export async function connectBookingClient(
   } catch (err) {
     // A TLS or credential refusal gets one line that says which variable to change.
     const explained = await temporalConnectionFailure(err, config.temporal);
-    if (explained) throw new TemporalConnectionRefusedError(explained, { cause: err });
-    throw err;
+    throw explained ? new TemporalConnectionRefusedError(explained, { cause: err }) : err;
   }
   const codec = new EncryptionCodec(config.encryption);
   const client = new Client({

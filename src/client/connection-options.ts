@@ -140,10 +140,8 @@ export async function diagnoseTlsConnection(
   const port = Number(target.address.slice(i + 1));
   const at = `Temporal at ${target.address}`;
   return new Promise((resolve) => {
-    let settled = false;
+    // The first line settles the promise; a later call only finds the socket closed.
     const done = (line: string | undefined) => {
-      if (settled) return;
-      settled = true;
       clearTimeout(timer);
       socket.destroy();
       resolve(line);

@@ -3,21 +3,18 @@
  * and handed the order to a guard of its own, `guard-<orderId>` (`guardBooking`), which holds it
  * until check-out. Deleted by the rule in docs/earlier-versions.md, with the workflow code.
  */
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { OrderResult } from '../shared/booking-contract';
 import { bookingStateQuery, cancelUpdate } from '../shared/booking-messages';
 import { guardWorkflowId, type GuardResult, type OrderState } from '../shared/guard-contract';
+import { describeIfExists } from './booking-client-options';
 
 /** An earlier version's guard of the order, when one exists. */
 export async function guardOfEarlierVersion(client: Client, orderId: string) {
   const handle = client.workflow.getHandle(guardWorkflowId(orderId));
-  let running: boolean;
-  try {
-    running = (await handle.describe()).status.name === 'RUNNING';
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return undefined;
-    throw err;
-  }
+  const run = await describeIfExists(handle);
+  if (run === undefined) return undefined;
+  const running = run.status.name === 'RUNNING';
   return {
     async state(): Promise<OrderState> {
       if (running) return inTodaysWords(await handle.query(bookingStateQuery));

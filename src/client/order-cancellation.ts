@@ -12,7 +12,7 @@ import { OrderIdKey } from '../shared/search-attributes';
 import { guardOfEarlierVersion, inTodaysWords } from './earlier-versions';
 import { CancellationRefusedError } from './booking-errors';
 import { orderHandle, type BookingClientSettings } from './booking-client-options';
-import type { OrderStates } from './order-state';
+import { orderState } from './order-state';
 
 export interface CancelOrderOptions {
   readonly reason?: string;
@@ -28,36 +28,33 @@ export type OrderCancellation =
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** An update the order refused, as the error that names why. */
-function refusal(orderId: string, err: WorkflowUpdateFailedError): CancellationRefusedError {
+/** An update the order refused, as the error that names why (`code`, else the failure's type). */
+function refusal(orderId: string, err: WorkflowUpdateFailedError, code?: string) {
   const cause = err.cause as { type?: string; message?: string } | undefined;
   return new CancellationRefusedError(
     orderId,
-    cause?.type ?? 'REFUSED',
+    code ?? cause?.type ?? 'REFUSED',
     cause?.message ?? err.message,
   );
 }
 
 /** `BookingClient`'s `cancelOrder`, `cancellationSettled` and `keep`. */
 export class OrderCancellations {
-  constructor(
-    private readonly settings: BookingClientSettings,
-    private readonly states: OrderStates,
-  ) {}
+  constructor(private readonly settings: BookingClientSettings) {}
 
   async cancelOrder(orderId: string, options: CancelOrderOptions): Promise<OrderCancellation> {
     const request = {
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
       ...(options.acceptPenalty ? { acceptPenalty: true } : {}),
     };
-    let state: OrderState;
     try {
-      state = inTodaysWords(
+      const state = inTodaysWords(
         await this.settings.client.workflow.executeUpdateWithStart(cancelUpdate, {
           args: [request],
           startWorkflowOperation: this.reachOrder(orderId),
         }),
       );
+      return state.open ? { kind: 'requested', state } : { kind: 'nothing-to-cancel', state };
     } catch (err) {
       if (!(err instanceof WorkflowUpdateFailedError)) throw err;
       const cause = err.cause as { type?: string } | undefined;
@@ -68,9 +65,8 @@ export class OrderCancellations {
         throw e instanceof WorkflowUpdateFailedError ? refusal(orderId, e) : e;
       });
       if (there) return { kind: 'requested', state: there };
-      return { kind: 'nothing-to-cancel', state: await this.states.state(orderId) };
+      return { kind: 'nothing-to-cancel', state: await orderState(this.settings.client, orderId) };
     }
-    return state.open ? { kind: 'requested', state } : { kind: 'nothing-to-cancel', state };
   }
 
   /**
@@ -91,7 +87,7 @@ export class OrderCancellations {
 
   async cancellationSettled(orderId: string, pollMs: number): Promise<OrderState> {
     for (;;) {
-      const st = await this.states.state(orderId);
+      const st = await orderState(this.settings.client, orderId);
       if (st.phase !== 'CANCELLING' && !(st.holder === 'booking' && st.open && st.cancelRequested))
         return st;
       await pause(pollMs);
@@ -105,11 +101,7 @@ export class OrderCancellations {
         await handle.executeUpdate(keepUpdate, { args: [reason ? { reason } : {}] }),
       );
     } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) {
-        const cause = err.cause as { message?: string } | undefined;
-        throw new CancellationRefusedError(orderId, 'KEEP_REFUSED', cause?.message ?? err.message);
-      }
-      throw err;
+      throw err instanceof WorkflowUpdateFailedError ? refusal(orderId, err, 'KEEP_REFUSED') : err;
     }
   }
 }

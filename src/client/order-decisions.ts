@@ -13,7 +13,6 @@ import {
   type WorkflowStartOptions,
   WorkflowIdConflictPolicy,
   WorkflowIdReusePolicy,
-  type WorkflowHandle,
 } from '@temporalio/client';
 import {
   OUTCOME_UPDATE_ID,
@@ -33,7 +32,11 @@ import {
 } from '../shared/search-attributes';
 import { cutAtDeadline } from './temporal-not-answering';
 import { validateBookRoomInput } from './booking-input';
-import { orderHandle, type BookingClientSettings } from './booking-client-options';
+import {
+  describeIfExists,
+  orderHandle,
+  type BookingClientSettings,
+} from './booking-client-options';
 
 /** How long `startBooking` waits for a worker to take its `outcome` update (`result` asks on). */
 const OUTCOME_ACCEPT_WAIT_MS = 10_000;
@@ -61,17 +64,6 @@ export interface StartedBooking {
   readonly outcome?: BookingOutcome;
   /** `STARTED`: the id of the `outcome` update the start carried, for {@link OrderDecisions.result}. */
   readonly outcomeUpdateId?: string;
-}
-
-async function describeIfExists(
-  handle: WorkflowHandle,
-): Promise<WorkflowExecutionDescription | undefined> {
-  try {
-    return await handle.describe();
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return undefined;
-    throw err;
-  }
 }
 
 /**
@@ -169,10 +161,6 @@ export class OrderDecisions {
     return (await settled)?.workflowRunId;
   }
 
-  /**
-   * The decision: waits for the update the start carried, named by what `startBooking` returned
-   * or else by the run's details (one read), and reads the result once the run has closed.
-   */
   async result(order: string | StartedBooking): Promise<BookRoomResult> {
     const started = typeof order === 'string' ? undefined : order;
     const handle = orderHandle(this.settings.client, started?.orderId ?? (order as string));

@@ -1,4 +1,5 @@
 /** One order's truth in every phase (live while its workflow runs, else its last), and lists. */
+import type { Client } from '@temporalio/client';
 import { bookingWorkflowId, type OrderResult } from '../shared/booking-contract';
 import { bookingStateQuery } from '../shared/booking-messages';
 import { defined } from '../shared/defined';
@@ -10,7 +11,7 @@ import {
   SupplierBookingIdKey,
 } from '../shared/search-attributes';
 import { guardOfEarlierVersion, handedToGuardOfItsOwn, inTodaysWords } from './earlier-versions';
-import { orderHandle, type BookingClientSettings } from './booking-client-options';
+import { orderHandle } from './booking-client-options';
 
 /** The order's last state, once its workflow has closed. */
 function closedOrderState(orderId: string, result: OrderResult): OrderState {
@@ -31,35 +32,34 @@ function closedOrderState(orderId: string, result: OrderResult): OrderState {
   };
 }
 
-/** `BookingClient`'s `bookingState`, `state` and `list`. */
-export class OrderStates {
-  constructor(private readonly settings: BookingClientSettings) {}
+/** `BookingClient`'s `bookingState`. */
+export async function liveOrderState(client: Client, orderId: string): Promise<OrderState> {
+  return inTodaysWords(await orderHandle(client, orderId).query(bookingStateQuery));
+}
 
-  async bookingState(orderId: string): Promise<OrderState> {
-    return inTodaysWords(await orderHandle(this.settings.client, orderId).query(bookingStateQuery));
-  }
+/** `BookingClient`'s `state`. */
+export async function orderState(client: Client, orderId: string): Promise<OrderState> {
+  const handle = orderHandle(client, orderId);
+  if ((await handle.describe()).status.name === 'RUNNING')
+    return inTodaysWords(await handle.query(bookingStateQuery));
+  const result = (await handle.result()) as OrderResult;
+  const earlier = handedToGuardOfItsOwn(result)
+    ? await guardOfEarlierVersion(client, orderId)
+    : undefined;
+  return earlier ? earlier.state() : closedOrderState(orderId, result);
+}
 
-  async state(orderId: string): Promise<OrderState> {
-    const handle = orderHandle(this.settings.client, orderId);
-    if ((await handle.describe()).status.name === 'RUNNING')
-      return inTodaysWords(await handle.query(bookingStateQuery));
-    const result = (await handle.result()) as OrderResult;
-    const earlier = handedToGuardOfItsOwn(result)
-      ? await guardOfEarlierVersion(this.settings.client, orderId)
-      : undefined;
-    return earlier ? earlier.state() : closedOrderState(orderId, result);
-  }
-
-  async *list(
-    query: string,
-  ): AsyncIterable<{ workflowId: string; status: string; phase?: string; bookingId?: number }> {
-    for await (const wf of this.settings.client.workflow.list({ query: inEveryDivision(query) })) {
-      yield defined({
-        workflowId: wf.workflowId,
-        status: wf.status.name,
-        phase: wf.typedSearchAttributes.get(BookingPhaseKey),
-        bookingId: wf.typedSearchAttributes.get(SupplierBookingIdKey),
-      });
-    }
+/** `BookingClient`'s `list`. */
+export async function* listBookings(
+  client: Client,
+  query: string,
+): AsyncIterable<{ workflowId: string; status: string; phase?: string; bookingId?: number }> {
+  for await (const wf of client.workflow.list({ query: inEveryDivision(query) })) {
+    yield defined({
+      workflowId: wf.workflowId,
+      status: wf.status.name,
+      phase: wf.typedSearchAttributes.get(BookingPhaseKey),
+      bookingId: wf.typedSearchAttributes.get(SupplierBookingIdKey),
+    });
   }
 }

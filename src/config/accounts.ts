@@ -4,6 +4,7 @@
  */
 import { DEFAULT_SUPPLIER_ACCOUNT } from '../shared/supplier-accounts';
 import { credentials, idOf, isRecord, MISSING, parseBaseUrl } from './account-fields';
+import type { LoadAccountsOptions } from './account-fields';
 import type { Env } from './env-schema';
 import { shown } from './errors';
 import { valueOrFile } from './value-or-file';
@@ -35,8 +36,6 @@ export interface SupplierAccount {
   readonly maxConcurrentCalls: number;
 }
 
-export { DEV_CREDENTIALS } from './account-fields';
-
 /** The variables read here, as src/config/env-schema.ts parses them. */
 export type AccountsEnv = Pick<
   Env,
@@ -46,11 +45,6 @@ export type AccountsEnv = Pick<
   | 'SUPPLIER_MAX_CALLS_PER_SECOND'
   | 'SUPPLIER_MAX_CONCURRENT_CALLS'
 >;
-
-export interface LoadAccountsOptions {
-  /** As `loadConfig`'s: false, an account without credentials gets empty ones. @default true */
-  readonly requireSupplierCredentials?: boolean;
-}
 
 /** The fields an account object may have, in the order the docs list them. */
 const FIELDS = [
@@ -162,18 +156,15 @@ function parseAccount(
   }
   const before = problems.length;
   const id = idOf(entry);
-  /** Where a problem is: the account by its id, or the entry by its index; then the field. */
-  const at = (field: string) =>
-    id !== undefined
-      ? `SUPPLIER_ACCOUNTS: account "${id}": ${field}: `
-      : `SUPPLIER_ACCOUNTS[${index}].${field}: `;
-  checkIdAndFields(entry, id, index, at, problems);
+  // Where a problem is: the account by its id, or the entry by its index; then the field.
+  const where =
+    id !== undefined ? `SUPPLIER_ACCOUNTS: account "${id}"` : `SUPPLIER_ACCOUNTS[${index}]`;
+  const at = (field: string) => (id !== undefined ? `${where}: ${field}: ` : `${where}.${field}: `);
+  checkIdAndFields(entry, id, where, at, problems);
   const baseUrl = parseBaseUrl(entry.baseUrl, at('baseUrl'), problems);
   const keys = credentials(entry, baseUrl, at, problems, options);
   const settings = accountSettings(entry, defaults, at, problems);
-  if (problems.length > before || id === undefined || !baseUrl || !keys || !settings) {
-    return undefined;
-  }
+  if (problems.length > before || id === undefined || !baseUrl || !keys) return undefined;
   const { enabled, maxCallsPerSecond, maxConcurrentCalls, timeouts, maxConnections } = settings;
   return {
     id,
@@ -194,7 +185,7 @@ function parseAccount(
 function checkIdAndFields(
   entry: Record<string, unknown>,
   id: string | undefined,
-  index: number,
+  where: string,
   at: (field: string) => string,
   problems: string[],
 ): void {
@@ -205,18 +196,14 @@ function checkIdAndFields(
         : `${at('id')}must be lower-case letters, digits and -, a letter first, at most 32 characters`,
     );
   } else if (id === DEFAULT_SUPPLIER_ACCOUNT) {
-    problems.push(
-      `SUPPLIER_ACCOUNTS: account "${id}": the default account is configured by HOTEL_API_* (use another id)`,
-    );
+    problems.push(`${where}: the default account is configured by HOTEL_API_* (use another id)`);
   }
-  const where =
-    id !== undefined ? `SUPPLIER_ACCOUNTS: account "${id}": ` : `SUPPLIER_ACCOUNTS[${index}]: `;
   for (const field of Object.keys(entry)) {
     if (KNOWN.has(field)) continue;
     problems.push(
       SHOWABLE_FIELD.test(field)
         ? `${at(field)}not a field of an account (${FIELDS.join(', ')})`
-        : `${where}a field whose name is not one of an account's (${FIELDS.join(', ')})`,
+        : `${where}: a field whose name is not one of an account's (${FIELDS.join(', ')})`,
     );
   }
 }
@@ -241,7 +228,7 @@ function accountSettings(
   const rateOk = typeof rate === 'number' && Number.isFinite(rate) && rate >= 0;
   if (!rateOk) problems.push(`${at('maxCallsPerSecond')}must be a number, at least 0 (0 = no cap)`);
   const api = defaults.hotelApi;
-  const settings = {
+  return {
     enabled: enabled === true,
     maxCallsPerSecond: rateOk ? rate : 0,
     maxConcurrentCalls: positiveInt('maxConcurrentCalls', defaults.maxConcurrentCalls),
@@ -252,5 +239,4 @@ function accountSettings(
     },
     maxConnections: positiveInt('maxConnections', api.maxConnections),
   };
-  return typeof enabled === 'boolean' && rateOk ? settings : undefined;
 }

@@ -57,38 +57,30 @@ export function parseEncryptionKeys(
   const entries = spec.split(/[\s,]+/).filter((e) => e !== '');
   if (entries.length === 0) problems.push(`${variable}: no key given`);
   entries.forEach((entry, index) => {
-    const where = `${variable}: entry ${index + 1}`;
-    const colon = entry.indexOf(':');
-    if (colon < 0) {
-      problems.push(`${where} is not of the form keyId:base64`);
-      return;
-    }
-    const id = entry.slice(0, colon);
-    const material = entry.slice(colon + 1);
-    if (!KEY_ID.test(id)) {
-      problems.push(`${where}: the key id must be 1-64 characters of [A-Za-z0-9._-]`);
-      return;
-    }
-    if (seen.has(id)) {
-      problems.push(`${where}: key id "${id}" is listed twice`);
-      return;
-    }
-    seen.add(id);
-    if (!BASE64.test(material)) {
-      problems.push(`${where} (key id "${id}"): the key is not base64`);
-      return;
-    }
-    const bytes = Buffer.from(material, 'base64');
-    if (bytes.length !== KEY_BYTES) {
-      problems.push(
-        `${where} (key id "${id}"): the key must decode to exactly ${KEY_BYTES} bytes, got ${bytes.length}`,
-      );
-      return;
-    }
-    keys.push({ id, key: createSecretKey(bytes) });
-    bytes.fill(0);
+    const parsed = parseKeyEntry(entry, `${variable}: entry ${index + 1}`, seen);
+    if (typeof parsed === 'string') problems.push(parsed);
+    else keys.push(parsed);
   });
   return keys;
+}
+
+/** One `keyId:base64` entry as a key, or its problem, naming it by `where` and its id. */
+function parseKeyEntry(entry: string, where: string, seen: Set<string>): Key | string {
+  const colon = entry.indexOf(':');
+  if (colon < 0) return `${where} is not of the form keyId:base64`;
+  const id = entry.slice(0, colon);
+  const material = entry.slice(colon + 1);
+  if (!KEY_ID.test(id)) return `${where}: the key id must be 1-64 characters of [A-Za-z0-9._-]`;
+  if (seen.has(id)) return `${where}: key id "${id}" is listed twice`;
+  seen.add(id);
+  if (!BASE64.test(material)) return `${where} (key id "${id}"): the key is not base64`;
+  const bytes = Buffer.from(material, 'base64');
+  if (bytes.length !== KEY_BYTES) {
+    return `${where} (key id "${id}"): the key must decode to exactly ${KEY_BYTES} bytes, got ${bytes.length}`;
+  }
+  const key = createSecretKey(bytes);
+  bytes.fill(0);
+  return { id, key };
 }
 
 /**
@@ -212,11 +204,9 @@ export function codecServerTarget(env: Env): {
   readonly configured: boolean;
   readonly token: string | undefined;
 } {
-  const token =
-    env.CODEC_SERVER_TOKEN ?? (env.NODE_ENV === 'production' ? undefined : DEV_CODEC_TOKEN);
   return {
     url: (env.CODEC_SERVER_URL ?? `http://127.0.0.1:${env.CODEC_SERVER_PORT}`).replace(/\/+$/, ''),
     configured: env.CODEC_SERVER_URL !== undefined,
-    token,
+    token: env.CODEC_SERVER_TOKEN ?? (env.NODE_ENV === 'production' ? undefined : DEV_CODEC_TOKEN),
   };
 }

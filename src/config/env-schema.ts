@@ -23,7 +23,9 @@ const v = <T extends z.ZodType>(schema: T, meaning: string, defaultText?: string
   ...(defaultText !== undefined ? { defaultText } : {}),
 });
 
-const durationMs = z.coerce.number().int().positive();
+const positiveInt = z.coerce.number().int().positive();
+/** A non-empty string, `fallback` when unset. */
+const nonEmpty = (fallback: string) => z.string().min(1).default(fallback);
 const port = z.coerce.number().int().min(0).max(65535);
 const optionalString = z
   .string()
@@ -38,13 +40,10 @@ const flag = z
 const text = (meaning: string, defaultText?: string) => v(optionalString, meaning, defaultText);
 
 const VARIABLES = {
-  TEMPORAL_ADDRESS: v(
-    z.string().min(1).default('localhost:7233'),
-    'Temporal frontend, `host:port`',
-  ),
-  TEMPORAL_NAMESPACE: v(z.string().min(1).default(DEFAULT_NAMESPACE), 'Temporal namespace'),
+  TEMPORAL_ADDRESS: v(nonEmpty('localhost:7233'), 'Temporal frontend, `host:port`'),
+  TEMPORAL_NAMESPACE: v(nonEmpty(DEFAULT_NAMESPACE), 'Temporal namespace'),
   TEMPORAL_TASK_QUEUE: v(
-    z.string().min(1).default(DEFAULT_TASK_QUEUE),
+    nonEmpty(DEFAULT_TASK_QUEUE),
     'the task queue workers poll and clients start on',
   ),
   TEMPORAL_TLS: text(
@@ -88,25 +87,22 @@ const VARIABLES = {
   ),
   HOTEL_API_SECRET_FILE: text('path of a file holding the API secret'),
   HOTEL_API_BOOKING_TIMEOUT_MS: v(
-    durationMs.default(120_000),
+    positiveInt.default(120_000),
     "`POST /booking` timeout, ms (bed banks advise long ones); at most the booking activity's 15 min backstop less 15 s",
   ),
   HOTEL_API_READ_TIMEOUT_MS: v(
-    durationMs.default(15_000),
+    positiveInt.default(15_000),
     'timeout of every other call, ms; at most 18000 (reads run in 20 s activities)',
   ),
   HOTEL_API_SEARCH_TIMEOUT_MS: v(
-    durationMs.default(30_000),
+    positiveInt.default(30_000),
     'timeout of `GET /properties/availability`, ms',
   ),
   HOTEL_API_CLOCK_CORRECTION: v(
     flag,
     "sign with the supplier's clock (its `Date` header) when ours drifts",
   ),
-  HOTEL_API_MAX_CONNECTIONS: v(
-    z.coerce.number().int().positive().default(64),
-    "the HTTP connection pool's size",
-  ),
+  HOTEL_API_MAX_CONNECTIONS: v(positiveInt.default(64), "the HTTP connection pool's size"),
 
   BOOKING_ORDER_ID_FIELD: v(
     z
@@ -166,7 +162,7 @@ const VARIABLES = {
     'unlimited without `SUPPLIER_MAX_CALLS_PER_SECOND`, 0 with it',
   ),
   SUPPLIER_MAX_CONCURRENT_CALLS: v(
-    z.coerce.number().int().positive().default(DEFAULT_MAX_CONCURRENT_CALLS),
+    positiveInt.default(DEFAULT_MAX_CONCURRENT_CALLS),
     'per-worker cap on concurrent supplier calls',
   ),
   SUPPLIER_ACCOUNTS: text(
@@ -179,11 +175,11 @@ const VARIABLES = {
     '`false` (or `0`) disables the default account: it refuses new orders, its running orders go on',
   ),
   MAX_CACHED_WORKFLOWS: v(
-    z.coerce.number().int().positive().default(DEFAULT_MAX_CACHED_WORKFLOWS),
+    positiveInt.default(DEFAULT_MAX_CACHED_WORKFLOWS),
     "workflows a worker keeps in memory between their tasks (the SDK's maxCachedWorkflows): a poll of a booking still cached does not replay its history (docs/capacity.md)",
   ),
   SHUTDOWN_GRACE_MS: v(
-    durationMs.optional(),
+    positiveInt.optional(),
     'how long running activities may finish after SIGTERM, ms; shorter than the default: a warning at start',
     'the longest booking timeout of the supplier accounts + 15 s (`135000`)',
   ),
@@ -201,7 +197,7 @@ const VARIABLES = {
     'none: bundled at start',
   ),
   CATALOGUE_DB_PATH: v(
-    z.string().min(1).default('.data/catalogue.db'),
+    nonEmpty('.data/catalogue.db'),
     'the embedded content catalogue (SQLite file)',
   ),
 

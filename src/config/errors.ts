@@ -18,3 +18,14 @@ export function shown(value: string): string {
 export function withoutPassword(value: string): string {
   return value.replace(/(\/\/[^/@:\s]*:)[^/@\s]*@/g, '$1***@');
 }
+
+/** `load()`'s result; on a {@link ConfigError}, undefined and its problems pushed onto `problems`. */
+export function collectProblems<T>(load: () => T, problems: string[]): T | undefined {
+  try {
+    return load();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.push(...err.problems);
+    return undefined;
+  }
+}

@@ -1,22 +1,17 @@
 /** The one place that reads `process.env`: entry points call {@link loadConfig} once. */
-import { DEV_CREDENTIALS, loadSupplierAccounts, missingAccountCredentials } from './accounts';
+import { completeCredentials, type LoadAccountsOptions } from './account-fields';
+import { loadSupplierAccounts, missingAccountCredentials } from './accounts';
 import { codecServerTarget, loadEncryptionConfig } from './codec';
 import { EnvSchema, type Env } from './env-schema';
-import { ConfigError } from './errors';
-import { isLoopbackUrl } from './loopback';
+import { collectProblems, ConfigError } from './errors';
 import { loadOrderEvents } from '../order-events/config';
 import { loadTemporalSecurity } from './temporal-security';
 import { valueOrFile } from './value-or-file';
 
 export { EnvSchema, type Env } from './env-schema';
-export { ConfigError } from './errors';
-export {
-  DEV_CREDENTIALS,
-  type AccountApi,
-  type LoadAccountsOptions,
-  type SupplierAccount,
-  loadSupplierAccounts,
-} from './accounts';
+export { collectProblems, ConfigError } from './errors';
+export { DEV_CREDENTIALS } from './account-fields';
+export type { SupplierAccount } from './accounts';
 export * from './defaults';
 
 /**
@@ -25,8 +20,13 @@ export * from './defaults';
  */
 export type Config = ReturnType<typeof loadConfig>;
 
-const MISSING_KEY = 'HOTEL_API_KEY: required (or HOTEL_API_KEY_FILE)';
-const MISSING_SECRET = 'HOTEL_API_SECRET: required (or HOTEL_API_SECRET_FILE)';
+/** Whether {@link loadConfig} requires supplier credentials now. */
+export type LoadConfigOptions = LoadAccountsOptions;
+
+const MISSING = {
+  key: 'HOTEL_API_KEY: required (or HOTEL_API_KEY_FILE)',
+  secret: 'HOTEL_API_SECRET: required (or HOTEL_API_SECRET_FILE)',
+} as const;
 
 /**
  * Throws {@link ConfigError} when a config loaded without supplier credentials lacks them: the
@@ -34,8 +34,7 @@ const MISSING_SECRET = 'HOTEL_API_SECRET: required (or HOTEL_API_SECRET_FILE)';
  */
 export function assertSupplierCredentials(config: Config): void {
   const problems = [
-    ...(config.hotelApi.key ? [] : [MISSING_KEY]),
-    ...(config.hotelApi.secret ? [] : [MISSING_SECRET]),
+    ...(['key', 'secret'] as const).filter((k) => !config.hotelApi[k]).map((k) => MISSING[k]),
     ...missingAccountCredentials(config.suppliers),
   ];
   if (problems.length > 0) throw new ConfigError(problems);
@@ -50,13 +49,23 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return parsed.data;
 }
 
-export interface LoadConfigOptions {
-  /**
-   * Whether missing supplier credentials are an error now. Tools that may only talk to Temporal
-   * load without them and call {@link assertSupplierCredentials} before a supplier call.
-   * @default true
-   */
-  readonly requireSupplierCredentials?: boolean;
+/** The default account's client (`HOTEL_API_*`), its credentials completed as any account's. */
+function defaultHotelApi(env: Env, options: LoadConfigOptions, problems: string[]) {
+  const read = (name: 'HOTEL_API_KEY' | 'HOTEL_API_SECRET') =>
+    valueOrFile(name, env[name], env[`${name}_FILE`], problems);
+  const given = { key: read('HOTEL_API_KEY'), secret: read('HOTEL_API_SECRET') };
+  const keys = completeCredentials(given, env.HOTEL_API_BASE_URL, options, MISSING, problems);
+  return {
+    baseUrl: env.HOTEL_API_BASE_URL,
+    ...(keys ?? { key: '', secret: '' }),
+    timeouts: {
+      bookingMs: env.HOTEL_API_BOOKING_TIMEOUT_MS,
+      readMs: env.HOTEL_API_READ_TIMEOUT_MS,
+      searchMs: env.HOTEL_API_SEARCH_TIMEOUT_MS,
+    },
+    clockCorrection: env.HOTEL_API_CLOCK_CORRECTION,
+    maxConnections: env.HOTEL_API_MAX_CONNECTIONS,
+  };
 }
 
 /**
@@ -69,48 +78,12 @@ export function loadConfig(
 ) {
   const env = parseEnv(source);
   const problems: string[] = [];
-  let key = valueOrFile('HOTEL_API_KEY', env.HOTEL_API_KEY, env.HOTEL_API_KEY_FILE, problems);
-  let secret = valueOrFile(
-    'HOTEL_API_SECRET',
-    env.HOTEL_API_SECRET,
-    env.HOTEL_API_SECRET_FILE,
-    problems,
-  );
-  if (key === undefined && secret === undefined && isLoopbackUrl(env.HOTEL_API_BASE_URL)) {
-    ({ key, secret } = DEV_CREDENTIALS);
-  }
-  if (options.requireSupplierCredentials === false) {
-    key ??= '';
-    secret ??= '';
-  } else {
-    if (!key && key !== null) problems.push(MISSING_KEY);
-    if (!secret && secret !== null) problems.push(MISSING_SECRET);
-  }
-  const hotelApi = {
-    baseUrl: env.HOTEL_API_BASE_URL,
-    key: key ?? '',
-    secret: secret ?? '',
-    timeouts: {
-      bookingMs: env.HOTEL_API_BOOKING_TIMEOUT_MS,
-      readMs: env.HOTEL_API_READ_TIMEOUT_MS,
-      searchMs: env.HOTEL_API_SEARCH_TIMEOUT_MS,
-    },
-    clockCorrection: env.HOTEL_API_CLOCK_CORRECTION,
-    maxConnections: env.HOTEL_API_MAX_CONNECTIONS,
-  };
+  const hotelApi = defaultHotelApi(env, options, problems);
   const suppliers = loadSupplierAccounts(env, hotelApi, problems, options);
   const security = loadTemporalSecurity(env, problems);
   const orderEvents = loadOrderEvents(env, problems);
-  let encryption: ReturnType<typeof loadEncryptionConfig> | undefined;
-  try {
-    encryption = loadEncryptionConfig(env);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    problems.push(...err.problems);
-  }
-  if (problems.length > 0 || key === undefined || secret === undefined || !encryption) {
-    throw new ConfigError(problems);
-  }
+  const encryption = collectProblems(() => loadEncryptionConfig(env), problems);
+  if (problems.length > 0 || !encryption) throw new ConfigError(problems);
   return {
     temporal: {
       address: env.TEMPORAL_ADDRESS,
@@ -133,7 +106,6 @@ export function loadConfig(
       temporalMetricsPort: env.TEMPORAL_METRICS_PORT ?? ('free' as const),
       /** Minimum age of the visibility booking counts before a scrape recounts, ms. */
       visibilityRefreshMs: env.METRICS_VISIBILITY_REFRESH_MS,
-      /** A prebuilt workflow bundle file, if any. */
       workflowBundlePath: env.WORKFLOW_BUNDLE_PATH,
     },
     catalogueDbPath: env.CATALOGUE_DB_PATH,

@@ -3,18 +3,14 @@
  * the Temporal CLI's `TEMPORAL_TLS_*` / `TEMPORAL_API_KEY*` variables.
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { shown } from './errors';
-import { valueOrFile } from './value-or-file';
+import { readText, valueOrFile } from './value-or-file';
 
 /** The set `TEMPORAL_TLS_*` / `TEMPORAL_API_KEY*` variables of `env`, to hand to a subprocess. */
 export function temporalSecurityEnvOf(env: TemporalSecurityEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of TEMPORAL_SECURITY_VARIABLES) {
-    const v = env[name];
-    if (v) out[name] = v;
-  }
-  return out;
+  return Object.fromEntries(
+    TEMPORAL_SECURITY_VARIABLES.filter((name) => env[name]).map((name) => [name, env[name]!]),
+  );
 }
 
 /**
@@ -53,6 +49,9 @@ const PEM = /-----BEGIN [A-Z0-9 ]+-----/;
 
 const set = (v: string | undefined): v is string => v !== undefined && v !== '';
 
+/** A PEM value and the variable it came from. */
+type Pem = { readonly value: Buffer; readonly from: string };
+
 /**
  * Reads one PEM value: from `NAME` (a path, or the PEM text) or `NAME_FILE` (a path). Pushes one
  * line per problem.
@@ -61,37 +60,31 @@ function readPem(
   env: TemporalSecurityEnv,
   name: 'TEMPORAL_TLS_CERT' | 'TEMPORAL_TLS_KEY' | 'TEMPORAL_TLS_CA',
   problems: string[],
-): { value: Buffer; from: string } | undefined {
+): Pem | undefined {
   const direct = env[name];
   const file = env[`${name}_FILE`];
   if (set(direct) && set(file)) {
     problems.push(`${name} and ${name}_FILE: set only one of them`);
     return undefined;
   }
-  let from: string;
-  let text: string;
-  if (set(direct) && PEM.test(direct)) {
-    from = name;
-    text = direct;
-  } else {
-    const path = set(direct) ? direct : file;
-    if (!set(path)) return undefined;
-    from = set(direct) ? name : `${name}_FILE`;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (err) {
-      // The key's own value may be key material that is not PEM: never echoed.
-      const what = from === 'TEMPORAL_TLS_KEY' ? 'its value as a file' : shown(path);
-      problems.push(
-        `${from}: not PEM text, and cannot read ${what} (${(err as NodeJS.ErrnoException).code ?? 'error'}); give the PEM or a readable PEM file`,
-      );
-      return undefined;
-    }
-    if (!PEM.test(text)) {
-      const what = from === 'TEMPORAL_TLS_KEY' ? 'its file' : shown(path);
-      problems.push(`${from}: ${what} is not a PEM file (no -----BEGIN …----- line)`);
-      return undefined;
-    }
+  if (set(direct) && PEM.test(direct)) return { value: Buffer.from(direct), from: name };
+  const path = set(direct) ? direct : file;
+  if (!set(path)) return undefined;
+  const from = set(direct) ? name : `${name}_FILE`;
+  // The key's own value may be key material that is not PEM: never echoed.
+  const secret = from === 'TEMPORAL_TLS_KEY';
+  const text = readText(path);
+  if (typeof text !== 'string') {
+    problems.push(
+      `${from}: not PEM text, and cannot read ${secret ? 'its value as a file' : shown(path)} (${text.code}); give the PEM or a readable PEM file`,
+    );
+    return undefined;
+  }
+  if (!PEM.test(text)) {
+    problems.push(
+      `${from}: ${secret ? 'its file' : shown(path)} is not a PEM file (no -----BEGIN …----- line)`,
+    );
+    return undefined;
   }
   return { value: Buffer.from(text), from };
 }
@@ -104,27 +97,13 @@ function parseBool(name: string, v: string | undefined, problems: string[]): boo
   return undefined;
 }
 
-/**
- * Validates and loads the TLS / API key variables. Every problem is one line naming the variable
- * and what to change (pushed onto `problems`); nothing secret is ever echoed.
- */
-export function loadTemporalSecurity(
-  env: TemporalSecurityEnv,
-  problems: string[] = [],
-): ConfiguredSecurity {
-  const before = problems.length;
-  const enabled = parseBool('TEMPORAL_TLS', env.TEMPORAL_TLS, problems);
-  const cert = readPem(env, 'TEMPORAL_TLS_CERT', problems);
-  const key = readPem(env, 'TEMPORAL_TLS_KEY', problems);
-  const ca = readPem(env, 'TEMPORAL_TLS_CA', problems);
-  const serverName = set(env.TEMPORAL_TLS_SERVER_NAME) ? env.TEMPORAL_TLS_SERVER_NAME : undefined;
-
-  const apiKeyFile = set(env.TEMPORAL_API_KEY_FILE) ? env.TEMPORAL_API_KEY_FILE : undefined;
-  const given = set(env.TEMPORAL_API_KEY) ? env.TEMPORAL_API_KEY.trim() : undefined;
-  const apiKey = valueOrFile('TEMPORAL_API_KEY', given, apiKeyFile, problems) ?? undefined;
-  if (apiKey === '' && apiKeyFile !== undefined)
-    problems.push(`TEMPORAL_API_KEY_FILE: ${shown(apiKeyFile)} is empty`);
-
+/** The client certificate and its key (together, matching, unexpired) and the CA, readable. */
+function checkCertificates(
+  cert: Pem | undefined,
+  key: Pem | undefined,
+  ca: Pem | undefined,
+  problems: string[],
+): void {
   if (cert && !key) {
     problems.push(
       'TEMPORAL_TLS_KEY: required with TEMPORAL_TLS_CERT (the client certificate’s private key)',
@@ -159,6 +138,30 @@ export function loadTemporalSecurity(
       problems.push(`${ca.from}: not a readable X.509 CA certificate (PEM)`);
     }
   }
+}
+
+/**
+ * Validates and loads the TLS / API key variables. Every problem is one line naming the variable
+ * and what to change (pushed onto `problems`); nothing secret is ever echoed.
+ */
+export function loadTemporalSecurity(
+  env: TemporalSecurityEnv,
+  problems: string[] = [],
+): ConfiguredSecurity {
+  const before = problems.length;
+  const enabled = parseBool('TEMPORAL_TLS', env.TEMPORAL_TLS, problems);
+  const cert = readPem(env, 'TEMPORAL_TLS_CERT', problems);
+  const key = readPem(env, 'TEMPORAL_TLS_KEY', problems);
+  const ca = readPem(env, 'TEMPORAL_TLS_CA', problems);
+  const serverName = set(env.TEMPORAL_TLS_SERVER_NAME) ? env.TEMPORAL_TLS_SERVER_NAME : undefined;
+
+  const apiKeyFile = set(env.TEMPORAL_API_KEY_FILE) ? env.TEMPORAL_API_KEY_FILE : undefined;
+  const given = set(env.TEMPORAL_API_KEY) ? env.TEMPORAL_API_KEY.trim() : undefined;
+  const apiKey = valueOrFile('TEMPORAL_API_KEY', given, apiKeyFile, problems) ?? undefined;
+  if (apiKey === '' && apiKeyFile !== undefined)
+    problems.push(`TEMPORAL_API_KEY_FILE: ${shown(apiKeyFile)} is empty`);
+
+  checkCertificates(cert, key, ca, problems);
   if (apiKey && cert) {
     problems.push(
       'TEMPORAL_API_KEY and TEMPORAL_TLS_CERT: choose one way to authenticate (an API key for Temporal Cloud, or a client certificate for mTLS)',

@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { shown } from './errors';
 
+/** A file's text, or the error code of reading it. */
+export function readText(path: string): string | { code: string } {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    return { code: (err as NodeJS.ErrnoException).code ?? 'error' };
+  }
+}
+
 /**
  * `name`'s value, or the trimmed text of the file `name_FILE` names; never both. Undefined when
  * neither is set; null on a problem, pushed naming the variable (a path is shown, a value never).
@@ -16,11 +25,8 @@ export function valueOrFile(
     return null;
   }
   if (file === undefined) return value;
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    problems.push(`${name}_FILE: cannot read ${shown(file)} (${code})`);
-    return null;
-  }
+  const text = readText(file);
+  if (typeof text === 'string') return text.trim();
+  problems.push(`${name}_FILE: cannot read ${shown(file)} (${text.code})`);
+  return null;
 }

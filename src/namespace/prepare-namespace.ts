@@ -160,10 +160,6 @@ export type PrepareOutcome =
     };
 
 export interface PrepareOptions {
-  /** @default PRODUCT_SEARCH_ATTRIBUTES */
-  readonly wanted?: readonly SearchAttributeSpec[];
-  /** @default USABLE_TIMEOUT_MS */
-  readonly usableTimeoutMs?: number;
   /** Create the namespace with this retention when it does not exist. @default do not create */
   readonly createWithRetentionDays?: number;
 }
@@ -211,7 +207,6 @@ export async function prepareNamespace(
   namespace: string,
   options: PrepareOptions = {},
 ): Promise<PrepareOutcome> {
-  const wanted = options.wanted ?? PRODUCT_SEARCH_ATTRIBUTES;
   let existing: Record<string, string>;
   let namespaceCreated: { retentionDays: number } | undefined;
   try {
@@ -220,7 +215,7 @@ export async function prepareNamespace(
     const refusal = refusalOf(err);
     if (refusal === undefined) throw err;
     if (refusal.code !== 'NOT_FOUND') {
-      return { kind: 'refused', step: 'list', refusal, toRegister: wanted };
+      return { kind: 'refused', step: 'list', refusal, toRegister: PRODUCT_SEARCH_ATTRIBUTES };
     }
     const days = options.createWithRetentionDays;
     if (days === undefined) return { kind: 'no-namespace', details: refusal.details };
@@ -230,7 +225,7 @@ export async function prepareNamespace(
     existing = await readSearchAttributes(connection, namespace);
   }
   const made = namespaceCreated ? { namespaceCreated } : {};
-  const plan = planSearchAttributes(existing, wanted);
+  const plan = planSearchAttributes(existing);
   if (plan.conflicts.length > 0) return { kind: 'conflict', conflicts: plan.conflicts };
   if (plan.missing.length === 0) {
     return { kind: 'prepared', created: [], present: plan.present, usableAfterMs: 0, ...made };
@@ -245,11 +240,12 @@ export async function prepareNamespace(
   }
   // The server skips a name it already has, whatever its type: read back what was registered
   // (another party may have registered one of these names in between).
-  const after = planSearchAttributes(await readSearchAttributes(connection, namespace), wanted);
+  const after = planSearchAttributes(await readSearchAttributes(connection, namespace));
   if (after.conflicts.length > 0) return { kind: 'conflict', conflicts: after.conflicts };
-  const timeoutMs = options.usableTimeoutMs ?? USABLE_TIMEOUT_MS;
   const names = plan.missing.map((s) => s.name);
-  const usableAfterMs = await waitUntilQueryable(connection, namespace, names, timeoutMs);
-  if (usableAfterMs === undefined) return { kind: 'not-usable', created: plan.missing, timeoutMs };
+  const usableAfterMs = await waitUntilQueryable(connection, namespace, names, USABLE_TIMEOUT_MS);
+  if (usableAfterMs === undefined) {
+    return { kind: 'not-usable', created: plan.missing, timeoutMs: USABLE_TIMEOUT_MS };
+  }
   return { kind: 'prepared', created: plan.missing, present: plan.present, usableAfterMs, ...made };
 }

@@ -1,8 +1,6 @@
 /**
- * Liveness and readiness over HTTP (JSON bodies), for orchestrators and compose healthchecks.
- * - `GET /healthz`: 200 unless the event loop stalled (a restart is the cure for a stuck loop).
- * - `GET /readyz`: 200 when the worker is RUNNING with its pollers up and the Temporal frontend
- *   answers a cheap RPC; else 503 with `{ ready: false, reason }`, as while starting and draining.
+ * Liveness (`/healthz`: a restart is the cure for a stuck event loop) and readiness (`/readyz`)
+ * over HTTP, JSON bodies, for orchestrators and compose healthchecks: docs/operating.md#the-worker.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import { smallServer, type SmallServer } from './http-server';
@@ -23,35 +21,31 @@ export interface Liveness {
   readonly [detail: string]: unknown;
 }
 
-export interface EventLoopWatchdogOptions {
-  /** How often the watchdog timer ticks, ms. @default 1_000 */
-  readonly intervalMs?: number;
-  /** A tick later than this means the loop is stuck, ms. @default 10_000 */
-  readonly maxDelayMs?: number;
-}
+/** How often the watchdog timer ticks, ms. */
+const WATCHDOG_TICK_MS = 1_000;
+/** A tick later than this means the loop is stuck, ms. */
+const MAX_LOOP_DELAY_MS = 10_000;
 
 /**
  * Measures how late a repeating (unref'd) timer fires: a loop blocked for good fails the probe's
  * own timeout; this catches one blocked for long stretches that answers in between.
  */
-export function startEventLoopWatchdog(options: EventLoopWatchdogOptions = {}) {
-  const intervalMs = options.intervalMs ?? 1_000;
-  const maxDelayMs = options.maxDelayMs ?? 10_000;
+export function startEventLoopWatchdog() {
   let last = performance.now();
   let worstDelayMs = 0;
   const timer = setInterval(() => {
     const now = performance.now();
-    const delay = Math.max(0, now - last - intervalMs);
+    const delay = Math.max(0, now - last - WATCHDOG_TICK_MS);
     worstDelayMs = Math.max(delay, worstDelayMs * 0.5); // decays: an old stall is forgiven
     last = now;
-  }, intervalMs);
+  }, WATCHDOG_TICK_MS);
   timer.unref();
   return {
     check(): Liveness {
       // A tick that is overdue right now counts as well as one that came late.
-      const overdue = Math.max(0, performance.now() - last - intervalMs);
+      const overdue = Math.max(0, performance.now() - last - WATCHDOG_TICK_MS);
       const delay = Math.round(Math.max(worstDelayMs, overdue));
-      return delay > maxDelayMs
+      return delay > MAX_LOOP_DELAY_MS
         ? { live: false, reason: `event loop stalled for ${delay} ms`, eventLoopDelayMs: delay }
         : { live: true, eventLoopDelayMs: delay, uptimeSeconds: Math.round(process.uptime()) };
     },
@@ -61,39 +55,35 @@ export function startEventLoopWatchdog(options: EventLoopWatchdogOptions = {}) {
   };
 }
 
+type WorkerStates = Readonly<
+  Record<'runState' | 'workflowPollerState' | 'activityPollerState', string>
+>;
+
 export interface ReadinessProbeOptions {
   /** The worker's state now: `worker.getStatus()`, or undefined before it exists. */
-  readonly workerStatus: () =>
-    | {
-        readonly runState: string;
-        readonly workflowPollerState: string;
-        readonly activityPollerState: string;
-      }
-    | undefined;
+  readonly workerStatus: () => WorkerStates | undefined;
   /** A cheap round trip to the Temporal frontend; rejects when it is unreachable. */
   readonly pingTemporal: (timeoutMs: number) => Promise<void>;
   /** True once shutdown began: not ready, whatever the rest says. */
   readonly draining: () => boolean;
   /** Before the worker exists: what its start-up waits for (e.g. a Temporal that does not answer). */
   readonly waitingFor?: () => string | undefined;
-  /** A ping result is reused for this long, ms (probes of several kinds and replicas). @default 3_000 */
-  readonly cacheMs?: number;
-  /** Ping timeout, ms. @default 2_000 */
-  readonly timeoutMs?: number;
 }
+
+/** A ping result is reused for this long, ms (probes of several kinds and replicas). */
+const PING_CACHE_MS = 3_000;
+const PING_TIMEOUT_MS = 2_000;
 
 /** Builds the readiness check used by `/readyz`. */
 export function createReadinessProbe(options: ReadinessProbeOptions): () => Promise<Readiness> {
-  const cacheMs = options.cacheMs ?? 3_000;
-  const timeoutMs = options.timeoutMs ?? 2_000;
   let last: { at: number; error?: string; rttMs?: number } | undefined;
   let inFlight: Promise<NonNullable<typeof last>> | undefined;
 
   function ping(): Promise<NonNullable<typeof last>> {
     const now = Date.now();
-    if (last && now - last.at < cacheMs) return Promise.resolve(last);
+    if (last && now - last.at < PING_CACHE_MS) return Promise.resolve(last);
     inFlight ??= options
-      .pingTemporal(timeoutMs)
+      .pingTemporal(PING_TIMEOUT_MS)
       .then(
         () => ({ at: Date.now(), rttMs: Date.now() - now }),
         (err: unknown) => ({

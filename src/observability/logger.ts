@@ -95,8 +95,6 @@ export interface CreateLoggerOptions {
   readonly level?: Env['LOG_LEVEL'];
   /** Strings never to print (the supplier API secret, …), scrubbed from every line. */
   readonly secrets?: readonly string[];
-  /** Fields on every line. @default { service: 'hotel-booking-worker' } */
-  readonly base?: Record<string, unknown>;
   /** Where lines go. @default stdout, written synchronously (nothing lost on `process.exit`) */
   readonly destination?: DestinationStream;
 }
@@ -107,7 +105,7 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   return pino(
     {
       level: options.level ?? 'info',
-      base: { service: 'hotel-booking-worker', ...options.base },
+      base: { service: 'hotel-booking-worker' },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       // The SDK puts errors under `error`; activities' failures may arrive as `failure`.

@@ -190,19 +190,16 @@ export function createWorkerMetrics(options: WorkerMetricsOptions = {}): WorkerM
 
 export interface MetricsServerOptions {
   readonly registry: Registry;
-  /**
-   * The SDK's own Prometheus endpoint (e.g. `http://127.0.0.1:9465/metrics`), appended to ours.
-   * @default none: ours only
-   */
+  /** The SDK's own Prometheus endpoint (e.g. `http://127.0.0.1:9465/metrics`), appended to ours. */
   readonly sdkMetricsUrl?: string;
-  /** How long to wait for the SDK's endpoint, ms. @default 2_000 */
-  readonly sdkTimeoutMs?: number;
 }
+
+/** How long a scrape waits for the SDK's endpoint, ms. */
+const SDK_WAIT_MS = 2_000;
 
 /** `GET /metrics` (ours, then the SDK's); anything else is 404. */
 export function buildMetricsServer(options: MetricsServerOptions): SmallServer {
   const { registry } = options;
-  const sdkTimeoutMs = options.sdkTimeoutMs ?? 2_000;
   const sdkUp = options.sdkMetricsUrl
     ? new Gauge(seriesOptions(WORKER_SERIES.sdkMetricsUp, registry))
     : undefined;
@@ -210,7 +207,7 @@ export function buildMetricsServer(options: MetricsServerOptions): SmallServer {
   async function sdkExposition(): Promise<string> {
     if (!options.sdkMetricsUrl || !sdkUp) return '';
     try {
-      const res = await fetch(options.sdkMetricsUrl, { signal: AbortSignal.timeout(sdkTimeoutMs) });
+      const res = await fetch(options.sdkMetricsUrl, { signal: AbortSignal.timeout(SDK_WAIT_MS) });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       const text = await res.text();
       sdkUp.set(1);

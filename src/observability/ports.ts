@@ -44,13 +44,13 @@ export function whenPortInUse(
   };
 }
 
-/** A port free on `host` right now (the OS picks it). */
-export function freeLoopbackPort(host = '127.0.0.1'): Promise<number> {
+/** Listens on `port` of `host` and closes again: the port it had; rejects when it could not. */
+function listenOnce(port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, host, () => {
+    srv.once('error', reject);
+    srv.listen(port, host, () => {
       const addr = srv.address();
       srv.close(() =>
         addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port')),
@@ -59,14 +59,9 @@ export function freeLoopbackPort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-/** Listens on `port` of `host` and closes again: the error when it could not, else undefined. */
-function tryListen(port: number, host: string): Promise<Error | undefined> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once('error', resolve);
-    srv.listen(port, host, () => srv.close(() => resolve(undefined)));
-  });
+/** A port free on `host` right now (the OS picks it). */
+export function freeLoopbackPort(host = '127.0.0.1'): Promise<number> {
+  return listenOnce(0, host);
 }
 
 /**
@@ -79,11 +74,10 @@ export async function assertPortFree(
   setting: string,
   what: string,
 ): Promise<void> {
-  const err = await tryListen(port, host);
-  if (err) throw isAddressInUse(err) ? new PortInUseError(setting, port, what, host) : err;
+  await listenOnce(port, host).catch(whenPortInUse(setting, port, what, host));
 }
 
 /** Whether `port` on `host` can be listened on right now (it is closed again at once). */
 export async function portIsFree(port: number, host = '0.0.0.0'): Promise<boolean> {
-  return (await tryListen(port, host)) === undefined;
+  return (await listenOnce(port, host).catch(() => undefined)) !== undefined;
 }

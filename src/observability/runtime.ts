@@ -8,7 +8,7 @@ import { Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { Env } from '../config';
 import { temporalLogger, temporalLogLevel } from './logger';
-import { PortInUseError, freeLoopbackPort, isAddressInUse } from './ports';
+import { freeLoopbackPort, isAddressInUse, whenPortInUse } from './ports';
 
 export interface TemporalRuntimeOptions {
   readonly logger: Logger;
@@ -34,15 +34,8 @@ export async function installTemporalRuntimeWithMetrics(
     try {
       install(options, options.port);
     } catch (err) {
-      if (isAddressInUse(err)) {
-        throw new PortInUseError(
-          'TEMPORAL_METRICS_PORT',
-          options.port,
-          "the SDK's metrics exporter; unset it for a free one",
-          '127.0.0.1',
-        );
-      }
-      throw err;
+      const what = "the SDK's metrics exporter; unset it for a free one";
+      whenPortInUse('TEMPORAL_METRICS_PORT', options.port, what, '127.0.0.1')(err);
     }
     return options.port;
   }

@@ -46,31 +46,57 @@ const decidedSince = (t: Date) =>
   `(BookingDecidedAt >= '${iso(t)}' OR (BookingDecidedAt IS NULL AND WorkflowType = '${BOOK_ROOM_WORKFLOW}' AND CloseTime >= '${iso(t)}'))`;
 const RUNNING = `ExecutionStatus = 'Running'`;
 
+/** Bookings waiting for a person to look, whatever the moment. */
+const WAITING: readonly SavedQuery[] = [
+  {
+    name: 'Needs reconciliation',
+    purpose:
+      'Bookings whose booking call had an ambiguous result: find the supplier booking by order id, then `resolve`.',
+    query: `${BOOKINGS} AND ${RUNNING} AND BookingPhase = '${BookingPhase.NEEDS_RECONCILIATION}'`,
+  },
+  {
+    name: 'Supplier booking unreadable',
+    purpose:
+      'Bookings whose supplier booking could not be read for a while (still polled until the deadline): check the supplier.',
+    query: `${BOOKINGS} AND ${RUNNING} AND BookingPhase = '${BookingPhase.STATUS_UNREADABLE}'`,
+  },
+];
+
+/** Flags and failures to act on, whatever the moment. */
+const FLAGGED: readonly SavedQuery[] = [
+  {
+    name: 'Reconfirmation flagged',
+    purpose:
+      'Confirmed bookings a reconfirmation found cancelled by the supplier, unknown or not CONFIRMED: rebook or call the hotel.',
+    query: `${GUARDS} AND Reconfirmation = '${ReconfirmationMark.FLAGGED}'`,
+  },
+  {
+    name: 'Cancellations the supplier never confirmed',
+    purpose:
+      'cancelBooking runs that ended STILL_ACTIVE, and guarded orders whose cancellation the supplier has not confirmed (CANCELLATION_PENDING): the supplier booking may still stand.',
+    query: `((WorkflowType = 'cancelBooking' AND BookingOutcome = 'STILL_ACTIVE') OR (${GUARDS} AND BookingPhase = '${GuardPhase.CANCELLATION_PENDING}'))`,
+  },
+  {
+    name: 'Order events failing',
+    purpose:
+      "Orders whose events the order system's endpoint has not taken (retried with backoff, or undelivered after 72 h): the endpoint's delivery, holding many (`hotel-booking events list` shows each order), and orders' own. Fix the endpoint, then `hotel-booking events redeliver <orderId>`.",
+    query: ORDER_EVENTS_FAILING_QUERY,
+  },
+];
+
 /** The daily views, for `now`. */
 export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
   const now = options.now ?? new Date();
   const wait = options.approvalWaitMinutes ?? 10;
+  const at = (ms: number) => iso(new Date(now.getTime() + ms));
   const today = utcDay(now);
-  const tomorrow = utcDay(now, 1);
-  const dayAfter = utcDay(now, 2);
   const views: SavedQuery[] = [
-    {
-      name: 'Needs reconciliation',
-      purpose:
-        'Bookings whose booking call had an ambiguous result: find the supplier booking by order id, then `resolve`.',
-      query: `${BOOKINGS} AND ${RUNNING} AND BookingPhase = '${BookingPhase.NEEDS_RECONCILIATION}'`,
-    },
-    {
-      name: 'Supplier booking unreadable',
-      purpose:
-        'Bookings whose supplier booking could not be read for a while (still polled until the deadline): check the supplier.',
-      query: `${BOOKINGS} AND ${RUNNING} AND BookingPhase = '${BookingPhase.STATUS_UNREADABLE}'`,
-    },
+    ...WAITING,
     {
       name: `Awaiting approval > ${wait} min`,
       purpose:
         'Price or policy changes nobody has decided on (started before the cutoff: the phase has no timestamp of its own).',
-      query: `${BOOKINGS} AND ${RUNNING} AND BookingPhase = '${BookingPhase.AWAITING_APPROVAL}' AND StartTime < '${iso(new Date(now.getTime() - wait * 60_000))}'`,
+      query: `${BOOKINGS} AND ${RUNNING} AND BookingPhase = '${BookingPhase.AWAITING_APPROVAL}' AND StartTime < '${at(-wait * 60_000)}'`,
     },
     {
       name: 'Confirmed today',
@@ -81,7 +107,7 @@ export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
       name: 'Check-ins tomorrow, not confirmed',
       purpose:
         'Guests arriving tomorrow (UTC) whose booking is still open or did not end CONFIRMED: call the hotel or the guest.',
-      query: `${BOOKINGS} AND CheckInDate >= '${iso(tomorrow)}' AND CheckInDate < '${iso(dayAfter)}' AND ((${RUNNING} AND BookingOutcome IS NULL) OR BookingOutcome != '${BookingOutcome.CONFIRMED}')`,
+      query: `${BOOKINGS} AND CheckInDate >= '${iso(utcDay(now, 1))}' AND CheckInDate < '${iso(utcDay(now, 2))}' AND ((${RUNNING} AND BookingOutcome IS NULL) OR BookingOutcome != '${BookingOutcome.CONFIRMED}')`,
     },
     {
       name: 'Failed today',
@@ -93,26 +119,9 @@ export function savedQueries(options: SavedQueryOptions = {}): SavedQuery[] {
       name: 'Free cancellation ends within 48 h',
       purpose:
         'Guarded bookings whose free cancellation ends in the next 48 hours: remind the order system (a provisional order is cancelled automatically unless kept).',
-      query: `${GUARDS} AND ${RUNNING} AND BookingPhase = '${GuardPhase.CONFIRMED}' AND FreeCancellationUntil >= '${iso(now)}' AND FreeCancellationUntil < '${iso(new Date(now.getTime() + ENDING_NOTICE_MS))}'`,
+      query: `${GUARDS} AND ${RUNNING} AND BookingPhase = '${GuardPhase.CONFIRMED}' AND FreeCancellationUntil >= '${iso(now)}' AND FreeCancellationUntil < '${at(ENDING_NOTICE_MS)}'`,
     },
-    {
-      name: 'Reconfirmation flagged',
-      purpose:
-        'Confirmed bookings a reconfirmation found cancelled by the supplier, unknown or not CONFIRMED: rebook or call the hotel.',
-      query: `${GUARDS} AND Reconfirmation = '${ReconfirmationMark.FLAGGED}'`,
-    },
-    {
-      name: 'Cancellations the supplier never confirmed',
-      purpose:
-        'cancelBooking runs that ended STILL_ACTIVE, and guarded orders whose cancellation the supplier has not confirmed (CANCELLATION_PENDING): the supplier booking may still stand.',
-      query: `((WorkflowType = 'cancelBooking' AND BookingOutcome = 'STILL_ACTIVE') OR (${GUARDS} AND BookingPhase = '${GuardPhase.CANCELLATION_PENDING}'))`,
-    },
-    {
-      name: 'Order events failing',
-      purpose:
-        "Orders whose events the order system's endpoint has not taken (retried with backoff, or undelivered after 72 h): the endpoint's delivery, holding many (`hotel-booking events list` shows each order), and orders' own. Fix the endpoint, then `hotel-booking events redeliver <orderId>`.",
-      query: ORDER_EVENTS_FAILING_QUERY,
-    },
+    ...FLAGGED,
   ];
   // Bookings whose starter set a namespace division too: the default filter would hide them.
   return views.map((v) => ({ ...v, query: inEveryDivision(v.query) }));
