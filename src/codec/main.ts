@@ -9,7 +9,7 @@
  * development token is public. In a container pass `--host 0.0.0.0` with a real token.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, parseEnv } from '../config';
+import { collectProblems, ConfigError, parseEnv } from '../config';
 import { PortInUseError, whenPortInUse } from '../observability/ports';
 import { buildCodecServer } from './codec-server';
 import { DEV_CODEC_TOKEN, loadCodecServerConfig, loadEncryptionConfig } from '../config/codec';
@@ -18,18 +18,9 @@ import { EncryptionCodec } from './encryption-codec';
 function loadAll() {
   const env = parseEnv();
   const problems: string[] = [];
-  const attempt = <T>(load: () => T): T | undefined => {
-    try {
-      return load();
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      problems.push(...err.problems);
-      return undefined;
-    }
-  };
   // Both loaded before failing, so one run names every bad variable.
-  const encryption = attempt(() => loadEncryptionConfig(env));
-  const server = attempt(() => loadCodecServerConfig(env));
+  const encryption = collectProblems(() => loadEncryptionConfig(env), problems);
+  const server = collectProblems(() => loadCodecServerConfig(env), problems);
   if (!encryption || !server) throw new ConfigError(problems);
   return { encryption, server };
 }

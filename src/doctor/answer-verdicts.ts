@@ -1,5 +1,5 @@
 /** Verdicts on what the supplier answers: schemas, paging, dates, 422 bodies, array encodings. Pure. */
-import { PAGE_SIZE } from '../hotel-api/content';
+import { CONTENT_PAGE_SIZE, contentPageCount } from '../catalogue/sync-contract';
 import type { HotelApiError } from '../hotel-api/errors';
 import { parseInstant } from '../shared/dates';
 import type { Refusal } from './access-verdicts';
@@ -76,17 +76,17 @@ export function pagingVerdict(input: {
   const { ok, warn, fail } = resultsOf('content-list');
   const { total, pages, country } = input;
   const expected = (page: number) =>
-    Math.max(0, Math.min(PAGE_SIZE, total - (page - 1) * PAGE_SIZE));
-  const pageCount = Math.ceil(total / PAGE_SIZE);
+    Math.max(0, Math.min(CONTENT_PAGE_SIZE, total - (page - 1) * CONTENT_PAGE_SIZE));
+  const pageCount = contentPageCount(total);
   const seen = pages.map((p) => {
     const wrong = p.count === expected(p.page) ? '' : ` (expected ${expected(p.page)})`;
     return `page ${p.page} has ${p.count}${wrong}`;
   });
-  const evidence = `${country}: total ${total} → ${pageCount} page(s) of ${PAGE_SIZE}; ${seen.join(', ')}`;
+  const evidence = `${country}: total ${total} → ${pageCount} page(s) of ${CONTENT_PAGE_SIZE}; ${seen.join(', ')}`;
   if (pages.some((p) => p.count !== expected(p.page))) {
     return fail(
       evidence,
-      `content sync reads total as a number of properties (pages = total / ${PAGE_SIZE}): it would miss properties or ask for pages that do not exist`,
+      `content sync reads total as a number of properties (pages = total / ${CONTENT_PAGE_SIZE}): it would miss properties or ask for pages that do not exist`,
       input.info,
     );
   }

@@ -5,7 +5,6 @@ import { encodeQuery } from '../hotel-api/client';
 import {
   PropertyDetail,
   PropertyListResponse,
-  pageCount,
   preparePropertyDetail,
   preparePropertyList,
 } from '../hotel-api/content';
@@ -13,6 +12,7 @@ import type { PreparedRequest } from '../hotel-api/endpoint';
 import type { RawRequest } from '../hotel-api/raw-request';
 import { PriceCheckResponse, preparePriceCheck } from '../hotel-api/price-check';
 import { StaticReferenceListResponse } from '../hotel-api/static-content';
+import { contentPageCount } from '../catalogue/sync-contract';
 import { asRefusal } from './access-checks';
 import {
   type ArrayProbe,
@@ -104,7 +104,7 @@ export async function checkContentList(
   const { total, properties } = first.outcome.value;
   const ids = properties.map((p) => p.id);
   const pages: PageSeen[] = [{ page: 1, count: properties.length }];
-  const last = pageCount(total);
+  const last = contentPageCount(total);
   for (const page of last > 1 ? [last, last + 1] : [2]) {
     const read = await list(page);
     if (!read.outcome.ok) return { result: failed(read), ids };

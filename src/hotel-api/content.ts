@@ -8,14 +8,6 @@ export const PROPERTY_LIST = endpointSpec('GET', '/properties/content/', 'read')
 
 export const PROPERTY_DETAIL = endpointSpec('GET', '/properties/content/{hotel_id}', 'read');
 
-export const PAGE_SIZE = 200;
-
-/** Number of pages for a `total` (the list reports properties, not pages). */
-export function pageCount(total: number): number {
-  if (!Number.isInteger(total) || total < 0) throw new RangeError('total must be an integer >= 0');
-  return Math.ceil(total / PAGE_SIZE);
-}
-
 export const PropertyListQuery = z.strictObject({
   country_code: CountryCode,
   /** @default 'en' (the supplier's default; omitted when not given) */

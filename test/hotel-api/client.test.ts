@@ -5,7 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import type { CallEvent } from '../../src/hotel-api';
-import { HotelApiClient, HotelApiError, pageCount, PAGE_SIZE } from '../../src/hotel-api';
+import { HotelApiClient, HotelApiError } from '../../src/hotel-api';
+import { CONTENT_PAGE_SIZE, contentPageCount } from '../../src/catalogue/sync-contract';
 import {
   AVAILABILITY_BODY,
   BOOKING_REQUEST,
@@ -87,12 +88,11 @@ describe('HotelApiClient endpoints', () => {
     assert.equal(r.total, 401);
     assert.equal(r.properties[0]?.name, 'Hotel Uno');
     assert.equal(r.properties[0]?.city, 'Roma');
-    assert.equal(PAGE_SIZE, 200);
-    assert.equal(pageCount(r.total), 3);
-    assert.equal(pageCount(0), 0);
-    assert.equal(pageCount(200), 1);
-    assert.equal(pageCount(201), 2);
-    assert.throws(() => pageCount(-1), RangeError);
+    assert.equal(CONTENT_PAGE_SIZE, 200);
+    assert.equal(contentPageCount(r.total), 3);
+    assert.equal(contentPageCount(0), 0);
+    assert.equal(contentPageCount(200), 1);
+    assert.equal(contentPageCount(201), 2);
   });
 
   it('omits optional list parameters the caller did not give', async () => {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BookingOutcome, BookingPhase } from '../../src/shared/booking-values';
-import { GuardPhase } from '../../src/shared/guard-values';
+import { ENDING_NOTICE_MS, GuardPhase } from '../../src/shared/guard-values';
 import {
   eventTypeOfPhase,
   orderEventId,
@@ -11,7 +11,6 @@ import {
 import {
   autoCancelAfterNotice,
   endingNoticeTime,
-  ENDING_NOTICE_MS,
   nextWake,
 } from '../../src/workflows/guard/guard-decisions';
 import {

@@ -5,8 +5,6 @@ import { ENDING_NOTICE_MS, GuardPhase } from '../../shared/guard-values';
 import { durationToMs } from '../../shared/duration';
 import { defined } from '../../shared/defined';
 
-export { ENDING_NOTICE_MS };
-
 const DAY_MS = 86_400_000;
 export const iso = (ms: number): string => new Date(ms).toISOString();
 export const isoOf = (ms: number | undefined): string | undefined =>
